@@ -1,0 +1,216 @@
+//! The command line: the only layer that reads files and writes to the
+//! terminal.
+
+mod run;
+
+use crate::diag::{self, Diag};
+use crate::facts;
+use crate::ir::lower::LowerOptions;
+use crate::ir::{GlobalsMode, Program};
+use crate::syntax::source::SourceFile;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Exit codes (see the README).
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_ERROR_FOUND: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "focuscheck",
+    version,
+    about = "A model checker for Cimple (a C subset) that explains the errors it finds",
+    long_about = "focuscheck reads Cimple programs (a subset of C: integers, booleans, \
+arrays, procedures, loops; no pointers) and checks them for errors: failed assertions, \
+calls of reach_error(), array indices out of bounds, division by zero, and conditions you \
+give with --error.\n\nExit codes: 0 nothing found, 1 an error was found, 2 bad usage or \
+bad input."
+)]
+struct Cli {
+    /// When to use colours in messages.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    color: ColorChoice,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and check files; say what is outside Cimple.
+    Parse {
+        /// Cimple files (`.c`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        front: FrontArgs,
+    },
+    /// Print the program as relations (facts), sorted and tab-separated.
+    Facts {
+        file: PathBuf,
+        #[command(flatten)]
+        front: FrontArgs,
+    },
+    /// Run a program on given inputs with the concrete interpreter.
+    Run(run::RunArgs),
+}
+
+/// Options that decide what program a file means.
+#[derive(Args, Clone)]
+pub struct FrontArgs {
+    /// The procedure to start from.
+    #[arg(long, default_value = "main", value_name = "NAME")]
+    pub entry: String,
+    /// How uninitialised globals start: `input` (unknown values, the paper's
+    /// semantics) or `zero` (as in C). Default: zero for files using the
+    /// SV-COMP conventions (`__VERIFIER_*`, `reach_error`), input otherwise.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub globals: Option<GlobalsMode>,
+}
+
+impl FrontArgs {
+    fn lower_options(&self) -> LowerOptions {
+        LowerOptions {
+            entry: self.entry.clone(),
+            globals: self.globals,
+        }
+    }
+}
+
+/// What the commands share: where messages go and how they look.
+pub struct Ui {
+    color: bool,
+}
+
+impl Ui {
+    pub fn diagnostics(&self, file: &SourceFile, diags: &[Diag]) {
+        if !diags.is_empty() {
+            eprint!("{}", diag::render(file, diags, self.color));
+        }
+    }
+
+    pub fn error(&self, msg: &str) {
+        if self.color {
+            eprintln!("\x1b[1;31merror\x1b[0m: {msg}");
+        } else {
+            eprintln!("error: {msg}");
+        }
+    }
+}
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+        }
+    };
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::io::stderr().is_terminal(),
+    };
+    let ui = Ui { color };
+    match cli.command {
+        Command::Parse { files, front } => cmd_parse(&ui, &files, &front),
+        Command::Facts { file, front } => cmd_facts(&ui, &file, &front),
+        Command::Run(args) => run::cmd_run(&ui, &args),
+    }
+}
+
+/// Reads and loads one file, reporting problems; `None` when it cannot be
+/// analysed.
+pub fn load_file(ui: &Ui, path: &Path, front: &FrontArgs) -> Option<Program> {
+    let name = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            ui.error(&format!("cannot read `{name}`: {}", io_reason(&e)));
+            return None;
+        }
+    };
+    let (file, bad) = crate::source_from_bytes(&name, bytes);
+    if let Some(d) = bad {
+        ui.diagnostics(&file, &[d]);
+        return None;
+    }
+    let (program, diags) = crate::load(file.clone(), &front.lower_options());
+    ui.diagnostics(&file, &diags);
+    program
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ if e.raw_os_error() == Some(21) => "it is a directory".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn cmd_parse(ui: &Ui, files: &[PathBuf], front: &FrontArgs) -> i32 {
+    let mut code = EXIT_OK;
+    for path in files {
+        match load_file(ui, path, front) {
+            Some(p) => {
+                let names: Vec<&str> = p.procs.iter().map(|f| f.name.as_str()).collect();
+                let globals = p
+                    .globals
+                    .iter()
+                    .filter(|&&g| p.var(g).kind == crate::ir::VarKind::Global)
+                    .count();
+                let mut line = format!(
+                    "{}: ok: {} function{} ({}), {} global{}",
+                    path.display(),
+                    names.len(),
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join(", "),
+                    globals,
+                    if globals == 1 { "" } else { "s" }
+                );
+                if !p.left_out.is_empty() {
+                    let lo: Vec<&str> = p.left_out.iter().map(|l| l.name.as_str()).collect();
+                    line.push_str(&format!("; left out: {}", lo.join(", ")));
+                }
+                println!("{line}");
+            }
+            None => code = EXIT_USAGE,
+        }
+    }
+    code
+}
+
+fn cmd_facts(ui: &Ui, path: &Path, front: &FrontArgs) -> i32 {
+    let Some(p) = load_file(ui, path, front) else {
+        return EXIT_USAGE;
+    };
+    let analysis = facts::Analysis::new(&p);
+    print!("{}", facts::render(facts::all_facts(&p, &analysis).relations()));
+    EXIT_OK
+}
+
+/// Messages shared by the commands.
+pub fn describe_outcome_site(p: &Program, site: crate::ir::SiteId) -> String {
+    let s = p.site(site);
+    let text = p.text(s.span).split_whitespace().collect::<Vec<_>>().join(" ");
+    match s.kind {
+        crate::ir::SiteKind::Assert => format!("assertion `{text}` fails"),
+        crate::ir::SiteKind::ReachError => format!("`{text}` is called"),
+        crate::ir::SiteKind::Bounds => format!("index out of bounds in `{text}`"),
+        crate::ir::SiteKind::DivByZero => format!("division by zero in `{text}`"),
+    }
+}
+
+pub fn shared_source(p: &Program) -> Arc<SourceFile> {
+    p.source.clone()
+}

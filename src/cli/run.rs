@@ -1,0 +1,258 @@
+//! `focuscheck run`: the concrete interpreter on given inputs and choices.
+
+use super::*;
+use crate::interp::{self, Outcome, RunError};
+use crate::ir::{cond, NodeKind, UnitKind};
+use std::collections::BTreeMap;
+
+#[derive(Args)]
+pub struct RunArgs {
+    file: PathBuf,
+    #[command(flatten)]
+    front: FrontArgs,
+    /// An input value, e.g. `--input x=3`, `--input a[2]=-1`, `--input main::x=0`.
+    #[arg(long = "input", value_name = "NAME=VALUE")]
+    inputs: Vec<String>,
+    /// Values for `if (*)`/`while (*)` (0 or 1) and `nondet()` results, in the
+    /// order the run needs them, e.g. `--choices 1,0,1`.
+    #[arg(long, value_name = "V,V,...", allow_hyphen_values = true)]
+    choices: Option<String>,
+    /// Draw missing inputs and choices at random from this seed.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Print every statement executed.
+    #[arg(long)]
+    trace: bool,
+    /// An error condition over globals or `proc::local` (may repeat); default
+    /// `error` when a variable of that name exists.
+    #[arg(long = "error", value_name = "EXPR")]
+    errors: Vec<String>,
+    /// Give up after this many steps.
+    #[arg(long, default_value_t = 10_000_000, value_name = "N")]
+    max_steps: u64,
+}
+
+fn parse_value(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        return i64::from_str_radix(h, 16).ok();
+    }
+    if let Some(h) = s.strip_prefix("-0x") {
+        return i64::from_str_radix(h, 16).ok().map(|v| -v);
+    }
+    s.parse().ok()
+}
+
+pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
+    let Some(p) = load_file(ui, &args.file, &args.front) else {
+        return EXIT_USAGE;
+    };
+    let mut inputs = BTreeMap::new();
+    for kv in &args.inputs {
+        let Some((k, v)) = kv.split_once('=') else {
+            ui.error(&format!("`--input {kv}`: expected NAME=VALUE"));
+            return EXIT_USAGE;
+        };
+        let Some(v) = parse_value(v) else {
+            ui.error(&format!("`--input {kv}`: `{v}` is not an integer"));
+            return EXIT_USAGE;
+        };
+        inputs.insert(k.trim().replace(' ', ""), v);
+    }
+    let mut choices = Vec::new();
+    if let Some(c) = &args.choices {
+        for part in c.split(',').filter(|s| !s.trim().is_empty()) {
+            match parse_value(part) {
+                Some(v) => choices.push(v),
+                None => {
+                    ui.error(&format!("`--choices`: `{part}` is not an integer"));
+                    return EXIT_USAGE;
+                }
+            }
+        }
+    }
+    let conditions = match cond::user_conditions(&p, &args.errors) {
+        Ok(c) => c,
+        Err((text, diags)) => {
+            ui.diagnostics(&SourceFile::new("--error", text), &diags);
+            return EXIT_USAGE;
+        }
+    };
+    let cfg = interp::Config {
+        inputs,
+        choices,
+        seed: args.seed,
+        max_steps: args.max_steps,
+        conditions: conditions.clone(),
+        watch: None,
+    };
+    let run = match interp::run(&p, &cfg) {
+        Ok(r) => r,
+        Err(e) => {
+            ui.error(&run_error_message(&p, &e));
+            return EXIT_USAGE;
+        }
+    };
+    let file = &p.source;
+    println!("{}: run of `{}`", file.name, p.proc(p.entry).name);
+    if !run.inputs.is_empty() {
+        let shown: Vec<String> = run.inputs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        println!("inputs: {}", shown.join(" "));
+    }
+    if !run.choices.is_empty() {
+        let shown: Vec<String> = run.choices.iter().map(|v| v.to_string()).collect();
+        println!("choices: {}", shown.join(","));
+    }
+    if args.trace {
+        println!("trace:");
+        print!("{}", render_trace(&p, &run.trace));
+    }
+    let steps = run.trace.len();
+    match &run.outcome {
+        Outcome::Error { site, node } => {
+            println!(
+                "result: error: {} at {} (after {steps} steps)",
+                describe_outcome_site(&p, *site),
+                p.location(p.node(*node).span)
+            );
+            EXIT_ERROR_FOUND
+        }
+        Outcome::Condition { index, node } => {
+            println!(
+                "result: error: condition `{}` holds after {} (after {steps} steps)",
+                conditions[*index].text,
+                p.location(p.node(*node).span)
+            );
+            EXIT_ERROR_FOUND
+        }
+        Outcome::Halted { node } => {
+            println!(
+                "result: stopped without error at {} (`{}`)",
+                p.location(p.node(*node).span),
+                one_line(p.text(p.node(*node).span))
+            );
+            print_globals(&p, &run.globals);
+            EXIT_OK
+        }
+        Outcome::Finished => {
+            println!("result: finished without error (after {steps} steps)");
+            print_globals(&p, &run.globals);
+            EXIT_OK
+        }
+        Outcome::Overflow { node } => {
+            ui.error(&format!(
+                "arithmetic overflow at {}: values beyond 64 bits are not modelled",
+                p.location(p.node(*node).span)
+            ));
+            EXIT_USAGE
+        }
+        Outcome::StepLimit => {
+            ui.error(&format!(
+                "the run did not finish within {} steps (see --max-steps)",
+                args.max_steps
+            ));
+            EXIT_USAGE
+        }
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn print_globals(p: &Program, globals: &[i64]) {
+    let layout = p.layout();
+    let mut parts = Vec::new();
+    for &g in &p.globals {
+        let var = p.var(g);
+        let off = layout.offset[g.index()] as usize;
+        let name = p.qualified_name(g);
+        match var.len {
+            None => parts.push(format!("{name} = {}", globals[off])),
+            Some(n) => {
+                let vals: Vec<String> = globals[off..off + n as usize].iter().map(|v| v.to_string()).collect();
+                parts.push(format!("{name} = [{}]", vals.join(", ")));
+            }
+        }
+    }
+    if parts.is_empty() {
+        println!("globals: none");
+    } else {
+        println!("globals: {}", parts.join(", "));
+    }
+}
+
+fn render_trace(p: &Program, trace: &[interp::Step]) -> String {
+    let mut out = String::new();
+    for s in trace {
+        let node = p.node(s.node);
+        let indent = "  ".repeat(s.depth as usize + 1);
+        let loc = p.source.start(node.span);
+        let text = one_line(p.text(node.span));
+        let line = match &node.kind {
+            NodeKind::Branch { .. } => format!("{text} -> {}", s.outcome.unwrap_or(false)),
+            NodeKind::Assign { .. } | NodeKind::Havoc { .. } => match s.value {
+                Some(v) => format!("{text}   [= {v}]"),
+                None => text,
+            },
+            NodeKind::Call { callee, .. } => format!("call {}", p.proc(*callee).name),
+            NodeKind::Return { .. } => match s.value {
+                Some(v) => format!("{text}   [returns {v}]"),
+                None => text,
+            },
+            NodeKind::Exit => format!("end of {}", p.proc(node.proc).name),
+            NodeKind::Error { .. } | NodeKind::Halt => text,
+            NodeKind::Skip { .. } => {
+                if p.unit(node.unit).kind == UnitKind::Label && p.text(node.span).starts_with(['w', 'f', 'd']) {
+                    format!(
+                        "loop head `{}`",
+                        one_line(p.text(node.span)).chars().take(40).collect::<String>()
+                    )
+                } else {
+                    continue;
+                }
+            }
+        };
+        out.push_str(&format!("{indent}{}:{}  {line}\n", loc.line, loc.col));
+    }
+    out
+}
+
+fn run_error_message(p: &Program, e: &RunError) -> String {
+    match e {
+        RunError::MissingInput(name) => {
+            format!("no value for input `{name}`: give it with `--input {name}=VALUE`, or use `--seed N`")
+        }
+        RunError::UnknownInput { name, known } => {
+            if known.is_empty() {
+                format!("`{name}` is not an input: this program has no inputs")
+            } else {
+                format!("`{name}` is not an input; the inputs are: {}", known.join(", "))
+            }
+        }
+        RunError::InputOutOfRange { name, value, range } => {
+            format!(
+                "input `{name}` = {value} is outside its type's range {}..{}",
+                range.0, range.1
+            )
+        }
+        RunError::MissingChoice { node, index } => format!(
+            "the run needs choice number {} at {} (`{}`): extend `--choices`, or use `--seed N`",
+            index + 1,
+            p.location(p.node(*node).span),
+            one_line(p.text(p.node(*node).span))
+        ),
+        RunError::ChoiceOutOfRange {
+            node,
+            index,
+            value,
+            range,
+        } => format!(
+            "choice number {} = {value} at {} is outside {}..{}",
+            index + 1,
+            p.location(p.node(*node).span),
+            range.0,
+            range.1
+        ),
+    }
+}

@@ -1,0 +1,522 @@
+//! The concrete interpreter: runs a program on given inputs and choices.
+//!
+//! It is the referee for counterexamples (a symbolic counterexample is only
+//! *confirmed* when its inputs, replayed here, reach the error), so it shares
+//! nothing with the symbolic engine beyond the IR: its own evaluation, its own
+//! stack, checked arithmetic.
+
+use crate::ir::cond::UserCond;
+use crate::ir::*;
+use crate::syntax::ast::IntType;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Input values by name (`x`, `a[3]`, `main::x`).
+    pub inputs: BTreeMap<String, i64>,
+    /// Values for `if (*)` (0/1) and `nondet()` results, consumed in order.
+    pub choices: Vec<i64>,
+    /// Draw missing inputs and choices from this seed instead of failing.
+    pub seed: Option<u64>,
+    pub max_steps: u64,
+    pub conditions: Vec<UserCond>,
+    /// Stop at the first violation of this condition only; `None` stops at
+    /// the first violation of any.
+    pub watch: Option<usize>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            inputs: BTreeMap::new(),
+            choices: Vec::new(),
+            seed: None,
+            max_steps: 10_000_000,
+            conditions: Vec::new(),
+            watch: None,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// An error site was reached: a failed assertion, `reach_error()`, an
+    /// index out of bounds, a division by zero.
+    Error {
+        site: SiteId,
+        node: NodeId,
+    },
+    /// A user error condition holds after `node` executed.
+    Condition {
+        index: usize,
+        node: NodeId,
+    },
+    /// `abort()`, `exit()` or a failed assumption ended the run.
+    Halted {
+        node: NodeId,
+    },
+    /// The entry procedure returned.
+    Finished,
+    /// A value left the 64-bit range: not modelled.
+    Overflow {
+        node: NodeId,
+    },
+    StepLimit,
+}
+
+impl Outcome {
+    pub fn is_error(&self) -> bool {
+        matches!(self, Outcome::Error { .. } | Outcome::Condition { .. })
+    }
+}
+
+/// The run could not even be made: the inputs or choices do not fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    MissingInput(String),
+    UnknownInput {
+        name: String,
+        known: Vec<String>,
+    },
+    InputOutOfRange {
+        name: String,
+        value: i64,
+        range: (i64, i64),
+    },
+    MissingChoice {
+        node: NodeId,
+        index: usize,
+    },
+    ChoiceOutOfRange {
+        node: NodeId,
+        index: usize,
+        value: i64,
+        range: (i64, i64),
+    },
+}
+
+/// One executed node. `outcome` is the branch taken; `value` the value
+/// written (assignments, non-deterministic draws, returns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub node: NodeId,
+    pub outcome: Option<bool>,
+    pub value: Option<i64>,
+    /// Call depth (0 in the entry procedure).
+    pub depth: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub outcome: Outcome,
+    pub trace: Vec<Step>,
+    /// Final values of global storage, by `Layout` slot.
+    pub globals: Vec<i64>,
+    /// Inputs as used (drawn ones included), in `Program::input_slots` order.
+    pub inputs: Vec<(String, i64)>,
+    /// Choices as consumed.
+    pub choices: Vec<i64>,
+}
+
+struct Frame {
+    proc: ProcId,
+    locals: Vec<i64>,
+    pc: NodeId,
+    /// Where the caller continues, and where the result goes.
+    ret: Option<(NodeId, Option<Place>)>,
+}
+
+enum Stop {
+    Error(SiteId),
+    Overflow,
+    Run(RunError),
+}
+
+struct Machine<'a> {
+    p: &'a Program,
+    layout: Layout,
+    cfg: &'a Config,
+    globals: Vec<i64>,
+    frames: Vec<Frame>,
+    choices_used: Vec<i64>,
+    rng: Option<SplitMix>,
+    pc_node: NodeId,
+}
+
+pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
+    let layout = p.layout();
+    let mut m = Machine {
+        p,
+        globals: vec![0; layout.global_slots as usize],
+        layout,
+        cfg,
+        frames: Vec::new(),
+        choices_used: Vec::new(),
+        rng: cfg.seed.map(SplitMix),
+        pc_node: p.proc(p.entry).entry,
+    };
+    let inputs = m.set_inputs()?;
+    let mut trace = Vec::new();
+    let outcome = match m.exec(&mut trace) {
+        Ok(o) => o,
+        Err(Stop::Error(site)) => Outcome::Error { site, node: m.pc_node },
+        Err(Stop::Overflow) => Outcome::Overflow { node: m.pc_node },
+        Err(Stop::Run(e)) => return Err(e),
+    };
+    Ok(Run {
+        outcome,
+        trace,
+        globals: m.globals,
+        inputs,
+        choices: m.choices_used,
+    })
+}
+
+impl Machine<'_> {
+    fn set_inputs(&mut self) -> Result<Vec<(String, i64)>, RunError> {
+        let p = self.p;
+        let slots = p.input_slots();
+        for name in self.cfg.inputs.keys() {
+            if !slots.iter().any(|s| &s.name == name) {
+                return Err(RunError::UnknownInput {
+                    name: name.clone(),
+                    known: slots.iter().map(|s| s.name.clone()).collect(),
+                });
+            }
+        }
+        // Constant initial values first.
+        for &g in &p.globals {
+            if let VarInit::Values(vals) = &p.var(g).init {
+                let off = self.layout.offset[g.index()] as usize;
+                for (k, v) in vals.iter().enumerate() {
+                    self.globals[off + k] = *v;
+                }
+            }
+        }
+        let entry = p.proc(p.entry);
+        let mut frame = Frame {
+            proc: p.entry,
+            locals: vec![0; self.layout.frame_slots[p.entry.index()] as usize],
+            pc: entry.entry,
+            ret: None,
+        };
+        let mut used = Vec::new();
+        for s in slots {
+            let value = match self.cfg.inputs.get(&s.name) {
+                Some(&v) => {
+                    if v < s.range.0 || v > s.range.1 {
+                        return Err(RunError::InputOutOfRange {
+                            name: s.name,
+                            value: v,
+                            range: s.range,
+                        });
+                    }
+                    v
+                }
+                None => match &mut self.rng {
+                    Some(r) => r.draw(s.range),
+                    None => return Err(RunError::MissingInput(s.name)),
+                },
+            };
+            let off = (self.layout.offset[s.var.index()] + s.index.unwrap_or(0)) as usize;
+            if p.var(s.var).kind == VarKind::Global {
+                self.globals[off] = value;
+            } else {
+                frame.locals[off] = value;
+            }
+            used.push((s.name, value));
+        }
+        self.frames.push(frame);
+        Ok(used)
+    }
+
+    fn choice(&mut self, node: NodeId, range: (i64, i64)) -> Result<i64, Stop> {
+        let index = self.choices_used.len();
+        let v = match self.cfg.choices.get(index) {
+            Some(&v) => v,
+            None => match &mut self.rng {
+                Some(r) => r.draw(range),
+                None => return Err(Stop::Run(RunError::MissingChoice { node, index })),
+            },
+        };
+        if v < range.0 || v > range.1 {
+            return Err(Stop::Run(RunError::ChoiceOutOfRange {
+                node,
+                index,
+                value: v,
+                range,
+            }));
+        }
+        self.choices_used.push(v);
+        Ok(v)
+    }
+
+    fn frame(&self) -> &Frame {
+        self.frames.last().expect("a frame while running")
+    }
+
+    /// The storage slot of element `index` of `v`, or a bounds error.
+    fn slot(&self, v: VarId, index: i64, site: Option<SiteId>) -> Result<(bool, usize), Stop> {
+        let var = self.p.var(v);
+        let n = var.slots() as i64;
+        if index < 0 || index >= n {
+            return Err(match site {
+                Some(s) => Stop::Error(s),
+                None => Stop::Overflow,
+            });
+        }
+        let off = self.layout.offset[v.index()] as usize + index as usize;
+        Ok((var.is_global_storage(), off))
+    }
+
+    fn read(&self, v: VarId, index: i64, site: Option<SiteId>) -> Result<i64, Stop> {
+        let (global, off) = self.slot(v, index, site)?;
+        Ok(if global {
+            self.globals[off]
+        } else {
+            self.frame().locals[off]
+        })
+    }
+
+    fn eval(&self, e: &Expr) -> Result<i64, Stop> {
+        Ok(match &e.kind {
+            ExprKind::Const(c) => *c,
+            ExprKind::Var(v) => self.read(*v, 0, None)?,
+            ExprKind::Elem(v, i, site) => {
+                let i = self.eval(i)?;
+                self.read(*v, i, Some(*site))?
+            }
+            ExprKind::Neg(x) => self.eval(x)?.checked_neg().ok_or(Stop::Overflow)?,
+            ExprKind::Arith(op, a, b) => {
+                let (a, b) = (self.eval(a)?, self.eval(b)?);
+                match op {
+                    ArithOp::Add => a.checked_add(b),
+                    ArithOp::Sub => a.checked_sub(b),
+                    ArithOp::Mul => a.checked_mul(b),
+                }
+                .ok_or(Stop::Overflow)?
+            }
+            ExprKind::Div { num, den, rem, site } => {
+                let (a, b) = (self.eval(num)?, self.eval(den)?);
+                if b == 0 {
+                    return Err(Stop::Error(*site));
+                }
+                if *rem { a.checked_rem(b) } else { a.checked_div(b) }.ok_or(Stop::Overflow)?
+            }
+        })
+    }
+
+    fn write(&mut self, place: &Place, value: i64) -> Result<(), Stop> {
+        let (index, site) = match &place.index {
+            Some((i, site)) => (self.eval(i)?, Some(*site)),
+            None => (0, None),
+        };
+        let (global, off) = self.slot(place.var, index, site)?;
+        if global {
+            self.globals[off] = value;
+        } else {
+            self.frames.last_mut().expect("a frame").locals[off] = value;
+        }
+        Ok(())
+    }
+
+    /// After `var` was written: the first watched condition that now holds.
+    fn check_conditions(&self, var: VarId) -> Option<usize> {
+        let proc = self.frame().proc;
+        for (i, c) in self.cfg.conditions.iter().enumerate() {
+            if self.cfg.watch.is_some_and(|w| w != i) {
+                continue;
+            }
+            if !c.vars.contains(&var) || c.proc.is_some_and(|cp| cp != proc) {
+                continue;
+            }
+            let mut read = |v: VarId, k: i64| self.read(v, k, None).ok();
+            if c.expr.eval(&mut read) == Some(true) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    fn exec(&mut self, trace: &mut Vec<Step>) -> Result<Outcome, Stop> {
+        let p = self.p;
+        let mut steps = 0u64;
+        loop {
+            steps += 1;
+            if steps > self.cfg.max_steps {
+                return Ok(Outcome::StepLimit);
+            }
+            let n = self.frame().pc;
+            self.pc_node = n;
+            let depth = self.frames.len() as u32 - 1;
+            let mut step = Step {
+                node: n,
+                outcome: None,
+                value: None,
+                depth,
+            };
+            let mut written = None;
+            let next = match &p.node(n).kind {
+                NodeKind::Assign { place, value, next } => {
+                    let v = self.eval(value)?;
+                    self.write(place, v)?;
+                    step.value = Some(v);
+                    written = Some(place.var);
+                    *next
+                }
+                NodeKind::Havoc { place, ty, next } => {
+                    let count = match (&place.index, p.var(place.var).len) {
+                        (None, Some(len)) => len,
+                        _ => 1,
+                    };
+                    for k in 0..count {
+                        let v = self.choice(n, ty.range())?;
+                        if count > 1 {
+                            let off = self.layout.offset[place.var.index()] as usize + k as usize;
+                            self.frames.last_mut().expect("a frame").locals[off] = v;
+                        } else {
+                            self.write(place, v)?;
+                        }
+                        step.value = Some(v);
+                    }
+                    written = Some(place.var);
+                    *next
+                }
+                NodeKind::Branch { cond, then_, else_ } => {
+                    let b = match cond {
+                        Cond::Atom(a) => a.op.holds(self.eval(&a.lhs)?, self.eval(&a.rhs)?),
+                        Cond::Nondet => self.choice(n, IntType::Bool.range())? != 0,
+                    };
+                    step.outcome = Some(b);
+                    if b {
+                        *then_
+                    } else {
+                        *else_
+                    }
+                }
+                NodeKind::Call {
+                    callee,
+                    args,
+                    result,
+                    next,
+                } => {
+                    let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+                    let cp = p.proc(*callee);
+                    let mut locals = vec![0; self.layout.frame_slots[callee.index()] as usize];
+                    for (param, v) in cp.params.iter().zip(vals) {
+                        locals[self.layout.offset[param.index()] as usize] = v;
+                    }
+                    trace.push(step.clone());
+                    // A recursive call of the entry draws its unset locals.
+                    if *callee == p.entry {
+                        for &l in &cp.locals {
+                            if p.var(l).kind == VarKind::Local && p.var(l).init == VarInit::Input {
+                                let off = self.layout.offset[l.index()] as usize;
+                                for k in 0..p.var(l).slots() as usize {
+                                    locals[off + k] = self.choice(n, p.var(l).ty.range())?;
+                                }
+                            }
+                        }
+                    }
+                    self.frames.last_mut().expect("a frame").pc = *next;
+                    self.frames.push(Frame {
+                        proc: *callee,
+                        locals,
+                        pc: cp.entry,
+                        ret: Some((*next, result.clone())),
+                    });
+                    continue;
+                }
+                NodeKind::Return { value, next } => {
+                    if let (Some(e), Some(rv)) = (value, p.proc(p.node(n).proc).ret_var) {
+                        let v = self.eval(e)?;
+                        let off = self.layout.offset[rv.index()] as usize;
+                        self.frames.last_mut().expect("a frame").locals[off] = v;
+                        step.value = Some(v);
+                    }
+                    *next
+                }
+                NodeKind::Exit => {
+                    trace.push(step);
+                    let done = self.frames.pop().expect("a frame");
+                    let Some((ret_to, result)) = done.ret else {
+                        return Ok(Outcome::Finished);
+                    };
+                    let rv = p
+                        .proc(done.proc)
+                        .ret_var
+                        .map(|rv| done.locals[self.layout.offset[rv.index()] as usize]);
+                    self.frames.last_mut().expect("a caller").pc = ret_to;
+                    if let (Some(place), Some(v)) = (result, rv) {
+                        // The caller's call node is where the result lands.
+                        self.pc_node = self.call_node_before(ret_to);
+                        self.write(&place, v)?;
+                        if let Some(i) = self.check_conditions(place.var) {
+                            return Ok(Outcome::Condition {
+                                index: i,
+                                node: self.pc_node,
+                            });
+                        }
+                    }
+                    continue;
+                }
+                NodeKind::Error { site } => {
+                    trace.push(step);
+                    return Ok(Outcome::Error { site: *site, node: n });
+                }
+                NodeKind::Halt => {
+                    trace.push(step);
+                    return Ok(Outcome::Halted { node: n });
+                }
+                NodeKind::Skip { next } => *next,
+            };
+            trace.push(step);
+            if let Some(v) = written {
+                if let Some(i) = self.check_conditions(v) {
+                    return Ok(Outcome::Condition { index: i, node: n });
+                }
+            }
+            self.frames.last_mut().expect("a frame").pc = next;
+        }
+    }
+
+    /// The call node whose continuation is `ret_to` (for error locations).
+    fn call_node_before(&self, ret_to: NodeId) -> NodeId {
+        let proc = self.frame().proc;
+        self.p
+            .node_ids()
+            .find(|&m| {
+                self.p.node(m).proc == proc
+                    && matches!(&self.p.node(m).kind, NodeKind::Call { next, .. } if *next == ret_to)
+            })
+            .unwrap_or(ret_to)
+    }
+}
+
+/// A small, fixed pseudo-random generator (SplitMix64), so that `--seed N`
+/// draws the same values on every machine and every version.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Half the draws are small (-8..=8), where branches on constants live;
+    /// the rest anywhere in the range.
+    fn draw(&mut self, (lo, hi): (i64, i64)) -> i64 {
+        let (lo2, hi2) = if self.next().is_multiple_of(2) {
+            (lo.max(-8), hi.min(8))
+        } else {
+            (lo, hi)
+        };
+        let (lo2, hi2) = if lo2 > hi2 { (lo, hi) } else { (lo2, hi2) };
+        let width = (hi2 as i128 - lo2 as i128 + 1) as u128;
+        (lo2 as i128 + (self.next() as u128 % width) as i128) as i64
+    }
+}

@@ -1,0 +1,342 @@
+//! User error conditions (`--error EXPR`): a boolean expression over globals
+//! and `proc::local` variables, violated at the first state in which it
+//! holds.
+
+use super::*;
+use crate::diag::{Class, Diag};
+use crate::syntax::ast::{self, BinOp, ExprKind as AK, UnOp};
+use crate::syntax::{lexer, parser};
+
+/// A boolean condition over variables, evaluated on states.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BoolExpr {
+    Atom(Atom),
+    Not(Box<BoolExpr>),
+    And(Box<BoolExpr>, Box<BoolExpr>),
+    Or(Box<BoolExpr>, Box<BoolExpr>),
+}
+
+impl BoolExpr {
+    /// Evaluates with `read` giving the value of a variable slot; `None`
+    /// when an array index is out of range.
+    pub fn eval(&self, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Option<bool> {
+        match self {
+            BoolExpr::Atom(a) => Some(a.op.holds(eval_expr(&a.lhs, read)?, eval_expr(&a.rhs, read)?)),
+            BoolExpr::Not(x) => Some(!x.eval(read)?),
+            BoolExpr::And(a, b) => Some(a.eval(read)? && b.eval(read)?),
+            BoolExpr::Or(a, b) => Some(a.eval(read)? || b.eval(read)?),
+        }
+    }
+}
+
+/// Evaluates a pure expression; `read(var, index)` reads a variable (index 0
+/// for scalars). `None` on division by zero, a bad index or overflow.
+pub fn eval_expr(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Const(c) => Some(*c),
+        ExprKind::Var(v) => read(*v, 0),
+        ExprKind::Elem(v, i, _) => {
+            let i = eval_expr(i, read)?;
+            read(*v, i)
+        }
+        ExprKind::Neg(x) => eval_expr(x, read)?.checked_neg(),
+        ExprKind::Arith(op, a, b) => {
+            let (a, b) = (eval_expr(a, read)?, eval_expr(b, read)?);
+            match op {
+                ArithOp::Add => a.checked_add(b),
+                ArithOp::Sub => a.checked_sub(b),
+                ArithOp::Mul => a.checked_mul(b),
+            }
+        }
+        ExprKind::Div { num, den, rem, .. } => {
+            let (a, b) = (eval_expr(num, read)?, eval_expr(den, read)?);
+            if *rem {
+                a.checked_rem(b)
+            } else {
+                a.checked_div(b)
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct UserCond {
+    /// As the user wrote it.
+    pub text: String,
+    pub expr: BoolExpr,
+    /// The variables it reads.
+    pub vars: Vec<VarId>,
+    /// The procedure whose locals it reads, if any.
+    pub proc: Option<ProcId>,
+}
+
+/// Parses and resolves `--error TEXT` against a program. Errors are
+/// reported against the text itself (file name `--error`).
+pub fn parse_user_condition(p: &Program, text: &str) -> Result<UserCond, Vec<Diag>> {
+    let mut diags = Vec::new();
+    let lexed = lexer::lex(text, &mut diags);
+    // `proc::name` arrives as `proc`, `:`, `:`, `name`: join it.
+    let mut toks: Vec<lexer::Token> = Vec::new();
+    let raw = lexed.tokens;
+    let mut i = 0;
+    while i < raw.len() {
+        if i + 3 < raw.len()
+            && raw[i].ident().is_some()
+            && raw[i + 1].is_punct(":")
+            && raw[i + 2].is_punct(":")
+            && raw[i + 3].ident().is_some()
+        {
+            let name = format!("{}::{}", raw[i].ident().unwrap_or(""), raw[i + 3].ident().unwrap_or(""));
+            toks.push(lexer::Token {
+                kind: lexer::TokKind::Ident(name),
+                span: raw[i].span.to(raw[i + 3].span),
+            });
+            i += 4;
+            continue;
+        }
+        toks.push(raw[i].clone());
+        i += 1;
+    }
+    if toks.len() == 1 {
+        diags.push(
+            Diag::error(Class::Syntax, Span::new(0, 0), "the error condition is empty")
+                .with_label("expected an expression"),
+        );
+    }
+    let e = if diags.is_empty() {
+        parser::parse_expression(toks, &mut diags)
+    } else {
+        None
+    };
+    let Some(e) = e else { return Err(diags) };
+    let mut r = Resolver {
+        p,
+        diags: Vec::new(),
+        vars: Vec::new(),
+        proc: None,
+    };
+    let expr = r.cond(&e);
+    if !r.diags.is_empty() {
+        return Err(r.diags);
+    }
+    let mut vars = r.vars;
+    vars.sort();
+    vars.dedup();
+    Ok(UserCond {
+        text: text.trim().to_string(),
+        expr,
+        vars,
+        proc: r.proc,
+    })
+}
+
+struct Resolver<'a> {
+    p: &'a Program,
+    diags: Vec<Diag>,
+    vars: Vec<VarId>,
+    proc: Option<ProcId>,
+}
+
+impl Resolver<'_> {
+    fn err(&mut self, span: Span, msg: String, label: &str) {
+        self.diags
+            .push(Diag::error(Class::Semantic, span, msg).with_label(label));
+    }
+
+    fn var(&mut self, id: &ast::Ident) -> Option<VarId> {
+        let p = self.p;
+        let (proc, name) = match id.name.split_once("::") {
+            Some((f, x)) => {
+                let Some(pid) = p.proc_by_name(f) else {
+                    self.err(id.span, format!("no function `{f}` in the program"), "unknown function");
+                    return None;
+                };
+                (Some(pid), x)
+            }
+            None => (None, id.name.as_str()),
+        };
+        let found = match proc {
+            Some(pid) => p
+                .proc(pid)
+                .locals
+                .iter()
+                .copied()
+                .chain(p.globals.iter().copied())
+                .find(|&v| {
+                    let var = p.var(v);
+                    var.name == name && var.proc == Some(pid) && matches!(var.kind, VarKind::Local | VarKind::Param)
+                }),
+            // A global first, then a local of the entry procedure.
+            None => {
+                p.globals
+                    .iter()
+                    .copied()
+                    .find(|&v| p.var(v).name == name && p.var(v).kind == VarKind::Global)
+                    .or_else(|| {
+                        p.proc(p.entry).locals.iter().copied().find(|&v| {
+                            p.var(v).name == name && matches!(p.var(v).kind, VarKind::Local | VarKind::Param)
+                        })
+                    })
+            }
+        };
+        let Some(v) = found else {
+            let where_ = match proc {
+                Some(pid) => format!("a local of `{}`", p.proc(pid).name),
+                None => format!("a global or a local of the entry `{}`", p.proc(p.entry).name),
+            };
+            self.err(id.span, format!("`{name}` is not {where_}"), "unknown variable");
+            return None;
+        };
+        let var = p.var(v);
+        if var.kind != VarKind::Global && !var.is_static {
+            let owner = var.proc;
+            if self.proc.is_some() && self.proc != owner {
+                self.err(
+                    id.span,
+                    "an error condition can read the locals of one procedure only".into(),
+                    "second procedure",
+                );
+                return None;
+            }
+            self.proc = owner;
+        }
+        self.vars.push(v);
+        Some(v)
+    }
+
+    fn value(&mut self, e: &ast::Expr) -> Expr {
+        let span = e.span;
+        let mk = |kind| Expr { kind, span };
+        match &e.kind {
+            AK::Int(v) => mk(ExprKind::Const(*v)),
+            AK::Bool(b) => mk(ExprKind::Const(*b as i64)),
+            AK::Var(id) => {
+                if let Some(&c) = self.p.constants.get(&id.name) {
+                    return mk(ExprKind::Const(c));
+                }
+                match self.var(id) {
+                    Some(v) if self.p.var(v).len.is_some() => {
+                        self.err(
+                            id.span,
+                            format!("array `{}` used without an index", id.name),
+                            "needs `[index]`",
+                        );
+                        mk(ExprKind::Const(0))
+                    }
+                    Some(v) => mk(ExprKind::Var(v)),
+                    None => mk(ExprKind::Const(0)),
+                }
+            }
+            AK::Index(id, i) => {
+                let idx = self.value(i);
+                match self.var(id) {
+                    Some(v) if self.p.var(v).len.is_some() => mk(ExprKind::Elem(v, Box::new(idx), SiteId(u32::MAX))),
+                    Some(_) => {
+                        self.err(id.span, format!("`{}` is not an array", id.name), "cannot be indexed");
+                        mk(ExprKind::Const(0))
+                    }
+                    None => mk(ExprKind::Const(0)),
+                }
+            }
+            AK::Unary(UnOp::Neg, x) => mk(ExprKind::Neg(Box::new(self.value(x)))),
+            AK::Unary(UnOp::Plus, x) | AK::Cast(_, x) => self.value(x),
+            AK::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+                let op = match op {
+                    BinOp::Add => ArithOp::Add,
+                    BinOp::Sub => ArithOp::Sub,
+                    _ => ArithOp::Mul,
+                };
+                mk(ExprKind::Arith(op, Box::new(self.value(a)), Box::new(self.value(b))))
+            }
+            AK::Binary(op @ (BinOp::Div | BinOp::Mod), a, b) => mk(ExprKind::Div {
+                num: Box::new(self.value(a)),
+                den: Box::new(self.value(b)),
+                rem: *op == BinOp::Mod,
+                site: SiteId(u32::MAX),
+            }),
+            _ => {
+                self.err(
+                    span,
+                    "expected an integer expression here".into(),
+                    "a condition cannot be a number",
+                );
+                mk(ExprKind::Const(0))
+            }
+        }
+    }
+
+    fn cond(&mut self, e: &ast::Expr) -> BoolExpr {
+        match &e.kind {
+            AK::Binary(BinOp::And, a, b) => BoolExpr::And(Box::new(self.cond(a)), Box::new(self.cond(b))),
+            AK::Binary(BinOp::Or, a, b) => BoolExpr::Or(Box::new(self.cond(a)), Box::new(self.cond(b))),
+            AK::Unary(UnOp::Not, x) => BoolExpr::Not(Box::new(self.cond(x))),
+            AK::Binary(op, a, b) if op.is_relational() => {
+                let op = match op {
+                    BinOp::Eq => RelOp::Eq,
+                    BinOp::Ne => RelOp::Ne,
+                    BinOp::Lt => RelOp::Lt,
+                    BinOp::Le => RelOp::Le,
+                    BinOp::Gt => RelOp::Gt,
+                    _ => RelOp::Ge,
+                };
+                BoolExpr::Atom(Atom {
+                    lhs: self.value(a),
+                    op,
+                    rhs: self.value(b),
+                })
+            }
+            AK::Call(..) | AK::Assign(..) | AK::IncDec { .. } | AK::Comma(_) | AK::Ternary(..) => {
+                self.err(
+                    e.span,
+                    "an error condition cannot call functions or assign".into(),
+                    "not allowed here",
+                );
+                BoolExpr::Atom(Atom {
+                    lhs: Expr {
+                        kind: ExprKind::Const(0),
+                        span: e.span,
+                    },
+                    op: RelOp::Ne,
+                    rhs: Expr {
+                        kind: ExprKind::Const(0),
+                        span: e.span,
+                    },
+                })
+            }
+            _ => {
+                let v = self.value(e);
+                BoolExpr::Atom(Atom {
+                    lhs: v,
+                    op: RelOp::Ne,
+                    rhs: Expr {
+                        kind: ExprKind::Const(0),
+                        span: e.span,
+                    },
+                })
+            }
+        }
+    }
+}
+
+/// The conditions of a run: those given with `--error`, or else `error`
+/// (meaning `error != 0`) when a global or entry local of that name exists.
+pub fn user_conditions(p: &Program, given: &[String]) -> Result<Vec<UserCond>, (String, Vec<Diag>)> {
+    let mut out = Vec::new();
+    for text in given {
+        out.push(parse_user_condition(p, text).map_err(|d| (text.clone(), d))?);
+    }
+    if given.is_empty() {
+        let has_error = p
+            .globals
+            .iter()
+            .any(|&g| p.var(g).name == "error" && p.var(g).kind == VarKind::Global)
+            || p.proc(p.entry)
+                .locals
+                .iter()
+                .any(|&l| p.var(l).name == "error" && p.var(l).kind == VarKind::Local);
+        if has_error {
+            out.push(parse_user_condition(p, "error").map_err(|d| ("error".to_string(), d))?);
+        }
+    }
+    Ok(out)
+}

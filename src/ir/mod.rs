@@ -1,0 +1,626 @@
+//! The intermediate representation every later phase reads: variables, and
+//! per procedure a control-flow graph of program points (nodes).
+//!
+//! Lowering (`lower.rs`) turns the AST into this form:
+//! - calls, assignments, `++`/`--` and non-deterministic values are taken out
+//!   of expressions into their own nodes, in evaluation order;
+//! - `&&`, `||`, `!` and `?:` become control flow, so every `Expr` is plain
+//!   arithmetic and every branch tests one *atom* `lhs op rhs` with its own
+//!   location (the FSS and assumption machinery relies on this);
+//! - each node belongs to a *unit* (the source statement or condition it was
+//!   lowered from, used to group FSS entries) and to a static *block* (for
+//!   NEST).
+
+pub mod cond;
+pub mod lower;
+
+use crate::syntax::ast::{IntType, RetType};
+use crate::syntax::source::{SourceFile, Span};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+macro_rules! id_type {
+    ($name:ident, $prefix:literal) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+id_type!(ProcId, "f");
+id_type!(VarId, "v");
+id_type!(NodeId, "p");
+id_type!(UnitId, "u");
+id_type!(BlockId, "b");
+id_type!(SiteId, "e");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    Global,
+    Param,
+    Local,
+    /// A temporary introduced by lowering (a call result, a condition value).
+    Temp,
+    /// The return value of a procedure.
+    Ret,
+}
+
+/// How a variable starts when its scope starts (program start for globals,
+/// the call for locals).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarInit {
+    /// An input of the program: unknown, but fixed for a run.
+    Input,
+    /// Constant values (one per element for arrays; missing elements are 0).
+    Values(Vec<i64>),
+    /// Set by the program before use (parameters, temporaries, initialised
+    /// locals); a non-entry local without initialiser is drawn by a
+    /// `Havoc` node at its declaration instead.
+    Assigned,
+}
+
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub proc: Option<ProcId>,
+    pub kind: VarKind,
+    pub ty: IntType,
+    /// Number of elements for an array.
+    pub len: Option<u32>,
+    pub span: Span,
+    pub init: VarInit,
+    /// `static` locals live for the whole run, like globals.
+    pub is_static: bool,
+}
+
+impl Var {
+    pub fn slots(&self) -> u32 {
+        self.len.unwrap_or(1)
+    }
+
+    pub fn is_global_storage(&self) -> bool {
+        self.kind == VarKind::Global || self.is_static
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Proc {
+    pub name: String,
+    pub ret: RetType,
+    pub params: Vec<VarId>,
+    /// Every local storage of the procedure: parameters, locals, temps, the
+    /// return variable (static locals excluded: they are global storage).
+    pub locals: Vec<VarId>,
+    pub ret_var: Option<VarId>,
+    pub entry: NodeId,
+    pub exit: NodeId,
+    pub body_block: BlockId,
+    pub span: Span,
+}
+
+/// A location that can be assigned: a scalar, or an array element.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Place {
+    pub var: VarId,
+    /// The element index and its bounds-check site, for an array element.
+    pub index: Option<(Box<Expr>, SiteId)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ExprKind {
+    Const(i64),
+    Var(VarId),
+    /// `a[i]`; the site names the array-bounds check.
+    Elem(VarId, Box<Expr>, SiteId),
+    Neg(Box<Expr>),
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    /// `a / b` (or `a % b` when `rem`), truncating as C does; the site names
+    /// the division-by-zero check.
+    Div {
+        num: Box<Expr>,
+        den: Box<Expr>,
+        rem: bool,
+        site: SiteId,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RelOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl RelOp {
+    pub fn negate(self) -> RelOp {
+        match self {
+            RelOp::Eq => RelOp::Ne,
+            RelOp::Ne => RelOp::Eq,
+            RelOp::Lt => RelOp::Ge,
+            RelOp::Le => RelOp::Gt,
+            RelOp::Gt => RelOp::Le,
+            RelOp::Ge => RelOp::Lt,
+        }
+    }
+
+    /// `a op b` is `b op.flip() a`.
+    pub fn flip(self) -> RelOp {
+        match self {
+            RelOp::Eq => RelOp::Eq,
+            RelOp::Ne => RelOp::Ne,
+            RelOp::Lt => RelOp::Gt,
+            RelOp::Le => RelOp::Ge,
+            RelOp::Gt => RelOp::Lt,
+            RelOp::Ge => RelOp::Le,
+        }
+    }
+
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            RelOp::Eq => a == b,
+            RelOp::Ne => a != b,
+            RelOp::Lt => a < b,
+            RelOp::Le => a <= b,
+            RelOp::Gt => a > b,
+            RelOp::Ge => a >= b,
+        }
+    }
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            RelOp::Eq => "==",
+            RelOp::Ne => "!=",
+            RelOp::Lt => "<",
+            RelOp::Le => "<=",
+            RelOp::Gt => ">",
+            RelOp::Ge => ">=",
+        }
+    }
+}
+
+/// One comparison tested by a branch node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Atom {
+    pub lhs: Expr,
+    pub op: RelOp,
+    pub rhs: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Cond {
+    Atom(Atom),
+    /// `if (*)`, `while (*)`: a non-deterministic choice.
+    Nondet,
+}
+
+#[derive(Clone, Debug)]
+pub enum NodeKind {
+    Assign {
+        place: Place,
+        value: Expr,
+        next: NodeId,
+    },
+    /// `place = nondet()`: a fresh input value of type `ty`.
+    Havoc {
+        place: Place,
+        ty: IntType,
+        next: NodeId,
+    },
+    Branch {
+        cond: Cond,
+        then_: NodeId,
+        else_: NodeId,
+    },
+    /// A call of a procedure of the program; parameters get the argument
+    /// values, and after the callee's exit `result` gets its return value.
+    Call {
+        callee: ProcId,
+        args: Vec<Expr>,
+        result: Option<Place>,
+        next: NodeId,
+    },
+    /// A written `return`; `next` is the exit node.
+    Return {
+        value: Option<Expr>,
+        next: NodeId,
+    },
+    /// An error is reached (a failed assertion, `reach_error()`): the run ends.
+    Error {
+        site: SiteId,
+    },
+    /// The run ends without error (`abort()`, `exit()`, a failed assumption).
+    Halt,
+    /// The procedure's single exit point; falling off the end comes here.
+    Exit,
+    /// No operation: loop heads, labels, joins.
+    Skip {
+        next: NodeId,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub kind: NodeKind,
+    pub proc: ProcId,
+    /// What this node does in the source: the atom of a branch, the
+    /// assignment `o4=a4` of `o4=a4,o5=a5;`, the call expression.
+    pub span: Span,
+    pub unit: UnitId,
+    pub block: BlockId,
+}
+
+impl Node {
+    pub fn successors(&self) -> Vec<NodeId> {
+        match &self.kind {
+            NodeKind::Assign { next, .. }
+            | NodeKind::Havoc { next, .. }
+            | NodeKind::Call { next, .. }
+            | NodeKind::Return { next, .. }
+            | NodeKind::Skip { next } => vec![*next],
+            NodeKind::Branch { then_, else_, .. } => vec![*then_, *else_],
+            NodeKind::Error { .. } | NodeKind::Halt | NodeKind::Exit => vec![],
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnitKind {
+    /// An assignment, `x++`, a declaration with initialisers.
+    Assign,
+    /// The condition of `if`, `while`, `for`, `do`, `?:`, a `switch` dispatch.
+    Cond,
+    Call,
+    Return,
+    /// An `assert`/`__VERIFIER_assert`/`__VERIFIER_assume` statement.
+    Check,
+    /// A call of `reach_error()`, `abort()` or `exit()`.
+    Stop,
+    /// A label or a loop head (never shown in an FSS).
+    Label,
+}
+
+/// A source statement (or condition) as the user wrote it; the nodes lowered
+/// from one evaluation of it form one FSS entry.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub span: Span,
+    pub proc: ProcId,
+}
+
+/// A static scope: a function body, a `{}` block, or the body of an
+/// `if`/`else`/loop.
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub parent: Option<BlockId>,
+    pub span: Span,
+    pub proc: ProcId,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SiteKind {
+    Assert,
+    ReachError,
+    Bounds,
+    DivByZero,
+}
+
+impl SiteKind {
+    pub fn json_name(self) -> &'static str {
+        match self {
+            SiteKind::Assert => "assert",
+            SiteKind::ReachError => "reach_error",
+            SiteKind::Bounds => "bounds",
+            SiteKind::DivByZero => "div_by_zero",
+        }
+    }
+}
+
+/// A place where an error can happen: an assertion, a `reach_error()` call,
+/// an array access, a division.
+#[derive(Clone, Debug)]
+pub struct ErrorSite {
+    pub kind: SiteKind,
+    pub span: Span,
+    pub proc: ProcId,
+    /// The array indexed (bounds sites).
+    pub array: Option<VarId>,
+}
+
+/// A function outside the subset, left out of the program.
+#[derive(Clone, Debug)]
+pub struct LeftOut {
+    pub name: String,
+    pub span: Span,
+    pub reasons: Vec<(Span, String)>,
+}
+
+/// How uninitialised globals start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum GlobalsMode {
+    /// Inputs (the paper's semantics).
+    Input,
+    /// Zero, as in C.
+    Zero,
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub source: Arc<SourceFile>,
+    pub vars: Vec<Var>,
+    pub globals: Vec<VarId>,
+    pub procs: Vec<Proc>,
+    pub nodes: Vec<Node>,
+    pub units: Vec<Unit>,
+    pub blocks: Vec<Block>,
+    pub sites: Vec<ErrorSite>,
+    pub entry: ProcId,
+    /// Object-like macros with a constant value (usable in `--error`).
+    pub constants: BTreeMap<String, i64>,
+    pub left_out: Vec<LeftOut>,
+    /// The file uses SV-COMP conventions (`__VERIFIER_*`, `reach_error`).
+    pub svcomp: bool,
+    pub globals_mode: GlobalsMode,
+}
+
+impl Program {
+    pub fn var(&self, v: VarId) -> &Var {
+        &self.vars[v.index()]
+    }
+
+    pub fn proc(&self, p: ProcId) -> &Proc {
+        &self.procs[p.index()]
+    }
+
+    pub fn node(&self, n: NodeId) -> &Node {
+        &self.nodes[n.index()]
+    }
+
+    pub fn unit(&self, u: UnitId) -> &Unit {
+        &self.units[u.index()]
+    }
+
+    pub fn site(&self, s: SiteId) -> &ErrorSite {
+        &self.sites[s.index()]
+    }
+
+    pub fn proc_by_name(&self, name: &str) -> Option<ProcId> {
+        self.procs.iter().position(|p| p.name == name).map(|i| ProcId(i as u32))
+    }
+
+    pub fn node_ids(&self) -> impl Iterator<Item = NodeId> {
+        (0..self.nodes.len() as u32).map(NodeId)
+    }
+
+    pub fn proc_ids(&self) -> impl Iterator<Item = ProcId> {
+        (0..self.procs.len() as u32).map(ProcId)
+    }
+
+    /// The variable's name as a user writes it in `--error`: `x` for a
+    /// global, `f::x` for a local of `f`.
+    pub fn qualified_name(&self, v: VarId) -> String {
+        let var = self.var(v);
+        match var.proc {
+            Some(p) if var.kind != VarKind::Global => format!("{}::{}", self.proc(p).name, var.name),
+            _ => var.name.clone(),
+        }
+    }
+
+    /// `file:line:col` of a span.
+    pub fn location(&self, span: Span) -> String {
+        self.source.location(span)
+    }
+
+    pub fn line(&self, span: Span) -> u32 {
+        self.source.line_of(span)
+    }
+
+    pub fn text(&self, span: Span) -> &str {
+        self.source.slice(span)
+    }
+
+    /// Is `inner` the same block as `outer` or nested in it?
+    pub fn block_within(&self, inner: BlockId, outer: BlockId) -> bool {
+        let mut b = Some(inner);
+        while let Some(x) = b {
+            if x == outer {
+                return true;
+            }
+            b = self.blocks[x.index()].parent;
+        }
+        false
+    }
+
+    /// Variables whose initial value is an input of the run, in a fixed
+    /// order: globals, then the entry procedure's parameters and
+    /// uninitialised locals.
+    pub fn inputs(&self) -> Vec<VarId> {
+        let entry = self.proc(self.entry);
+        let mut out: Vec<VarId> = self
+            .globals
+            .iter()
+            .copied()
+            .filter(|&g| self.var(g).init == VarInit::Input)
+            .collect();
+        out.extend(entry.params.iter().copied());
+        out.extend(
+            entry
+                .locals
+                .iter()
+                .copied()
+                .filter(|&l| self.var(l).kind == VarKind::Local && self.var(l).init == VarInit::Input),
+        );
+        out
+    }
+}
+
+/// Renders an IR expression with source names (for facts and messages).
+pub fn show_expr(p: &Program, e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Const(c) => c.to_string(),
+        ExprKind::Var(v) => p.var(*v).name.clone(),
+        ExprKind::Elem(v, i, _) => format!("{}[{}]", p.var(*v).name, show_expr(p, i)),
+        ExprKind::Neg(x) => format!("-({})", show_expr(p, x)),
+        ExprKind::Arith(op, a, b) => {
+            let s = match op {
+                ArithOp::Add => "+",
+                ArithOp::Sub => "-",
+                ArithOp::Mul => "*",
+            };
+            format!("({} {} {})", show_expr(p, a), s, show_expr(p, b))
+        }
+        ExprKind::Div { num, den, rem, .. } => format!(
+            "({} {} {})",
+            show_expr(p, num),
+            if *rem { "%" } else { "/" },
+            show_expr(p, den)
+        ),
+    }
+}
+
+pub fn show_place(p: &Program, pl: &Place) -> String {
+    match &pl.index {
+        None => p.var(pl.var).name.clone(),
+        Some((i, _)) => format!("{}[{}]", p.var(pl.var).name, show_expr(p, i)),
+    }
+}
+
+pub fn show_atom(p: &Program, a: &Atom) -> String {
+    format!("{} {} {}", show_expr(p, &a.lhs), a.op.symbol(), show_expr(p, &a.rhs))
+}
+
+/// Variables an expression reads (array reads name the whole array).
+pub fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
+    match &e.kind {
+        ExprKind::Const(_) => {}
+        ExprKind::Var(v) => out.push(*v),
+        ExprKind::Elem(v, i, _) => {
+            out.push(*v);
+            expr_vars(i, out);
+        }
+        ExprKind::Neg(x) => expr_vars(x, out),
+        ExprKind::Arith(_, a, b) => {
+            expr_vars(a, out);
+            expr_vars(b, out);
+        }
+        ExprKind::Div { num, den, .. } => {
+            expr_vars(num, out);
+            expr_vars(den, out);
+        }
+    }
+}
+
+/// Where each variable's values live: global storage (globals and static
+/// locals) or the frame of its procedure; arrays take one slot per element.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub global_slots: u32,
+    /// Per variable: its first slot, in global storage or in its frame.
+    pub offset: Vec<u32>,
+    /// Per procedure: the size of its frame.
+    pub frame_slots: Vec<u32>,
+}
+
+impl Program {
+    pub fn layout(&self) -> Layout {
+        let mut offset = vec![0; self.vars.len()];
+        let mut global_slots = 0;
+        for &g in &self.globals {
+            offset[g.index()] = global_slots;
+            global_slots += self.var(g).slots();
+        }
+        let mut frame_slots = Vec::new();
+        for p in &self.procs {
+            let mut n = 0;
+            for &l in &p.locals {
+                offset[l.index()] = n;
+                n += self.var(l).slots();
+            }
+            frame_slots.push(n);
+        }
+        Layout {
+            global_slots,
+            offset,
+            frame_slots,
+        }
+    }
+
+    /// The name of an input as `--input` and reports spell it: `x`, `a[3]`,
+    /// or `main::x` for an entry local hidden by a global of the same name.
+    pub fn input_name(&self, v: VarId, index: Option<u32>) -> String {
+        let var = self.var(v);
+        let shadowed = var.kind != VarKind::Global
+            && self
+                .globals
+                .iter()
+                .any(|&g| self.var(g).name == var.name && self.var(g).kind == VarKind::Global);
+        let base = if shadowed {
+            self.qualified_name(v)
+        } else {
+            var.name.clone()
+        };
+        match index {
+            Some(k) => format!("{base}[{k}]"),
+            None => base,
+        }
+    }
+
+    /// Every input slot of a run, named, with the range of its type.
+    pub fn input_slots(&self) -> Vec<InputSlot> {
+        let mut out = Vec::new();
+        for v in self.inputs() {
+            let var = self.var(v);
+            match var.len {
+                None => out.push(InputSlot {
+                    var: v,
+                    index: None,
+                    name: self.input_name(v, None),
+                    range: var.ty.range(),
+                }),
+                Some(n) => out.extend((0..n).map(|k| InputSlot {
+                    var: v,
+                    index: Some(k),
+                    name: self.input_name(v, Some(k)),
+                    range: var.ty.range(),
+                })),
+            }
+        }
+        out
+    }
+}
+
+/// One input value of a run: a scalar, or one element of an input array.
+#[derive(Clone, Debug)]
+pub struct InputSlot {
+    pub var: VarId,
+    pub index: Option<u32>,
+    pub name: String,
+    pub range: (i64, i64),
+}

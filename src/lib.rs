@@ -1,0 +1,47 @@
+//! focuscheck: a model checker for Cimple (a C subset) that explains the
+//! errors it finds. See ARCHITECTURE.md for the map of the layers:
+//! syntax -> ir -> facts -> (analysis -> explain) -> views -> cli.
+
+pub mod cli;
+pub mod diag;
+pub mod facts;
+pub mod interp;
+pub mod ir;
+pub mod syntax;
+
+use diag::Diag;
+use ir::lower::LowerOptions;
+use std::sync::Arc;
+use syntax::source::SourceFile;
+
+/// Parses, checks and lowers one file. Diagnostics include warnings even when
+/// a program comes back; no program means at least one error.
+pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>, Vec<Diag>) {
+    let mut diags = Vec::new();
+    let parsed = syntax::parse_source(&file, &mut diags);
+    let syntax_errors = diags.iter().any(|d| d.is_error());
+    let program = ir::lower::lower(file, &parsed.ast, parsed.constants, opts, &mut diags);
+    if syntax_errors {
+        return (None, diags);
+    }
+    (program, diags)
+}
+
+/// A source file from raw bytes: invalid UTF-8 is an error at its position.
+pub fn source_from_bytes(name: &str, bytes: Vec<u8>) -> (Arc<SourceFile>, Option<Diag>) {
+    match String::from_utf8(bytes) {
+        Ok(text) => (Arc::new(SourceFile::new(name, text)), None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let diag = Diag::error(
+                diag::Class::Syntax,
+                syntax::source::Span::new(at, at + 1),
+                "the file is not valid UTF-8",
+            )
+            .with_label(format!("invalid byte 0x{:02x}", e.as_bytes()[at]))
+            .with_note("Cimple files must be UTF-8 (ASCII is fine)");
+            (Arc::new(SourceFile::new(name, text)), Some(diag))
+        }
+    }
+}

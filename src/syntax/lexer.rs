@@ -1,0 +1,496 @@
+//! Lexer and the small preprocessor Cimple needs: `#include` lines are
+//! ignored, object-like `#define NAME tokens` are expanded, everything else
+//! starting with `#` is reported.
+
+use super::source::Span;
+use crate::diag::{Class, Diag};
+use std::collections::HashMap;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokKind {
+    Ident(String),
+    /// Integer literal; `unsigned` is true for a `u`/`U` suffix.
+    Int {
+        value: i128,
+        unsigned: bool,
+    },
+    Char(i64),
+    Str,
+    /// A floating-point literal: lexed so the parser can name it.
+    Float,
+    Punct(&'static str),
+    Eof,
+}
+
+#[derive(Clone, Debug)]
+pub struct Token {
+    pub kind: TokKind,
+    pub span: Span,
+}
+
+impl Token {
+    pub fn is_punct(&self, p: &str) -> bool {
+        matches!(&self.kind, TokKind::Punct(q) if *q == p)
+    }
+
+    pub fn ident(&self) -> Option<&str> {
+        match &self.kind {
+            TokKind::Ident(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            TokKind::Ident(s) => format!("`{s}`"),
+            TokKind::Int { value, .. } => format!("`{value}`"),
+            TokKind::Char(_) => "a character literal".into(),
+            TokKind::Str => "a string literal".into(),
+            TokKind::Float => "a floating-point literal".into(),
+            TokKind::Punct(p) => format!("`{p}`"),
+            TokKind::Eof => "end of file".into(),
+        }
+    }
+}
+
+/// Longest first, so that maximal munch works by trying them in order.
+const PUNCTS: &[&str] = &[
+    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=",
+    "%=", "&=", "|=", "^=", "(", ")", "{", "}", "[", "]", ";", ",", ":", "?", "=", "<", ">", "+", "-", "*", "/", "%",
+    "!", "~", "&", "|", "^", ".", "#",
+];
+
+/// The result of lexing: tokens after macro expansion, and the macros seen
+/// (kept so later phases can tell a macro from a variable).
+pub struct Lexed {
+    pub tokens: Vec<Token>,
+    pub macros: HashMap<String, Vec<Token>>,
+}
+
+pub fn lex(text: &str, diags: &mut Vec<Diag>) -> Lexed {
+    let mut lx = Lexer {
+        src: text.as_bytes(),
+        text,
+        pos: 0,
+        at_line_start: true,
+        diags,
+        macros: HashMap::new(),
+    };
+    let raw = lx.run();
+    let macros = lx.macros;
+    let tokens = expand_macros(raw, &macros, lx.diags);
+    Lexed { tokens, macros }
+}
+
+struct Lexer<'a> {
+    src: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    at_line_start: bool,
+    diags: &'a mut Vec<Diag>,
+    macros: HashMap<String, Vec<Token>>,
+}
+
+impl Lexer<'_> {
+    fn peek(&self, k: usize) -> u8 {
+        *self.src.get(self.pos + k).unwrap_or(&0)
+    }
+
+    fn run(&mut self) -> Vec<Token> {
+        let mut out = Vec::new();
+        loop {
+            self.skip_space_and_comments();
+            if self.pos >= self.src.len() {
+                out.push(Token {
+                    kind: TokKind::Eof,
+                    span: Span::new(self.src.len(), self.src.len()),
+                });
+                return out;
+            }
+            if self.peek(0) == b'#' && self.at_line_start {
+                self.directive();
+                continue;
+            }
+            self.at_line_start = false;
+            if let Some(t) = self.token() {
+                out.push(t);
+            }
+        }
+    }
+
+    fn skip_space_and_comments(&mut self) {
+        loop {
+            let c = self.peek(0);
+            if c == b'\n' {
+                self.at_line_start = true;
+                self.pos += 1;
+            } else if matches!(c, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+                || (c == b'\\' && matches!(self.peek(1), b'\n' | b'\r'))
+            {
+                self.pos += 1;
+            } else if c == b'/' && self.peek(1) == b'/' {
+                while self.pos < self.src.len() && self.peek(0) != b'\n' {
+                    self.pos += 1;
+                }
+            } else if c == b'/' && self.peek(1) == b'*' {
+                let start = self.pos;
+                self.pos += 2;
+                loop {
+                    if self.pos >= self.src.len() {
+                        self.diags.push(
+                            Diag::error(Class::Syntax, Span::new(start, start + 2), "unterminated comment")
+                                .with_label("this comment is never closed")
+                                .with_note("a `/*` comment must end with `*/`"),
+                        );
+                        return;
+                    }
+                    if self.peek(0) == b'*' && self.peek(1) == b'/' {
+                        self.pos += 2;
+                        break;
+                    }
+                    self.pos += 1;
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// A preprocessor line, `#` at the start of a line.
+    fn directive(&mut self) {
+        let start = self.pos;
+        // The directive ends at the first newline not preceded by `\`.
+        let mut end = self.pos;
+        while end < self.src.len() {
+            if self.src[end] == b'\n' && !(end > 0 && self.src[end - 1] == b'\\') {
+                break;
+            }
+            end += 1;
+        }
+        let line = &self.text[start..end];
+        let body = line[1..].trim_start();
+        let name: String = body
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let span = Span::new(start, end);
+        match name.as_str() {
+            "include" | "pragma" => {}
+            // Line markers of preprocessed `.i` files: `# 1 "file.c"`.
+            _ if name.chars().next().is_some_and(|c| c.is_ascii_digit()) || name == "line" => {}
+            "define" => self.define(start + 1 + (line.len() - 1 - body.len()) + 6, end),
+            "undef" => {
+                let rest = body[5..].trim();
+                self.macros.remove(rest);
+            }
+            "" => {}
+            _ => self.diags.push(
+                Diag::error(
+                    Class::Unsupported,
+                    span,
+                    format!("the preprocessor directive `#{name}` is not part of Cimple"),
+                )
+                .with_label("not supported")
+                .with_note("Cimple accepts `#include` lines (ignored) and `#define NAME constant`"),
+            ),
+        }
+        self.pos = end;
+    }
+
+    /// `#define NAME tokens`, the tokens running from `from` to `end`.
+    fn define(&mut self, from: usize, end: usize) {
+        let saved = self.pos;
+        self.pos = from;
+        let mut toks = Vec::new();
+        loop {
+            // Spaces and comments inside the directive, not newlines.
+            while self.pos < end && matches!(self.peek(0), b' ' | b'\t' | b'\r' | b'\\' | b'\n') {
+                self.pos += 1;
+            }
+            if self.pos < end && self.peek(0) == b'/' && self.peek(1) == b'*' {
+                while self.pos < end && !(self.peek(0) == b'*' && self.peek(1) == b'/') {
+                    self.pos += 1;
+                }
+                self.pos = (self.pos + 2).min(self.src.len());
+                continue;
+            }
+            if self.pos < end && self.peek(0) == b'/' && self.peek(1) == b'/' {
+                break;
+            }
+            if self.pos >= end {
+                break;
+            }
+            let before = self.pos;
+            match self.token() {
+                Some(t) => toks.push(t),
+                None if self.pos == before => self.pos += 1,
+                None => {}
+            }
+        }
+        self.pos = saved;
+        let Some(first) = toks.first().cloned() else {
+            self.diags.push(
+                Diag::error(Class::Syntax, Span::new(from, end), "`#define` without a name")
+                    .with_label("expected a macro name"),
+            );
+            return;
+        };
+        let Some(name) = first.ident().map(str::to_string) else {
+            self.diags.push(
+                Diag::error(Class::Syntax, first.span, "expected a macro name after `#define`")
+                    .with_label("not a name"),
+            );
+            return;
+        };
+        // A function-like macro has `(` right after the name, no space.
+        if toks.len() > 1 && toks[1].is_punct("(") && toks[1].span.lo == first.span.hi {
+            self.diags.push(
+                Diag::error(
+                    Class::Unsupported,
+                    Span::new(first.span.lo as usize, end),
+                    format!("function-like macro `{name}` is not part of Cimple"),
+                )
+                .with_label("macro with parameters")
+                .with_note("only `#define NAME constant` is accepted"),
+            );
+            return;
+        }
+        self.macros.insert(name, toks[1..].to_vec());
+    }
+
+    fn token(&mut self) -> Option<Token> {
+        let start = self.pos;
+        let c = self.peek(0);
+        if c.is_ascii_alphabetic() || c == b'_' {
+            while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_' {
+                self.pos += 1;
+            }
+            let s = self.text[start..self.pos].to_string();
+            return Some(Token {
+                kind: TokKind::Ident(s),
+                span: Span::new(start, self.pos),
+            });
+        }
+        if c.is_ascii_digit() {
+            return Some(self.number());
+        }
+        if c == b'"' {
+            self.pos += 1;
+            while self.pos < self.src.len() && self.peek(0) != b'"' && self.peek(0) != b'\n' {
+                if self.peek(0) == b'\\' {
+                    self.pos += 1;
+                }
+                self.pos += 1;
+            }
+            if self.peek(0) == b'"' {
+                self.pos += 1;
+            } else {
+                self.diags.push(
+                    Diag::error(Class::Syntax, Span::new(start, self.pos), "unterminated string literal")
+                        .with_label("no closing `\"`"),
+                );
+            }
+            return Some(Token {
+                kind: TokKind::Str,
+                span: Span::new(start, self.pos),
+            });
+        }
+        if c == b'\'' {
+            return Some(self.char_literal());
+        }
+        if c >= 0x80 {
+            // A non-ASCII character outside comments and strings.
+            let ch = self.text[start..].chars().next().unwrap_or('?');
+            self.pos += ch.len_utf8();
+            self.diags.push(
+                Diag::error(
+                    Class::Syntax,
+                    Span::new(start, self.pos),
+                    format!("unexpected character `{ch}`"),
+                )
+                .with_label("not allowed here"),
+            );
+            return None;
+        }
+        for p in PUNCTS {
+            if self.src[self.pos..].starts_with(p.as_bytes()) {
+                self.pos += p.len();
+                return Some(Token {
+                    kind: TokKind::Punct(p),
+                    span: Span::new(start, self.pos),
+                });
+            }
+        }
+        self.pos += 1;
+        let shown = if c.is_ascii_graphic() {
+            format!("`{}`", c as char)
+        } else {
+            format!("byte 0x{c:02x}")
+        };
+        self.diags.push(
+            Diag::error(
+                Class::Syntax,
+                Span::new(start, self.pos),
+                format!("unexpected character {shown}"),
+            )
+            .with_label("not allowed here"),
+        );
+        None
+    }
+
+    fn number(&mut self) -> Token {
+        let start = self.pos;
+        let (radix, digits_from) = if self.peek(0) == b'0' && matches!(self.peek(1), b'x' | b'X') {
+            (16, start + 2)
+        } else if self.peek(0) == b'0' && self.peek(1).is_ascii_digit() {
+            (8, start + 1)
+        } else {
+            (10, start)
+        };
+        self.pos = digits_from;
+        while self.peek(0).is_ascii_hexdigit() && (radix == 16 || self.peek(0).is_ascii_digit()) {
+            self.pos += 1;
+        }
+        let digits = &self.text[digits_from..self.pos];
+        let mut unsigned = false;
+        let suffix_start = self.pos;
+        while matches!(self.peek(0), b'u' | b'U' | b'l' | b'L') {
+            if matches!(self.peek(0), b'u' | b'U') {
+                unsigned = true;
+            }
+            self.pos += 1;
+        }
+        let mut bad = self.peek(0) == b'.' || self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_';
+        while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_' || self.peek(0) == b'.' {
+            self.pos += 1;
+        }
+        let span = Span::new(start, self.pos);
+        let value = if digits.is_empty() && radix != 8 {
+            bad = true;
+            0
+        } else if digits.is_empty() {
+            0
+        } else {
+            match i128::from_str_radix(digits, radix) {
+                Ok(v) if v <= u64::MAX as i128 => v,
+                _ => {
+                    self.diags.push(
+                        Diag::error(Class::Syntax, span, "integer literal is too large")
+                            .with_label("does not fit in 64 bits"),
+                    );
+                    0
+                }
+            }
+        };
+        if bad {
+            let text = &self.text[start..self.pos];
+            let is_float =
+                text.contains('.') || (radix == 10 && text[suffix_start - start..].contains(['e', 'E', 'f', 'F']));
+            if is_float {
+                return Token {
+                    kind: TokKind::Float,
+                    span,
+                };
+            }
+            self.diags.push(
+                Diag::error(Class::Syntax, span, format!("malformed number `{text}`"))
+                    .with_label("not a valid integer literal"),
+            );
+        }
+        Token {
+            kind: TokKind::Int { value, unsigned },
+            span,
+        }
+    }
+
+    fn char_literal(&mut self) -> Token {
+        let start = self.pos;
+        self.pos += 1;
+        let mut value: i64 = 0;
+        if self.peek(0) == b'\\' {
+            self.pos += 1;
+            value = match self.peek(0) {
+                b'n' => 10,
+                b't' => 9,
+                b'r' => 13,
+                b'0' => 0,
+                b'\\' => 92,
+                b'\'' => 39,
+                b'"' => 34,
+                c => c as i64,
+            };
+            self.pos += 1;
+        } else if self.pos < self.src.len() {
+            let ch = self.text[self.pos..].chars().next().unwrap_or('\0');
+            value = ch as i64;
+            self.pos += ch.len_utf8();
+        }
+        if self.peek(0) == b'\'' {
+            self.pos += 1;
+        } else {
+            self.diags.push(
+                Diag::error(
+                    Class::Syntax,
+                    Span::new(start, self.pos),
+                    "unterminated character literal",
+                )
+                .with_label("expected a closing `'`"),
+            );
+        }
+        Token {
+            kind: TokKind::Char(value),
+            span: Span::new(start, self.pos),
+        }
+    }
+}
+
+/// Replaces each use of a macro by its tokens. The expanded tokens take the
+/// span of the use, so messages and atom texts point at what the user wrote.
+pub fn expand_macros(raw: Vec<Token>, macros: &HashMap<String, Vec<Token>>, diags: &mut Vec<Diag>) -> Vec<Token> {
+    if macros.is_empty() {
+        return raw;
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    for t in raw {
+        expand_one(&t, t.span, macros, &mut Vec::new(), &mut out, diags);
+    }
+    out
+}
+
+fn expand_one(
+    t: &Token,
+    use_span: Span,
+    macros: &HashMap<String, Vec<Token>>,
+    active: &mut Vec<String>,
+    out: &mut Vec<Token>,
+    diags: &mut Vec<Diag>,
+) {
+    if let TokKind::Ident(name) = &t.kind {
+        if let Some(body) = macros.get(name) {
+            if active.iter().any(|a| a == name) {
+                // C does not re-expand a macro inside its own expansion.
+                out.push(Token {
+                    kind: t.kind.clone(),
+                    span: use_span,
+                });
+                return;
+            }
+            if active.len() > 64 {
+                diags.push(Diag::error(Class::Syntax, use_span, "macro expansion is too deep"));
+                return;
+            }
+            // Expansion is textual, as in C: `2*MINSEP` with `#define MINSEP
+            // 300+350` means `2*300+350`.
+            active.push(name.clone());
+            for b in body {
+                expand_one(b, use_span, macros, active, out, diags);
+            }
+            active.pop();
+            return;
+        }
+    }
+    out.push(Token {
+        kind: t.kind.clone(),
+        span: use_span,
+    });
+}
