@@ -90,6 +90,7 @@ pub fn parse_user_condition(p: &Program, text: &str) -> Result<UserCond, Vec<Dia
             toks.push(lexer::Token {
                 kind: lexer::TokKind::Ident(name),
                 span: raw[i].span.to(raw[i + 3].span),
+                line_start: false,
             });
             i += 4;
             continue;

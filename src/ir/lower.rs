@@ -190,16 +190,8 @@ pub fn lower(
     // ---- the entry, and which left-out functions it can reach ----
     let Some(&entry) = cx.procs.get(&opts.entry) else {
         if let Some(lo) = skipped.get(&opts.entry) {
-            let mut d = Diag::error(
-                Class::Unsupported,
-                lo.span,
-                format!("the entry function `{}` is outside the Cimple subset", opts.entry),
-            )
-            .with_label("left out");
-            for (span, why) in lo.reasons.iter().take(3) {
-                d = d.with_secondary(*span, why.clone());
-            }
-            cx.diags.push(d.with_note("choose another entry with `--entry NAME`"));
+            let why = format!("the entry function `{}` uses it, so it cannot be analysed", opts.entry);
+            report_unsupported(cx.diags, lo, &why);
         } else if ast.items.is_empty() && !cx.diags.iter().any(|d| d.is_error()) {
             cx.diags.push(
                 Diag::error(Class::Semantic, Span::new(0, 0), "the file defines nothing")
@@ -224,20 +216,12 @@ pub fn lower(
     left_out.sort_by_key(|l| l.span);
     for lo in &left_out {
         if let Some(caller) = reachable.get(&lo.name) {
-            let mut d = Diag::error(
-                Class::Unsupported,
-                lo.span,
-                format!(
-                    "function `{}` is outside the Cimple subset and is called from the entry `{}`",
-                    lo.name, opts.entry
-                ),
-            )
-            .with_label("left out")
-            .with_secondary(*caller, "called here");
-            for (span, why) in lo.reasons.iter().take(3) {
-                d = d.with_secondary(*span, why.clone());
-            }
-            cx.diags.push(d);
+            let line = source.line_of(*caller);
+            let why = format!(
+                "function `{}` uses it and is called from the entry `{}` (line {line}), so it cannot be left out",
+                lo.name, opts.entry
+            );
+            report_unsupported(cx.diags, lo, &why);
         } else {
             let why = lo.reasons.first().map(|r| r.1.clone()).unwrap_or_default();
             cx.diags.push(
@@ -271,6 +255,18 @@ pub fn lower(
         svcomp,
         globals_mode: mode,
     })
+}
+
+/// One error per construct outside Cimple in a function that must be
+/// analysed; `why` says why it must.
+fn report_unsupported(diags: &mut Vec<Diag>, lo: &LeftOut, why: &str) {
+    for (span, msg) in &lo.reasons {
+        diags.push(
+            Diag::error(Class::Unsupported, *span, msg.clone())
+                .with_label("outside the Cimple subset")
+                .with_note(why.to_string()),
+        );
+    }
 }
 
 /// Does the file follow SV-COMP conventions?

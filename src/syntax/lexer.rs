@@ -26,6 +26,8 @@ pub enum TokKind {
 pub struct Token {
     pub kind: TokKind,
     pub span: Span,
+    /// The token is the first on its line.
+    pub line_start: bool,
 }
 
 impl Token {
@@ -104,6 +106,7 @@ impl Lexer<'_> {
                 out.push(Token {
                     kind: TokKind::Eof,
                     span: Span::new(self.src.len(), self.src.len()),
+                    line_start: true,
                 });
                 return out;
             }
@@ -111,8 +114,10 @@ impl Lexer<'_> {
                 self.directive();
                 continue;
             }
+            let line_start = self.at_line_start;
             self.at_line_start = false;
-            if let Some(t) = self.token() {
+            if let Some(mut t) = self.token() {
+                t.line_start = line_start;
                 out.push(t);
             }
         }
@@ -269,6 +274,7 @@ impl Lexer<'_> {
             return Some(Token {
                 kind: TokKind::Ident(s),
                 span: Span::new(start, self.pos),
+                line_start: false,
             });
         }
         if c.is_ascii_digit() {
@@ -293,6 +299,7 @@ impl Lexer<'_> {
             return Some(Token {
                 kind: TokKind::Str,
                 span: Span::new(start, self.pos),
+                line_start: false,
             });
         }
         if c == b'\'' {
@@ -318,6 +325,7 @@ impl Lexer<'_> {
                 return Some(Token {
                     kind: TokKind::Punct(p),
                     span: Span::new(start, self.pos),
+                    line_start: false,
                 });
             }
         }
@@ -390,6 +398,7 @@ impl Lexer<'_> {
                 return Token {
                     kind: TokKind::Float,
                     span,
+                    line_start: false,
                 };
             }
             self.diags.push(
@@ -400,6 +409,7 @@ impl Lexer<'_> {
         Token {
             kind: TokKind::Int { value, unsigned },
             span,
+            line_start: false,
         }
     }
 
@@ -440,6 +450,7 @@ impl Lexer<'_> {
         Token {
             kind: TokKind::Char(value),
             span: Span::new(start, self.pos),
+            line_start: false,
         }
     }
 }
@@ -472,6 +483,7 @@ fn expand_one(
                 out.push(Token {
                     kind: t.kind.clone(),
                     span: use_span,
+                    line_start: false,
                 });
                 return;
             }
@@ -492,5 +504,6 @@ fn expand_one(
     out.push(Token {
         kind: t.kind.clone(),
         span: use_span,
+        line_start: false,
     });
 }

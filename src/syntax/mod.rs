@@ -25,6 +25,7 @@ pub fn parse_source(file: &source::SourceFile, diags: &mut Vec<Diag>) -> Parsed 
         toks.push(lexer::Token {
             kind: lexer::TokKind::Eof,
             span: end,
+            line_start: false,
         });
         if let Some(v) = parser::parse_expression(toks, &mut scratch)
             .as_ref()

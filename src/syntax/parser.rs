@@ -131,6 +131,9 @@ impl Parser<'_> {
             return Ok(self.bump().span);
         }
         let t = self.tok().clone();
+        // A `;` missing at the end of a line: report it and carry on as if it
+        // were there, so the next line is parsed normally.
+        let at_line_end = p == ";" && self.pos > 0 && t.line_start;
         // A missing `;` is best shown right after the previous token.
         let (span, label) = if p == ";" && self.pos > 0 {
             let prev = self.prev_span();
@@ -149,6 +152,9 @@ impl Parser<'_> {
             )
             .with_label(label),
         );
+        if at_line_end {
+            return Ok(span);
+        }
         Err(())
     }
 
