@@ -175,8 +175,9 @@ pub fn lower(
                         Class::Semantic,
                         p.name.span,
                         format!(
-                            "the prototype of `{name}` has {} parameters but its definition has {}",
+                            "the prototype of `{name}` has {} parameter{} but its definition has {}",
                             params.len(),
+                            if params.len() == 1 { "" } else { "s" },
                             def.params.len()
                         ),
                     )

@@ -330,7 +330,9 @@ impl Lexer<'_> {
             }
         }
         self.pos += 1;
-        let shown = if c.is_ascii_graphic() {
+        let shown = if c == b'`' {
+            "'`'".to_string()
+        } else if c.is_ascii_graphic() {
             format!("`{}`", c as char)
         } else {
             format!("byte 0x{c:02x}")

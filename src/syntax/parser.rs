@@ -199,14 +199,17 @@ impl Parser<'_> {
     }
 
     /// Skips to just after the next `;` or before the `}` that closes the
-    /// current block.
+    /// current block; an `else` right after the skipped part belongs to the
+    /// broken statement and is skipped too.
     fn synchronize(&mut self) {
         let mut depth = 0i32;
         while !self.at_eof() {
             if self.is("{") || self.is("(") || self.is("[") {
                 depth += 1;
             } else if self.is(")") || self.is("]") {
-                depth -= 1;
+                // A `)` of an enclosing construct (`for (...)`, `if (...)`)
+                // must not make the `{ }` after it close the current block.
+                depth = (depth - 1).max(0);
             } else if self.is("}") {
                 if depth <= 0 {
                     return;
@@ -214,11 +217,36 @@ impl Parser<'_> {
                 depth -= 1;
                 if depth == 0 {
                     self.bump();
-                    return;
+                    // The `else` of an `if` with a broken condition is
+                    // skipped with it.
+                    if !self.is_word("else") {
+                        return;
+                    }
+                    continue;
                 }
             } else if self.is(";") && depth <= 0 {
                 self.bump();
+                if !self.is_word("else") {
+                    return;
+                }
+                continue;
+            }
+            self.bump();
+        }
+    }
+
+    /// Skips to the `,`, `;` or `}` that ends a broken initialiser, without
+    /// consuming it.
+    fn skip_initialiser(&mut self) {
+        let mut depth = 0i32;
+        while !self.at_eof() {
+            if depth <= 0 && (self.is(",") || self.is(";") || self.is("}")) {
                 return;
+            }
+            if self.is("(") || self.is("[") || self.is("{") {
+                depth += 1;
+            } else if self.is(")") || self.is("]") || self.is("}") {
+                depth -= 1;
             }
             self.bump();
         }
@@ -451,6 +479,10 @@ impl Parser<'_> {
         if specs.typedef {
             return self.typedef(specs);
         }
+        // `struct s { ... };` declares only a type, already reported.
+        if specs.unsupported && self.eat(";") {
+            return Ok(());
+        }
         let ret_ty = specs.ty;
         if !specs.void && ret_ty.is_none() {
             let t = self.tok().clone();
@@ -597,7 +629,13 @@ impl Parser<'_> {
                 let close = self.expect("}", "to close the initialiser list")?;
                 init = Some(Init::List(elems, open.to(close)));
             } else {
-                init = Some(Init::Expr(self.assign_expr()?));
+                match self.assign_expr() {
+                    Ok(e) => init = Some(Init::Expr(e)),
+                    // Already reported: skip the rest of the initialiser but
+                    // keep the variable, so its uses are not reported as
+                    // undeclared.
+                    Err(()) => self.skip_initialiser(),
+                }
             }
         }
         let span = specs_span.to(self.prev_span());
@@ -957,6 +995,13 @@ impl Parser<'_> {
             );
             return Err(());
         };
+        // `struct s { ... };` declares only a type, already reported.
+        if specs.unsupported && self.eat(";") {
+            return Ok(Stmt {
+                kind: StmtKind::Empty,
+                span: specs.span.to(self.prev_span()),
+            });
+        }
         let mut decls = Vec::new();
         loop {
             let star = self.pointer_stars();
@@ -980,7 +1025,11 @@ impl Parser<'_> {
                 break;
             }
         }
-        self.expect(";", "after a declaration")?;
+        if self.expect(";", "after a declaration").is_err() {
+            // Already reported: keep the variables declared so their uses
+            // are not reported as undeclared.
+            self.synchronize();
+        }
         Ok(Stmt {
             kind: StmtKind::Decl(decls),
             span: specs.span.to(self.prev_span()),

@@ -1,0 +1,564 @@
+//! Bad input: every file outside Cimple (or not C at all) gets a clear error
+//! at the right `file:line:col`, exit code 2, and never a panic. Also the
+//! positive side: a function outside the subset that the entry cannot reach
+//! is only a warning.
+
+use std::path::Path;
+use std::process::Command;
+
+/// What one run of the binary printed.
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `focuscheck --color never ARGS` in `dir`.
+fn focuscheck(dir: &Path, args: &[&str]) -> Outcome {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .arg("--color")
+        .arg("never")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs");
+    let outcome = Outcome {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(
+        !outcome.stderr.contains("panicked"),
+        "the tool panicked:\n{}",
+        outcome.stderr
+    );
+    outcome
+}
+
+/// Writes `bytes` to `name` in a fresh temporary directory and runs
+/// `focuscheck parse name` there, so messages name the file as `name`.
+fn parse_bytes(name: &str, bytes: &[u8], extra: &[&str]) -> Outcome {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join(name), bytes).expect("the file is written");
+    let mut args = vec!["parse", name];
+    args.extend_from_slice(extra);
+    focuscheck(dir.path(), &args)
+}
+
+fn parse(name: &str, text: &str) -> Outcome {
+    parse_bytes(name, text.as_bytes(), &[])
+}
+
+/// Asserts that some error's first line is `error: NAME:LOC: ...` and
+/// contains every one of `words`.
+fn assert_error_at(out: &Outcome, name: &str, loc: &str, words: &[&str]) {
+    let head = format!("error: {name}:{loc}: ");
+    let found = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with(&head))
+        .any(|l| words.iter().all(|w| l.contains(w)));
+    assert!(
+        found,
+        "no error at {name}:{loc} mentioning {words:?}; stderr was:\n{}",
+        out.stderr
+    );
+}
+
+/// The file is rejected (exit 2) with an error at `loc` mentioning `words`.
+fn assert_bad(name: &str, text: &str, loc: &str, words: &[&str]) -> Outcome {
+    let out = parse(name, text);
+    assert_eq!(out.code, 2, "exit code for {name}; stderr:\n{}", out.stderr);
+    assert_error_at(&out, name, loc, words);
+    out
+}
+
+/// How many errors (not warnings) were reported.
+fn error_count(out: &Outcome) -> usize {
+    out.stderr.lines().filter(|l| l.starts_with("error: ")).count()
+}
+
+// ---- files that cannot be read ----
+
+#[test]
+fn missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = focuscheck(dir.path(), &["parse", "nowhere.c"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("error: cannot read `nowhere.c`: no such file"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn directory_instead_of_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("d.c")).unwrap();
+    let out = focuscheck(dir.path(), &["parse", "d.c"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("cannot read `d.c`"), "{}", out.stderr);
+}
+
+#[test]
+fn empty_file() {
+    assert_bad("empty.c", "", "1:1", &["the file defines nothing"]);
+}
+
+#[test]
+fn non_utf8_bytes() {
+    let out = parse_bytes("bytes.c", b"int main() {\n  int x = 1;\xff\n  return x;\n}\n", &[]);
+    assert_eq!(out.code, 2);
+    assert_error_at(&out, "bytes.c", "2:13", &["not valid UTF-8"]);
+    assert!(out.stderr.contains("0xff"), "{}", out.stderr);
+}
+
+// ---- lexical and syntax errors ----
+
+#[test]
+fn unterminated_comment() {
+    let text = "int main() {\n  /* no end\n  return 0;\n}\n";
+    assert_bad("comment.c", text, "2:3", &["unterminated comment"]);
+}
+
+#[test]
+fn unterminated_string() {
+    let text = "int main() {\n  int c = \"abc;\n  return c;\n}\n";
+    assert_bad("string.c", text, "2:11", &["unterminated string literal"]);
+}
+
+#[test]
+fn stray_character() {
+    let text = "int main() {\n  int x = 1 @ 2;\n  return x;\n}\n";
+    let out = assert_bad("stray.c", text, "2:13", &["unexpected character", "`@`"]);
+    assert!(!out.stderr.contains("undeclared"), "{}", out.stderr);
+}
+
+#[test]
+fn missing_semicolon_at_line_end() {
+    // The `;` is shown right after `1`, and the next line still parses.
+    let text = "int main() {\n  int x = 1\n  x = 2;\n  return x;\n}\n";
+    let out = assert_bad("semi.c", text, "2:12", &["expected `;`", "found `x`"]);
+    assert_eq!(error_count(&out), 1, "{}", out.stderr);
+}
+
+#[test]
+fn missing_semicolon_inside_a_line() {
+    let text = "int main() {\n  int x = 1; x = 2 return x;\n}\n";
+    assert_bad("semi2.c", text, "2:19", &["expected `;`", "found `return`"]);
+}
+
+#[test]
+fn missing_open_paren_after_if() {
+    let text = "int main() {\n  int x;\n  if x { x = 1; }\n  return x;\n}\n";
+    assert_bad("if.c", text, "3:6", &["expected `(` after `if`"]);
+}
+
+#[test]
+fn unclosed_block() {
+    let text = "int main() {\n  int x = 1;\n  if (x) {\n    x = 2;\n  return x;\n}\n";
+    assert_bad("open.c", text, "7:1", &["expected `}`", "end of file"]);
+}
+
+#[test]
+fn else_without_if() {
+    assert_bad(
+        "else.c",
+        "int main() {\n  else return 0;\n}\n",
+        "2:3",
+        &["`else` without a matching `if`"],
+    );
+}
+
+// ---- constructs outside Cimple ----
+
+#[test]
+fn pointer_local() {
+    let text = "int main() {\n  int *p;\n  return 0;\n}\n";
+    assert_bad("ptr.c", text, "2:7", &["pointers are not part of Cimple"]);
+}
+
+#[test]
+fn pointer_global() {
+    assert_bad(
+        "gptr.c",
+        "int *p;\nint main() {\n  return 0;\n}\n",
+        "1:5",
+        &["pointers"],
+    );
+}
+
+#[test]
+fn struct_type() {
+    // Only the `struct` itself is reported, not the `;` after the type.
+    let text = "struct s { int a; };\nint main() {\n  return 0;\n}\n";
+    let out = assert_bad("struct.c", text, "1:1", &["`struct` types are not part of Cimple"]);
+    assert_eq!(error_count(&out), 1, "{}", out.stderr);
+}
+
+#[test]
+fn struct_local() {
+    let text = "int main() {\n  struct s v;\n  return 0;\n}\n";
+    assert_bad("struct2.c", text, "2:3", &["`struct`", "not part of Cimple"]);
+}
+
+#[test]
+fn enum_type() {
+    let text = "enum color { RED, GREEN };\nint main() {\n  return 0;\n}\n";
+    let out = assert_bad("enum.c", text, "1:1", &["`enum` types are not part of Cimple"]);
+    assert_eq!(error_count(&out), 1, "{}", out.stderr);
+}
+
+#[test]
+fn float_type() {
+    assert_bad(
+        "float.c",
+        "float f;\nint main() {\n  return 0;\n}\n",
+        "1:1",
+        &["`float`", "floating-point"],
+    );
+}
+
+#[test]
+fn float_literal() {
+    let text = "int main() {\n  int x = 1.5;\n  return x;\n}\n";
+    assert_bad("float2.c", text, "2:11", &["floating-point numbers"]);
+}
+
+#[test]
+fn function_like_define() {
+    let text = "#define MAX(a,b) ((a)>(b)?(a):(b))\nint main() {\n  return 0;\n}\n";
+    assert_bad("macro.c", text, "1:9", &["function-like macro `MAX`"]);
+}
+
+#[test]
+fn conditional_compilation() {
+    let text = "#ifdef X\nint x;\n#endif\nint main() {\n  return 0;\n}\n";
+    let out = assert_bad("ifdef.c", text, "1:1", &["`#ifdef`", "not part of Cimple"]);
+    assert_error_at(&out, "ifdef.c", "3:1", &["`#endif`"]);
+}
+
+#[test]
+fn bitwise_operator() {
+    let text = "int main() {\n  int x = 6;\n  return x & 3;\n}\n";
+    assert_bad("bits.c", text, "3:12", &["bitwise operator `&`"]);
+}
+
+// ---- names, types and arity ----
+
+#[test]
+fn undeclared_variable() {
+    let text = "int main() {\n  int x = 1;\n  return x + y;\n}\n";
+    assert_bad("undecl.c", text, "3:14", &["undeclared variable `y`"]);
+}
+
+#[test]
+fn unknown_function() {
+    let text = "int main() {\n  int x = foo(1);\n  return x;\n}\n";
+    assert_bad("unknown.c", text, "2:11", &["unknown function `foo`"]);
+}
+
+#[test]
+fn declared_but_not_defined() {
+    let text = "int f(int a);\nint main() {\n  return f(1);\n}\n";
+    assert_bad("proto.c", text, "3:10", &["`f` is declared but not defined"]);
+}
+
+#[test]
+fn wrong_arity() {
+    let text = "int f(int a, int b) {\n  return a + b;\n}\nint main() {\n  return f(1);\n}\n";
+    assert_bad("arity.c", text, "5:10", &["`f` takes 2 arguments but 1 was given"]);
+}
+
+#[test]
+fn wrong_arity_of_a_builtin() {
+    let text = "int main() {\n  __VERIFIER_assert(1, 2);\n  return 0;\n}\n";
+    assert_bad(
+        "arity2.c",
+        text,
+        "2:3",
+        &["`__VERIFIER_assert` takes 1 argument but 2 were given"],
+    );
+}
+
+#[test]
+fn prototype_disagrees_with_definition() {
+    let text = "int f(int a);\nint f(int a, int b) {\n  return a;\n}\nint main() {\n  return f(1, 2);\n}\n";
+    assert_bad(
+        "proto2.c",
+        text,
+        "1:5",
+        &["prototype of `f` has 1 parameter but", "has 2"],
+    );
+}
+
+#[test]
+fn non_constant_array_size() {
+    let text = "int main() {\n  int n = 3;\n  int a[n];\n  return 0;\n}\n";
+    assert_bad("size.c", text, "3:9", &["size of array `a` is not a constant"]);
+}
+
+#[test]
+fn array_size_out_of_range() {
+    assert_bad(
+        "size0.c",
+        "int a[0];\nint main() {\n  return 0;\n}\n",
+        "1:7",
+        &["array size 0 is out of range"],
+    );
+}
+
+#[test]
+fn duplicate_variable_in_one_block() {
+    let text = "int main() {\n  int x = 1;\n  int x = 2;\n  return x;\n}\n";
+    assert_bad("dup.c", text, "3:7", &["`x` is already declared in this block"]);
+}
+
+#[test]
+fn array_without_index() {
+    let text = "int a[3];\nint main() {\n  int x = a;\n  return x;\n}\n";
+    assert_bad("noindex.c", text, "3:11", &["array `a` used without an index"]);
+}
+
+#[test]
+fn indexing_a_non_array() {
+    let text = "int main() {\n  int b;\n  b[0] = 1;\n  return 0;\n}\n";
+    assert_bad("index.c", text, "3:3", &["`b` is not an array"]);
+}
+
+#[test]
+fn return_value_from_void_function() {
+    let text = "void f() {\n  return 5;\n}\nint main() {\n  f();\n  return 0;\n}\n";
+    assert_bad("retvoid.c", text, "2:10", &["`void` function cannot return a value"]);
+}
+
+#[test]
+fn return_nothing_from_int_function() {
+    let text = "int f() {\n  return;\n}\nint main() {\n  return f();\n}\n";
+    assert_bad("retint.c", text, "2:3", &["must return a value"]);
+}
+
+#[test]
+fn value_of_void_function() {
+    let text = "void f() {\n}\nint main() {\n  int x = f();\n  return x;\n}\n";
+    assert_bad("voidval.c", text, "4:11", &["`f` returns nothing"]);
+}
+
+#[test]
+fn break_outside_loop() {
+    let text = "int main() {\n  int x = 0;\n  break;\n  return x;\n}\n";
+    assert_bad("break.c", text, "3:3", &["`break` outside a loop or switch"]);
+}
+
+#[test]
+fn continue_in_switch_only() {
+    let text = "int main() {\n  switch (1) { case 1: continue; }\n  return 0;\n}\n";
+    assert_bad("continue.c", text, "2:24", &["`continue` outside a loop"]);
+}
+
+#[test]
+fn undefined_goto_label() {
+    let text = "int main() {\n  goto out;\n  return 0;\n}\n";
+    assert_bad("goto.c", text, "2:8", &["label `out` is not defined"]);
+}
+
+#[test]
+fn duplicate_label() {
+    let text = "int main() {\n  a: ;\n  a: ;\n  return 0;\n}\n";
+    assert_bad("label.c", text, "3:3", &["label `a` is defined twice"]);
+}
+
+#[test]
+fn duplicate_case() {
+    let text = "int main() {\n  int x = 1;\n  switch (x) {\n  case 1: break;\n  case 2: break;\n  case 1: break;\n  }\n  return 0;\n}\n";
+    assert_bad("case.c", text, "6:8", &["duplicate case value 1"]);
+}
+
+#[test]
+fn duplicate_case_through_a_macro() {
+    let text = "#define ONE 1\nint main() {\n  int x = 1;\n  switch (x) {\n  case ONE: break;\n  case 0+1: break;\n  }\n  return 0;\n}\n";
+    assert_bad("case2.c", text, "6:8", &["duplicate case value 1"]);
+}
+
+#[test]
+fn case_outside_switch() {
+    assert_bad(
+        "case3.c",
+        "int main() {\n  case 1: return 0;\n}\n",
+        "2:3",
+        &["outside a `switch`"],
+    );
+}
+
+#[test]
+fn function_defined_twice() {
+    let text = "int main() {\n  return 0;\n}\nint main() {\n  return 1;\n}\n";
+    assert_bad("twice.c", text, "4:5", &["function `main` is defined twice"]);
+}
+
+#[test]
+fn global_initialiser_not_constant() {
+    let text = "int y;\nint x = y;\nint main() {\n  return x;\n}\n";
+    assert_bad("ginit.c", text, "2:9", &["initialiser of a global must be a constant"]);
+}
+
+#[test]
+fn assignment_to_a_constant() {
+    assert_bad(
+        "lvalue.c",
+        "int main() {\n  3 = 4;\n  return 0;\n}\n",
+        "2:3",
+        &["cannot be assigned to"],
+    );
+}
+
+#[test]
+fn no_entry_function() {
+    let out = assert_bad(
+        "noentry.c",
+        "int f() {\n  return 0;\n}\n",
+        "1:1",
+        &["no function `main`"],
+    );
+    assert!(out.stderr.contains("--entry"), "{}", out.stderr);
+}
+
+// ---- several errors in one file ----
+
+#[test]
+fn several_semantic_errors_are_all_reported() {
+    let text = "int main() {\n  int x = 1;\n  y = 2;\n  x = foo();\n  break;\n  return z;\n}\n";
+    let out = parse("several.c", text);
+    assert_eq!(out.code, 2);
+    assert_error_at(&out, "several.c", "3:3", &["undeclared variable `y`"]);
+    assert_error_at(&out, "several.c", "4:7", &["unknown function `foo`"]);
+    assert_error_at(&out, "several.c", "5:3", &["`break` outside"]);
+    assert_error_at(&out, "several.c", "6:10", &["undeclared variable `z`"]);
+    assert_eq!(error_count(&out), 4, "{}", out.stderr);
+}
+
+#[test]
+fn syntax_and_semantic_errors_are_all_reported() {
+    let text =
+        "int g(int a) {\n  return a;\n}\nint main() {\n  int x = 1\n  x = g(1, 2);\n  goto nowhere;\n  return q;\n}\n";
+    let out = parse("mixed.c", text);
+    assert_eq!(out.code, 2);
+    assert_error_at(&out, "mixed.c", "5:12", &["expected `;`"]);
+    assert_error_at(&out, "mixed.c", "6:7", &["`g` takes 1 argument but 2 were given"]);
+    assert_error_at(&out, "mixed.c", "7:8", &["label `nowhere` is not defined"]);
+    assert_error_at(&out, "mixed.c", "8:10", &["undeclared variable `q`"]);
+}
+
+#[test]
+fn several_syntax_errors_are_all_reported() {
+    let text = "int main() {\n  int x = ;\n  if x { }\n  x = (1 + );\n  return x;\n}\nint 3;\n";
+    let out = parse("syntax.c", text);
+    assert_eq!(out.code, 2);
+    assert_error_at(&out, "syntax.c", "2:11", &["expected an expression", "found `;`"]);
+    assert_error_at(&out, "syntax.c", "3:6", &["expected `(`"]);
+    assert_error_at(&out, "syntax.c", "4:12", &["expected an expression", "found `)`"]);
+    assert_error_at(&out, "syntax.c", "7:5", &["expected a name"]);
+    // `x` is declared even though its initialiser is broken.
+    assert!(!out.stderr.contains("undeclared"), "{}", out.stderr);
+}
+
+#[test]
+fn recovery_after_broken_conditions() {
+    // Each broken statement is skipped whole (body and `else` included), so
+    // the only other error is the real one on line 6.
+    let text = "int main() {\n  int x = 0;\n  for (int i = 0; i < 3) { x++; }\n  if (x == ) { x = 1; } else { x = 2; }\n  if (x < ) x = 1; else x = 2;\n  return y;\n}\n";
+    let out = parse("recover.c", text);
+    assert_eq!(out.code, 2);
+    assert_error_at(
+        &out,
+        "recover.c",
+        "3:24",
+        &["expected `;` after the condition of `for`"],
+    );
+    assert_error_at(&out, "recover.c", "4:12", &["expected an expression", "found `)`"]);
+    assert_error_at(&out, "recover.c", "5:11", &["expected an expression", "found `)`"]);
+    assert_error_at(&out, "recover.c", "6:10", &["undeclared variable `y`"]);
+    assert_eq!(error_count(&out), 4, "{}", out.stderr);
+}
+
+#[test]
+fn a_bad_file_does_not_stop_the_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.c"), "int main() {\n  return y;\n}\n").unwrap();
+    std::fs::write(dir.path().join("good.c"), "int main() {\n  return 0;\n}\n").unwrap();
+    let out = focuscheck(dir.path(), &["parse", "bad.c", "good.c"]);
+    assert_eq!(out.code, 2);
+    assert_error_at(&out, "bad.c", "2:10", &["undeclared variable `y`"]);
+    assert!(out.stdout.contains("good.c: ok"), "{}", out.stdout);
+}
+
+// ---- left-out functions: a warning unless the entry reaches them ----
+
+#[test]
+fn unreachable_function_outside_the_subset_is_a_warning() {
+    let text = "int helper(int *p) {\n  return *p;\n}\nint main() {\n  return 0;\n}\n";
+    let out = parse("unreach.c", text);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("warning: unreach.c:1:5: function `helper` is left out"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("left out"), "{}", out.stderr);
+    assert!(!out.stderr.contains("error"), "{}", out.stderr);
+    assert!(out.stdout.contains("left out: helper"), "{}", out.stdout);
+}
+
+#[test]
+fn struct_declaration_in_an_unreachable_function_is_a_warning() {
+    let text = "int f() {\n  struct s { int a; };\n  return 0;\n}\nint main() {\n  return 0;\n}\n";
+    let out = parse("struct3.c", text);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("warning: struct3.c:1:5: function `f` is left out"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn reachable_function_outside_the_subset_is_an_error() {
+    let text = "int helper(int x) {\n  float f = 1.0;\n  return x;\n}\nint main() {\n  return helper(1);\n}\n";
+    let out = assert_bad("reach.c", text, "2:3", &["`float`"]);
+    assert!(
+        out.stderr.contains("called from the entry `main` (line 6)"),
+        "{}",
+        out.stderr
+    );
+}
+
+fn tcas() -> &'static str {
+    "/work/shared/corpus/tcas/orig/tcas.c"
+}
+
+#[test]
+fn tcas_with_entry_alt_sep_test_leaves_main_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = focuscheck(dir.path(), &["parse", "--entry", "alt_sep_test", tcas()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("left out: main"), "{}", out.stdout);
+    assert!(out.stderr.contains("warning: "), "{}", out.stderr);
+    assert!(out.stderr.contains("function `main` is left out"), "{}", out.stderr);
+}
+
+#[test]
+fn tcas_with_the_default_entry_names_the_knr_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = focuscheck(dir.path(), &["parse", tcas()]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let loc = format!("error: {}:144:1: ", tcas());
+    assert!(
+        out.stderr
+            .lines()
+            .any(|l| l.starts_with(&loc) && l.contains("K&R") && l.contains("implicit `int`")),
+        "{}",
+        out.stderr
+    );
+}

@@ -1,0 +1,223 @@
+//! The example programs: every file under `programs/` parses, each example
+//! says what it shows and what a checker should find, and concrete runs
+//! reach (or avoid) the error that its header comment states.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn programs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("programs")
+}
+
+/// Every `.c` file under `dir`, recursively, sorted.
+fn c_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).expect("a readable directory") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|e| e == "c") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs `focuscheck --color never ARGS` from the crate root; returns the exit
+/// code, stdout and stderr.
+fn focuscheck(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .arg("--color")
+        .arg("never")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "the tool panicked:\n{stderr}");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    )
+}
+
+#[test]
+fn every_program_parses() {
+    let files = c_files(&programs_dir());
+    assert!(
+        files.len() >= 15,
+        "expected the paper's and the example programs, found {files:?}"
+    );
+    for f in files {
+        let path = f.to_str().expect("a UTF-8 path");
+        let (code, stdout, stderr) = focuscheck(&["parse", path]);
+        assert_eq!(code, 0, "{path} does not parse:\n{stderr}");
+        assert!(stdout.contains(": ok: "), "{path}: {stdout}");
+        // The examples are clean: no warnings either.
+        if f.starts_with(programs_dir().join("examples")) {
+            assert!(!stderr.contains("warning"), "{path}:\n{stderr}");
+        }
+    }
+}
+
+#[test]
+fn every_example_says_what_a_checker_should_find() {
+    let files = c_files(&programs_dir().join("examples"));
+    assert!(files.len() >= 8, "{files:?}");
+    let (mut correct, mut buggy) = (0, 0);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let name = f.file_name().unwrap().to_str().unwrap();
+        assert!(
+            text.starts_with(&format!("/* {name} -- ")),
+            "{name} must start with a comment naming it"
+        );
+        let header = &text[..text.find("*/").expect("a closed header comment")];
+        match (header.contains("Correct:"), header.contains("Bug:")) {
+            (true, false) => correct += 1,
+            (false, true) => buggy += 1,
+            _ => panic!("the header of {name} must say either `Correct:` or `Bug:`"),
+        }
+        let lines = text.lines().count();
+        assert!((10..=45).contains(&lines), "{name} has {lines} lines");
+    }
+    assert!(
+        correct >= 3 && buggy >= 3,
+        "{correct} correct and {buggy} buggy examples"
+    );
+}
+
+/// Runs an example with extra arguments and returns its `result:` line.
+fn result_line(file: &str, args: &[&str]) -> String {
+    let path = format!("programs/examples/{file}");
+    let mut all = vec!["run", path.as_str()];
+    all.extend_from_slice(args);
+    let (code, stdout, stderr) = focuscheck(&all);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("result: "))
+        .unwrap_or_else(|| panic!("no result line for {file} {args:?}:\n{stdout}\n{stderr}"))
+        .to_string();
+    let expected_code = if line.starts_with("result: error") { 1 } else { 0 };
+    assert_eq!(code, expected_code, "{line}");
+    line
+}
+
+fn assert_result(file: &str, args: &[&str], expected: &str) {
+    let line = result_line(file, args);
+    assert!(
+        line.starts_with(expected),
+        "{file} {args:?}:\n  got      {line}\n  expected {expected}..."
+    );
+}
+
+#[test]
+fn array_bounds_fails_on_every_run() {
+    assert_result(
+        "array_bounds.c",
+        &["--input", "sum=0"],
+        "result: error: index out of bounds in `a[i]` at programs/examples/array_bounds.c:16:5",
+    );
+    assert_result("array_bounds.c", &["--seed", "7"], "result: error: index out of bounds");
+}
+
+#[test]
+fn division_by_zero_only_for_zero() {
+    assert_result(
+        "division.c",
+        &["--input", "n=0"],
+        "result: error: division by zero in `sum / count` at programs/examples/division.c:11:",
+    );
+    assert_result("division.c", &["--input", "n=3"], "result: finished without error");
+}
+
+#[test]
+fn goto_error_reaches_reach_error() {
+    // Choices: the char, the short, the _Bool.
+    assert_result(
+        "goto_error.c",
+        &["--choices", "121,200,1"],
+        "result: error: `reach_error()` is called at programs/examples/goto_error.c:17:",
+    );
+    assert_result(
+        "goto_error.c",
+        &["--choices", "121,50,1"],
+        "result: finished without error",
+    );
+    assert_result(
+        "goto_error.c",
+        &["--choices", "121,200,0"],
+        "result: stopped without error",
+    );
+}
+
+#[test]
+fn lock_error_flag() {
+    let base = ["--input", "locked=0", "--input", "rounds=0"];
+    // Acquire, keep the lock (nondet() = 0), acquire again.
+    let args = [&base[..], &["--choices", "1,0,1"]].concat();
+    assert_result(
+        "lock_nondet.c",
+        &args,
+        "result: error: condition `error` holds after programs/examples/lock_nondet.c:14:",
+    );
+    // Acquire, release, leave the loop, acquire once more.
+    let args = [&base[..], &["--choices", "1,1,0,1"]].concat();
+    assert_result("lock_nondet.c", &args, "result: finished without error");
+}
+
+#[test]
+fn sort3_assertion() {
+    let run = |a: &str, b: &str, c: &str| {
+        let (a, b, c) = (format!("a={a}"), format!("b={b}"), format!("c={c}"));
+        result_line("sort3_bug.c", &["--input", &a, "--input", &b, "--input", &c])
+    };
+    assert!(run("2", "3", "1").starts_with("result: error: assertion"));
+    assert!(run("3", "2", "1").contains("sort3_bug.c:22:3"));
+    assert!(run("1", "2", "3").starts_with("result: finished without error"));
+}
+
+#[test]
+fn static_counter_fails_from_the_fourth_round() {
+    assert_result(
+        "static_counter.c",
+        &["--input", "rounds=3"],
+        "result: finished without error",
+    );
+    assert_result(
+        "static_counter.c",
+        &["--input", "rounds=4"],
+        "result: error: `reach_error()` is called at programs/examples/static_counter.c:10:",
+    );
+}
+
+#[test]
+fn correct_examples_run_without_error() {
+    for n in ["0", "7", "10"] {
+        let input = format!("n={n}");
+        assert_result("recursion.c", &["--input", &input], "result: finished without error");
+    }
+    assert_result("recursion.c", &["--input", "n=11"], "result: stopped without error");
+    for (d, i) in [("0", "0"), ("0", "9"), ("5", "1"), ("-30", "-1"), ("200", "3")] {
+        let (d, i) = (format!("d={d}"), format!("i={i}"));
+        assert_result(
+            "short_circuit.c",
+            &["--input", &d, "--input", &i],
+            "result: finished without error",
+        );
+    }
+    for x in ["-5", "-4", "0", "1", "7"] {
+        let x = format!("x={x}");
+        assert_result("switch_loop.c", &["--input", &x], "result: finished without error");
+    }
+    for seed in ["1", "2", "3"] {
+        assert_result("int_types.c", &["--seed", seed], "result: finished without error");
+    }
+    assert_result("abs_safe.c", &["--choices", "-999"], "result: finished without error");
+    assert_result("abs_safe.c", &["--choices", "5000"], "result: stopped without error");
+}
