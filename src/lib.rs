@@ -2,12 +2,14 @@
 //! errors it finds. See ARCHITECTURE.md for the map of the layers:
 //! syntax -> ir -> facts -> (analysis -> explain) -> views -> cli.
 
+pub mod analysis;
 pub mod cli;
 pub mod diag;
 pub mod facts;
 pub mod interp;
 pub mod ir;
 pub mod syntax;
+pub mod views;
 
 use diag::Diag;
 use ir::lower::LowerOptions;

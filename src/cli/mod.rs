@@ -1,6 +1,7 @@
 //! The command line: the only layer that reads files and writes to the
 //! terminal.
 
+mod check;
 mod run;
 
 use crate::diag::{self, Diag};
@@ -11,7 +12,6 @@ use crate::syntax::source::SourceFile;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Exit codes (see the README).
 pub const EXIT_OK: i32 = 0;
@@ -60,6 +60,8 @@ enum Command {
         #[command(flatten)]
         front: FrontArgs,
     },
+    /// Check programs for errors and explain them.
+    Check(check::CheckArgs),
     /// Run a program on given inputs with the concrete interpreter.
     Run(run::RunArgs),
 }
@@ -88,7 +90,7 @@ impl FrontArgs {
 
 /// What the commands share: where messages go and how they look.
 pub struct Ui {
-    color: bool,
+    pub color: bool,
 }
 
 impl Ui {
@@ -124,6 +126,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Parse { files, front } => cmd_parse(&ui, &files, &front),
         Command::Facts { file, front } => cmd_facts(&ui, &file, &front),
+        Command::Check(args) => check::cmd_check(&ui, &args),
         Command::Run(args) => run::cmd_run(&ui, &args),
     }
 }
@@ -199,18 +202,4 @@ fn cmd_facts(ui: &Ui, path: &Path, front: &FrontArgs) -> i32 {
     EXIT_OK
 }
 
-/// Messages shared by the commands.
-pub fn describe_outcome_site(p: &Program, site: crate::ir::SiteId) -> String {
-    let s = p.site(site);
-    let text = p.text(s.span).split_whitespace().collect::<Vec<_>>().join(" ");
-    match s.kind {
-        crate::ir::SiteKind::Assert => format!("assertion `{text}` fails"),
-        crate::ir::SiteKind::ReachError => format!("`{text}` is called"),
-        crate::ir::SiteKind::Bounds => format!("index out of bounds in `{text}`"),
-        crate::ir::SiteKind::DivByZero => format!("division by zero in `{text}`"),
-    }
-}
-
-pub fn shared_source(p: &Program) -> Arc<SourceFile> {
-    p.source.clone()
-}
+pub use crate::views::describe_site as describe_outcome_site;

@@ -1,0 +1,145 @@
+//! The error conditions of a run: every assertion, `reach_error()` call,
+//! array access and division in a reachable procedure, and the user's
+//! `--error` conditions.
+
+use super::state::CondId;
+use crate::facts::Analysis;
+use crate::ir::cond::{BoolExpr, UserCond};
+use crate::ir::*;
+
+#[derive(Clone, Debug)]
+pub enum CondKind {
+    Site(SiteId),
+    User(UserCond),
+}
+
+#[derive(Clone, Debug)]
+pub struct Condition {
+    pub kind: CondKind,
+    /// Reported to the user (false for run-time checks that
+    /// `--property unreach-call` leaves out: they still end paths).
+    pub reported: bool,
+    /// For user conditions: the disjunctive normal form, each disjunct a
+    /// list of (atom, polarity).
+    pub dnf: Vec<Vec<(Atom, bool)>>,
+}
+
+impl Condition {
+    pub fn json_kind(&self, p: &Program) -> &'static str {
+        match &self.kind {
+            CondKind::Site(s) => p.site(*s).kind.json_name(),
+            CondKind::User(_) => "user",
+        }
+    }
+
+    /// How the condition reads in reports.
+    pub fn describe(&self, p: &Program) -> String {
+        match &self.kind {
+            CondKind::Site(s) => {
+                let site = p.site(*s);
+                let text = p.text(site.span).split_whitespace().collect::<Vec<_>>().join(" ");
+                match site.kind {
+                    SiteKind::Assert => format!("assertion `{text}`"),
+                    SiteKind::ReachError => format!("call `{text}`"),
+                    SiteKind::Bounds => format!("array bounds in `{text}`"),
+                    SiteKind::DivByZero => format!("division by zero in `{text}`"),
+                }
+            }
+            CondKind::User(u) => u.text.clone(),
+        }
+    }
+
+    pub fn site(&self) -> Option<SiteId> {
+        match &self.kind {
+            CondKind::Site(s) => Some(*s),
+            CondKind::User(_) => None,
+        }
+    }
+
+    pub fn user(&self) -> Option<&UserCond> {
+        match &self.kind {
+            CondKind::User(u) => Some(u),
+            CondKind::Site(_) => None,
+        }
+    }
+}
+
+/// Which conditions a run reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Property {
+    /// Every error condition.
+    #[default]
+    All,
+    /// SV-COMP's `unreach-call`: calls of `reach_error`/`__VERIFIER_error`
+    /// and failed `__VERIFIER_assert` only.
+    UnreachCall,
+}
+
+pub fn conditions(p: &Program, a: &Analysis, users: &[UserCond], property: Property) -> Vec<Condition> {
+    let mut out = Vec::new();
+    for (i, s) in p.sites.iter().enumerate() {
+        if !a.reachable_procs.contains(&s.proc) {
+            continue;
+        }
+        let reported = match property {
+            Property::All => true,
+            Property::UnreachCall => matches!(s.kind, SiteKind::Assert | SiteKind::ReachError),
+        };
+        out.push(Condition {
+            kind: CondKind::Site(SiteId(i as u32)),
+            reported,
+            dnf: Vec::new(),
+        });
+    }
+    for u in users {
+        out.push(Condition {
+            kind: CondKind::User(u.clone()),
+            reported: true,
+            dnf: dnf(&u.expr, true),
+        });
+    }
+    out
+}
+
+/// Disjunctive normal form of `e` (or of its negation when `pos` is false).
+fn dnf(e: &BoolExpr, pos: bool) -> Vec<Vec<(Atom, bool)>> {
+    match (e, pos) {
+        (BoolExpr::Atom(a), _) => vec![vec![(a.clone(), pos)]],
+        (BoolExpr::Not(x), _) => dnf(x, !pos),
+        (BoolExpr::Or(a, b), true) | (BoolExpr::And(a, b), false) => {
+            let mut v = dnf(a, pos);
+            v.extend(dnf(b, pos));
+            v
+        }
+        (BoolExpr::And(a, b), true) | (BoolExpr::Or(a, b), false) => {
+            let (l, r) = (dnf(a, pos), dnf(b, pos));
+            let mut out = Vec::new();
+            for x in &l {
+                for y in &r {
+                    let mut c = x.clone();
+                    c.extend(y.iter().cloned());
+                    out.push(c);
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Conditions indexed for the engines.
+pub struct CondIndex {
+    /// The condition of each site.
+    pub of_site: Vec<Option<CondId>>,
+}
+
+impl CondIndex {
+    pub fn new(p: &Program, conds: &[Condition]) -> CondIndex {
+        let mut of_site = vec![None; p.sites.len()];
+        for (i, c) in conds.iter().enumerate() {
+            if let Some(s) = c.site() {
+                of_site[s.index()] = Some(CondId(i as u32));
+            }
+        }
+        CondIndex { of_site }
+    }
+}

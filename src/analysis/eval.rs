@@ -1,0 +1,340 @@
+//! Symbolic evaluation of IR expressions.
+//!
+//! Where a value is not known, evaluation *splits*: an array index becomes
+//! one outcome per element it may name plus the out-of-bounds cases, a
+//! divisor becomes zero or not. Each outcome records its decisions and the
+//! constraints under which it happens.
+//!
+//! The same code serves two masters: the abstract step (`Mode::All`, every
+//! outcome) and the exact execution of one path (`Mode::Follow`, the outcome
+//! the path's recorded decisions name).
+
+use super::state::Decision;
+use super::value::{Constraint, LinExpr, Sym, Truth, Value};
+use crate::ir::*;
+
+/// Reads variables and makes fresh abstraction symbols.
+pub trait SymEnv {
+    /// Element `index` of `var` (0 for a scalar); the index is in bounds.
+    fn read(&self, var: VarId, index: u32) -> Value;
+    /// A fresh abstraction symbol for a non-linear result at `node`.
+    fn fresh_alpha(&mut self, node: NodeId) -> Sym;
+}
+
+pub enum Mode<'a> {
+    /// Every outcome.
+    All,
+    /// The outcome named by the decisions, consumed from the cursor on.
+    Follow(&'a [Decision], &'a mut usize),
+}
+
+/// One way an evaluation can go.
+#[derive(Clone, Debug)]
+pub struct Outcome<T> {
+    pub decisions: Vec<Decision>,
+    pub constraints: Vec<Constraint>,
+    /// The value, or the error site that stops the run.
+    pub result: Result<T, SiteId>,
+}
+
+impl<T> Outcome<T> {
+    fn ok(t: T) -> Self {
+        Outcome {
+            decisions: Vec::new(),
+            constraints: Vec::new(),
+            result: Ok(t),
+        }
+    }
+}
+
+pub struct Evaluator<'a, 'b> {
+    pub p: &'a Program,
+    pub env: &'b mut dyn SymEnv,
+    pub mode: Mode<'b>,
+    pub node: NodeId,
+}
+
+/// A resolved place: the variable and the element index.
+pub type Slot = (VarId, u32);
+
+impl Evaluator<'_, '_> {
+    /// Outcomes of `f` applied after `first`'s outcomes; errors pass through.
+    fn then<A: Clone, B>(
+        &mut self,
+        first: Vec<Outcome<A>>,
+        mut f: impl FnMut(&mut Self, A) -> Vec<Outcome<B>>,
+    ) -> Vec<Outcome<B>> {
+        let mut out = Vec::new();
+        for o in first {
+            match o.result {
+                Err(site) => out.push(Outcome {
+                    decisions: o.decisions,
+                    constraints: o.constraints,
+                    result: Err(site),
+                }),
+                Ok(a) => {
+                    for mut o2 in f(self, a) {
+                        let mut d = o.decisions.clone();
+                        d.append(&mut o2.decisions);
+                        let mut c = o.constraints.clone();
+                        c.append(&mut o2.constraints);
+                        out.push(Outcome {
+                            decisions: d,
+                            constraints: c,
+                            result: o2.result,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The recorded decision for `site`, if the path has one next.
+    fn follow(&mut self, matches: impl Fn(&Decision) -> bool) -> Option<Option<Decision>> {
+        match &mut self.mode {
+            Mode::All => None,
+            Mode::Follow(ds, cur) => {
+                if let Some(d) = ds.get(**cur) {
+                    if matches(d) {
+                        **cur += 1;
+                        return Some(Some(*d));
+                    }
+                }
+                Some(None)
+            }
+        }
+    }
+
+    pub fn expr(&mut self, e: &Expr) -> Vec<Outcome<Value>> {
+        match &e.kind {
+            ExprKind::Const(c) => vec![Outcome::ok(Value::Const(*c))],
+            ExprKind::Var(v) => vec![Outcome::ok(self.env.read(*v, 0))],
+            ExprKind::Elem(v, idx, site) => {
+                let idx = self.expr(idx);
+                let (v, site) = (*v, *site);
+                self.then(idx, |ev, i| {
+                    ev.index(v, site, i)
+                        .into_iter()
+                        .map(|o| Outcome {
+                            decisions: o.decisions,
+                            constraints: o.constraints,
+                            result: o.result.map(|k| ev.env.read(v, k)),
+                        })
+                        .collect()
+                })
+            }
+            ExprKind::Neg(x) => {
+                let x = self.expr(x);
+                self.then(x, |ev, a| vec![Outcome::ok(ev.lin_op(a.lin().scale(-1)))])
+            }
+            ExprKind::Arith(op, a, b) => {
+                let a = self.expr(a);
+                let b_expr = b.clone();
+                let op = *op;
+                self.then(a, move |ev, av| {
+                    let b = ev.expr(&b_expr);
+                    ev.then(b, |ev, bv| vec![Outcome::ok(ev.arith(op, &av, &bv))])
+                })
+            }
+            ExprKind::Div { num, den, rem, site } => {
+                let n = self.expr(num);
+                let den_expr = den.clone();
+                let (rem, site) = (*rem, *site);
+                self.then(n, move |ev, nv| {
+                    let d = ev.expr(&den_expr);
+                    ev.then(d, |ev, dv| ev.div(&nv, &dv, rem, site))
+                })
+            }
+        }
+    }
+
+    fn lin_op(&mut self, r: Option<LinExpr>) -> Value {
+        match r {
+            Some(l) => Value::from_lin(l),
+            None => Value::sym(self.env.fresh_alpha(self.node)),
+        }
+    }
+
+    fn arith(&mut self, op: ArithOp, a: &Value, b: &Value) -> Value {
+        match op {
+            ArithOp::Add => {
+                let r = a.lin().combine(1, &b.lin(), 1);
+                self.lin_op(r)
+            }
+            ArithOp::Sub => {
+                let r = a.lin().combine(1, &b.lin(), -1);
+                self.lin_op(r)
+            }
+            ArithOp::Mul => match (a.as_const(), b.as_const()) {
+                (Some(k), _) => {
+                    let r = b.lin().scale(k);
+                    self.lin_op(r)
+                }
+                (_, Some(k)) => {
+                    let r = a.lin().scale(k);
+                    self.lin_op(r)
+                }
+                // Non-linear: not tracked.
+                _ => Value::sym(self.env.fresh_alpha(self.node)),
+            },
+        }
+    }
+
+    fn div(&mut self, n: &Value, d: &Value, rem: bool, site: SiteId) -> Vec<Outcome<Value>> {
+        let zero = LinExpr::constant(0);
+        let truth = Constraint::compare(&d.lin(), RelOp::Eq, &zero);
+        let value_if_nonzero = |ev: &mut Self| match (n.as_const(), d.as_const()) {
+            (Some(a), Some(b)) if b != 0 => {
+                let r = if rem { a.checked_rem(b) } else { a.checked_div(b) };
+                match r {
+                    Some(v) => Value::Const(v),
+                    None => Value::sym(ev.env.fresh_alpha(ev.node)),
+                }
+            }
+            _ if d.as_const() == Some(1) && !rem => n.clone(),
+            _ => Value::sym(ev.env.fresh_alpha(ev.node)),
+        };
+        match truth {
+            Some(Truth::Known(true)) => vec![Outcome {
+                decisions: vec![],
+                constraints: vec![],
+                result: Err(site),
+            }],
+            Some(Truth::Known(false)) => {
+                // Known non-zero; a path that recorded otherwise is infeasible.
+                match self.follow(|x| matches!(x, Decision::DivZero(s, _) if *s == site)) {
+                    Some(Some(Decision::DivZero(_, true))) => vec![],
+                    _ => vec![Outcome::ok(value_if_nonzero(self))],
+                }
+            }
+            Some(Truth::Depends(c)) => {
+                let neg = c.negate();
+                let wanted = self.follow(|x| matches!(x, Decision::DivZero(s, _) if *s == site));
+                let mut out = Vec::new();
+                for zero in [true, false] {
+                    if let Some(Some(Decision::DivZero(_, z))) = wanted {
+                        if z != zero {
+                            continue;
+                        }
+                    }
+                    let result = if zero { Err(site) } else { Ok(value_if_nonzero(self)) };
+                    out.push(Outcome {
+                        decisions: vec![Decision::DivZero(site, zero)],
+                        constraints: vec![if zero { c.clone() } else { neg.clone() }],
+                        result,
+                    });
+                }
+                out
+            }
+            None => vec![Outcome::ok(Value::sym(self.env.fresh_alpha(self.node)))],
+        }
+    }
+
+    /// Resolves an index into `v`: the element, or an out-of-bounds error.
+    fn index(&mut self, v: VarId, site: SiteId, i: Value) -> Vec<Outcome<u32>> {
+        let len = self.p.var(v).slots() as i64;
+        let wanted = self.follow(|x| matches!(x, Decision::Index(s, _) if *s == site));
+        if let Some(k) = i.as_const() {
+            if let Some(Some(Decision::Index(_, j))) = wanted {
+                let in_bounds = |x: i64| (0..len).contains(&x);
+                let same = j == k || (!in_bounds(j) && !in_bounds(k) && (j < 0) == (k < 0));
+                if !same {
+                    return vec![];
+                }
+            }
+            return vec![if (0..len).contains(&k) {
+                Outcome::ok(k as u32)
+            } else {
+                Outcome {
+                    decisions: vec![],
+                    constraints: vec![],
+                    result: Err(site),
+                }
+            }];
+        }
+        let e = i.lin();
+        let mut out = Vec::new();
+        let want_k = match wanted {
+            Some(Some(Decision::Index(_, j))) => Some(j),
+            Some(_) => return vec![],
+            None => None,
+        };
+        let mut choices: Vec<(i64, RelOp, i64)> = Vec::new();
+        match want_k {
+            Some(j) if j < 0 => choices.push((-1, RelOp::Lt, 0)),
+            Some(j) if j >= len => choices.push((len, RelOp::Ge, len)),
+            Some(j) => choices.push((j, RelOp::Eq, j)),
+            None => {
+                choices.extend((0..len).map(|k| (k, RelOp::Eq, k)));
+                choices.push((-1, RelOp::Lt, 0));
+                choices.push((len, RelOp::Ge, len));
+            }
+        }
+        for (k, op, bound) in choices {
+            match Constraint::compare(&e, op, &LinExpr::constant(bound)) {
+                Some(Truth::Known(false)) => continue,
+                Some(Truth::Known(true)) | None => {
+                    // Known true cannot happen for a symbolic index; `None`
+                    // (overflow) keeps the case, unconstrained.
+                    out.push(self.index_outcome(site, k, len, vec![]));
+                }
+                Some(Truth::Depends(c)) => out.push(self.index_outcome(site, k, len, vec![c])),
+            }
+        }
+        out
+    }
+
+    fn index_outcome(&self, site: SiteId, k: i64, len: i64, constraints: Vec<Constraint>) -> Outcome<u32> {
+        Outcome {
+            decisions: vec![Decision::Index(site, k)],
+            constraints,
+            result: if (0..len).contains(&k) { Ok(k as u32) } else { Err(site) },
+        }
+    }
+
+    /// Resolves a place to its slot (splitting a non-constant index).
+    pub fn place(&mut self, pl: &Place) -> Vec<Outcome<Slot>> {
+        match &pl.index {
+            None => vec![Outcome::ok((pl.var, 0))],
+            Some((idx, site)) => {
+                let i = self.expr(idx);
+                let (v, site) = (pl.var, *site);
+                self.then(i, |ev, iv| {
+                    ev.index(v, site, iv)
+                        .into_iter()
+                        .map(|o| Outcome {
+                            decisions: o.decisions,
+                            constraints: o.constraints,
+                            result: o.result.map(|k| (v, k)),
+                        })
+                        .collect()
+                })
+            }
+        }
+    }
+
+    /// The truth of an atom.
+    pub fn atom(&mut self, a: &Atom) -> Vec<Outcome<Truth>> {
+        let l = self.expr(&a.lhs);
+        let rhs = a.rhs.clone();
+        let op = a.op;
+        self.then(l, move |ev, lv| {
+            let r = ev.expr(&rhs);
+            ev.then(r, |ev, rv| {
+                let t = match Constraint::compare(&lv.lin(), op, &rv.lin()) {
+                    Some(t) => t,
+                    // Overflow while comparing: treat the comparison as unknown.
+                    None => {
+                        let s = ev.env.fresh_alpha(ev.node);
+                        match Constraint::compare(&LinExpr::sym(s), RelOp::Ne, &LinExpr::constant(0)) {
+                            Some(t) => t,
+                            None => Truth::Known(true),
+                        }
+                    }
+                };
+                vec![Outcome::ok(t)]
+            })
+        })
+    }
+}

@@ -1,0 +1,159 @@
+//! Integer feasibility of linear constraints with good_lp (microlp backend):
+//! `!=` is handled by splitting lazily, and every model is checked exactly
+//! in integer arithmetic before it is believed.
+
+use super::value::{Cmp, Constraint, Sym};
+use good_lp::{variable, Expression, ProblemVariables, Solution, SolverModel, Variable, WithTimeLimit};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sat {
+    /// A model: a value for every symbol of the constraints.
+    Yes(BTreeMap<Sym, i64>),
+    No,
+    /// The solver gave up (time, numbers too large, too many splits).
+    Unknown(&'static str),
+}
+
+impl Sat {
+    pub fn is_yes(&self) -> bool {
+        matches!(self, Sat::Yes(_))
+    }
+}
+
+/// How hard to try.
+#[derive(Clone, Copy, Debug)]
+pub struct LpOptions {
+    /// Prefer small values (readable inputs); costs a little time.
+    pub small: bool,
+    pub seconds: f64,
+}
+
+impl Default for LpOptions {
+    fn default() -> Self {
+        LpOptions {
+            small: false,
+            seconds: 5.0,
+        }
+    }
+}
+
+/// Values beyond this are not searched (floating point stays exact).
+const LIMIT: i64 = 1 << 40;
+
+/// Is there an integer assignment, within each symbol's range, satisfying
+/// every constraint?
+pub fn solve(cons: &[Constraint], range: &dyn Fn(Sym) -> (i64, i64), opts: LpOptions) -> Sat {
+    let mut extra: Vec<Constraint> = Vec::new();
+    solve_split(cons, &mut extra, range, opts, 0)
+}
+
+fn solve_split(
+    cons: &[Constraint],
+    extra: &mut Vec<Constraint>,
+    range: &dyn Fn(Sym) -> (i64, i64),
+    opts: LpOptions,
+    depth: u32,
+) -> Sat {
+    if depth > 24 {
+        return Sat::Unknown("too many `!=` constraints to split");
+    }
+    let model = match solve_once(cons.iter().chain(extra.iter()), range, opts) {
+        Sat::Yes(m) => m,
+        other => return other,
+    };
+    // The first violated `!=`: try each side.
+    let violated = cons
+        .iter()
+        .find(|c| c.cmp == Cmp::Ne && c.holds(&mut |s| model.get(&s).copied().unwrap_or(0)) == Some(false));
+    let Some(ne) = violated else { return Sat::Yes(model) };
+    let mut unknown = None;
+    for side in [-1i64, 1] {
+        // e <= -1, or e >= 1 i.e. -e + 1 <= 0.
+        let e = if side < 0 {
+            ne.e.combine(1, &super::value::LinExpr::constant(1), 1)
+        } else {
+            ne.e.scale(-1)
+                .and_then(|x| x.combine(1, &super::value::LinExpr::constant(1), 1))
+        };
+        let Some(e) = e else {
+            return Sat::Unknown("numbers too large");
+        };
+        extra.push(Constraint { e, cmp: Cmp::Le });
+        let r = solve_split(cons, extra, range, opts, depth + 1);
+        extra.pop();
+        match r {
+            Sat::Yes(m) => return Sat::Yes(m),
+            Sat::Unknown(why) => unknown = Some(why),
+            Sat::No => {}
+        }
+    }
+    match unknown {
+        Some(why) => Sat::Unknown(why),
+        None => Sat::No,
+    }
+}
+
+fn solve_once<'c>(
+    cons: impl Iterator<Item = &'c Constraint> + Clone,
+    range: &dyn Fn(Sym) -> (i64, i64),
+    opts: LpOptions,
+) -> Sat {
+    let syms: BTreeSet<Sym> = cons.clone().flat_map(|c| c.e.syms()).collect();
+    let mut vars = ProblemVariables::new();
+    let mut var_of: BTreeMap<Sym, Variable> = BTreeMap::new();
+    for &s in &syms {
+        let (lo, hi) = range(s);
+        let (lo, hi) = (lo.max(-LIMIT), hi.min(LIMIT));
+        var_of.insert(s, vars.add(variable().integer().min(lo as f64).max(hi as f64)));
+    }
+    // With `small`, minimise the sum of |x| over non-alpha symbols through
+    // helpers t >= x, t >= -x.
+    let mut objective = Expression::from(0.0);
+    let mut abs_pairs: Vec<(Variable, Variable)> = Vec::new();
+    if opts.small {
+        for (s, &v) in &var_of {
+            if !s.is_alpha() {
+                let t = vars.add(variable().min(0.0));
+                objective += t;
+                abs_pairs.push((t, v));
+            }
+        }
+    }
+    let mut model = vars
+        .minimise(objective)
+        .using(good_lp::microlp)
+        .with_time_limit(opts.seconds);
+    for (t, v) in abs_pairs {
+        model = model.with((t - v) >> 0.0);
+        model = model.with((t + v) >> 0.0);
+    }
+    for c in cons.clone() {
+        let mut e = Expression::from(c.e.c as f64);
+        for &(s, k) in &c.e.terms {
+            e += var_of[&s] * (k as f64);
+        }
+        match c.cmp {
+            Cmp::Le => model = model.with(e << 0.0),
+            Cmp::Eq => model = model.with(e.eq(0.0)),
+            Cmp::Ne => {}
+        }
+    }
+    let sol = match model.solve() {
+        Ok(s) => s,
+        Err(good_lp::ResolutionError::Infeasible) => return Sat::No,
+        Err(good_lp::ResolutionError::Unbounded) => return Sat::Unknown("unbounded problem"),
+        Err(_) => return Sat::Unknown("the solver gave up"),
+    };
+    let model: BTreeMap<Sym, i64> = var_of.iter().map(|(&s, &v)| (s, sol.value(v).round() as i64)).collect();
+    // Believe nothing the integers do not confirm.
+    for c in cons {
+        if c.cmp == Cmp::Ne {
+            continue;
+        }
+        if c.holds(&mut |s| model.get(&s).copied().unwrap_or(0)) != Some(true) {
+            return Sat::Unknown("the solver's model does not check out exactly");
+        }
+    }
+    Sat::Yes(model)
+}

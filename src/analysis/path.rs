@@ -1,0 +1,403 @@
+//! Exact symbolic execution of one path.
+//!
+//! A path is the sequence of nodes a run executes, each with the decisions
+//! the abstract graph recorded for it. Re-executing it without widening and
+//! with one symbol per draw gives the path's exact constraints; their
+//! integer solutions are inputs and choices that drive the concrete
+//! interpreter down the same path.
+
+use super::conditions::Condition;
+use super::eval::{Evaluator, Mode, SymEnv};
+use super::state::{CondId, Decision};
+use super::step::call_outcomes;
+use super::value::{AlphaKey, Constraint, Sym, Truth, Value};
+use crate::ir::*;
+
+/// One executed node and its decisions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathStep {
+    pub node: NodeId,
+    pub decisions: Vec<Decision>,
+}
+
+/// Why a constraint is on the path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A branch atom evaluated to `outcome`.
+    Branch(bool),
+    /// An array index named an element (or left the bounds).
+    Index,
+    /// A divisor was zero or not.
+    Divisor,
+    /// The error condition holds.
+    Condition,
+}
+
+#[derive(Clone, Debug)]
+pub struct PathConstraint {
+    pub c: Constraint,
+    /// Index of the step in the path.
+    pub step: usize,
+    pub node: NodeId,
+    pub origin: Origin,
+}
+
+/// A value the interpreter will ask for, in order.
+#[derive(Clone, Debug)]
+pub enum Choice {
+    /// `if (*)`: the branch taken.
+    Branch(bool),
+    /// A drawn value: its symbol and the range of its type.
+    Draw(Sym, (i64, i64)),
+}
+
+#[derive(Clone)]
+struct Frame {
+    proc: ProcId,
+    locals: Vec<Value>,
+    /// The call node and where its result goes.
+    ret: Option<(NodeId, Option<(VarId, u32)>)>,
+}
+
+/// The state of an exact execution, cheap enough to clone at branch points
+/// of a search.
+#[derive(Clone)]
+pub struct Exec<'a> {
+    p: &'a Program,
+    layout: &'a Layout,
+    globals: Vec<Value>,
+    frames: Vec<Frame>,
+    counter: u32,
+    pub constraints: Vec<PathConstraint>,
+    pub choices: Vec<Choice>,
+    pub steps: usize,
+    /// The node the path must execute next (checked, to catch bad paths).
+    expected: Option<NodeId>,
+    /// A non-linear operation made an abstraction symbol.
+    pub has_alpha: bool,
+}
+
+/// Why a path cannot be executed as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathError {
+    /// A recorded decision contradicts a known value.
+    Infeasible,
+    /// The path does not follow the program's control flow (a bug).
+    Malformed(String),
+}
+
+struct ExactEnv<'x, 'a> {
+    x: &'x mut Exec<'a>,
+}
+
+impl SymEnv for ExactEnv<'_, '_> {
+    fn read(&self, var: VarId, index: u32) -> Value {
+        self.x.read(var, index)
+    }
+
+    fn fresh_alpha(&mut self, node: NodeId) -> Sym {
+        self.x.counter += 1;
+        self.x.has_alpha = true;
+        Sym::Alpha(AlphaKey::Op(node), self.x.counter)
+    }
+}
+
+impl<'a> Exec<'a> {
+    /// The start of a run: inputs as symbols, constants as themselves.
+    pub fn new(p: &'a Program, layout: &'a Layout) -> Exec<'a> {
+        let mut globals = vec![Value::Const(0); layout.global_slots as usize];
+        for &g in &p.globals {
+            if let VarInit::Values(vals) = &p.var(g).init {
+                let off = layout.offset[g.index()] as usize;
+                for (k, v) in vals.iter().enumerate() {
+                    globals[off + k] = Value::Const(*v);
+                }
+            }
+        }
+        let entry = p.proc(p.entry);
+        let mut x = Exec {
+            p,
+            layout,
+            globals,
+            frames: vec![Frame {
+                proc: p.entry,
+                locals: vec![Value::Const(0); layout.frame_slots[p.entry.index()] as usize],
+                ret: None,
+            }],
+            counter: 0,
+            constraints: Vec::new(),
+            choices: Vec::new(),
+            steps: 0,
+            expected: Some(entry.entry),
+            has_alpha: false,
+        };
+        for (k, s) in p.input_slots().iter().enumerate() {
+            x.write(s.var, s.index.unwrap_or(0), Value::sym(Sym::Input(k as u32)));
+        }
+        x
+    }
+
+    pub fn read(&self, var: VarId, index: u32) -> Value {
+        let off = (self.layout.offset[var.index()] + index) as usize;
+        if self.p.var(var).is_global_storage() {
+            self.globals[off].clone()
+        } else {
+            self.frames.last().map(|f| f.locals[off].clone()).unwrap_or_default()
+        }
+    }
+
+    fn write(&mut self, var: VarId, index: u32, v: Value) {
+        let off = (self.layout.offset[var.index()] + index) as usize;
+        if self.p.var(var).is_global_storage() {
+            self.globals[off] = v;
+        } else if let Some(f) = self.frames.last_mut() {
+            f.locals[off] = v;
+        }
+    }
+
+    fn draw(&mut self, node: NodeId, ty: crate::syntax::ast::IntType) -> Value {
+        self.counter += 1;
+        let s = Sym::Draw(node, self.counter);
+        self.choices.push(Choice::Draw(s, ty.range()));
+        Value::sym(s)
+    }
+
+    fn constrain(&mut self, t: Truth, want: bool, node: NodeId, origin: Origin) -> Result<(), PathError> {
+        match t {
+            Truth::Known(b) if b == want => Ok(()),
+            Truth::Known(_) => Err(PathError::Infeasible),
+            Truth::Depends(c) => {
+                let c = if want { c } else { c.negate() };
+                self.constraints.push(PathConstraint {
+                    c,
+                    step: self.steps,
+                    node,
+                    origin,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// Evaluates with the path's decisions; records the constraints.
+    fn eval<T>(
+        &mut self,
+        node: NodeId,
+        decisions: &[Decision],
+        cursor: &mut usize,
+        f: impl FnOnce(&mut Evaluator) -> Vec<super::eval::Outcome<T>>,
+    ) -> Result<Result<T, SiteId>, PathError> {
+        let p = self.p;
+        let mut env = ExactEnv { x: self };
+        let mut ev = Evaluator {
+            p,
+            env: &mut env,
+            mode: Mode::Follow(decisions, cursor),
+            node,
+        };
+        let mut outs = f(&mut ev);
+        if outs.len() != 1 {
+            return Err(if outs.is_empty() {
+                PathError::Infeasible
+            } else {
+                PathError::Malformed(format!("ambiguous decisions at {node}"))
+            });
+        }
+        let o = outs.pop().expect("one outcome");
+        let steps = self.steps;
+        for c in o.constraints {
+            let origin = match o.decisions.iter().find(|d| matches!(d, Decision::DivZero(..))) {
+                Some(_) => Origin::Divisor,
+                None => Origin::Index,
+            };
+            self.constraints.push(PathConstraint {
+                c,
+                step: steps,
+                node,
+                origin,
+            });
+        }
+        Ok(o.result)
+    }
+
+    /// Executes one step. `Ok(Some(site))` when the step stops at an error
+    /// site; `Ok(None)` otherwise.
+    pub fn step(&mut self, step: &PathStep, conds: &[Condition]) -> Result<Option<SiteId>, PathError> {
+        let p = self.p;
+        let n = step.node;
+        if self.expected.is_some_and(|e| e != n) {
+            return Err(PathError::Malformed(format!("expected {:?}, got {n}", self.expected)));
+        }
+        let node = p.node(n);
+        if self.frames.last().map(|f| f.proc) != Some(node.proc) {
+            return Err(PathError::Malformed(format!("{n} is not in the current procedure")));
+        }
+        let ds = &step.decisions;
+        let mut cur = 0;
+        let mut stop = None;
+        let mut written: Option<(VarId, ProcId)> = None;
+        let next = match &node.kind {
+            NodeKind::Assign { place, value, next } => {
+                match self.eval(n, ds, &mut cur, |ev| ev.expr(value))? {
+                    Err(site) => stop = Some(site),
+                    Ok(x) => match self.eval(n, ds, &mut cur, |ev| ev.place(place))? {
+                        Err(site) => stop = Some(site),
+                        Ok((var, k)) => {
+                            self.write(var, k, x);
+                            written = Some((var, node.proc));
+                        }
+                    },
+                }
+                Some(*next)
+            }
+            NodeKind::Havoc { place, ty, next } => {
+                match self.eval(n, ds, &mut cur, |ev| ev.place(place))? {
+                    Err(site) => stop = Some(site),
+                    Ok((var, k)) => {
+                        let elems: Vec<u32> = match (&place.index, p.var(var).len) {
+                            (None, Some(len)) => (0..len).collect(),
+                            _ => vec![k],
+                        };
+                        for e in elems {
+                            let d = self.draw(n, *ty);
+                            self.write(var, e, d);
+                        }
+                        written = Some((var, node.proc));
+                    }
+                }
+                Some(*next)
+            }
+            NodeKind::Branch { cond, then_, else_ } => {
+                let Some(Decision::Branch(b)) = ds.last().copied() else {
+                    return Err(PathError::Malformed(format!("branch {n} without an outcome")));
+                };
+                match cond {
+                    Cond::Nondet => self.choices.push(Choice::Branch(b)),
+                    Cond::Atom(a) => match self.eval(n, &ds[..ds.len() - 1], &mut cur, |ev| ev.atom(a))? {
+                        Err(site) => stop = Some(site),
+                        Ok(t) => self.constrain(t, b, n, Origin::Branch(b))?,
+                    },
+                }
+                Some(if b { *then_ } else { *else_ })
+            }
+            NodeKind::Call {
+                callee, args, result, ..
+            } => {
+                let mut outs = {
+                    let mut env = ExactEnv { x: self };
+                    call_outcomes(p, &mut env, n, args, result.as_ref(), Some((ds, &mut cur)))
+                };
+                if outs.len() != 1 {
+                    return Err(PathError::Infeasible);
+                }
+                let o = outs.pop().expect("one outcome");
+                for c in o.constraints {
+                    self.constraints.push(PathConstraint {
+                        c,
+                        step: self.steps,
+                        node: n,
+                        origin: Origin::Index,
+                    });
+                }
+                match o.result {
+                    Err(site) => stop = Some(site),
+                    Ok((vals, res)) => {
+                        let cp = p.proc(*callee);
+                        let mut locals = vec![Value::Const(0); self.layout.frame_slots[callee.index()] as usize];
+                        for (param, v) in cp.params.iter().zip(vals) {
+                            locals[self.layout.offset[param.index()] as usize] = v;
+                        }
+                        self.frames.push(Frame {
+                            proc: *callee,
+                            locals,
+                            ret: Some((n, res)),
+                        });
+                        if *callee == p.entry {
+                            for &l in &cp.locals {
+                                if p.var(l).kind == VarKind::Local && p.var(l).init == VarInit::Input {
+                                    for k in 0..p.var(l).slots() {
+                                        let d = self.draw(n, p.var(l).ty);
+                                        self.write(l, k, d);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                Some(p.proc(*callee).entry)
+            }
+            NodeKind::Return { value, next } => {
+                if let (Some(e), Some(rv)) = (value, p.proc(node.proc).ret_var) {
+                    match self.eval(n, ds, &mut cur, |ev| ev.expr(e))? {
+                        Err(site) => stop = Some(site),
+                        Ok(x) => self.write(rv, 0, x),
+                    }
+                }
+                Some(*next)
+            }
+            NodeKind::Exit => {
+                let done = self.frames.pop().expect("a frame");
+                match done.ret {
+                    None => None,
+                    Some((call, res)) => {
+                        let rv = p
+                            .proc(done.proc)
+                            .ret_var
+                            .map(|rv| done.locals[self.layout.offset[rv.index()] as usize].clone());
+                        if let (Some((var, k)), Some(v)) = (res, rv) {
+                            self.write(var, k, v);
+                            written = Some((var, p.node(call).proc));
+                        }
+                        match &p.node(call).kind {
+                            NodeKind::Call { next, .. } => Some(*next),
+                            _ => None,
+                        }
+                    }
+                }
+            }
+            NodeKind::Skip { next } => Some(*next),
+            NodeKind::Error { site } => {
+                stop = Some(*site);
+                None
+            }
+            NodeKind::Halt => return Err(PathError::Infeasible),
+        };
+        // A user condition violated by this step.
+        if let Some(Decision::Violates(k, j)) = ds.iter().find(|d| matches!(d, Decision::Violates(..))).copied() {
+            self.violation(n, k, j, conds, written)?;
+        }
+        self.expected = next;
+        self.steps += 1;
+        Ok(stop)
+    }
+
+    fn violation(
+        &mut self,
+        n: NodeId,
+        k: CondId,
+        j: u32,
+        conds: &[Condition],
+        written: Option<(VarId, ProcId)>,
+    ) -> Result<(), PathError> {
+        let cond = &conds[k.0 as usize];
+        let Some(disjunct) = cond.dnf.get(j as usize) else {
+            return Err(PathError::Malformed("no such disjunct".into()));
+        };
+        // After a call returns, the condition is read in the caller's frame,
+        // which is now on top.
+        let _ = written;
+        for (atom, pos) in disjunct {
+            let mut cur = 0;
+            match self.eval(n, &[], &mut cur, |ev| ev.atom(atom))? {
+                Err(_) => return Err(PathError::Infeasible),
+                Ok(t) => self.constrain(t, *pos, n, Origin::Condition)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The call depth (1 in the entry procedure).
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+}

@@ -1,0 +1,202 @@
+//! Abstract states: valuations of one activation, hash-consed to small ids so
+//! that Datalog tuples stay cheap; and the global *view* of each procedure.
+
+use super::value::{Sym, Value};
+use crate::facts::Analysis;
+use crate::ir::*;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::Hash;
+use std::sync::Arc;
+
+/// Where a variable's value lives: a global slot (`Layout` numbering) or a
+/// slot of the current frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VarSlot {
+    Global(u32),
+    Local(u32),
+}
+
+/// A loop the activation is inside: how often its head was reached since the
+/// loop was entered, and whether a non-concrete decision was taken in it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LoopVisit {
+    pub lp: u32,
+    pub count: u32,
+    pub decided: bool,
+    /// Past the unrolling bound: the values of what the loop writes at the
+    /// previous visit of its head (only what changed is widened).
+    pub previous: Vec<Value>,
+    /// What changed at the last head visit, to widen once the iteration
+    /// goes on (not on the way out of the loop).
+    pub pending: Vec<u32>,
+}
+
+/// The values of one activation: the globals its procedure can see (in view
+/// order), its frame, and its active loops.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Valuation {
+    pub globals: im::Vector<Value>,
+    pub locals: im::Vector<Value>,
+    pub loops: Vec<LoopVisit>,
+}
+
+impl Valuation {
+    pub fn syms(&self) -> BTreeSet<Sym> {
+        let mut out = BTreeSet::new();
+        for v in self.globals.iter().chain(self.locals.iter()) {
+            out.extend(v.syms());
+        }
+        out
+    }
+}
+
+/// The global slots a procedure can see: those it (or its callees) may read
+/// or write, plus those user conditions read. The entry sees all.
+#[derive(Clone, Debug)]
+pub struct View {
+    pub slots: Vec<u32>,
+    /// Global slot -> position in `slots`.
+    pub pos: HashMap<u32, u32>,
+}
+
+pub fn views(p: &Program, a: &Analysis, layout: &Layout, extra: &BTreeSet<VarId>) -> Vec<View> {
+    let mut out = Vec::new();
+    for pid in p.proc_ids() {
+        let mut vars: BTreeSet<VarId> = if pid == p.entry {
+            p.globals.iter().copied().collect()
+        } else {
+            a.proc_mod[pid.index()]
+                .union(&a.proc_ref[pid.index()])
+                .copied()
+                .collect()
+        };
+        vars.extend(extra.iter().copied());
+        let mut slots: Vec<u32> = Vec::new();
+        for v in vars {
+            let off = layout.offset[v.index()];
+            slots.extend(off..off + p.var(v).slots());
+        }
+        slots.sort();
+        let pos = slots.iter().enumerate().map(|(i, &s)| (s, i as u32)).collect();
+        out.push(View { slots, pos });
+    }
+    out
+}
+
+/// Hash-consing: equal values get equal ids.
+pub struct Interner<T> {
+    map: HashMap<Arc<T>, u32>,
+    items: Vec<Arc<T>>,
+}
+
+impl<T: Eq + Hash> Default for Interner<T> {
+    fn default() -> Self {
+        Interner {
+            map: HashMap::new(),
+            items: Vec::new(),
+        }
+    }
+}
+
+impl<T: Eq + Hash> Interner<T> {
+    pub fn intern(&mut self, t: T) -> u32 {
+        if let Some(&i) = self.map.get(&t) {
+            return i;
+        }
+        let t = Arc::new(t);
+        let i = self.items.len() as u32;
+        self.items.push(t.clone());
+        self.map.insert(t, i);
+        i
+    }
+
+    pub fn get(&self, i: u32) -> Arc<T> {
+        self.items[i as usize].clone()
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
+macro_rules! small_id {
+    ($name:ident) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+    };
+}
+
+small_id!(ValId);
+small_id!(CtxId);
+small_id!(LabelId);
+small_id!(CondId);
+
+/// An activation: a procedure entered with an initial valuation. With
+/// summaries, activations with equal keys are one (their summary is reused
+/// at every call site); without, the calling state is part of the key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CtxKey {
+    pub proc: ProcId,
+    pub start: ValId,
+    /// Nesting of recursive calls (0 for calls from outside the recursion).
+    pub depth: u32,
+    /// `--no-summaries`: the call that made this activation.
+    pub caller: Option<(CtxId, NodeId, ValId, LabelId)>,
+}
+
+/// What an evaluation decided where a value was not known: which way a
+/// branch went, which element an index named, whether a divisor was zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Decision {
+    Branch(bool),
+    /// The element chosen at an array access; `-1` below the bounds and
+    /// `len` above.
+    Index(SiteId, i64),
+    /// Whether a divisor was zero.
+    DivZero(SiteId, bool),
+    /// A user condition holds after the step (by its disjunct number).
+    Violates(CondId, u32),
+}
+
+/// The decisions of one step, in evaluation order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Label(pub Vec<Decision>);
+
+/// The interners of one analysis run.
+#[derive(Default)]
+pub struct Tables {
+    pub vals: RefCell<Interner<Valuation>>,
+    pub ctxs: RefCell<Interner<CtxKey>>,
+    pub labels: RefCell<Interner<Label>>,
+}
+
+impl Tables {
+    pub fn val(&self, v: ValId) -> Arc<Valuation> {
+        self.vals.borrow().get(v.0)
+    }
+
+    pub fn intern_val(&self, v: Valuation) -> ValId {
+        ValId(self.vals.borrow_mut().intern(v))
+    }
+
+    pub fn ctx(&self, c: CtxId) -> Arc<CtxKey> {
+        self.ctxs.borrow().get(c.0)
+    }
+
+    pub fn intern_ctx(&self, c: CtxKey) -> CtxId {
+        CtxId(self.ctxs.borrow_mut().intern(c))
+    }
+
+    pub fn label(&self, l: LabelId) -> Arc<Label> {
+        self.labels.borrow().get(l.0)
+    }
+
+    pub fn intern_label(&self, l: Label) -> LabelId {
+        LabelId(self.labels.borrow_mut().intern(l))
+    }
+}

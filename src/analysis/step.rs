@@ -1,0 +1,970 @@
+//! Abstract transfer functions, called from the forward rules: the
+//! successors of a state, the activation a call starts, and the state a
+//! return leads to. Loop widening and symbol freshness live here.
+//!
+//! Invariants:
+//! - a valuation never holds two different draws or abstraction symbols
+//!   under one name: new symbols take the smallest instance number not
+//!   present in the valuation (so states repeat and exploration ends);
+//! - symbols a callee creates are renamed on return away from the caller's;
+//! - a loop head reached more than `unroll` times in one entry of the loop,
+//!   after a non-concrete decision inside it, widens what the loop writes.
+
+use super::conditions::{CondIndex, Condition};
+use super::eval::{Evaluator, Mode, Outcome, SymEnv};
+use super::state::*;
+use super::value::{AlphaKey, Sym, Truth, Value};
+use crate::facts::Analysis;
+use crate::ir::*;
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Loop visits (per loop entry) before widening; also the depth of
+    /// recursion before widening.
+    pub unroll: u32,
+    /// Reuse procedure summaries (`false`: inline every call).
+    pub summaries: bool,
+    pub max_states: u64,
+    pub timeout: Option<Duration>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            unroll: 10,
+            summaries: true,
+            max_states: 2_000_000,
+            timeout: None,
+        }
+    }
+}
+
+/// Where a step goes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Node(NodeId, ValId),
+    /// The step violates a condition (a run-time error ends the run; a user
+    /// condition is also continued as a `Node` target).
+    Error(CondId),
+}
+
+/// Why exploration stopped early, if it did.
+pub struct Budget {
+    start: Instant,
+    states: Cell<u64>,
+    pub hit: Cell<Option<&'static str>>,
+}
+
+pub struct Engine<'a> {
+    pub p: &'a Program,
+    pub a: &'a Analysis,
+    pub layout: Layout,
+    pub views: Vec<View>,
+    pub conds: &'a [Condition],
+    pub cond_index: CondIndex,
+    pub opts: Options,
+    pub t: Tables,
+    pub budget: Budget,
+    /// Loops (indices into `Analysis::loops`) whose body holds each node.
+    loops_of_node: Vec<Vec<u32>>,
+    /// Exit tests: a branch of a loop with one successor outside it; the
+    /// loop and the successor that stays inside.
+    exit_tests: HashMap<NodeId, Vec<(u32, NodeId)>>,
+    /// Strongly connected component of each procedure in the call graph.
+    scc: Vec<u32>,
+    /// Input number of each (variable, element).
+    input_index: HashMap<(VarId, u32), u32>,
+    /// User conditions reading each variable.
+    conds_of_var: HashMap<VarId, Vec<CondId>>,
+}
+
+/// Reads an activation's valuation; makes fresh symbols that do not clash
+/// with those in it (or made earlier in the same step).
+struct AbsEnv<'e> {
+    e: &'e Engine<'e>,
+    proc: ProcId,
+    val: &'e Valuation,
+    taken: BTreeSet<Sym>,
+}
+
+impl SymEnv for AbsEnv<'_> {
+    fn read(&self, var: VarId, index: u32) -> Value {
+        self.e.read(self.proc, self.val, var, index)
+    }
+
+    fn fresh_alpha(&mut self, node: NodeId) -> Sym {
+        let s = fresh(&self.taken, Sym::Alpha(AlphaKey::Op(node), 0));
+        self.taken.insert(s);
+        s
+    }
+}
+
+/// The symbol of `family` with the smallest instance (from 1) not taken.
+pub fn fresh(taken: &BTreeSet<Sym>, family: Sym) -> Sym {
+    let mut i = 1;
+    while taken.contains(&family.with_instance(i)) {
+        i += 1;
+    }
+    family.with_instance(i)
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(p: &'a Program, a: &'a Analysis, conds: &'a [Condition], opts: Options) -> Engine<'a> {
+        let layout = p.layout();
+        let mut extra = BTreeSet::new();
+        let mut conds_of_var: HashMap<VarId, Vec<CondId>> = HashMap::new();
+        for (i, c) in conds.iter().enumerate() {
+            if let Some(u) = c.user() {
+                for &v in &u.vars {
+                    conds_of_var.entry(v).or_default().push(CondId(i as u32));
+                    if p.var(v).is_global_storage() {
+                        extra.insert(v);
+                    }
+                }
+            }
+        }
+        let views = views(p, a, &layout, &extra);
+        let mut loops_of_node = vec![Vec::new(); p.nodes.len()];
+        for (i, l) in a.loops.iter().enumerate() {
+            for n in &l.body {
+                loops_of_node[n.index()].push(i as u32);
+            }
+        }
+        let mut exit_tests: HashMap<NodeId, Vec<(u32, NodeId)>> = HashMap::new();
+        for (i, l) in a.loops.iter().enumerate() {
+            for &b in &l.body {
+                if let NodeKind::Branch { then_, else_, .. } = &p.node(b).kind {
+                    match (l.body.contains(then_), l.body.contains(else_)) {
+                        (true, false) => exit_tests.entry(b).or_default().push((i as u32, *then_)),
+                        (false, true) => exit_tests.entry(b).or_default().push((i as u32, *else_)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let input_index = p
+            .input_slots()
+            .iter()
+            .enumerate()
+            .map(|(k, s)| ((s.var, s.index.unwrap_or(0)), k as u32))
+            .collect();
+        Engine {
+            p,
+            a,
+            views,
+            conds,
+            cond_index: CondIndex::new(p, conds),
+            opts,
+            t: Tables::default(),
+            budget: Budget {
+                start: Instant::now(),
+                states: Cell::new(0),
+                hit: Cell::new(None),
+            },
+            loops_of_node,
+            exit_tests,
+            scc: sccs(p),
+            input_index,
+            conds_of_var,
+            layout,
+        }
+    }
+
+    // ---- reading and writing valuations ----
+
+    pub fn slot_of(&self, var: VarId, index: u32) -> VarSlot {
+        let off = self.layout.offset[var.index()] + index;
+        if self.p.var(var).is_global_storage() {
+            VarSlot::Global(off)
+        } else {
+            VarSlot::Local(off)
+        }
+    }
+
+    pub fn read(&self, proc: ProcId, val: &Valuation, var: VarId, index: u32) -> Value {
+        match self.slot_of(var, index) {
+            VarSlot::Global(g) => match self.views[proc.index()].pos.get(&g) {
+                Some(&i) => val.globals[i as usize].clone(),
+                // Not in the view: the procedure cannot read it (defensive).
+                None => Value::Const(0),
+            },
+            VarSlot::Local(l) => val.locals.get(l as usize).cloned().unwrap_or_default(),
+        }
+    }
+
+    pub fn write(&self, proc: ProcId, val: &mut Valuation, var: VarId, index: u32, v: Value) {
+        match self.slot_of(var, index) {
+            VarSlot::Global(g) => {
+                if let Some(&i) = self.views[proc.index()].pos.get(&g) {
+                    val.globals.set(i as usize, v);
+                }
+            }
+            VarSlot::Local(l) => {
+                val.locals.set(l as usize, v);
+            }
+        }
+    }
+
+    /// The initial state: the entry procedure with inputs as symbols.
+    pub fn initial(&self) -> (CtxId, NodeId, ValId) {
+        let p = self.p;
+        let entry = p.entry;
+        let view = &self.views[entry.index()];
+        let globals: im::Vector<Value> = view.slots.iter().map(|_| Value::Const(0)).collect();
+        let mut val = Valuation {
+            globals,
+            locals: (0..self.layout.frame_slots[entry.index()])
+                .map(|_| Value::Const(0))
+                .collect(),
+            loops: Vec::new(),
+        };
+        for &g in &p.globals {
+            let var = p.var(g);
+            for k in 0..var.slots() {
+                let v = match &var.init {
+                    VarInit::Input => Value::sym(Sym::Input(self.input_index[&(g, k)])),
+                    VarInit::Values(vals) => Value::Const(vals.get(k as usize).copied().unwrap_or(0)),
+                    VarInit::Assigned => Value::Const(0),
+                };
+                self.write(entry, &mut val, g, k, v);
+            }
+        }
+        for s in p.input_slots() {
+            if !p.var(s.var).is_global_storage() {
+                let k = s.index.unwrap_or(0);
+                let v = Value::sym(Sym::Input(self.input_index[&(s.var, k)]));
+                self.write(entry, &mut val, s.var, k, v);
+            }
+        }
+        let start = self.t.intern_val(val);
+        let ctx = self.t.intern_ctx(CtxKey {
+            proc: entry,
+            start,
+            depth: 0,
+            caller: None,
+        });
+        (ctx, p.proc(entry).entry, start)
+    }
+
+    pub fn start_of(&self, c: CtxId) -> (NodeId, ValId) {
+        let k = self.t.ctx(c);
+        (self.p.proc(k.proc).entry, k.start)
+    }
+
+    pub fn is_exit(&self, n: NodeId) -> bool {
+        matches!(self.p.node(n).kind, NodeKind::Exit)
+    }
+
+    /// Counts a state; `false` once the budget is spent.
+    fn spend(&self) -> bool {
+        if self.budget.hit.get().is_some() {
+            return false;
+        }
+        let n = self.budget.states.get() + 1;
+        self.budget.states.set(n);
+        if n > self.opts.max_states {
+            self.budget.hit.set(Some("the state limit (--max-states) was reached"));
+            return false;
+        }
+        if n % 256 == 0 {
+            if let Some(t) = self.opts.timeout {
+                if self.budget.start.elapsed() > t {
+                    self.budget.hit.set(Some("the time limit (--timeout) was reached"));
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    pub fn states_explored(&self) -> u64 {
+        self.budget.states.get()
+    }
+
+    fn env<'e>(&'e self, proc: ProcId, val: &'e Valuation) -> AbsEnv<'e> {
+        AbsEnv {
+            e: self,
+            proc,
+            val,
+            taken: val.syms(),
+        }
+    }
+
+    // ---- steps ----
+
+    /// Successors of a state (calls excepted: see `calls` and `returns`).
+    pub fn transitions(&self, c: CtxId, n: NodeId, v: ValId) -> Vec<(LabelId, Target)> {
+        if !self.spend() {
+            return Vec::new();
+        }
+        let p = self.p;
+        let node = p.node(n);
+        let proc = node.proc;
+        let val = self.t.val(v);
+        let mut out = Vec::new();
+        match &node.kind {
+            NodeKind::Assign { place, value, next } => {
+                let mut env = self.env(proc, &val);
+                let values = Evaluator {
+                    p,
+                    env: &mut env,
+                    mode: Mode::All,
+                    node: n,
+                }
+                .expr(value);
+                for o in values {
+                    match o.result {
+                        Err(site) => out.push(self.error_target(o.decisions, site)),
+                        Ok(x) => self.assign(proc, n, &val, place, o.decisions, Some(x), *next, &mut out),
+                    }
+                }
+            }
+            NodeKind::Havoc { place, next, .. } => self.assign(proc, n, &val, place, vec![], None, *next, &mut out),
+            NodeKind::Branch { cond, then_, else_ } => {
+                let outcomes = match cond {
+                    Cond::Nondet => vec![(vec![], Ok(None))],
+                    Cond::Atom(a) => {
+                        let mut env = self.env(proc, &val);
+                        Evaluator {
+                            p,
+                            env: &mut env,
+                            mode: Mode::All,
+                            node: n,
+                        }
+                        .atom(a)
+                        .into_iter()
+                        .map(|o| {
+                            let r = o.result.map(|t| match t {
+                                Truth::Known(b) => Some(b),
+                                Truth::Depends(_) => None,
+                            });
+                            (o.decisions, r)
+                        })
+                        .collect()
+                    }
+                };
+                // `Some(b)`: the outcome is known; `None`: both are possible.
+                for (decisions, r) in outcomes {
+                    match r {
+                        Err(site) => out.push(self.error_target(decisions, site)),
+                        Ok(known) => {
+                            for (b, to) in [(true, *then_), (false, *else_)] {
+                                if known.is_some_and(|k| k != b) {
+                                    continue;
+                                }
+                                let w = self.advance(proc, n, to, (*val).clone(), known.is_none());
+                                let mut d = decisions.clone();
+                                d.push(Decision::Branch(b));
+                                out.push((self.label(d), Target::Node(to, w)));
+                            }
+                        }
+                    }
+                }
+            }
+            NodeKind::Return { value, next } => match (value, p.proc(proc).ret_var) {
+                (Some(e), Some(rv)) => {
+                    let mut env = self.env(proc, &val);
+                    let values = Evaluator {
+                        p,
+                        env: &mut env,
+                        mode: Mode::All,
+                        node: n,
+                    }
+                    .expr(e);
+                    for o in values {
+                        match o.result {
+                            Err(site) => out.push(self.error_target(o.decisions, site)),
+                            Ok(x) => {
+                                let mut w = (*val).clone();
+                                self.write(proc, &mut w, rv, 0, x);
+                                let w = self.advance(proc, n, *next, w, false);
+                                out.push((self.label(o.decisions), Target::Node(*next, w)));
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    let w = self.advance(proc, n, *next, (*val).clone(), false);
+                    out.push((self.label(vec![]), Target::Node(*next, w)));
+                }
+            },
+            NodeKind::Skip { next } => {
+                let w = self.advance(proc, n, *next, (*val).clone(), false);
+                out.push((self.label(vec![]), Target::Node(*next, w)));
+            }
+            NodeKind::Error { site } => out.push(self.error_target(vec![], *site)),
+            NodeKind::Call { .. } => {
+                // Errors while evaluating the arguments; the calls themselves
+                // come from `calls`.
+                for o in self.call_outcomes(c, n, &val, None) {
+                    if let Err(site) = o.result {
+                        out.push(self.error_target(o.decisions, site));
+                    }
+                }
+            }
+            NodeKind::Halt | NodeKind::Exit => {}
+        }
+        out
+    }
+
+    fn label(&self, d: Vec<Decision>) -> LabelId {
+        self.t.intern_label(Label(d))
+    }
+
+    fn error_target(&self, d: Vec<Decision>, site: SiteId) -> (LabelId, Target) {
+        let cond = self.cond_index.of_site[site.index()].expect("every site of a reachable procedure has a condition");
+        (self.label(d), Target::Error(cond))
+    }
+
+    /// Writes `x` (fresh draws when `None`) to the place, then checks user
+    /// conditions and moves on.
+    #[allow(clippy::too_many_arguments)]
+    fn assign(
+        &self,
+        proc: ProcId,
+        n: NodeId,
+        val: &Valuation,
+        place: &Place,
+        decisions: Vec<Decision>,
+        x: Option<Value>,
+        next: NodeId,
+        out: &mut Vec<(LabelId, Target)>,
+    ) {
+        let mut env = self.env(proc, val);
+        let slots = Evaluator {
+            p: self.p,
+            env: &mut env,
+            mode: Mode::All,
+            node: n,
+        }
+        .place(place);
+        for s in slots {
+            let mut d = decisions.clone();
+            d.extend(s.decisions.iter().copied());
+            match s.result {
+                Err(site) => out.push(self.error_target(d, site)),
+                Ok((var, k)) => {
+                    let mut w = val.clone();
+                    match &x {
+                        Some(x) => self.write(proc, &mut w, var, k, x.clone()),
+                        None => self.havoc(proc, n, &mut w, place, var, k),
+                    }
+                    self.violations(proc, n, &w, &[var], &d, out);
+                    let w = self.advance(proc, n, next, w, false);
+                    out.push((self.label(d), Target::Node(next, w)));
+                }
+            }
+        }
+    }
+
+    /// Gives the place (a whole array when unindexed) fresh draws.
+    fn havoc(&self, proc: ProcId, n: NodeId, w: &mut Valuation, place: &Place, var: VarId, k: u32) {
+        let elems: Vec<u32> = match (&place.index, self.p.var(var).len) {
+            (None, Some(len)) => (0..len).collect(),
+            _ => vec![k],
+        };
+        // The old values go first, so their symbols can be reused.
+        for &e in &elems {
+            self.write(proc, w, var, e, Value::Const(0));
+        }
+        let mut taken = w.syms();
+        for e in elems {
+            let s = fresh(&taken, Sym::Draw(n, 0));
+            taken.insert(s);
+            self.write(proc, w, var, e, Value::sym(s));
+        }
+    }
+
+    /// Error targets for user conditions that may hold after `n` wrote
+    /// `written` (the run also goes on).
+    fn violations(
+        &self,
+        proc: ProcId,
+        n: NodeId,
+        w: &Valuation,
+        written: &[VarId],
+        d: &[Decision],
+        out: &mut Vec<(LabelId, Target)>,
+    ) {
+        let mut seen = BTreeSet::new();
+        for var in written {
+            for &k in self.conds_of_var.get(var).into_iter().flatten() {
+                if !seen.insert(k) {
+                    continue;
+                }
+                let user = self.conds[k.0 as usize]
+                    .user()
+                    .expect("only user conditions read variables");
+                if user.proc.is_some_and(|cp| cp != proc) {
+                    continue;
+                }
+                for (j, disjunct) in self.conds[k.0 as usize].dnf.iter().enumerate() {
+                    if self.disjunct_may_hold(proc, n, w, disjunct) {
+                        let mut d = d.to_vec();
+                        d.push(Decision::Violates(k, j as u32));
+                        out.push((self.label(d), Target::Error(k)));
+                    }
+                }
+            }
+        }
+    }
+
+    fn disjunct_may_hold(&self, proc: ProcId, n: NodeId, w: &Valuation, disjunct: &[(Atom, bool)]) -> bool {
+        let mut env = self.env(proc, w);
+        for (atom, pos) in disjunct {
+            let outs = Evaluator {
+                p: self.p,
+                env: &mut env,
+                mode: Mode::All,
+                node: n,
+            }
+            .atom(atom);
+            let possible = outs.iter().any(|o| match &o.result {
+                Ok(Truth::Known(b)) => b == pos,
+                Ok(Truth::Depends(_)) => true,
+                Err(_) => false,
+            });
+            if !possible {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The valuation on entering `to` from `from`: loop bookkeeping and,
+    /// past the unrolling bound, widening.
+    fn advance(&self, proc: ProcId, from: NodeId, to: NodeId, mut w: Valuation, decided: bool) -> ValId {
+        if decided {
+            for lv in &mut w.loops {
+                if self.loops_of_node[from.index()].contains(&lv.lp) {
+                    lv.decided = true;
+                }
+            }
+        }
+        // An exit test that stays in its loop: the iteration goes on, so
+        // what changed in the last one is widened now.
+        for &(l, stay) in self.exit_tests.get(&from).into_iter().flatten() {
+            if stay == to {
+                if let Some(i) = w.loops.iter().position(|lv| lv.lp == l && !lv.pending.is_empty()) {
+                    let pending = std::mem::take(&mut w.loops[i].pending);
+                    self.widen(proc, l, i, &pending, &mut w);
+                }
+            }
+        }
+        let inside = &self.loops_of_node[to.index()];
+        w.loops.retain(|lv| inside.contains(&lv.lp));
+        if let Some(&l) = self.a.loop_at.get(&to) {
+            let l = l as u32;
+            let k = self.opts.unroll;
+            match w.loops.iter_mut().find(|lv| lv.lp == l) {
+                Some(lv) => lv.count = (lv.count + 1).min(k + 1),
+                None => w.loops.push(LoopVisit {
+                    lp: l,
+                    count: 1,
+                    decided: false,
+                    previous: Vec::new(),
+                    pending: Vec::new(),
+                }),
+            }
+            let i = w.loops.iter().position(|lv| lv.lp == l).expect("just inserted");
+            if w.loops[i].count >= k && w.loops[i].decided {
+                self.head_visit(proc, l, i, &mut w);
+            }
+        }
+        self.t.intern_val(w)
+    }
+
+    /// The slots a loop writes that belong to this activation.
+    fn loop_slots(&self, proc: ProcId, l: u32) -> Vec<(VarId, u32)> {
+        let mut slots = Vec::new();
+        for &var in &self.a.loops[l as usize].modifies {
+            let v = self.p.var(var);
+            if !v.is_global_storage() && v.proc != Some(proc) {
+                continue;
+            }
+            for k in 0..v.slots() {
+                slots.push((var, k));
+            }
+        }
+        slots
+    }
+
+    /// A visit of a loop head at or past the unrolling bound: notes what the
+    /// loop changed since the previous visit. A change still pending from
+    /// the previous iteration (no exit test on its path) is widened here.
+    fn head_visit(&self, proc: ProcId, l: u32, i: usize, w: &mut Valuation) {
+        let slots = self.loop_slots(proc, l);
+        let now: Vec<Value> = slots.iter().map(|&(var, k)| self.read(proc, w, var, k)).collect();
+        if w.loops[i].count == self.opts.unroll {
+            w.loops[i].previous = now;
+            return;
+        }
+        let stale = std::mem::take(&mut w.loops[i].pending);
+        let previous = std::mem::take(&mut w.loops[i].previous);
+        let changed: Vec<u32> = (0..slots.len() as u32)
+            .filter(|&j| previous.get(j as usize) != Some(&now[j as usize]))
+            .collect();
+        if stale.is_empty() {
+            w.loops[i].pending = changed;
+            w.loops[i].previous = now;
+        } else {
+            let mut all = stale;
+            all.extend(changed);
+            all.sort();
+            all.dedup();
+            self.widen(proc, l, i, &all, w);
+        }
+    }
+
+    /// Replaces the given slots of what the loop writes by fresh abstraction
+    /// symbols.
+    fn widen(&self, proc: ProcId, l: u32, i: usize, which: &[u32], w: &mut Valuation) {
+        let head = self.a.loops[l as usize].head;
+        let slots = self.loop_slots(proc, l);
+        let chosen: Vec<(VarId, u32)> = which.iter().filter_map(|&j| slots.get(j as usize).copied()).collect();
+        for &(var, k) in &chosen {
+            self.write(proc, w, var, k, Value::Const(0));
+        }
+        let mut taken = w.syms();
+        for &(var, k) in &chosen {
+            let id = self.layout.offset[var.index()]
+                + k
+                + if self.p.var(var).is_global_storage() {
+                    0
+                } else {
+                    1 << 30
+                };
+            let s = fresh(&taken, Sym::Alpha(AlphaKey::Widen(head, id), 0));
+            taken.insert(s);
+            self.write(proc, w, var, k, Value::sym(s));
+        }
+        w.loops[i].previous = slots.iter().map(|&(var, k)| self.read(proc, w, var, k)).collect();
+    }
+
+    // ---- calls ----
+
+    /// Evaluates a call's arguments and result place: per outcome, the
+    /// decisions and either (argument values, result slot) or an error.
+    #[allow(clippy::type_complexity)]
+    fn call_outcomes(
+        &self,
+        _c: CtxId,
+        n: NodeId,
+        val: &Valuation,
+        follow: Option<(&[Decision], &mut usize)>,
+    ) -> Vec<CallOutcome> {
+        let NodeKind::Call { args, result, .. } = &self.p.node(n).kind else {
+            return Vec::new();
+        };
+        let proc = self.p.node(n).proc;
+        let mut env = self.env(proc, val);
+        call_outcomes(self.p, &mut env, n, args, result.as_ref(), follow)
+    }
+
+    /// The activations a call can start.
+    pub fn calls(&self, c: CtxId, n: NodeId, v: ValId) -> Vec<(LabelId, CtxId)> {
+        let NodeKind::Call { callee, .. } = &self.p.node(n).kind else {
+            return Vec::new();
+        };
+        let val = self.t.val(v);
+        let mut out = Vec::new();
+        for o in self.call_outcomes(c, n, &val, None) {
+            let Ok((args, _)) = o.result else { continue };
+            let l = self.label(o.decisions);
+            let (start, depth) = self.callee_start(c, n, &val, *callee, &args);
+            let key = CtxKey {
+                proc: *callee,
+                start,
+                depth,
+                caller: if self.opts.summaries { None } else { Some((c, n, v, l)) },
+            };
+            out.push((l, self.t.intern_ctx(key)));
+        }
+        out
+    }
+
+    /// The callee's initial valuation before widening (its symbols are the
+    /// caller's), and after; the recursion depth.
+    fn callee_valuations(
+        &self,
+        c: CtxId,
+        n: NodeId,
+        val: &Valuation,
+        callee: ProcId,
+        args: &[Value],
+    ) -> (Valuation, Valuation, u32) {
+        let p = self.p;
+        let caller = p.node(n).proc;
+        let cp = p.proc(callee);
+        let mut u = Valuation {
+            globals: self.views[callee.index()]
+                .slots
+                .iter()
+                .map(|g| match self.views[caller.index()].pos.get(g) {
+                    Some(&i) => val.globals[i as usize].clone(),
+                    None => Value::Const(0),
+                })
+                .collect(),
+            locals: (0..self.layout.frame_slots[callee.index()])
+                .map(|_| Value::Const(0))
+                .collect(),
+            loops: Vec::new(),
+        };
+        for (param, a) in cp.params.iter().zip(args) {
+            self.write(callee, &mut u, *param, 0, a.clone());
+        }
+        // A recursive call of the entry draws the locals that were inputs.
+        if callee == p.entry {
+            let mut taken = val.syms();
+            taken.extend(u.syms());
+            for &l in &cp.locals {
+                if p.var(l).kind == VarKind::Local && p.var(l).init == VarInit::Input {
+                    for k in 0..p.var(l).slots() {
+                        let s = fresh(&taken, Sym::Draw(n, 0));
+                        taken.insert(s);
+                        self.write(callee, &mut u, l, k, Value::sym(s));
+                    }
+                }
+            }
+        }
+        let ctx = self.t.ctx(c);
+        let depth = if self.scc[caller.index()] == self.scc[callee.index()] {
+            (ctx.depth + 1).min(self.opts.unroll + 1)
+        } else {
+            0
+        };
+        let mut w = u.clone();
+        if depth > self.opts.unroll {
+            // Deep recursion: what is not a constant becomes unknown.
+            let mut taken = u.syms();
+            let globals: Vec<u32> = self.views[callee.index()].slots.clone();
+            for (i, g) in globals.iter().enumerate() {
+                if w.globals[i].as_const().is_none() {
+                    let s = fresh(&taken, Sym::Alpha(AlphaKey::Recursion(callee, *g), 0));
+                    taken.insert(s);
+                    w.globals.set(i, Value::sym(s));
+                }
+            }
+            for (i, &param) in cp.params.iter().enumerate() {
+                if self.read(callee, &w, param, 0).as_const().is_none() {
+                    let s = fresh(&taken, Sym::Alpha(AlphaKey::Recursion(callee, (1 << 30) + i as u32), 0));
+                    taken.insert(s);
+                    self.write(callee, &mut w, param, 0, Value::sym(s));
+                }
+            }
+        }
+        (u, w, depth)
+    }
+
+    fn callee_start(&self, c: CtxId, n: NodeId, val: &Valuation, callee: ProcId, args: &[Value]) -> (ValId, u32) {
+        let (_, w, depth) = self.callee_valuations(c, n, val, callee, args);
+        (self.t.intern_val(w), depth)
+    }
+
+    /// Where a call returns to, given the callee's exit valuation; plus user
+    /// conditions the result may violate.
+    pub fn returns(&self, c: CtxId, n: NodeId, v: ValId, l: LabelId, x: ValId) -> Vec<(LabelId, Target)> {
+        let p = self.p;
+        let NodeKind::Call { callee, next, .. } = &p.node(n).kind else {
+            return Vec::new();
+        };
+        let caller = p.node(n).proc;
+        let val = self.t.val(v);
+        let exit = self.t.val(x);
+        let label = self.t.label(l);
+        let mut cursor = 0;
+        let outcome = self
+            .call_outcomes(c, n, &val, Some((&label.0, &mut cursor)))
+            .into_iter()
+            .find_map(|o| o.result.ok());
+        let Some((args, result)) = outcome else {
+            return Vec::new();
+        };
+        let (u, _, _) = self.callee_valuations(c, n, &val, *callee, &args);
+        let mut w = (*val).clone();
+        // What stays of the caller's values, for renaming.
+        let callee_view = &self.views[callee.index()];
+        let mut taken: BTreeSet<Sym> = BTreeSet::new();
+        for (i, g) in self.views[caller.index()].slots.iter().enumerate() {
+            if !callee_view.pos.contains_key(g) {
+                taken.extend(w.globals[i].syms());
+            }
+        }
+        let result_slot = result.map(|(var, k)| self.slot_of(var, k));
+        for (i, x) in w.locals.iter().enumerate() {
+            if Some(VarSlot::Local(i as u32)) != result_slot {
+                taken.extend(x.syms());
+            }
+        }
+        let keep = u.syms();
+        let mut renaming: HashMap<Sym, Sym> = HashMap::new();
+        let mut rename = |x: &Value| -> Value {
+            match x {
+                Value::Const(_) => x.clone(),
+                Value::Lin(l) => {
+                    let e = l.substitute(&mut |s| {
+                        if keep.contains(&s) {
+                            return None;
+                        }
+                        let t = *renaming.entry(s).or_insert_with(|| {
+                            let t = fresh(&taken, s.family());
+                            taken.insert(t);
+                            t
+                        });
+                        Some(super::value::LinExpr::sym(t))
+                    });
+                    e.map(Value::from_lin).unwrap_or_else(|| x.clone())
+                }
+            }
+        };
+        for (i, g) in callee_view.slots.iter().enumerate() {
+            if let Some(&j) = self.views[caller.index()].pos.get(g) {
+                let nv = rename(&exit.globals[i]);
+                w.globals.set(j as usize, nv);
+            }
+        }
+        let mut written = Vec::new();
+        if let (Some((var, k)), Some(rv)) = (result, p.proc(*callee).ret_var) {
+            let r = rename(&self.read(*callee, &exit, rv, 0));
+            self.write(caller, &mut w, var, k, r);
+            written.push(var);
+        }
+        let mut out = Vec::new();
+        self.violations(caller, n, &w, &written, &[], &mut out);
+        let w = self.advance(caller, n, *next, w, false);
+        out.push((self.label(vec![]), Target::Node(*next, w)));
+        out
+    }
+}
+
+/// The argument values and the result slot of a call.
+pub type CallValues = (Vec<Value>, Option<(VarId, u32)>);
+pub type CallOutcome = Outcome<CallValues>;
+
+/// Evaluates a call's arguments, then its result place; `follow` names the
+/// recorded decisions of a path (`None`: every outcome).
+pub fn call_outcomes(
+    p: &Program,
+    env: &mut dyn SymEnv,
+    n: NodeId,
+    args: &[Expr],
+    result: Option<&Place>,
+    mut follow: Option<(&[Decision], &mut usize)>,
+) -> Vec<CallOutcome> {
+    fn mode<'m>(follow: &'m mut Option<(&[Decision], &mut usize)>) -> Mode<'m> {
+        match follow {
+            None => Mode::All,
+            Some((ds, cur)) => Mode::Follow(ds, cur),
+        }
+    }
+    // Partial outcomes: the argument values so far.
+    let mut partial: Vec<Outcome<Vec<Value>>> = vec![Outcome {
+        decisions: vec![],
+        constraints: vec![],
+        result: Ok(vec![]),
+    }];
+    let mut done = Vec::new();
+    for a in args {
+        let mut next = Vec::new();
+        for part in partial {
+            let Ok(vals) = part.result else { continue };
+            let outs = Evaluator {
+                p,
+                env: &mut *env,
+                mode: mode(&mut follow),
+                node: n,
+            }
+            .expr(a);
+            for o in outs {
+                let mut d = part.decisions.clone();
+                d.extend(o.decisions);
+                let mut c = part.constraints.clone();
+                c.extend(o.constraints);
+                match o.result {
+                    Err(site) => done.push(Outcome {
+                        decisions: d,
+                        constraints: c,
+                        result: Err(site),
+                    }),
+                    Ok(v) => {
+                        let mut vals2 = vals.clone();
+                        vals2.push(v);
+                        next.push(Outcome {
+                            decisions: d,
+                            constraints: c,
+                            result: Ok(vals2),
+                        });
+                    }
+                }
+            }
+        }
+        partial = next;
+    }
+    for part in partial {
+        let Ok(vals) = part.result else { continue };
+        match result {
+            None => done.push(Outcome {
+                decisions: part.decisions,
+                constraints: part.constraints,
+                result: Ok((vals, None)),
+            }),
+            Some(pl) => {
+                let outs = Evaluator {
+                    p,
+                    env: &mut *env,
+                    mode: mode(&mut follow),
+                    node: n,
+                }
+                .place(pl);
+                for o in outs {
+                    let mut d = part.decisions.clone();
+                    d.extend(o.decisions);
+                    let mut c = part.constraints.clone();
+                    c.extend(o.constraints);
+                    done.push(Outcome {
+                        decisions: d,
+                        constraints: c,
+                        result: o.result.map(|slot| (vals.clone(), Some(slot))),
+                    });
+                }
+            }
+        }
+    }
+    done
+}
+
+/// Strongly connected components of the call graph (procedures that can
+/// call each other, directly or not, share a number).
+fn sccs(p: &Program) -> Vec<u32> {
+    let n = p.procs.len();
+    let mut reach = vec![vec![false; n]; n];
+    for id in p.node_ids() {
+        if let NodeKind::Call { callee, .. } = &p.node(id).kind {
+            reach[p.node(id).proc.index()][callee.index()] = true;
+        }
+    }
+    for k in 0..n {
+        for i in 0..n {
+            if reach[i][k] {
+                for j in 0..n {
+                    if reach[k][j] {
+                        reach[i][j] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut scc: Vec<u32> = (0..n as u32).collect();
+    for i in 0..n {
+        for j in 0..i {
+            if reach[i][j] && reach[j][i] {
+                scc[i] = scc[j];
+                break;
+            }
+        }
+    }
+    scc
+}

@@ -1,0 +1,574 @@
+//! Counterexample search: a depth-first walk over the explored graph towards
+//! an error, re-executing exactly as it goes (`path.rs`), pruning paths
+//! whose constraints have no integer solution (`lp.rs`), and confirming the
+//! end by replaying the solver's inputs in the concrete interpreter.
+
+use super::conditions::{CondKind, Condition};
+use super::explore::{Graph, Return, State};
+use super::lp::{self, LpOptions, Sat};
+use super::path::{Choice, Exec, PathError, PathStep};
+use super::state::{CondId, CtxId, Decision, ValId};
+use super::step::Engine;
+use super::value::Sym;
+use crate::interp;
+use crate::ir::cond::UserCond;
+use crate::ir::*;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::time::Instant;
+
+/// A confirmed counterexample.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    pub path: Vec<PathStep>,
+    /// Input values by name, in `Program::input_slots` order.
+    pub inputs: Vec<(String, i64)>,
+    pub choices: Vec<i64>,
+    /// The interpreter's run on those inputs and choices.
+    pub run: interp::Run,
+}
+
+/// Limits of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchLimits {
+    /// How often one state may repeat on a path.
+    pub revisits: u32,
+    /// Steps taken in all.
+    pub steps: u64,
+    pub deadline: Option<Instant>,
+}
+
+/// What a search found.
+pub enum Found {
+    Confirmed(Box<Counterexample>),
+    /// Every path to an error state was tried, and none is feasible.
+    Infeasible,
+    /// No confirmed counterexample; why not.
+    NotFound(String),
+}
+
+#[derive(Clone)]
+struct Pending {
+    callee: CtxId,
+    exit: ValId,
+    to: State,
+    /// A user condition violated by the returned value ends the path here.
+    violation: Option<Vec<Decision>>,
+}
+
+#[derive(Clone)]
+struct Cursor<'a> {
+    state: State,
+    stack: Vec<Pending>,
+    exec: Exec<'a>,
+    path: im::Vector<PathStep>,
+    visits: im::HashMap<(State, usize), u32>,
+    checked: usize,
+}
+
+enum Move {
+    Step(PathStep, State),
+    /// Enter a call whose callee holds the error.
+    Enter(PathStep, CtxId),
+    /// Enter a call that must return (with this exit valuation).
+    Call(PathStep, Return, Option<Vec<Decision>>),
+    /// Leave the callee at its exit.
+    Exit(PathStep),
+    /// The last step: it violates the condition.
+    Finish(PathStep),
+}
+
+pub struct Searcher<'a, 'g> {
+    pub engine: &'a Engine<'a>,
+    pub graph: &'g Graph,
+    pub users: &'a [UserCond],
+    layout: Layout,
+    preds: HashMap<State, Vec<State>>,
+    exit_sets: std::cell::RefCell<HashMap<(CtxId, ValId), HashSet<State>>>,
+}
+
+impl<'a, 'g> Searcher<'a, 'g> {
+    pub fn new(engine: &'a Engine<'a>, graph: &'g Graph, users: &'a [UserCond]) -> Self {
+        let mut preds: HashMap<State, Vec<State>> = HashMap::new();
+        for (s, steps) in &graph.steps {
+            for st in steps {
+                preds.entry(st.to).or_default().push(*s);
+            }
+        }
+        for (s, rets) in &graph.returns {
+            for r in rets {
+                preds.entry(r.to).or_default().push(*s);
+            }
+        }
+        Searcher {
+            engine,
+            graph,
+            users,
+            layout: engine.p.layout(),
+            preds,
+            exit_sets: Default::default(),
+        }
+    }
+
+    fn entry_state(&self, c: CtxId) -> State {
+        let (n, v) = self.engine.start_of(c);
+        (c, n, v)
+    }
+
+    /// States from which an error of `k` can be reached.
+    pub fn can_reach_error(&self, k: CondId) -> HashSet<State> {
+        let g = self.graph;
+        let mut set: HashSet<State> = HashSet::new();
+        let mut work: Vec<State> = Vec::new();
+        for (s, _) in g.errors.get(&k).into_iter().flatten() {
+            work.push(*s);
+        }
+        for (s, _, _) in g.return_errors.get(&k).into_iter().flatten() {
+            work.push(*s);
+        }
+        // Callers of an activation whose entry reaches the error.
+        let mut entered: HashMap<CtxId, Vec<State>> = HashMap::new();
+        for (c, callers) in &g.callers {
+            entered.insert(*c, callers.iter().map(|(s, _)| *s).collect());
+        }
+        while let Some(s) = work.pop() {
+            if !set.insert(s) {
+                continue;
+            }
+            work.extend(self.preds.get(&s).into_iter().flatten().copied());
+            if self.entry_state(s.0) == s {
+                work.extend(entered.get(&s.0).into_iter().flatten().copied());
+            }
+        }
+        set
+    }
+
+    /// States of activation `c` from which it can return with `x`.
+    fn can_exit(&self, c: CtxId, x: ValId) -> HashSet<State> {
+        if let Some(s) = self.exit_sets.borrow().get(&(c, x)) {
+            return s.clone();
+        }
+        let exit = self.engine.p.proc(self.engine.t.ctx(c).proc).exit;
+        let mut set = HashSet::new();
+        let mut work = vec![(c, exit, x)];
+        while let Some(s) = work.pop() {
+            if s.0 != c || !set.insert(s) {
+                continue;
+            }
+            work.extend(self.preds.get(&s).into_iter().flatten().copied());
+        }
+        self.exit_sets.borrow_mut().insert((c, x), set.clone());
+        set
+    }
+
+    fn label(&self, l: super::state::LabelId) -> Vec<Decision> {
+        self.engine.t.label(l).0.clone()
+    }
+
+    fn moves(&self, cur: &Cursor, k: CondId, err: &HashSet<State>) -> Vec<Move> {
+        let g = self.graph;
+        let s = cur.state;
+        let (c, n, v) = s;
+        let mut out = Vec::new();
+        match cur.stack.last() {
+            None => {
+                for (es, l) in g.errors.get(&k).into_iter().flatten() {
+                    if *es == s {
+                        out.push(Move::Finish(PathStep {
+                            node: n,
+                            decisions: self.label(*l),
+                        }));
+                    }
+                }
+                for st in g.steps.get(&s).into_iter().flatten() {
+                    if err.contains(&st.to) {
+                        out.push(Move::Step(
+                            PathStep {
+                                node: n,
+                                decisions: self.label(st.label),
+                            },
+                            st.to,
+                        ));
+                    }
+                }
+                for (l, c2) in g.calls.get(&s).into_iter().flatten() {
+                    if err.contains(&self.entry_state(*c2)) {
+                        out.push(Move::Enter(
+                            PathStep {
+                                node: n,
+                                decisions: self.label(*l),
+                            },
+                            *c2,
+                        ));
+                    }
+                    for r in g.returns.get(&s).into_iter().flatten() {
+                        if r.call_label == *l && r.callee == *c2 && err.contains(&r.to) {
+                            out.push(Move::Call(
+                                PathStep {
+                                    node: n,
+                                    decisions: self.label(*l),
+                                },
+                                *r,
+                                None,
+                            ));
+                        }
+                    }
+                }
+                for (es, r, l2) in g.return_errors.get(&k).into_iter().flatten() {
+                    if *es == s {
+                        out.push(Move::Call(
+                            PathStep {
+                                node: n,
+                                decisions: self.label(r.call_label),
+                            },
+                            *r,
+                            Some(self.label(*l2)),
+                        ));
+                    }
+                }
+            }
+            Some(top) => {
+                if self.engine.is_exit(n) && v == top.exit && c == top.callee {
+                    out.push(Move::Exit(PathStep {
+                        node: n,
+                        decisions: top.violation.clone().unwrap_or_default(),
+                    }));
+                    return out;
+                }
+                let ok = self.can_exit(top.callee, top.exit);
+                for st in g.steps.get(&s).into_iter().flatten() {
+                    if ok.contains(&st.to) {
+                        out.push(Move::Step(
+                            PathStep {
+                                node: n,
+                                decisions: self.label(st.label),
+                            },
+                            st.to,
+                        ));
+                    }
+                }
+                for r in g.returns.get(&s).into_iter().flatten() {
+                    if ok.contains(&r.to) {
+                        out.push(Move::Call(
+                            PathStep {
+                                node: n,
+                                decisions: self.label(r.call_label),
+                            },
+                            *r,
+                            None,
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Searches for a confirmed counterexample of condition `k`.
+    pub fn search(&self, k: CondId, limits: SearchLimits) -> Found {
+        let Some(init) = self.graph.init else {
+            return Found::NotFound("nothing was explored".into());
+        };
+        let err = self.can_reach_error(k);
+        if !err.contains(&init) {
+            return Found::NotFound("no error state is reachable".into());
+        }
+        let conds = self.engine.conds;
+        let start = Cursor {
+            state: init,
+            stack: Vec::new(),
+            exec: Exec::new(self.engine.p, &self.layout),
+            path: im::Vector::new(),
+            visits: im::HashMap::new(),
+            checked: 0,
+        };
+        let mut todo: Vec<(Cursor, Move)> = Vec::new();
+        for m in self.moves(&start, k, &err) {
+            todo.push((start.clone(), m));
+        }
+        todo.reverse();
+        let mut steps = 0u64;
+        let mut notes = Notes::default();
+        while let Some((mut cur, mv)) = todo.pop() {
+            // Apply moves until a dead end or a choice.
+            let mut mv = Some(mv);
+            while let Some(m) = mv.take() {
+                steps += 1;
+                if steps > limits.steps || limits.deadline.is_some_and(|d| Instant::now() > d) {
+                    return Found::NotFound(notes.reason(true));
+                }
+                match self.apply(&mut cur, m, conds) {
+                    Applied::Dead(why) => {
+                        notes.add(why);
+                        break;
+                    }
+                    Applied::Done => match self.confirm(&cur, k, &mut notes) {
+                        Some(cx) => return Found::Confirmed(Box::new(cx)),
+                        None => break,
+                    },
+                    Applied::Moved => {}
+                }
+                let key = (cur.state, cur.stack.len());
+                let seen = cur.visits.get(&key).copied().unwrap_or(0);
+                if seen >= limits.revisits {
+                    notes.bounded = true;
+                    break;
+                }
+                cur.visits.insert(key, seen + 1);
+                let mut ms = self.moves(&cur, k, &err);
+                if ms.is_empty() {
+                    break;
+                }
+                let first = ms.remove(0);
+                for m in ms.into_iter().rev() {
+                    todo.push((cur.clone(), m));
+                }
+                mv = Some(first);
+            }
+        }
+        if notes.exhaustive() {
+            Found::Infeasible
+        } else {
+            Found::NotFound(notes.reason(false))
+        }
+    }
+
+    fn apply(&self, cur: &mut Cursor<'a>, m: Move, conds: &[Condition]) -> Applied {
+        let (step, next, done) = match m {
+            Move::Step(st, to) => (st, Some(to), false),
+            Move::Enter(st, c2) => (st, Some(self.entry_state(c2)), false),
+            Move::Call(st, r, violation) => {
+                cur.stack.push(Pending {
+                    callee: r.callee,
+                    exit: r.exit,
+                    to: r.to,
+                    violation,
+                });
+                (st, Some(self.entry_state(r.callee)), false)
+            }
+            Move::Exit(st) => {
+                let top = cur.stack.pop().expect("an exit move has a pending call");
+                let done = top.violation.is_some() && cur.stack.is_empty();
+                (st, Some(top.to), done)
+            }
+            Move::Finish(st) => (st, None, true),
+        };
+        match cur.exec.step(&step, conds) {
+            Err(PathError::Infeasible) => return Applied::Dead(Why::Infeasible),
+            Err(PathError::Malformed(m)) => return Applied::Dead(Why::Malformed(m)),
+            Ok(_) => {}
+        }
+        cur.path.push_back(step);
+        if let Some(s) = next {
+            cur.state = s;
+        }
+        if done {
+            return Applied::Done;
+        }
+        // Check feasibility only when new constraints arrived.
+        if cur.exec.constraints.len() > cur.checked {
+            cur.checked = cur.exec.constraints.len();
+            let cons: Vec<_> = cur.exec.constraints.iter().map(|c| c.c.clone()).collect();
+            match lp::solve(&cons, &|s| self.range(s), LpOptions::default()) {
+                Sat::No => return Applied::Dead(Why::Infeasible),
+                Sat::Unknown(why) => return Applied::Dead(Why::Solver(why)),
+                Sat::Yes(_) => {}
+            }
+        }
+        Applied::Moved
+    }
+
+    /// The range a symbol's values come from.
+    pub fn range(&self, s: Sym) -> (i64, i64) {
+        match s {
+            Sym::Input(k) => self.engine.p.input_slots()[k as usize].range,
+            Sym::Draw(..) | Sym::Alpha(..) => (i64::MIN, i64::MAX),
+        }
+    }
+
+    fn confirm(&self, cur: &Cursor<'a>, k: CondId, notes: &mut Notes) -> Option<Counterexample> {
+        let cons: Vec<_> = cur.exec.constraints.iter().map(|c| c.c.clone()).collect();
+        let ranges = draw_ranges(&cur.exec.choices);
+        let range = |s: Sym| match s {
+            Sym::Draw(..) => ranges.get(&s).copied().unwrap_or((i64::MIN, i64::MAX)),
+            _ => self.range(s),
+        };
+        let model = match lp::solve(
+            &cons,
+            &range,
+            LpOptions {
+                small: true,
+                seconds: 10.0,
+            },
+        ) {
+            Sat::Yes(m) => m,
+            Sat::No => {
+                notes.add(Why::Infeasible);
+                return None;
+            }
+            Sat::Unknown(why) => {
+                notes.add(Why::Solver(why));
+                return None;
+            }
+        };
+        let (inputs, choices) = replay_values(self.engine.p, &model, &cur.exec.choices);
+        let cfg = interp::Config {
+            inputs: inputs.iter().cloned().collect(),
+            choices: choices.clone(),
+            seed: None,
+            max_steps: 50_000_000,
+            conditions: self.users.to_vec(),
+            watch: match &self.engine.conds[k.0 as usize].kind {
+                CondKind::User(_) => Some(self.user_index(k)),
+                CondKind::Site(_) => None,
+            },
+        };
+        let run = match interp::run(self.engine.p, &cfg) {
+            Ok(r) => r,
+            Err(_) => {
+                notes.add(Why::Replay(cur.exec.has_alpha));
+                return None;
+            }
+        };
+        let reached = match (&self.engine.conds[k.0 as usize].kind, &run.outcome) {
+            (CondKind::Site(s), interp::Outcome::Error { site, .. }) => s == site,
+            (CondKind::User(_), interp::Outcome::Condition { index, .. }) => *index == self.user_index(k),
+            _ => false,
+        };
+        if !reached {
+            notes.add(Why::Replay(cur.exec.has_alpha));
+            return None;
+        }
+        Some(Counterexample {
+            path: cur.path.iter().cloned().collect(),
+            inputs,
+            choices,
+            run,
+        })
+    }
+
+    /// The position of a user condition among the user conditions.
+    fn user_index(&self, k: CondId) -> usize {
+        self.engine.conds[..k.0 as usize]
+            .iter()
+            .filter(|c| c.user().is_some())
+            .count()
+    }
+}
+
+enum Applied {
+    Moved,
+    Done,
+    Dead(Why),
+}
+
+enum Why {
+    Infeasible,
+    Malformed(String),
+    Solver(&'static str),
+    /// Replay did not reach the error (`true`: the path used values the
+    /// analysis does not track exactly).
+    Replay(bool),
+}
+
+/// What the search ran into, for the `unknown` reason.
+#[derive(Default)]
+struct Notes {
+    infeasible: u32,
+    replay_alpha: u32,
+    replay_exact: u32,
+    solver: Option<&'static str>,
+    malformed: Option<String>,
+    bounded: bool,
+}
+
+impl Notes {
+    /// Nothing was left untried or unsure: every path was infeasible.
+    fn exhaustive(&self) -> bool {
+        !self.bounded
+            && self.solver.is_none()
+            && self.malformed.is_none()
+            && self.replay_alpha == 0
+            && self.replay_exact == 0
+    }
+
+    fn add(&mut self, w: Why) {
+        match w {
+            Why::Infeasible => self.infeasible += 1,
+            Why::Malformed(m) => self.malformed = Some(m),
+            Why::Solver(s) => self.solver = Some(s),
+            Why::Replay(true) => self.replay_alpha += 1,
+            Why::Replay(false) => self.replay_exact += 1,
+        }
+    }
+
+    fn reason(&self, out_of_budget: bool) -> String {
+        let mut parts = Vec::new();
+        if out_of_budget {
+            parts.push("the search for a feasible error path ran out of its budget".to_string());
+        }
+        if self.replay_alpha > 0 {
+            parts.push(format!(
+                "{} error path(s) depend on values the analysis does not track exactly (non-linear arithmetic); replaying them did not reach the error",
+                self.replay_alpha
+            ));
+        }
+        if self.replay_exact > 0 {
+            parts.push(format!(
+                "{} error path(s) did not replay to the error",
+                self.replay_exact
+            ));
+        }
+        if let Some(s) = self.solver {
+            parts.push(format!("the integer solver gave up ({s})"));
+        }
+        if let Some(m) = &self.malformed {
+            parts.push(format!("internal: a path did not follow the program ({m})"));
+        }
+        if parts.is_empty() || (!out_of_budget && self.infeasible > 0) {
+            let bound = if self.bounded {
+                " within the search bounds (loop iterations beyond the widening bound were not all tried)"
+            } else {
+                ""
+            };
+            parts.push(format!(
+                "error states are reachable in the over-approximated state space, but no feasible error path was found{bound}"
+            ));
+        }
+        parts.join("; ")
+    }
+}
+
+fn draw_ranges(choices: &[Choice]) -> HashMap<Sym, (i64, i64)> {
+    choices
+        .iter()
+        .filter_map(|c| match c {
+            Choice::Draw(s, r) => Some((*s, *r)),
+            Choice::Branch(_) => None,
+        })
+        .collect()
+}
+
+/// Inputs and choices for the interpreter from a model: unconstrained
+/// inputs take 0 (or the nearest value of their range).
+pub fn replay_values(p: &Program, model: &BTreeMap<Sym, i64>, choices: &[Choice]) -> (Vec<(String, i64)>, Vec<i64>) {
+    let clamp = |v: i64, (lo, hi): (i64, i64)| v.clamp(lo, hi);
+    let inputs = p
+        .input_slots()
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            (
+                s.name.clone(),
+                clamp(model.get(&Sym::Input(k as u32)).copied().unwrap_or(0), s.range),
+            )
+        })
+        .collect();
+    let choices = choices
+        .iter()
+        .map(|c| match c {
+            Choice::Branch(b) => *b as i64,
+            Choice::Draw(s, r) => clamp(model.get(s).copied().unwrap_or(0), *r),
+        })
+        .collect();
+    (inputs, choices)
+}
