@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod cli;
 pub mod diag;
+pub mod explain;
 pub mod facts;
 pub mod interp;
 pub mod ir;

@@ -38,8 +38,10 @@ impl Default for LpOptions {
     }
 }
 
-/// Values beyond this are not searched (floating point stays exact).
-const LIMIT: i64 = 1 << 40;
+/// microlp takes integer bounds within the i32 range only. Wider ranges are
+/// clipped for the integer search; a "no" found under clipping is believed
+/// only if the LP relaxation with the true ranges agrees.
+const CLIP: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
 
 /// Is there an integer assignment, within each symbol's range, satisfying
 /// every constraint?
@@ -99,13 +101,46 @@ fn solve_once<'c>(
     range: &dyn Fn(Sym) -> (i64, i64),
     opts: LpOptions,
 ) -> Sat {
+    match solve_bounded(cons.clone(), range, opts, true) {
+        Sat::No if clipped(cons.clone(), range) => match solve_bounded(cons, range, opts, false) {
+            Sat::No => Sat::No,
+            _ => Sat::Unknown("a solution may need values beyond 32 bits"),
+        },
+        other => other,
+    }
+}
+
+fn clipped<'c>(mut cons: impl Iterator<Item = &'c Constraint>, range: &dyn Fn(Sym) -> (i64, i64)) -> bool {
+    cons.any(|c| {
+        c.e.syms().any(|s| {
+            let (lo, hi) = range(s);
+            lo < CLIP.0 || hi > CLIP.1
+        })
+    })
+}
+
+/// One solve: integer variables with clipped ranges, or (`integer` false)
+/// the continuous relaxation with the true ranges.
+fn solve_bounded<'c>(
+    cons: impl Iterator<Item = &'c Constraint> + Clone,
+    range: &dyn Fn(Sym) -> (i64, i64),
+    opts: LpOptions,
+    integer: bool,
+) -> Sat {
     let syms: BTreeSet<Sym> = cons.clone().flat_map(|c| c.e.syms()).collect();
     let mut vars = ProblemVariables::new();
     let mut var_of: BTreeMap<Sym, Variable> = BTreeMap::new();
     for &s in &syms {
         let (lo, hi) = range(s);
-        let (lo, hi) = (lo.max(-LIMIT), hi.min(LIMIT));
-        var_of.insert(s, vars.add(variable().integer().min(lo as f64).max(hi as f64)));
+        let v = if integer {
+            variable()
+                .integer()
+                .min(lo.max(CLIP.0) as f64)
+                .max(hi.min(CLIP.1) as f64)
+        } else {
+            variable().min(lo as f64).max(hi as f64)
+        };
+        var_of.insert(s, vars.add(v));
     }
     // With `small`, minimise the sum of |x| over non-alpha symbols through
     // helpers t >= x, t >= -x.
@@ -145,6 +180,10 @@ fn solve_once<'c>(
         Err(good_lp::ResolutionError::Unbounded) => return Sat::Unknown("unbounded problem"),
         Err(_) => return Sat::Unknown("the solver gave up"),
     };
+    if !integer {
+        // Only the relaxation's feasibility is asked for.
+        return Sat::Yes(BTreeMap::new());
+    }
     let model: BTreeMap<Sym, i64> = var_of.iter().map(|(&s, &v)| (s, sol.value(v).round() as i64)).collect();
     // Believe nothing the integers do not confirm.
     for c in cons {
@@ -156,4 +195,83 @@ fn solve_once<'c>(
         }
     }
     Sat::Yes(model)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::value::LinExpr;
+    use crate::ir::NodeId;
+
+    fn le(e: LinExpr) -> Constraint {
+        Constraint { e, cmp: Cmp::Le }
+    }
+
+    #[test]
+    fn clipping_never_turns_a_solution_into_a_no() {
+        // x >= 2^32 for an unsigned long long x: beyond the integer search,
+        // but not infeasible.
+        let x = Sym::Input(0);
+        let c = le(LinExpr::sym(x)
+            .scale(-1)
+            .unwrap()
+            .combine(1, &LinExpr::constant(1 << 32), 1)
+            .unwrap());
+        let r = solve(&[c], &|_| (0, i64::MAX), LpOptions::default());
+        assert!(matches!(r, Sat::Unknown(_)), "got {r:?}");
+    }
+
+    #[test]
+    fn integer_infeasibility_is_found() {
+        // 2x == 1 has no integer solution (the constraint normalises to
+        // false, so build it by hand), and x <= 0, x >= 1 neither.
+        let x = Sym::Input(0);
+        let a = le(LinExpr::sym(x));
+        let b = le(LinExpr::sym(x)
+            .scale(-1)
+            .unwrap()
+            .combine(1, &LinExpr::constant(1), 1)
+            .unwrap());
+        assert_eq!(solve(&[a, b], &|_| (-100, 100), LpOptions::default()), Sat::No);
+    }
+
+    #[test]
+    fn not_equal_splits_until_a_model_is_found() {
+        let x = Sym::Input(0);
+        let ne = Constraint {
+            e: LinExpr::sym(x),
+            cmp: Cmp::Ne,
+        };
+        let r = solve(
+            &[ne],
+            &|_| (0, 5),
+            LpOptions {
+                small: true,
+                seconds: 5.0,
+            },
+        );
+        assert_eq!(r, Sat::Yes([(x, 1)].into_iter().collect()));
+    }
+
+    #[test]
+    fn wide_unsigned_ranges_solve() {
+        let x = Sym::Draw(NodeId(3), 1);
+        // 1024 - x <= 0
+        let c = le(LinExpr::sym(x)
+            .scale(-1)
+            .unwrap()
+            .combine(1, &LinExpr::constant(1024), 1)
+            .unwrap());
+        for small in [false, true] {
+            let r = solve(
+                &[c.clone()],
+                &|_| (0, u32::MAX as i64),
+                LpOptions { small, seconds: 5.0 },
+            );
+            match r {
+                Sat::Yes(m) => assert!(m[&x] >= 1024),
+                other => panic!("expected a model, got {other:?}"),
+            }
+        }
+    }
 }

@@ -185,6 +185,45 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
             counterexample,
         });
     }
+    if std::env::var_os("FOCUSCHECK_DEBUG").is_some() {
+        let bw = crate::explain::backward::Backward::new(&engine);
+        let ids: Vec<CondId> = results.iter().map(|r| r.id).collect();
+        let cands = crate::explain::bsum::candidates(&bw, &graph, &ids);
+        for (k, fs) in &cands.fss {
+            for f in fs {
+                let lines: Vec<String> = f
+                    .iter()
+                    .filter(|e| {
+                        !matches!(
+                            e.kind,
+                            crate::explain::fss::EvKind::Leave | crate::explain::fss::EvKind::Param(_)
+                        )
+                    })
+                    .map(|e| {
+                        let l = p.line(p.node(e.node).span);
+                        match e.kind {
+                            crate::explain::fss::EvKind::Branch(b) => format!("{l}{}", if b { "T" } else { "F" }),
+                            _ => l.to_string(),
+                        }
+                    })
+                    .collect();
+                let run = crate::explain::assume::fss_constraints(&engine, f);
+                let (feas, assumptions) = match &run {
+                    Ok(r) => {
+                        let names = crate::explain::assume::SymNames::new(p);
+                        let a = crate::explain::assume::merge(p, &names, &r.raw);
+                        (
+                            format!("{:?}", crate::explain::assume::feasible(&engine, r)),
+                            a.iter().map(|a| a.text.clone()).collect::<Vec<_>>().join(", "),
+                        )
+                    }
+                    Err(e) => (format!("{e:?}"), String::new()),
+                };
+                eprintln!("fss {k:?} {feas}: <{}> {{{}}}", lines.join(","), assumptions);
+            }
+        }
+        eprintln!("summaries {} tuples {}", cands.summaries, cands.tuples);
+    }
     let _ = CondKind::User;
     Report {
         states: graph.states,

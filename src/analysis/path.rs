@@ -75,6 +75,9 @@ pub struct Exec<'a> {
     expected: Option<NodeId>,
     /// A non-linear operation made an abstraction symbol.
     pub has_alpha: bool,
+    /// Steps may skip nodes (executing a focus-statement sequence, not a
+    /// whole path): control flow is not checked.
+    sparse: bool,
 }
 
 /// Why a path cannot be executed as given.
@@ -130,11 +133,30 @@ impl<'a> Exec<'a> {
             steps: 0,
             expected: Some(entry.entry),
             has_alpha: false,
+            sparse: false,
         };
         for (k, s) in p.input_slots().iter().enumerate() {
             x.write(s.var, s.index.unwrap_or(0), Value::sym(Sym::Input(k as u32)));
         }
         x
+    }
+
+    /// An execution of a focus-statement sequence: only the statements that
+    /// matter are executed; the others cannot change what they compute.
+    pub fn sparse(p: &'a Program, layout: &'a Layout) -> Exec<'a> {
+        let mut x = Exec::new(p, layout);
+        x.sparse = true;
+        x
+    }
+
+    /// The value of a pure expression in the current state, if evaluating it
+    /// needs no decision.
+    pub fn value_of(&mut self, node: NodeId, e: &Expr) -> Option<Value> {
+        let mut cur = 0;
+        match self.eval(node, &[], &mut cur, |ev| ev.expr(e)) {
+            Ok(Ok(v)) => Some(v),
+            _ => None,
+        }
     }
 
     pub fn read(&self, var: VarId, index: u32) -> Value {
@@ -225,7 +247,7 @@ impl<'a> Exec<'a> {
     pub fn step(&mut self, step: &PathStep, conds: &[Condition]) -> Result<Option<SiteId>, PathError> {
         let p = self.p;
         let n = step.node;
-        if self.expected.is_some_and(|e| e != n) {
+        if !self.sparse && self.expected.is_some_and(|e| e != n) {
             return Err(PathError::Malformed(format!("expected {:?}, got {n}", self.expected)));
         }
         let node = p.node(n);

@@ -17,18 +17,13 @@ pub enum VarSlot {
     Local(u32),
 }
 
-/// A loop the activation is inside: how often its head was reached since the
-/// loop was entered, and whether a non-concrete decision was taken in it.
+/// A loop the activation is inside: whether a non-concrete decision was
+/// taken in it since it was entered, and what changed at its last head
+/// visit (widened once the iteration goes on, not on the way out).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LoopVisit {
     pub lp: u32,
-    pub count: u32,
     pub decided: bool,
-    /// Past the unrolling bound: the values of what the loop writes at the
-    /// previous visit of its head (only what changed is widened).
-    pub previous: Vec<Value>,
-    /// What changed at the last head visit, to widen once the iteration
-    /// goes on (not on the way out of the loop).
     pub pending: Vec<u32>,
 }
 

@@ -7,8 +7,10 @@
 //!   under one name: new symbols take the smallest instance number not
 //!   present in the valuation (so states repeat and exploration ends);
 //! - symbols a callee creates are renamed on return away from the caller's;
-//! - a loop head reached more than `unroll` times in one entry of the loop,
-//!   after a non-concrete decision inside it, widens what the loop writes.
+//! - once a loop head has been reached with `unroll` different valuations
+//!   of what the loop writes (in one activation), a path that took a
+//!   non-concrete decision in the loop has the values it brings that were
+//!   never seen there widened (replaced by abstraction symbols).
 
 use super::conditions::{CondIndex, Condition};
 use super::eval::{Evaluator, Mode, Outcome, SymEnv};
@@ -22,8 +24,8 @@ use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Loop visits (per loop entry) before widening; also the depth of
-    /// recursion before widening.
+    /// Different valuations a loop head takes (per activation) before new
+    /// values are widened; also the depth of recursion before widening.
     pub unroll: u32,
     /// Reuse procedure summaries (`false`: inline every call).
     pub summaries: bool,
@@ -49,6 +51,15 @@ pub enum Target {
     /// The step violates a condition (a run-time error ends the run; a user
     /// condition is also continued as a `Node` target).
     Error(CondId),
+}
+
+/// The values a loop head was reached with, in one activation.
+#[derive(Default)]
+struct HeadSeen {
+    /// Different tuples of the loop's written values.
+    tuples: std::collections::HashSet<Vec<Value>>,
+    /// Per written slot, the values seen.
+    values: Vec<std::collections::HashSet<Value>>,
 }
 
 /// Why exploration stopped early, if it did.
@@ -77,6 +88,8 @@ pub struct Engine<'a> {
     scc: Vec<u32>,
     /// Input number of each (variable, element).
     input_index: HashMap<(VarId, u32), u32>,
+    /// What each loop head (per activation) has been reached with.
+    heads: std::cell::RefCell<HashMap<(CtxId, NodeId), HeadSeen>>,
     /// User conditions reading each variable.
     conds_of_var: HashMap<VarId, Vec<CondId>>,
 }
@@ -168,6 +181,7 @@ impl<'a> Engine<'a> {
             exit_tests,
             scc: sccs(p),
             input_index,
+            heads: Default::default(),
             conds_of_var,
             layout,
         }
@@ -318,11 +332,11 @@ impl<'a> Engine<'a> {
                 for o in values {
                     match o.result {
                         Err(site) => out.push(self.error_target(o.decisions, site)),
-                        Ok(x) => self.assign(proc, n, &val, place, o.decisions, Some(x), *next, &mut out),
+                        Ok(x) => self.assign(c, proc, n, &val, place, o.decisions, Some(x), *next, &mut out),
                     }
                 }
             }
-            NodeKind::Havoc { place, next, .. } => self.assign(proc, n, &val, place, vec![], None, *next, &mut out),
+            NodeKind::Havoc { place, next, .. } => self.assign(c, proc, n, &val, place, vec![], None, *next, &mut out),
             NodeKind::Branch { cond, then_, else_ } => {
                 let outcomes = match cond {
                     Cond::Nondet => vec![(vec![], Ok(None))],
@@ -355,7 +369,7 @@ impl<'a> Engine<'a> {
                                 if known.is_some_and(|k| k != b) {
                                     continue;
                                 }
-                                let w = self.advance(proc, n, to, (*val).clone(), known.is_none());
+                                let w = self.advance(c, proc, n, to, (*val).clone(), known.is_none());
                                 let mut d = decisions.clone();
                                 d.push(Decision::Branch(b));
                                 out.push((self.label(d), Target::Node(to, w)));
@@ -380,19 +394,19 @@ impl<'a> Engine<'a> {
                             Ok(x) => {
                                 let mut w = (*val).clone();
                                 self.write(proc, &mut w, rv, 0, x);
-                                let w = self.advance(proc, n, *next, w, false);
+                                let w = self.advance(c, proc, n, *next, w, false);
                                 out.push((self.label(o.decisions), Target::Node(*next, w)));
                             }
                         }
                     }
                 }
                 _ => {
-                    let w = self.advance(proc, n, *next, (*val).clone(), false);
+                    let w = self.advance(c, proc, n, *next, (*val).clone(), false);
                     out.push((self.label(vec![]), Target::Node(*next, w)));
                 }
             },
             NodeKind::Skip { next } => {
-                let w = self.advance(proc, n, *next, (*val).clone(), false);
+                let w = self.advance(c, proc, n, *next, (*val).clone(), false);
                 out.push((self.label(vec![]), Target::Node(*next, w)));
             }
             NodeKind::Error { site } => out.push(self.error_target(vec![], *site)),
@@ -424,6 +438,7 @@ impl<'a> Engine<'a> {
     #[allow(clippy::too_many_arguments)]
     fn assign(
         &self,
+        c: CtxId,
         proc: ProcId,
         n: NodeId,
         val: &Valuation,
@@ -453,7 +468,7 @@ impl<'a> Engine<'a> {
                         None => self.havoc(proc, n, &mut w, place, var, k),
                     }
                     self.violations(proc, n, &w, &[var], &d, out);
-                    let w = self.advance(proc, n, next, w, false);
+                    let w = self.advance(c, proc, n, next, w, false);
                     out.push((self.label(d), Target::Node(next, w)));
                 }
             }
@@ -536,7 +551,7 @@ impl<'a> Engine<'a> {
 
     /// The valuation on entering `to` from `from`: loop bookkeeping and,
     /// past the unrolling bound, widening.
-    fn advance(&self, proc: ProcId, from: NodeId, to: NodeId, mut w: Valuation, decided: bool) -> ValId {
+    fn advance(&self, c: CtxId, proc: ProcId, from: NodeId, to: NodeId, mut w: Valuation, decided: bool) -> ValId {
         if decided {
             for lv in &mut w.loops {
                 if self.loops_of_node[from.index()].contains(&lv.lp) {
@@ -550,7 +565,7 @@ impl<'a> Engine<'a> {
             if stay == to {
                 if let Some(i) = w.loops.iter().position(|lv| lv.lp == l && !lv.pending.is_empty()) {
                     let pending = std::mem::take(&mut w.loops[i].pending);
-                    self.widen(proc, l, i, &pending, &mut w);
+                    self.widen(proc, l, &pending, &mut w);
                 }
             }
         }
@@ -558,21 +573,18 @@ impl<'a> Engine<'a> {
         w.loops.retain(|lv| inside.contains(&lv.lp));
         if let Some(&l) = self.a.loop_at.get(&to) {
             let l = l as u32;
-            let k = self.opts.unroll;
-            match w.loops.iter_mut().find(|lv| lv.lp == l) {
-                Some(lv) => lv.count = (lv.count + 1).min(k + 1),
-                None => w.loops.push(LoopVisit {
-                    lp: l,
-                    count: 1,
-                    decided: false,
-                    previous: Vec::new(),
-                    pending: Vec::new(),
-                }),
-            }
-            let i = w.loops.iter().position(|lv| lv.lp == l).expect("just inserted");
-            if w.loops[i].count >= k && w.loops[i].decided {
-                self.head_visit(proc, l, i, &mut w);
-            }
+            let i = match w.loops.iter().position(|lv| lv.lp == l) {
+                Some(i) => i,
+                None => {
+                    w.loops.push(LoopVisit {
+                        lp: l,
+                        decided: false,
+                        pending: Vec::new(),
+                    });
+                    w.loops.len() - 1
+                }
+            };
+            self.head_visit(c, proc, l, i, &mut w);
         }
         self.t.intern_val(w)
     }
@@ -592,36 +604,48 @@ impl<'a> Engine<'a> {
         slots
     }
 
-    /// A visit of a loop head at or past the unrolling bound: notes what the
-    /// loop changed since the previous visit. A change still pending from
-    /// the previous iteration (no exit test on its path) is widened here.
-    fn head_visit(&self, proc: ProcId, l: u32, i: usize, w: &mut Valuation) {
+    /// A visit of a loop head: a change still pending from the previous
+    /// iteration (no exit test on its path) is widened now; past the bound,
+    /// values never seen at this head become pending (or are widened at once
+    /// in a loop without exit tests); accepted values are recorded.
+    fn head_visit(&self, c: CtxId, proc: ProcId, l: u32, i: usize, w: &mut Valuation) {
+        let head = self.a.loops[l as usize].head;
         let slots = self.loop_slots(proc, l);
+        let stale = std::mem::take(&mut w.loops[i].pending);
+        if !stale.is_empty() {
+            self.widen(proc, l, &stale, w);
+        }
         let now: Vec<Value> = slots.iter().map(|&(var, k)| self.read(proc, w, var, k)).collect();
-        if w.loops[i].count == self.opts.unroll {
-            w.loops[i].previous = now;
+        let mut heads = self.heads.borrow_mut();
+        let seen = heads.entry((c, head)).or_default();
+        if seen.values.len() < now.len() {
+            seen.values.resize_with(now.len(), Default::default);
+        }
+        let mut fresh_values = Vec::new();
+        if w.loops[i].decided && seen.tuples.len() >= self.opts.unroll as usize {
+            fresh_values = (0..now.len() as u32)
+                .filter(|&j| !seen.values[j as usize].contains(&now[j as usize]))
+                .collect();
+        }
+        if fresh_values.is_empty() {
+            for (j, v) in now.iter().enumerate() {
+                seen.values[j].insert(v.clone());
+            }
+            seen.tuples.insert(now);
             return;
         }
-        let stale = std::mem::take(&mut w.loops[i].pending);
-        let previous = std::mem::take(&mut w.loops[i].previous);
-        let changed: Vec<u32> = (0..slots.len() as u32)
-            .filter(|&j| previous.get(j as usize) != Some(&now[j as usize]))
-            .collect();
-        if stale.is_empty() {
-            w.loops[i].pending = changed;
-            w.loops[i].previous = now;
+        drop(heads);
+        let has_exit_test = self.exit_tests.values().flatten().any(|&(lp, _)| lp == l);
+        if has_exit_test {
+            w.loops[i].pending = fresh_values;
         } else {
-            let mut all = stale;
-            all.extend(changed);
-            all.sort();
-            all.dedup();
-            self.widen(proc, l, i, &all, w);
+            self.widen(proc, l, &fresh_values, w);
         }
     }
 
     /// Replaces the given slots of what the loop writes by fresh abstraction
     /// symbols.
-    fn widen(&self, proc: ProcId, l: u32, i: usize, which: &[u32], w: &mut Valuation) {
+    fn widen(&self, proc: ProcId, l: u32, which: &[u32], w: &mut Valuation) {
         let head = self.a.loops[l as usize].head;
         let slots = self.loop_slots(proc, l);
         let chosen: Vec<(VarId, u32)> = which.iter().filter_map(|&j| slots.get(j as usize).copied()).collect();
@@ -641,7 +665,6 @@ impl<'a> Engine<'a> {
             taken.insert(s);
             self.write(proc, w, var, k, Value::sym(s));
         }
-        w.loops[i].previous = slots.iter().map(|&(var, k)| self.read(proc, w, var, k)).collect();
     }
 
     // ---- calls ----
@@ -834,7 +857,7 @@ impl<'a> Engine<'a> {
         }
         let mut out = Vec::new();
         self.violations(caller, n, &w, &written, &[], &mut out);
-        let w = self.advance(caller, n, *next, w, false);
+        let w = self.advance(c, caller, n, *next, w, false);
         out.push((self.label(vec![]), Target::Node(*next, w)));
         out
     }

@@ -1,0 +1,462 @@
+//! Assumption sets (DESIGN §7): executing a focus-statement sequence alone,
+//! exactly, gives the constraints its focus conditionals put on the inputs.
+//! They are normalised (`y < x` and `x > y` are one constraint), bounds on
+//! one linear form are merged (the tightest wins; where it came from first
+//! is remembered), and shown in source terms.
+
+use super::fss::{EvKind, Event, Fss};
+use crate::analysis::lp::{self, LpOptions, Sat};
+use crate::analysis::path::{Exec, Origin, PathError, PathStep};
+use crate::analysis::step::Engine;
+use crate::analysis::value::{Cmp, Constraint, LinExpr, Sym};
+use crate::ir::*;
+use std::collections::BTreeMap;
+
+/// Where an assumption comes from: a branch atom with its outcome (or the
+/// index of an array access, or the error condition).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Source {
+    /// Position of the event in the FSS.
+    pub event: usize,
+    pub node: NodeId,
+    /// The outcome of a branch atom; `None` for other sources.
+    pub outcome: Option<bool>,
+}
+
+/// One constraint of an FSS, with the atom it was read from.
+#[derive(Clone, Debug)]
+pub struct Raw {
+    pub c: Constraint,
+    pub source: Source,
+    /// The atom's two sides at that point (to show the constraint the way
+    /// the source wrote it).
+    pub sides: Option<(LinExpr, LinExpr)>,
+    /// The comparison as taken (negated for a false outcome).
+    pub op: Option<RelOp>,
+}
+
+/// How a merged assumption bounds its linear form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Bound {
+    AtLeast(i64),
+    AtMost(i64),
+    Equal(i64),
+    NotEqual(i64),
+}
+
+/// An assumption: a bound on a linear form over input symbols (first
+/// coefficient positive), with every source that contributed, the first
+/// (in FSS order) being the primary one.
+#[derive(Clone, Debug)]
+pub struct Assumption {
+    pub terms: Vec<(Sym, i64)>,
+    pub bound: Bound,
+    pub sources: Vec<Source>,
+    /// Shown in source terms, e.g. `gotlock == 1`.
+    pub text: String,
+}
+
+impl Assumption {
+    pub fn primary(&self) -> Source {
+        self.sources[0]
+    }
+
+    /// As a constraint again.
+    pub fn constraint(&self) -> Constraint {
+        let form = LinExpr {
+            c: 0,
+            terms: self.terms.clone(),
+        };
+        let (e, cmp) = match self.bound {
+            // form >= k  <=>  k - form <= 0
+            Bound::AtLeast(k) => (
+                form.scale(-1).and_then(|f| f.combine(1, &LinExpr::constant(k), 1)),
+                Cmp::Le,
+            ),
+            Bound::AtMost(k) => (form.combine(1, &LinExpr::constant(k), -1), Cmp::Le),
+            Bound::Equal(k) => (form.combine(1, &LinExpr::constant(k), -1), Cmp::Eq),
+            Bound::NotEqual(k) => (form.combine(1, &LinExpr::constant(k), -1), Cmp::Ne),
+        };
+        Constraint {
+            e: e.expect("assumption bounds come from constraints that fit"),
+            cmp,
+        }
+    }
+
+    /// Symbols the assumption is about.
+    pub fn syms(&self) -> Vec<Sym> {
+        self.terms.iter().map(|t| t.0).collect()
+    }
+
+    /// Do `self` and `other` contradict each other on the same form?
+    pub fn contradicts(&self, other: &Assumption) -> bool {
+        if self.terms != other.terms {
+            return false;
+        }
+        let (lo1, hi1, ne1) = interval(self.bound);
+        let (lo2, hi2, ne2) = interval(other.bound);
+        let lo = lo1.max(lo2);
+        let hi = hi1.min(hi2);
+        if lo > hi {
+            return true;
+        }
+        // An equality against a disequality on the same value.
+        lo == hi && (ne1 == Some(lo) || ne2 == Some(lo))
+    }
+
+    /// Does this assumption decide the constraint `c` (make it always true
+    /// or always false)?
+    pub fn decides(&self, c: &Constraint) -> bool {
+        let Some((terms, bound)) = as_bound(c) else {
+            return false;
+        };
+        if terms != self.terms {
+            return false;
+        }
+        let (lo, hi, ne) = interval(self.bound);
+        match bound {
+            Bound::AtLeast(k) => lo >= k || hi < k,
+            Bound::AtMost(k) => hi <= k || lo > k,
+            Bound::Equal(k) => (lo == k && hi == k) || k < lo || k > hi || ne == Some(k),
+            Bound::NotEqual(k) => (lo == k && hi == k) || k < lo || k > hi || ne == Some(k),
+        }
+    }
+}
+
+/// A bound as an interval and an excluded value.
+fn interval(b: Bound) -> (i64, i64, Option<i64>) {
+    match b {
+        Bound::AtLeast(k) => (k, i64::MAX, None),
+        Bound::AtMost(k) => (i64::MIN, k, None),
+        Bound::Equal(k) => (k, k, None),
+        Bound::NotEqual(k) => (i64::MIN, i64::MAX, Some(k)),
+    }
+}
+
+/// A normalised constraint as a bound on a form with a positive first
+/// coefficient.
+fn as_bound(c: &Constraint) -> Option<(Vec<(Sym, i64)>, Bound)> {
+    let first = c.e.terms.first()?.1;
+    let flip = first < 0;
+    let terms: Vec<(Sym, i64)> = c.e.terms.iter().map(|&(s, k)| (s, if flip { -k } else { k })).collect();
+    // c.e = sign * form + c0
+    let c0 = c.e.c;
+    Some(match (c.cmp, flip) {
+        // form + c0 <= 0  <=>  form <= -c0
+        (Cmp::Le, false) => (terms, Bound::AtMost(c0.checked_neg()?)),
+        // -form + c0 <= 0  <=>  form >= c0
+        (Cmp::Le, true) => (terms, Bound::AtLeast(c0)),
+        (Cmp::Eq, false) => (terms, Bound::Equal(c0.checked_neg()?)),
+        (Cmp::Eq, true) => (terms, Bound::Equal(c0)),
+        (Cmp::Ne, false) => (terms, Bound::NotEqual(c0.checked_neg()?)),
+        (Cmp::Ne, true) => (terms, Bound::NotEqual(c0)),
+    })
+}
+
+/// What executing an FSS alone gives: its constraints, whether it met
+/// values the analysis does not track exactly, and the ranges of its draws.
+pub struct FssRun {
+    pub raw: Vec<Raw>,
+    pub has_alpha: bool,
+    pub draw_ranges: BTreeMap<Sym, (i64, i64)>,
+}
+
+/// The constraints of an FSS, executing its events alone.
+pub fn fss_constraints(e: &Engine, fss: &Fss) -> Result<FssRun, PathError> {
+    let p = e.p;
+    let mut x = Exec::sparse(p, &e.layout);
+    let mut out = Vec::new();
+    for (i, ev) in fss.iter().enumerate() {
+        if matches!(ev.kind, EvKind::Param(_) | EvKind::Result) {
+            continue;
+        }
+        let decisions = e.t.label(ev.label).0.clone();
+        let before = x.constraints.len();
+        // A branch atom's two sides, read before the step (it changes nothing).
+        let sides = match (&p.node(ev.node).kind, ev.kind) {
+            (
+                NodeKind::Branch {
+                    cond: Cond::Atom(a), ..
+                },
+                EvKind::Branch(_),
+            ) => {
+                let l = x.value_of(ev.node, &a.lhs);
+                let r = x.value_of(ev.node, &a.rhs);
+                l.zip(r).map(|(l, r)| (l.lin(), r.lin(), a.op))
+            }
+            _ => None,
+        };
+        x.step(
+            &PathStep {
+                node: ev.node,
+                decisions,
+            },
+            e.conds,
+        )?;
+        for pc in &x.constraints[before..] {
+            let outcome = match pc.origin {
+                Origin::Branch(b) => Some(b),
+                _ => None,
+            };
+            out.push(Raw {
+                c: pc.c.clone(),
+                source: Source {
+                    event: i,
+                    node: pc.node,
+                    outcome,
+                },
+                sides: sides.as_ref().map(|(l, r, _)| (l.clone(), r.clone())),
+                op: sides
+                    .as_ref()
+                    .map(|(_, _, op)| if outcome == Some(false) { op.negate() } else { *op }),
+            });
+        }
+    }
+    let draw_ranges = x
+        .choices
+        .iter()
+        .filter_map(|c| match c {
+            crate::analysis::path::Choice::Draw(s, r) => Some((*s, *r)),
+            crate::analysis::path::Choice::Branch(_) => None,
+        })
+        .collect();
+    Ok(FssRun {
+        raw: out,
+        has_alpha: x.has_alpha,
+        draw_ranges,
+    })
+}
+
+/// Merges raw constraints into assumptions: one per bound on each form.
+pub fn merge(p: &Program, names: &SymNames, raw: &[Raw]) -> Vec<Assumption> {
+    #[derive(Default)]
+    struct Acc {
+        lo: Option<(i64, Vec<Source>)>,
+        hi: Option<(i64, Vec<Source>)>,
+        ne: BTreeMap<i64, Vec<Source>>,
+        /// The first raw constraint on this form, for orientation.
+        first: Option<usize>,
+    }
+    let mut forms: BTreeMap<Vec<(Sym, i64)>, Acc> = BTreeMap::new();
+    let mut order: Vec<Vec<(Sym, i64)>> = Vec::new();
+    for (i, r) in raw.iter().enumerate() {
+        let Some((terms, bound)) = as_bound(&r.c) else { continue };
+        if !forms.contains_key(&terms) {
+            order.push(terms.clone());
+        }
+        let acc = forms.entry(terms).or_default();
+        acc.first.get_or_insert(i);
+        let src = r.source;
+        let tighten = |slot: &mut Option<(i64, Vec<Source>)>, k: i64, better: fn(i64, i64) -> bool| match slot {
+            Some((cur, srcs)) if *cur == k => srcs.push(src),
+            Some((cur, srcs)) if better(k, *cur) => {
+                srcs.push(src);
+                *cur = k;
+            }
+            Some((_, srcs)) => srcs.push(src),
+            None => *slot = Some((k, vec![src])),
+        };
+        match bound {
+            Bound::AtLeast(k) => tighten(&mut acc.lo, k, |a, b| a > b),
+            Bound::AtMost(k) => tighten(&mut acc.hi, k, |a, b| a < b),
+            Bound::Equal(k) => {
+                tighten(&mut acc.lo, k, |a, b| a > b);
+                tighten(&mut acc.hi, k, |a, b| a < b);
+            }
+            Bound::NotEqual(k) => acc.ne.entry(k).or_default().push(src),
+        }
+    }
+    let mut out = Vec::new();
+    for terms in order {
+        let acc = &forms[&terms];
+        let first = &raw[acc.first.expect("a form has a first constraint")];
+        let mut push = |bound: Bound, mut sources: Vec<Source>| {
+            sources.sort();
+            sources.dedup();
+            let text = render(p, names, &terms, bound, first);
+            out.push(Assumption {
+                terms: terms.clone(),
+                bound,
+                sources,
+                text,
+            });
+        };
+        match (&acc.lo, &acc.hi) {
+            (Some((lo, s1)), Some((hi, s2))) if lo == hi => {
+                let mut s = s1.clone();
+                s.extend(s2.iter().copied());
+                push(Bound::Equal(*lo), s);
+            }
+            (lo, hi) => {
+                if let Some((k, s)) = lo {
+                    push(Bound::AtLeast(*k), s.clone());
+                }
+                if let Some((k, s)) = hi {
+                    push(Bound::AtMost(*k), s.clone());
+                }
+            }
+        }
+        let lo = acc.lo.as_ref().map(|x| x.0).unwrap_or(i64::MIN);
+        let hi = acc.hi.as_ref().map(|x| x.0).unwrap_or(i64::MAX);
+        for (k, s) in &acc.ne {
+            // A disequality the bounds already imply says nothing more.
+            if (lo..=hi).contains(k) {
+                push(Bound::NotEqual(*k), s.clone());
+            }
+        }
+    }
+    out.sort_by_key(|a| (a.primary(), a.text.clone()));
+    out
+}
+
+/// Names for symbols in assumptions: inputs by name, draws by the variable
+/// they were drawn into.
+pub struct SymNames {
+    inputs: Vec<String>,
+    draws: BTreeMap<NodeId, String>,
+}
+
+impl SymNames {
+    pub fn new(p: &Program) -> SymNames {
+        let inputs = p.input_slots().into_iter().map(|s| s.name).collect();
+        let mut draws = BTreeMap::new();
+        for n in p.node_ids() {
+            match &p.node(n).kind {
+                NodeKind::Havoc { place, .. } => {
+                    draws.insert(n, format!("{}@{}", show_place(p, place), p.line(p.node(n).span)));
+                }
+                NodeKind::Call { .. } => {
+                    draws.insert(n, format!("{}@{}", p.proc(p.node(n).proc).name, p.line(p.node(n).span)));
+                }
+                _ => {}
+            }
+        }
+        SymNames { inputs, draws }
+    }
+
+    pub fn name(&self, s: Sym) -> String {
+        match s {
+            Sym::Input(k) => self
+                .inputs
+                .get(k as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("input{k}")),
+            Sym::Draw(n, _) => self.draws.get(&n).cloned().unwrap_or_else(|| format!("nondet@{n}")),
+            Sym::Alpha(_, i) => format!("α{i}"),
+        }
+    }
+}
+
+fn show_lin(names: &SymNames, terms: &[(Sym, i64)], c: i64) -> String {
+    let mut out = String::new();
+    for (i, &(s, k)) in terms.iter().enumerate() {
+        let name = names.name(s);
+        let (sign, mag) = if k < 0 { ("-", -k) } else { ("+", k) };
+        if i == 0 {
+            if sign == "-" {
+                out.push('-');
+            }
+        } else {
+            out.push_str(&format!(" {sign} "));
+        }
+        if mag != 1 {
+            out.push_str(&format!("{mag}*"));
+        }
+        out.push_str(&name);
+    }
+    if terms.is_empty() {
+        return c.to_string();
+    }
+    if c > 0 {
+        out.push_str(&format!(" + {c}"));
+    } else if c < 0 {
+        out.push_str(&format!(" - {}", -c));
+    }
+    out
+}
+
+/// `form bound` in source terms: symbols on the side the atom had them,
+/// constants on the right, strict where the atom was strict.
+fn render(_p: &Program, names: &SymNames, terms: &[(Sym, i64)], bound: Bound, first: &Raw) -> String {
+    // Which symbols the atom had on its right-hand side.
+    let right_syms: Vec<Sym> = match &first.sides {
+        Some((l, r)) => r.syms().filter(|s| !l.syms().any(|t| t == *s)).collect(),
+        None => Vec::new(),
+    };
+    let strict = matches!(first.op, Some(RelOp::Lt | RelOp::Gt));
+    // form op k, with form = left - right'.
+    let (mut left, mut right): (Vec<(Sym, i64)>, Vec<(Sym, i64)>) = (Vec::new(), Vec::new());
+    for &(s, k) in terms {
+        if right_syms.contains(&s) {
+            right.push((s, -k));
+        } else {
+            left.push((s, k));
+        }
+    }
+    // left op right + k, where `right` holds the negated coefficients.
+    let (mut op, mut k) = match bound {
+        Bound::AtLeast(k) => (">=", k),
+        Bound::AtMost(k) => ("<=", k),
+        Bound::Equal(k) => ("==", k),
+        Bound::NotEqual(k) => ("!=", k),
+    };
+    let mirror = |op: &'static str| match op {
+        ">=" => "<=",
+        "<=" => ">=",
+        o => o,
+    };
+    // 0 op right + k  <=>  right op' -k
+    if left.is_empty() {
+        std::mem::swap(&mut left, &mut right);
+        k = -k;
+        op = mirror(op);
+    }
+    // A negative leading coefficient: multiply both sides by -1.
+    if left[0].1 < 0 {
+        for t in left.iter_mut().chain(right.iter_mut()) {
+            t.1 = -t.1;
+        }
+        k = -k;
+        op = mirror(op);
+    }
+    // Strict where it reads better: `x >= y + 1` is `x > y`.
+    if (op == ">=" && (k == 1 || strict)) || (op == "<=" && (k == -1 || strict)) {
+        if op == ">=" {
+            op = ">";
+            k -= 1;
+        } else {
+            op = "<";
+            k += 1;
+        }
+    }
+    format!("{} {op} {}", show_lin(names, &left, 0), show_lin(names, &right, k))
+}
+
+/// What feasibility says about an FSS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Feasible {
+    Yes,
+    No,
+    /// The solver could not decide (values beyond its range, ...).
+    Unknown(String),
+}
+
+/// Is the FSS's constraint set satisfiable over the integers?
+pub fn feasible(e: &Engine, run: &FssRun) -> Feasible {
+    let cons: Vec<Constraint> = run.raw.iter().map(|r| r.c.clone()).collect();
+    let range = |s: Sym| match s {
+        Sym::Input(k) => e.p.input_slots()[k as usize].range,
+        Sym::Draw(..) => run.draw_ranges.get(&s).copied().unwrap_or((i64::MIN, i64::MAX)),
+        Sym::Alpha(..) => (i64::MIN, i64::MAX),
+    };
+    match lp::solve(&cons, &range, LpOptions::default()) {
+        Sat::Yes(_) => Feasible::Yes,
+        Sat::No => Feasible::No,
+        Sat::Unknown(why) => Feasible::Unknown(why.to_string()),
+    }
+}
+
+/// The events that show in views: no frame markers, no parameter passing.
+pub fn visible(ev: &Event) -> bool {
+    !matches!(ev.kind, EvKind::Leave)
+}

@@ -1,0 +1,227 @@
+//! Focus-statement sequences as values: events, sequences, and the lattice
+//! of suffix sets the backward rules join.
+//!
+//! A set of suffixes is kept as an *antichain* under the subsequence order:
+//! a suffix that contains another one (from the same state, with the same
+//! Error set) explains nothing more and is dropped. By Higman's lemma such
+//! antichains are finite and every chain of joins stops, so the backward
+//! fixpoint ends even where the state graph has cycles.
+
+use crate::analysis::state::LabelId;
+use crate::ir::NodeId;
+use std::sync::Arc;
+
+/// What a focus event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EvKind {
+    /// An assignment (or a non-deterministic draw).
+    Assign,
+    /// A branch atom with its outcome.
+    Branch(bool),
+    /// A call statement whose callee holds a focus statement.
+    Call,
+    /// Parameter number i is passed (it matters).
+    Param(u32),
+    /// The callee's segment ends (no statement; keeps frames apart).
+    Leave,
+    /// The call's result is assigned.
+    Result,
+    /// A written `return` (with its value, or closing a focus segment).
+    Return,
+    /// The statement that violates the condition.
+    Error,
+}
+
+/// A focus statement of a counterexample: a node, what it did, and the
+/// decisions of its step (which element an index named, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Event {
+    pub node: NodeId,
+    pub kind: EvKind,
+    pub label: LabelId,
+}
+
+pub type Fss = im::Vector<Event>;
+
+/// Is `a` a subsequence of `b`?
+pub fn is_subseq(a: &Fss, b: &Fss) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut it = b.iter();
+    'outer: for x in a.iter() {
+        for y in it.by_ref() {
+            if x == y {
+                continue 'outer;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+/// The most suffixes kept per tuple (the shortest); keeps pathological
+/// programs from exploding. Joins stay finite: a kept suffix is no longer
+/// than the longest of a full set.
+pub const MAX_SUFFIXES: usize = 64;
+
+/// An antichain of suffixes, sorted by (length, events).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Suffixes(pub Arc<Vec<Fss>>);
+
+impl Default for Suffixes {
+    fn default() -> Self {
+        Suffixes(Arc::new(Vec::new()))
+    }
+}
+
+impl Suffixes {
+    /// The set holding the empty suffix only.
+    pub fn unit() -> Suffixes {
+        Suffixes(Arc::new(vec![Fss::new()]))
+    }
+
+    pub fn single(f: Fss) -> Suffixes {
+        Suffixes(Arc::new(vec![f]))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Fss> {
+        self.0.iter()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Keeps the minimal elements (no element contains another), sorted,
+    /// at most `MAX_SUFFIXES`.
+    pub fn from_candidates(mut v: Vec<Fss>) -> Suffixes {
+        v.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+        v.dedup();
+        let mut kept: Vec<Fss> = Vec::new();
+        for f in v {
+            if kept.len() >= MAX_SUFFIXES {
+                break;
+            }
+            if !kept.iter().any(|k| is_subseq(k, &f)) {
+                kept.push(f);
+            }
+        }
+        Suffixes(Arc::new(kept))
+    }
+
+    /// Every suffix with `ev` in front (unchanged when `None`).
+    pub fn prepend(&self, ev: Option<Event>) -> Suffixes {
+        match ev {
+            None => self.clone(),
+            Some(e) => {
+                // Prepending one event keeps the antichain property.
+                Suffixes(Arc::new(
+                    self.0
+                        .iter()
+                        .map(|f| {
+                            let mut g = f.clone();
+                            g.push_front(e);
+                            g
+                        })
+                        .collect(),
+                ))
+            }
+        }
+    }
+
+    /// `pre ++ seg ++ post ++ f` for every segment and suffix.
+    pub fn concat(pre: &[Event], segs: &Suffixes, post: &[Event], rest: &Suffixes) -> Suffixes {
+        let mut out = Vec::new();
+        for s in segs.iter() {
+            for f in rest.iter() {
+                let mut g: Fss = pre.iter().copied().collect();
+                g.append(s.clone());
+                g.extend(post.iter().copied());
+                g.append(f.clone());
+                out.push(g);
+            }
+        }
+        Suffixes::from_candidates(out)
+    }
+
+    /// Does some element of `self` sit inside `f`?
+    pub fn dominates(&self, f: &Fss) -> bool {
+        self.0.iter().any(|k| is_subseq(k, f))
+    }
+}
+
+impl PartialOrd for Suffixes {
+    /// `a <= b` when everything in `a` is dominated by something in `b`.
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        let le = self.0.iter().all(|a| other.dominates(a));
+        let ge = other.0.iter().all(|b| self.dominates(b));
+        match (le, ge) {
+            (true, true) => Some(std::cmp::Ordering::Equal),
+            (true, false) => Some(std::cmp::Ordering::Less),
+            (false, true) => Some(std::cmp::Ordering::Greater),
+            (false, false) => None,
+        }
+    }
+}
+
+impl ascent::Lattice for Suffixes {
+    fn meet_mut(&mut self, other: Self) -> bool {
+        // Not used by the rules (they only join); the elements of `self`
+        // dominated by `other` is a lower bound of both.
+        let kept: Vec<Fss> = self.0.iter().filter(|a| other.dominates(a)).cloned().collect();
+        let new = Suffixes::from_candidates(kept);
+        let changed = new != *self;
+        *self = new;
+        changed
+    }
+
+    fn join_mut(&mut self, other: Self) -> bool {
+        if other.0.iter().all(|b| self.dominates(b)) {
+            return false;
+        }
+        let mut all: Vec<Fss> = self.0.iter().cloned().collect();
+        all.extend(other.0.iter().cloned());
+        let new = Suffixes::from_candidates(all);
+        let changed = new != *self;
+        *self = new;
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(n: u32) -> Event {
+        Event {
+            node: NodeId(n),
+            kind: EvKind::Assign,
+            label: LabelId(0),
+        }
+    }
+
+    fn seq(ns: &[u32]) -> Fss {
+        ns.iter().map(|&n| ev(n)).collect()
+    }
+
+    #[test]
+    fn subsequences() {
+        assert!(is_subseq(&seq(&[1, 3]), &seq(&[1, 2, 3])));
+        assert!(!is_subseq(&seq(&[3, 1]), &seq(&[1, 2, 3])));
+        assert!(is_subseq(&seq(&[]), &seq(&[1])));
+    }
+
+    #[test]
+    fn joins_keep_only_minimal_suffixes() {
+        use ascent::Lattice;
+        let mut a = Suffixes::single(seq(&[1, 2, 3]));
+        assert!(a.join_mut(Suffixes::single(seq(&[1, 3]))));
+        assert_eq!(a, Suffixes::single(seq(&[1, 3])));
+        // A dominated suffix changes nothing.
+        assert!(!a.join_mut(Suffixes::single(seq(&[1, 2, 3, 4]))));
+        // An incomparable one is kept beside.
+        assert!(a.join_mut(Suffixes::single(seq(&[2]))));
+        assert_eq!(a.0.len(), 2);
+    }
+}
