@@ -3,6 +3,7 @@
 //! syntax -> ir -> facts -> (analysis -> explain) -> views -> cli.
 
 pub mod analysis;
+pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod explain;

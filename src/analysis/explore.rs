@@ -54,6 +54,8 @@ impl Engine<'_> {
     }
 }
 
+// Ascent's generated code names unused columns `_`.
+#[allow(clippy::just_underscores_and_digits)]
 pub fn explore(engine: &Engine) -> Graph {
     let init = engine.initial();
     let res = include!("../../rules/fwd.rs");

@@ -264,7 +264,7 @@ mod tests {
             .unwrap());
         for small in [false, true] {
             let r = solve(
-                &[c.clone()],
+                std::slice::from_ref(&c),
                 &|_| (0, u32::MAX as i64),
                 LpOptions { small, seconds: 5.0 },
             );

@@ -12,12 +12,10 @@ pub mod step;
 pub mod value;
 pub mod witness;
 
-use crate::facts::Analysis;
 use crate::ir::cond::UserCond;
-use crate::ir::*;
-use conditions::{CondKind, Condition, Property};
+use conditions::Property;
 use state::CondId;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use witness::{Counterexample, Found, SearchLimits, Searcher};
 
 #[derive(Clone, Debug)]
@@ -69,51 +67,18 @@ pub struct CondReport {
     pub counterexample: Option<Counterexample>,
 }
 
-pub struct Report {
-    pub conds: Vec<Condition>,
-    /// One per reported condition, in condition order.
-    pub results: Vec<CondReport>,
-    pub states: usize,
-    pub summaries: usize,
-    /// Why exploration stopped early, if it did.
-    pub budget_hit: Option<&'static str>,
-    pub explore_time: Duration,
-    pub total_time: Duration,
-    /// Relation sizes and rule times (`--stats`).
-    pub stats: String,
-}
-
-impl Report {
-    pub fn condition(&self, r: &CondReport) -> &Condition {
-        &self.conds[r.id.0 as usize]
-    }
-}
-
-/// Checks every error condition of a program.
-pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
-    let start = Instant::now();
-    let a = Analysis::new(p);
-    let conds = conditions::conditions(p, &a, users, opts.property);
-    let engine = step::Engine::new(p, &a, &conds, opts.engine.clone());
-    let graph = explore::explore(&engine);
-    let explore_time = start.elapsed();
+/// The verdict of every reported condition, from the explored graph.
+pub fn verdicts(
+    engine: &step::Engine,
+    graph: &explore::Graph,
+    users: &[UserCond],
+    opts: &CheckOptions,
+    start: Instant,
+) -> Vec<CondReport> {
+    let p = engine.p;
+    let conds = engine.conds;
     let budget_hit = engine.budget.hit.get();
-    if std::env::var_os("FOCUSCHECK_DEBUG").is_some() {
-        for (k, errs) in &graph.errors {
-            for ((c, n, v), l) in errs {
-                let ctx = engine.t.ctx(*c);
-                eprintln!(
-                    "error {k:?} at line {} in {} depth {}: {:?} label {:?}",
-                    p.line(p.node(*n).span),
-                    p.proc(ctx.proc).name,
-                    ctx.depth,
-                    engine.t.val(*v),
-                    engine.t.label(*l)
-                );
-            }
-        }
-    }
-    let searcher = Searcher::new(&engine, &graph, users);
+    let searcher = Searcher::new(engine, graph, users);
     let deadline = opts.engine.timeout.map(|t| start + t);
     // Run-time errors that `--property` leaves out still end paths: where
     // one may happen, nothing after it is known.
@@ -185,54 +150,5 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
             counterexample,
         });
     }
-    if std::env::var_os("FOCUSCHECK_DEBUG").is_some() {
-        let bw = crate::explain::backward::Backward::new(&engine);
-        let ids: Vec<CondId> = results.iter().map(|r| r.id).collect();
-        let cands = crate::explain::bsum::candidates(&bw, &graph, &ids);
-        for (k, fs) in &cands.fss {
-            for f in fs {
-                let lines: Vec<String> = f
-                    .iter()
-                    .filter(|e| {
-                        !matches!(
-                            e.kind,
-                            crate::explain::fss::EvKind::Leave | crate::explain::fss::EvKind::Param(_)
-                        )
-                    })
-                    .map(|e| {
-                        let l = p.line(p.node(e.node).span);
-                        match e.kind {
-                            crate::explain::fss::EvKind::Branch(b) => format!("{l}{}", if b { "T" } else { "F" }),
-                            _ => l.to_string(),
-                        }
-                    })
-                    .collect();
-                let run = crate::explain::assume::fss_constraints(&engine, f);
-                let (feas, assumptions) = match &run {
-                    Ok(r) => {
-                        let names = crate::explain::assume::SymNames::new(p);
-                        let a = crate::explain::assume::merge(p, &names, &r.raw);
-                        (
-                            format!("{:?}", crate::explain::assume::feasible(&engine, r)),
-                            a.iter().map(|a| a.text.clone()).collect::<Vec<_>>().join(", "),
-                        )
-                    }
-                    Err(e) => (format!("{e:?}"), String::new()),
-                };
-                eprintln!("fss {k:?} {feas}: <{}> {{{}}}", lines.join(","), assumptions);
-            }
-        }
-        eprintln!("summaries {} tuples {}", cands.summaries, cands.tuples);
-    }
-    let _ = CondKind::User;
-    Report {
-        states: graph.states,
-        summaries: graph.fsum.values().map(Vec::len).sum(),
-        budget_hit,
-        explore_time,
-        total_time: start.elapsed(),
-        stats: graph.stats.clone(),
-        results,
-        conds,
-    }
+    results
 }

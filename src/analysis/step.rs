@@ -283,7 +283,7 @@ impl<'a> Engine<'a> {
             self.budget.hit.set(Some("the state limit (--max-states) was reached"));
             return false;
         }
-        if n % 256 == 0 {
+        if n.is_multiple_of(256) {
             if let Some(t) = self.opts.timeout {
                 if self.budget.start.elapsed() > t {
                     self.budget.hit.set(Some("the time limit (--timeout) was reached"));
@@ -972,10 +972,9 @@ fn sccs(p: &Program) -> Vec<u32> {
     for k in 0..n {
         for i in 0..n {
             if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
+                let through = reach[k].clone();
+                for (j, r) in through.into_iter().enumerate() {
+                    reach[i][j] |= r;
                 }
             }
         }

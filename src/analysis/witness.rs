@@ -46,35 +46,58 @@ pub enum Found {
     NotFound(String),
 }
 
+/// A call the path is inside and must return from.
 #[derive(Clone)]
-struct Pending {
-    callee: CtxId,
-    exit: ValId,
-    to: State,
+pub struct Pending<G> {
+    pub callee: CtxId,
+    pub exit: ValId,
+    pub to: State,
     /// A user condition violated by the returned value ends the path here.
-    violation: Option<Vec<Decision>>,
+    pub violation: Option<Vec<Decision>>,
+    /// The guide's state after the return.
+    pub after: G,
 }
 
 #[derive(Clone)]
-struct Cursor<'a> {
+struct Cursor<'a, G> {
     state: State,
-    stack: Vec<Pending>,
+    stack: Vec<Pending<G>>,
+    guide: G,
     exec: Exec<'a>,
     path: im::Vector<PathStep>,
     visits: im::HashMap<(State, usize), u32>,
     checked: usize,
 }
 
-enum Move {
-    Step(PathStep, State),
+/// A path being built and the move to try from it.
+type Todo<'a, G> = (Cursor<'a, G>, Move<G>);
+
+/// A step of a path being built, with the guide's state after it.
+pub enum Move<G> {
+    Step(PathStep, State, G),
     /// Enter a call whose callee holds the error.
-    Enter(PathStep, CtxId),
-    /// Enter a call that must return (with this exit valuation).
-    Call(PathStep, Return, Option<Vec<Decision>>),
+    Enter(PathStep, CtxId, G),
+    /// Enter a call that must return (with this exit valuation); the guide
+    /// inside the callee, and after the return.
+    Call {
+        step: PathStep,
+        ret: Return,
+        violation: Option<Vec<Decision>>,
+        inside: G,
+        after: G,
+    },
     /// Leave the callee at its exit.
     Exit(PathStep),
     /// The last step: it violates the condition.
     Finish(PathStep),
+}
+
+/// What steps a search may take: plain reachability of the error
+/// (`ReachGuide`), or following one focus-statement sequence (in `explain`).
+pub trait Guide {
+    type G: Clone;
+    fn initial(&self) -> Vec<Self::G>;
+    fn moves(&self, s: State, g: &Self::G, top: Option<&Pending<Self::G>>) -> Vec<Move<Self::G>>;
 }
 
 pub struct Searcher<'a, 'g> {
@@ -109,7 +132,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
         }
     }
 
-    fn entry_state(&self, c: CtxId) -> State {
+    pub fn entry_state(&self, c: CtxId) -> State {
         let (n, v) = self.engine.start_of(c);
         (c, n, v)
     }
@@ -143,7 +166,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
     }
 
     /// States of activation `c` from which it can return with `x`.
-    fn can_exit(&self, c: CtxId, x: ValId) -> HashSet<State> {
+    pub fn can_exit(&self, c: CtxId, x: ValId) -> HashSet<State> {
         if let Some(s) = self.exit_sets.borrow().get(&(c, x)) {
             return s.clone();
         }
@@ -160,130 +183,43 @@ impl<'a, 'g> Searcher<'a, 'g> {
         set
     }
 
-    fn label(&self, l: super::state::LabelId) -> Vec<Decision> {
+    pub fn label(&self, l: super::state::LabelId) -> Vec<Decision> {
         self.engine.t.label(l).0.clone()
     }
 
-    fn moves(&self, cur: &Cursor, k: CondId, err: &HashSet<State>) -> Vec<Move> {
-        let g = self.graph;
-        let s = cur.state;
-        let (c, n, v) = s;
-        let mut out = Vec::new();
-        match cur.stack.last() {
-            None => {
-                for (es, l) in g.errors.get(&k).into_iter().flatten() {
-                    if *es == s {
-                        out.push(Move::Finish(PathStep {
-                            node: n,
-                            decisions: self.label(*l),
-                        }));
-                    }
-                }
-                for st in g.steps.get(&s).into_iter().flatten() {
-                    if err.contains(&st.to) {
-                        out.push(Move::Step(
-                            PathStep {
-                                node: n,
-                                decisions: self.label(st.label),
-                            },
-                            st.to,
-                        ));
-                    }
-                }
-                for (l, c2) in g.calls.get(&s).into_iter().flatten() {
-                    if err.contains(&self.entry_state(*c2)) {
-                        out.push(Move::Enter(
-                            PathStep {
-                                node: n,
-                                decisions: self.label(*l),
-                            },
-                            *c2,
-                        ));
-                    }
-                    for r in g.returns.get(&s).into_iter().flatten() {
-                        if r.call_label == *l && r.callee == *c2 && err.contains(&r.to) {
-                            out.push(Move::Call(
-                                PathStep {
-                                    node: n,
-                                    decisions: self.label(*l),
-                                },
-                                *r,
-                                None,
-                            ));
-                        }
-                    }
-                }
-                for (es, r, l2) in g.return_errors.get(&k).into_iter().flatten() {
-                    if *es == s {
-                        out.push(Move::Call(
-                            PathStep {
-                                node: n,
-                                decisions: self.label(r.call_label),
-                            },
-                            *r,
-                            Some(self.label(*l2)),
-                        ));
-                    }
-                }
-            }
-            Some(top) => {
-                if self.engine.is_exit(n) && v == top.exit && c == top.callee {
-                    out.push(Move::Exit(PathStep {
-                        node: n,
-                        decisions: top.violation.clone().unwrap_or_default(),
-                    }));
-                    return out;
-                }
-                let ok = self.can_exit(top.callee, top.exit);
-                for st in g.steps.get(&s).into_iter().flatten() {
-                    if ok.contains(&st.to) {
-                        out.push(Move::Step(
-                            PathStep {
-                                node: n,
-                                decisions: self.label(st.label),
-                            },
-                            st.to,
-                        ));
-                    }
-                }
-                for r in g.returns.get(&s).into_iter().flatten() {
-                    if ok.contains(&r.to) {
-                        out.push(Move::Call(
-                            PathStep {
-                                node: n,
-                                decisions: self.label(r.call_label),
-                            },
-                            *r,
-                            None,
-                        ));
-                    }
-                }
-            }
+    /// Searches for a confirmed counterexample of condition `k`, reaching
+    /// any error state.
+    pub fn search(&self, k: CondId, limits: SearchLimits) -> Found {
+        let err = self.can_reach_error(k);
+        match self.graph.init {
+            Some(init) if err.contains(&init) => {}
+            _ => return Found::NotFound("no error state is reachable".into()),
         }
-        out
+        let guide = ReachGuide { s: self, k, err };
+        self.search_guided(k, &guide, limits)
     }
 
-    /// Searches for a confirmed counterexample of condition `k`.
-    pub fn search(&self, k: CondId, limits: SearchLimits) -> Found {
+    /// Searches for a confirmed counterexample of condition `k` along the
+    /// moves a guide allows.
+    pub fn search_guided<Gd: Guide>(&self, k: CondId, guide: &Gd, limits: SearchLimits) -> Found {
         let Some(init) = self.graph.init else {
             return Found::NotFound("nothing was explored".into());
         };
-        let err = self.can_reach_error(k);
-        if !err.contains(&init) {
-            return Found::NotFound("no error state is reachable".into());
-        }
         let conds = self.engine.conds;
-        let start = Cursor {
-            state: init,
-            stack: Vec::new(),
-            exec: Exec::new(self.engine.p, &self.layout),
-            path: im::Vector::new(),
-            visits: im::HashMap::new(),
-            checked: 0,
-        };
-        let mut todo: Vec<(Cursor, Move)> = Vec::new();
-        for m in self.moves(&start, k, &err) {
-            todo.push((start.clone(), m));
+        let mut todo: Vec<Todo<Gd::G>> = Vec::new();
+        for g in guide.initial() {
+            let start = Cursor {
+                state: init,
+                stack: Vec::new(),
+                guide: g,
+                exec: Exec::new(self.engine.p, &self.layout),
+                path: im::Vector::new(),
+                visits: im::HashMap::new(),
+                checked: 0,
+            };
+            for m in guide.moves(init, &start.guide, None) {
+                todo.push((start.clone(), m));
+            }
         }
         todo.reverse();
         let mut steps = 0u64;
@@ -314,7 +250,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                     break;
                 }
                 cur.visits.insert(key, seen + 1);
-                let mut ms = self.moves(&cur, k, &err);
+                let mut ms = guide.moves(cur.state, &cur.guide, cur.stack.last());
                 if ms.is_empty() {
                     break;
                 }
@@ -332,22 +268,37 @@ impl<'a, 'g> Searcher<'a, 'g> {
         }
     }
 
-    fn apply(&self, cur: &mut Cursor<'a>, m: Move, conds: &[Condition]) -> Applied {
+    fn apply<G: Clone>(&self, cur: &mut Cursor<'a, G>, m: Move<G>, conds: &[Condition]) -> Applied {
         let (step, next, done) = match m {
-            Move::Step(st, to) => (st, Some(to), false),
-            Move::Enter(st, c2) => (st, Some(self.entry_state(c2)), false),
-            Move::Call(st, r, violation) => {
+            Move::Step(st, to, g) => {
+                cur.guide = g;
+                (st, Some(to), false)
+            }
+            Move::Enter(st, c2, g) => {
+                cur.guide = g;
+                (st, Some(self.entry_state(c2)), false)
+            }
+            Move::Call {
+                step,
+                ret,
+                violation,
+                inside,
+                after,
+            } => {
                 cur.stack.push(Pending {
-                    callee: r.callee,
-                    exit: r.exit,
-                    to: r.to,
+                    callee: ret.callee,
+                    exit: ret.exit,
+                    to: ret.to,
                     violation,
+                    after,
                 });
-                (st, Some(self.entry_state(r.callee)), false)
+                cur.guide = inside;
+                (step, Some(self.entry_state(ret.callee)), false)
             }
             Move::Exit(st) => {
                 let top = cur.stack.pop().expect("an exit move has a pending call");
                 let done = top.violation.is_some() && cur.stack.is_empty();
+                cur.guide = top.after;
                 (st, Some(top.to), done)
             }
             Move::Finish(st) => (st, None, true),
@@ -385,7 +336,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
         }
     }
 
-    fn confirm(&self, cur: &Cursor<'a>, k: CondId, notes: &mut Notes) -> Option<Counterexample> {
+    fn confirm<G>(&self, cur: &Cursor<'a, G>, k: CondId, notes: &mut Notes) -> Option<Counterexample> {
         let cons: Vec<_> = cur.exec.constraints.iter().map(|c| c.c.clone()).collect();
         let ranges = draw_ranges(&cur.exec.choices);
         let range = |s: Sym| match s {
@@ -452,6 +403,100 @@ impl<'a, 'g> Searcher<'a, 'g> {
             .iter()
             .filter(|c| c.user().is_some())
             .count()
+    }
+}
+
+/// Moves towards any error of a condition: states that can still reach it.
+struct ReachGuide<'s, 'a, 'g> {
+    s: &'s Searcher<'a, 'g>,
+    k: CondId,
+    err: HashSet<State>,
+}
+
+impl Guide for ReachGuide<'_, '_, '_> {
+    type G = ();
+
+    fn initial(&self) -> Vec<()> {
+        vec![()]
+    }
+
+    fn moves(&self, s: State, _: &(), top: Option<&Pending<()>>) -> Vec<Move<()>> {
+        let g = self.s.graph;
+        let k = self.k;
+        let (c, n, v) = s;
+        let step = |l: super::state::LabelId| PathStep {
+            node: n,
+            decisions: self.s.label(l),
+        };
+        let mut out = Vec::new();
+        match top {
+            None => {
+                for (es, l) in g.errors.get(&k).into_iter().flatten() {
+                    if *es == s {
+                        out.push(Move::Finish(step(*l)));
+                    }
+                }
+                for st in g.steps.get(&s).into_iter().flatten() {
+                    if self.err.contains(&st.to) {
+                        out.push(Move::Step(step(st.label), st.to, ()));
+                    }
+                }
+                for (l, c2) in g.calls.get(&s).into_iter().flatten() {
+                    if self.err.contains(&self.s.entry_state(*c2)) {
+                        out.push(Move::Enter(step(*l), *c2, ()));
+                    }
+                    for r in g.returns.get(&s).into_iter().flatten() {
+                        if r.call_label == *l && r.callee == *c2 && self.err.contains(&r.to) {
+                            out.push(Move::Call {
+                                step: step(*l),
+                                ret: *r,
+                                violation: None,
+                                inside: (),
+                                after: (),
+                            });
+                        }
+                    }
+                }
+                for (es, r, l2) in g.return_errors.get(&k).into_iter().flatten() {
+                    if *es == s {
+                        out.push(Move::Call {
+                            step: step(r.call_label),
+                            ret: *r,
+                            violation: Some(self.s.label(*l2)),
+                            inside: (),
+                            after: (),
+                        });
+                    }
+                }
+            }
+            Some(top) => {
+                if self.s.engine.is_exit(n) && v == top.exit && c == top.callee {
+                    out.push(Move::Exit(PathStep {
+                        node: n,
+                        decisions: top.violation.clone().unwrap_or_default(),
+                    }));
+                    return out;
+                }
+                let ok = self.s.can_exit(top.callee, top.exit);
+                for st in g.steps.get(&s).into_iter().flatten() {
+                    if ok.contains(&st.to) {
+                        out.push(Move::Step(step(st.label), st.to, ()));
+                    }
+                }
+                for r in g.returns.get(&s).into_iter().flatten() {
+                    if ok.contains(&r.to) {
+                        out.push(Move::Call {
+                            step: step(r.call_label),
+                            ret: *r,
+                            violation: None,
+                            inside: (),
+                            after: (),
+                        });
+                    }
+                }
+            }
+        }
+        out
     }
 }
 

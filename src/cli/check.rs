@@ -2,9 +2,10 @@
 
 use super::*;
 use crate::analysis::conditions::Property;
-use crate::analysis::{self, step, CheckOptions, Verdict};
+use crate::analysis::{step, CheckOptions, Verdict};
 use crate::ir::cond;
 use crate::views;
+use crate::views::text::View;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -51,6 +52,76 @@ pub struct CheckArgs {
     /// Print relation sizes and rule times.
     #[arg(long)]
     stats: bool,
+    /// What to show of an error: `reduced` (where the fix belongs, the
+    /// default), `fss` (every focus-statement sequence with its assumptions)
+    /// or `full` (complete counterexamples with concrete inputs).
+    #[arg(long, value_enum, default_value_t = View::Reduced)]
+    view: View,
+    /// Show only the FSS of this rank (with `--view fss` or `full`).
+    #[arg(long, value_name = "N")]
+    fss: Option<usize>,
+    /// Show only assumptions over these inputs, e.g. `--project a2,a3`.
+    #[arg(long, value_name = "VAR,...", value_delimiter = ',')]
+    project: Option<Vec<String>>,
+}
+
+/// The command line that shows `view` (and FSS `n`) of `file`: this one,
+/// with the view options replaced.
+fn next_command(file: &Path, view: View, n: Option<usize>) -> String {
+    let mut out = vec!["focuscheck".to_string()];
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        let takes_value = matches!(a.as_str(), "--view" | "--fss" | "--format");
+        let is_view = a.starts_with("--view") || a.starts_with("--fss") || a.starts_with("--format");
+        if is_view {
+            i += if takes_value { 2 } else { 1 };
+            continue;
+        }
+        // Keep the options; the files are replaced by this one.
+        if a.starts_with('-') || i == 0 {
+            out.push(shell_word(a));
+            let needs = matches!(
+                a.as_str(),
+                "--entry"
+                    | "--globals"
+                    | "--error"
+                    | "--property"
+                    | "--unroll"
+                    | "--timeout"
+                    | "--max-states"
+                    | "--project"
+                    | "--color"
+            );
+            if needs && i + 1 < args.len() {
+                out.push(shell_word(&args[i + 1]));
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    out.push(shell_word(&file.display().to_string()));
+    out.push(format!(
+        "--view {}",
+        match view {
+            View::Reduced => "reduced",
+            View::Fss => "fss",
+            View::Full => "full",
+        }
+    ));
+    if let Some(n) = n {
+        out.push(format!("--fss {n}"));
+    }
+    out.join(" ")
+}
+
+fn shell_word(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }
 
 /// `.c` and `.cimple` files under the given paths, sorted.
@@ -107,24 +178,31 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
                 continue;
             }
         };
-        let report = analysis::check(&p, &users, &opts);
+        let report = crate::check::check(&p, &users, &opts);
         found |= report.results.iter().any(|r| r.verdict != Verdict::Safe);
         match args.format {
-            Format::Text => print!(
-                "{}",
-                views::text::report(
-                    &p,
-                    &report,
-                    &views::text::TextOptions {
-                        color: ui.color,
-                        stats: args.stats
-                    }
+            Format::Text => {
+                let next = |v: View, n: Option<usize>| next_command(path, v, n);
+                out!(
+                    "{}",
+                    views::text::report(
+                        &p,
+                        &report,
+                        &views::text::TextOptions {
+                            color: ui.color,
+                            stats: args.stats,
+                            view: args.view,
+                            fss: args.fss,
+                            project: args.project.clone(),
+                            next: &next,
+                        }
+                    )
                 )
-            ),
-            Format::Json => docs.push(views::json::file_doc(&p, &report)),
-            Format::Jsonl => println!(
+            }
+            Format::Json => docs.push(views::json::file_doc(&p, &report, &args.project)),
+            Format::Jsonl => outln!(
                 "{}",
-                serde_json::to_string(&views::json::file_doc(&p, &report)).unwrap_or_default()
+                serde_json::to_string(&views::json::file_doc(&p, &report, &args.project)).unwrap_or_default()
             ),
         }
     }
@@ -134,7 +212,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         } else {
             serde_json::to_string_pretty(&docs)
         };
-        println!("{}", text.unwrap_or_default());
+        outln!("{}", text.unwrap_or_default());
     }
     if bad_input {
         EXIT_USAGE

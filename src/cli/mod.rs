@@ -1,8 +1,28 @@
 //! The command line: the only layer that reads files and writes to the
 //! terminal.
 
+/// `print!` that ends the run quietly when the reader went away (`| head`).
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::write_stdout(&format!($($arg)*)) };
+}
+
+/// `println!` that ends the run quietly when the reader went away.
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::cli::write_stdout(&format!("{}\n", format!($($arg)*))) };
+}
+
 mod check;
 mod run;
+
+/// Writes to standard output; a closed pipe ends the process with status 0
+/// instead of a panic.
+pub fn write_stdout(s: &str) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    if o.write_all(s.as_bytes()).and_then(|_| o.flush()).is_err() {
+        std::process::exit(EXIT_OK);
+    }
+}
 
 use crate::diag::{self, Diag};
 use crate::facts;
@@ -185,7 +205,7 @@ fn cmd_parse(ui: &Ui, files: &[PathBuf], front: &FrontArgs) -> i32 {
                     let lo: Vec<&str> = p.left_out.iter().map(|l| l.name.as_str()).collect();
                     line.push_str(&format!("; left out: {}", lo.join(", ")));
                 }
-                println!("{line}");
+                outln!("{line}");
             }
             None => code = EXIT_USAGE,
         }
@@ -198,7 +218,7 @@ fn cmd_facts(ui: &Ui, path: &Path, front: &FrontArgs) -> i32 {
         return EXIT_USAGE;
     };
     let analysis = facts::Analysis::new(&p);
-    print!("{}", facts::render(facts::all_facts(&p, &analysis).relations()));
+    out!("{}", facts::render(facts::all_facts(&p, &analysis).relations()));
     EXIT_OK
 }
 

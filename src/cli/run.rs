@@ -94,23 +94,23 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
         }
     };
     let file = &p.source;
-    println!("{}: run of `{}`", file.name, p.proc(p.entry).name);
+    outln!("{}: run of `{}`", file.name, p.proc(p.entry).name);
     if !run.inputs.is_empty() {
         let shown: Vec<String> = run.inputs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        println!("inputs: {}", shown.join(" "));
+        outln!("inputs: {}", shown.join(" "));
     }
     if !run.choices.is_empty() {
         let shown: Vec<String> = run.choices.iter().map(|v| v.to_string()).collect();
-        println!("choices: {}", shown.join(","));
+        outln!("choices: {}", shown.join(","));
     }
     if args.trace {
-        println!("trace:");
-        print!("{}", render_trace(&p, &run.trace));
+        outln!("trace:");
+        out!("{}", render_trace(&p, &run.trace));
     }
     let steps = run.trace.len();
     match &run.outcome {
         Outcome::Error { site, node } => {
-            println!(
+            outln!(
                 "result: error: {} at {} (after {steps} steps)",
                 describe_outcome_site(&p, *site),
                 p.location(p.node(*node).span)
@@ -118,7 +118,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             EXIT_ERROR_FOUND
         }
         Outcome::Condition { index, node } => {
-            println!(
+            outln!(
                 "result: error: condition `{}` holds after {} (after {steps} steps)",
                 conditions[*index].text,
                 p.location(p.node(*node).span)
@@ -126,7 +126,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             EXIT_ERROR_FOUND
         }
         Outcome::Halted { node } => {
-            println!(
+            outln!(
                 "result: stopped without error at {} (`{}`)",
                 p.location(p.node(*node).span),
                 one_line(p.text(p.node(*node).span))
@@ -135,7 +135,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             EXIT_OK
         }
         Outcome::Finished => {
-            println!("result: finished without error (after {steps} steps)");
+            outln!("result: finished without error (after {steps} steps)");
             print_globals(&p, &run.globals);
             EXIT_OK
         }
@@ -176,9 +176,9 @@ fn print_globals(p: &Program, globals: &[i64]) {
         }
     }
     if parts.is_empty() {
-        println!("globals: none");
+        outln!("globals: none");
     } else {
-        println!("globals: {}", parts.join(", "));
+        outln!("globals: {}", parts.join(", "));
     }
 }
 

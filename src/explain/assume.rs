@@ -385,7 +385,8 @@ fn render(_p: &Program, names: &SymNames, terms: &[(Sym, i64)], bound: Bound, fi
     };
     let strict = matches!(first.op, Some(RelOp::Lt | RelOp::Gt));
     // form op k, with form = left - right'.
-    let (mut left, mut right): (Vec<(Sym, i64)>, Vec<(Sym, i64)>) = (Vec::new(), Vec::new());
+    let mut left: Vec<(Sym, i64)> = Vec::new();
+    let mut right: Vec<(Sym, i64)> = Vec::new();
     for &(s, k) in terms {
         if right_syms.contains(&s) {
             right.push((s, -k));

@@ -5,10 +5,11 @@
 use super::backward::{Backward, ESetId, Root, RootId};
 use super::fss::{EvKind, Event, Fss, Suffixes};
 use crate::analysis::explore::Graph;
+use crate::analysis::explore::State;
 use crate::analysis::state::*;
 use crate::ir::NodeId;
 use ascent::ascent_run;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 impl Suffixes {
     /// Every suffix with `pre` in front.
@@ -19,7 +20,7 @@ impl Suffixes {
 
 /// A summary's segments: a non-empty segment ends with the written
 /// `return` its walk passed (if any).
-fn close_segments(a: &Suffixes, ret: Option<Event>) -> Suffixes {
+pub fn close_segments(a: &Suffixes, ret: Option<Event>) -> Suffixes {
     match ret {
         None => a.clone(),
         Some(r) => Suffixes::from_candidates(
@@ -36,9 +37,16 @@ fn close_segments(a: &Suffixes, ret: Option<Event>) -> Suffixes {
     }
 }
 
+/// Walk tuples by root and state: Error sets with their suffixes.
+pub type WalkIndex = HashMap<(RootId, State), Vec<(ESetId, Suffixes)>>;
+
 pub struct Candidates {
     /// Per condition: the FSS candidates (minimal, sorted).
     pub fss: BTreeMap<CondId, Vec<Fss>>,
+    /// The walks, for following one FSS forward (its derivation).
+    pub walks: WalkIndex,
+    /// Backward summaries by key: the Error set at entry and segments.
+    pub sums: HashMap<RootId, Vec<(ESetId, Suffixes)>>,
     /// Summaries computed (distinct keys), and walk tuples.
     pub summaries: usize,
     pub tuples: usize,
@@ -46,11 +54,15 @@ pub struct Candidates {
 }
 
 /// Backward summaries for the given conditions.
+// Ascent's generated code names unused columns `_`.
+#[allow(clippy::just_underscores_and_digits)]
 pub fn candidates(bw: &Backward, g: &Graph, conds: &[CondId]) -> Candidates {
     let e = bw.e;
     let Some(init) = g.init else {
         return Candidates {
             fss: BTreeMap::new(),
+            walks: HashMap::new(),
+            sums: HashMap::new(),
             summaries: 0,
             tuples: 0,
             stats: String::new(),
@@ -117,8 +129,21 @@ pub fn candidates(bw: &Backward, g: &Graph, conds: &[CondId]) -> Candidates {
         .into_iter()
         .map(|(k, v)| (k, Suffixes::from_candidates(v).iter().cloned().collect()))
         .collect();
+    let mut walks: WalkIndex = HashMap::new();
+    for (r, c, n, v, e, a) in &res.walk {
+        walks.entry((*r, (*c, *n, *v))).or_default().push((*e, a.clone()));
+    }
+    let mut sums: HashMap<RootId, Vec<(ESetId, Suffixes)>> = HashMap::new();
+    for (r, e, a) in &res.bsum {
+        sums.entry(*r).or_default().push((*e, a.clone()));
+    }
+    for v in walks.values_mut().chain(sums.values_mut()) {
+        v.sort_by_key(|x| x.0);
+    }
     Candidates {
         fss,
+        walks,
+        sums,
         summaries: res.need.len(),
         tuples: res.walk.len(),
         stats: format!("{}\n{}", res.relation_sizes_summary(), res.scc_times_summary()),

@@ -5,4 +5,168 @@
 pub mod assume;
 pub mod backward;
 pub mod bsum;
+pub mod entries;
 pub mod fss;
+pub mod reduce;
+pub mod witness;
+
+use crate::analysis::explore::Graph;
+use crate::analysis::state::CondId;
+use crate::analysis::step::Engine;
+use crate::analysis::witness::Counterexample;
+use assume::{Assumption, Feasible, Raw, SymNames};
+use entries::Entry;
+use fss::Fss;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One feasible focus-statement sequence.
+#[derive(Clone, Debug)]
+pub struct FssReport {
+    pub fss: Fss,
+    pub entries: Vec<Entry>,
+    pub assumptions: Vec<Assumption>,
+    pub raw: Vec<Raw>,
+    /// A complete counterexample with this FSS, replayed to the error.
+    pub witness: Option<Counterexample>,
+}
+
+impl FssReport {
+    /// Distinct variables of the assumptions (the second ranking key).
+    pub fn vars(&self) -> usize {
+        self.assumptions
+            .iter()
+            .flat_map(|a| a.syms())
+            .collect::<BTreeSet<_>>()
+            .len()
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Explanation {
+    /// Feasible FSSs, ranked (Definition 2).
+    pub fss: Vec<FssReport>,
+    /// Candidates dropped because their assumptions are infeasible.
+    pub infeasible: usize,
+    /// Candidates whose feasibility the solver could not decide (kept).
+    pub undecided: usize,
+    /// What Reduce kept (indices into `fss`), with NESTs.
+    pub reduced: Vec<reduce::Reduced>,
+}
+
+/// Per-run numbers of the backward phase.
+#[derive(Clone, Debug, Default)]
+pub struct ExplainStats {
+    pub summaries: usize,
+    pub tuples: usize,
+    pub candidates: usize,
+    pub infeasible: usize,
+    pub rules: String,
+}
+
+/// Limits of the explanation of one condition.
+#[derive(Clone, Copy, Debug)]
+pub struct ExplainLimits {
+    /// Search steps for one FSS's counterexample.
+    pub witness_steps: u64,
+    pub revisits: u32,
+    pub deadline: Option<std::time::Instant>,
+}
+
+/// Explains the given conditions.
+pub fn explain(
+    engine: &Engine,
+    graph: &Graph,
+    users: &[crate::ir::cond::UserCond],
+    conds: &[CondId],
+    limits: ExplainLimits,
+) -> (BTreeMap<CondId, Explanation>, ExplainStats) {
+    let p = engine.p;
+    let bw = backward::Backward::new(engine);
+    let cands = bsum::candidates(&bw, graph, conds);
+    let searcher = crate::analysis::witness::Searcher::new(engine, graph, users);
+    let names = SymNames::new(p);
+    let mut stats = ExplainStats {
+        summaries: cands.summaries,
+        tuples: cands.tuples,
+        rules: cands.stats.clone(),
+        ..ExplainStats::default()
+    };
+    let mut out = BTreeMap::new();
+    for (&k, list) in &cands.fss {
+        let mut ex = Explanation::default();
+        stats.candidates += list.len();
+        for f in list {
+            let Ok(run) = assume::fss_constraints(engine, f) else {
+                ex.infeasible += 1;
+                continue;
+            };
+            match assume::feasible(engine, &run) {
+                Feasible::No => {
+                    ex.infeasible += 1;
+                    continue;
+                }
+                Feasible::Unknown(_) => ex.undecided += 1,
+                Feasible::Yes => {}
+            }
+            // A complete path with this FSS, replayed to the error.
+            let guide = witness::FssGuide {
+                bw: &bw,
+                graph,
+                cands: &cands,
+                searcher: &searcher,
+                k,
+                fss: f.clone(),
+            };
+            let search = crate::analysis::witness::SearchLimits {
+                revisits: limits.revisits,
+                steps: limits.witness_steps,
+                deadline: limits.deadline,
+            };
+            let witness = match searcher.search_guided(k, &guide, search) {
+                crate::analysis::witness::Found::Confirmed(cx) => Some(*cx),
+                crate::analysis::witness::Found::Infeasible => {
+                    // Feasible on its own, but no path with it is.
+                    ex.infeasible += 1;
+                    continue;
+                }
+                crate::analysis::witness::Found::NotFound(_) => None,
+            };
+            let assumptions = assume::merge(p, &names, &run.raw);
+            ex.fss.push(FssReport {
+                entries: entries::entries(p, f),
+                fss: f.clone(),
+                assumptions,
+                raw: run.raw,
+                witness,
+            });
+        }
+        stats.infeasible += ex.infeasible;
+        rank(&mut ex.fss);
+        let items: Vec<reduce::Item> = ex
+            .fss
+            .iter()
+            .map(|r| reduce::Item {
+                fss: &r.fss,
+                entries: &r.entries,
+                assumptions: r.assumptions.clone(),
+                raw: &r.raw,
+            })
+            .collect();
+        ex.reduced = reduce::reduce(p, &items);
+        out.insert(k, ex);
+    }
+    (out, stats)
+}
+
+/// Definition 2: shorter first; then fewer variables in the assumptions;
+/// then by line numbers, so the order is deterministic.
+pub fn rank(list: &mut [FssReport]) {
+    list.sort_by(|a, b| {
+        a.entries
+            .len()
+            .cmp(&b.entries.len())
+            .then(a.vars().cmp(&b.vars()))
+            .then_with(|| entries::lines(&a.entries).cmp(&entries::lines(&b.entries)))
+            .then_with(|| a.fss.cmp(&b.fss))
+    });
+}

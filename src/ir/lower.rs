@@ -82,6 +82,7 @@ pub fn lower(
         global_names: HashMap::new(),
         procs: HashMap::new(),
         proc_list: Vec::new(),
+        cond_exits: Vec::new(),
     };
 
     // ---- functions: definitions, prototypes, left-out ones ----
@@ -255,6 +256,7 @@ pub fn lower(
         left_out,
         svcomp,
         globals_mode: mode,
+        cond_exits: cx.cond_exits.into_iter().collect(),
     })
 }
 
@@ -459,6 +461,7 @@ struct Cx<'a> {
     global_names: HashMap<String, VarId>,
     procs: HashMap<String, ProcId>,
     proc_list: Vec<&'a ast::Function>,
+    cond_exits: Vec<((NodeId, bool), bool)>,
 }
 
 impl Cx<'_> {
@@ -1067,10 +1070,21 @@ impl Cx<'_> {
     fn cond_unit(&mut self, fl: &mut FnLower, c: &ast::Cond) -> (Vec<Hole>, Vec<Hole>) {
         let span = self.strip_parens(c.span());
         fl.unit = self.new_unit(UnitKind::Cond, span, fl.pid);
-        match c {
+        let (t, f) = match c {
             ast::Cond::Star(s) => self.emit_branch(fl, Cond::Nondet, *s),
             ast::Cond::Expr(e) => self.cond(fl, e),
+        };
+        // Remember which branch edges leave the condition true or false.
+        for (holes, value) in [(&t, true), (&f, false)] {
+            for h in holes {
+                match h {
+                    Hole::Then(n) => self.cond_exits.push(((*n, true), value)),
+                    Hole::Else(n) => self.cond_exits.push(((*n, false), value)),
+                    Hole::Next(_) => {}
+                }
+            }
         }
+        (t, f)
     }
 
     fn switch(&mut self, fl: &mut FnLower, e: &ast::Expr, body: &ast::Stmt) {

@@ -388,6 +388,10 @@ pub struct Program {
     /// The file uses SV-COMP conventions (`__VERIFIER_*`, `reach_error`).
     pub svcomp: bool,
     pub globals_mode: GlobalsMode,
+    /// Branch edges `(node, outcome)` that leave a statement's condition,
+    /// with the condition's value there (`if (!(a && b))`: `a` false leaves
+    /// it true).
+    pub cond_exits: std::collections::HashMap<(NodeId, bool), bool>,
 }
 
 impl Program {

@@ -1,7 +1,11 @@
 //! The JSON document of `check` (fields documented in the README).
 
+use super::text::projected;
 use super::trace::{trace_lines, TraceLine};
-use crate::analysis::Report;
+use crate::check::Report;
+use crate::explain::assume::Assumption;
+use crate::explain::entries::{AtomOutcome, Entry, EntryKind};
+use crate::explain::{Explanation, FssReport};
 use crate::facts::Analysis;
 use crate::ir::Program;
 use serde::Serialize;
@@ -23,23 +27,180 @@ pub struct CondDoc {
     pub column: Option<u32>,
     pub verdict: &'static str,
     pub reason: String,
-    pub fss: Vec<serde_json::Value>,
-    pub reduced: Vec<serde_json::Value>,
-    /// Inputs of the confirmed counterexample.
+    /// Feasible focus-statement sequences, ranked.
+    pub fss: Vec<FssDoc>,
+    /// What Reduce keeps: per FSS its NEST and remaining assumptions.
+    pub reduced: Vec<ReducedDoc>,
+    /// Candidates dropped as infeasible.
+    pub infeasible: usize,
+    /// Inputs and choices of the top counterexample.
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
     pub trace: Vec<TraceLine>,
 }
 
-pub fn file_doc(p: &Program, r: &Report) -> FileDoc {
+#[derive(Serialize)]
+pub struct StatementDoc {
+    pub line: u32,
+    pub column: u32,
+    pub text: String,
+    pub kind: EntryKind,
+    pub outcome: Option<bool>,
+    pub atoms: Vec<AtomOutcome>,
+    pub depth: u32,
+}
+
+#[derive(Serialize)]
+pub struct AssumptionDoc {
+    pub text: String,
+    pub line: u32,
+    pub column: u32,
+    pub vars: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct FssDoc {
+    pub rank: usize,
+    pub statements: Vec<StatementDoc>,
+    pub assumptions: Vec<AssumptionDoc>,
+    /// The inputs of a complete counterexample with this FSS.
+    pub inputs: BTreeMap<String, i64>,
+    pub choices: Vec<i64>,
+    /// Lines of the NEST if Reduce kept this FSS, else empty.
+    pub nest: Vec<u32>,
+    /// The full counterexample trace with this FSS.
+    pub trace: Vec<TraceLine>,
+}
+
+#[derive(Serialize)]
+pub struct ReducedDoc {
+    pub rank: usize,
+    pub nest: Vec<u32>,
+    /// The NEST's statements.
+    pub statements: Vec<StatementDoc>,
+    pub assumptions: Vec<AssumptionDoc>,
+    /// The line of the conditional that localised the NEST (null: the whole
+    /// FSS).
+    pub at: Option<u32>,
+}
+
+fn statement(e: &Entry) -> StatementDoc {
+    StatementDoc {
+        line: e.line,
+        column: e.column,
+        text: e.text.clone(),
+        kind: e.kind,
+        outcome: e.outcome,
+        atoms: e.atoms.clone(),
+        depth: e.depth,
+    }
+}
+
+fn assumption(p: &Program, names: &[String], a: &Assumption) -> AssumptionDoc {
+    let at = p.source.start(p.node(a.primary().node).span);
+    let mut vars: Vec<String> = names
+        .iter()
+        .filter(|n| {
+            a.text
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '[' || c == ']'))
+                .any(|w| w == n.as_str())
+        })
+        .cloned()
+        .collect();
+    vars.sort();
+    vars.dedup();
+    AssumptionDoc {
+        text: a.text.clone(),
+        line: at.line,
+        column: at.col,
+        vars,
+    }
+}
+
+fn fss_docs(
+    p: &Program,
+    a: &Analysis,
+    ex: &Explanation,
+    names: &[String],
+    project: &Option<Vec<String>>,
+) -> (Vec<FssDoc>, Vec<ReducedDoc>) {
+    let nest_of = |i: usize| -> Vec<u32> {
+        ex.reduced
+            .iter()
+            .find(|r| r.index == i)
+            .map(|r| r.nest.iter().map(|&k| ex.fss[i].entries[k].line).collect())
+            .unwrap_or_default()
+    };
+    let fss = ex
+        .fss
+        .iter()
+        .enumerate()
+        .map(|(i, f): (usize, &FssReport)| {
+            let (inputs, choices, trace) = match &f.witness {
+                Some(cx) => (
+                    cx.inputs.iter().cloned().collect(),
+                    cx.choices.clone(),
+                    trace_lines(p, a, &cx.run),
+                ),
+                None => (BTreeMap::new(), Vec::new(), Vec::new()),
+            };
+            FssDoc {
+                rank: i + 1,
+                statements: f.entries.iter().map(statement).collect(),
+                assumptions: projected(&f.assumptions, names, project)
+                    .into_iter()
+                    .map(|x| assumption(p, names, x))
+                    .collect(),
+                inputs,
+                choices,
+                nest: nest_of(i),
+                trace,
+            }
+        })
+        .collect();
+    let reduced = ex
+        .reduced
+        .iter()
+        .map(|r| {
+            let f = &ex.fss[r.index];
+            ReducedDoc {
+                rank: r.index + 1,
+                nest: r.nest.iter().map(|&k| f.entries[k].line).collect(),
+                statements: r.nest.iter().map(|&k| statement(&f.entries[k])).collect(),
+                assumptions: projected(&r.assumptions, names, project)
+                    .into_iter()
+                    .map(|x| assumption(p, names, x))
+                    .collect(),
+                at: r
+                    .at
+                    .filter(|_| r.nest.len() < f.entries.len())
+                    .map(|k| f.entries[k].line),
+            }
+        })
+        .collect();
+    (fss, reduced)
+}
+
+pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileDoc {
     let a = Analysis::new(p);
+    let names: Vec<String> = p.input_slots().into_iter().map(|s| s.name).collect();
     let conditions = r
         .results
         .iter()
         .map(|res| {
             let c = r.condition(res);
             let at = c.site().map(|s| p.source.start(p.site(s).span));
-            let (inputs, choices, trace) = match &res.counterexample {
+            let ex = r.explanations.get(&res.id);
+            let (fss, reduced) = match ex {
+                Some(ex) => fss_docs(p, &a, ex, &names, project),
+                None => (Vec::new(), Vec::new()),
+            };
+            // The top counterexample: the first FSS's witness, else the one
+            // found while deciding the verdict.
+            let top = ex
+                .and_then(|e| e.fss.iter().find_map(|f| f.witness.as_ref()))
+                .or(res.counterexample.as_ref());
+            let (inputs, choices, trace) = match top {
                 Some(cx) => (
                     cx.inputs.iter().cloned().collect(),
                     cx.choices.clone(),
@@ -54,8 +215,9 @@ pub fn file_doc(p: &Program, r: &Report) -> FileDoc {
                 column: at.map(|l| l.col),
                 verdict: res.verdict.name(),
                 reason: res.reason.clone(),
-                fss: Vec::new(),
-                reduced: Vec::new(),
+                fss,
+                reduced,
+                infeasible: ex.map(|e| e.infeasible).unwrap_or(0),
                 inputs,
                 choices,
                 trace,
