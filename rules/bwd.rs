@@ -32,7 +32,8 @@ ascent_run! {
     walk(r, c, n, v, e, a) <-- root(r, c, n, v, e, a);
 
     // Backward over a transition: `update` decides focus and the Error set.
-    walk(r, c, n, v, e2, a.prepend(ev)) <--
+    // Suffixes that cannot hold from here are dropped at once (`prune`).
+    walk(r, c, n, v, e2, bw.prune_step((*c, *n, *v), a, ev)) <--
         walk(r, c, m, w, e, a), step(c, n, v, l, m, w),
         let (e2, ev) = bw.update((*c, *n, *v), *l, *e);
 
@@ -51,7 +52,7 @@ ascent_run! {
         let (e2, ret) = bw.close_segment(*e);
 
     // A call that returns: the callee's segments joined to the suffixes.
-    walk(r, c, n, v, e2, Suffixes::concat(&pre, segs, &post, a)) <--
+    walk(r, c, n, v, e2, bw.prune((*c, *n, *v), Suffixes::concat(&pre, segs, &post, a))) <--
         walk(r, c, m, w, e, a), ret(c, n, v, l, c2, x, m, w),
         let (ex, _) = bw.exit_set((*c, *n, *v), *l, *c2, *e),
         let s = bw.sum_root(*c2, *x, ex, (*r, (*c, *m, *w), *e)),
@@ -59,7 +60,7 @@ ascent_run! {
         let (e2, pre, post) = bw.call_update((*c, *n, *v), *l, *c2, *e, *ee, !segs.iter().any(|f| f.is_empty()));
 
     // An error inside a callee: on to every call that enters it.
-    walk(r, c, n, v, e2, a.prepend_all(&pre)) <--
+    walk(r, c, n, v, e2, bw.prune((*c, *n, *v), a.prepend_all(&pre))) <--
         walk(r, c2, en, ev, e, a), entry(c2, en, ev), if !bw.is_sum(*r),
         call(c, n, v, l, c2),
         let (e2, pre) = bw.enter_update((*c, *n, *v), *l, *c2, *e);

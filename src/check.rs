@@ -21,6 +21,9 @@ pub struct Report {
     /// Why exploration stopped early, if it did.
     pub budget_hit: Option<&'static str>,
     pub explore_time: Duration,
+    /// Deciding verdicts (counterexample search), and explaining.
+    pub verdict_time: Duration,
+    pub explain_time: Duration,
     pub total_time: Duration,
     pub explain: ExplainStats,
     /// Relation sizes and rule times of the forward rules (`--stats`).
@@ -42,15 +45,26 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
     let graph = explore::explore(&engine);
     let explore_time = start.elapsed();
     let results = analysis::verdicts(&engine, &graph, users, opts, start);
-    let to_explain: Vec<CondId> = results
-        .iter()
-        .filter(|r| r.verdict != Verdict::Safe)
-        .map(|r| r.id)
-        .collect();
+    let verdict_time = start.elapsed() - explore_time;
+    let to_explain: Vec<CondId> = if opts.explain {
+        results
+            .iter()
+            .filter(|r| r.verdict != Verdict::Safe)
+            .map(|r| r.id)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // The explanation gets what is left of `--timeout`, or a fixed budget.
+    let explain_deadline = match opts.engine.timeout {
+        Some(t) => start + t,
+        None => Instant::now() + opts.explain_budget,
+    };
     let limits = explain::ExplainLimits {
         witness_steps: opts.search_steps / 4,
         revisits: opts.revisits,
-        deadline: opts.engine.timeout.map(|t| start + t),
+        deadline: Some(explain_deadline),
+        explain_deadline: Some(explain_deadline),
     };
     let (explanations, explain_stats) = explain::explain(&engine, &graph, users, &to_explain, limits);
     // A counterexample found for an FSS confirms the condition too.
@@ -67,7 +81,10 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
             }
         }
     }
+    let explain_time = start.elapsed() - explore_time - verdict_time;
     Report {
+        verdict_time,
+        explain_time,
         states: graph.states,
         summaries: graph.fsum.values().map(Vec::len).sum(),
         budget_hit: engine.budget.hit.get(),

@@ -47,19 +47,24 @@ const CLIP: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
 /// every constraint?
 pub fn solve(cons: &[Constraint], range: &dyn Fn(Sym) -> (i64, i64), opts: LpOptions) -> Sat {
     let mut extra: Vec<Constraint> = Vec::new();
-    solve_split(cons, &mut extra, range, opts, 0)
+    let mut budget = MAX_SOLVES;
+    solve_split(cons, &mut extra, range, opts, &mut budget)
 }
+
+/// LP solves one question may take (each `!=` split doubles them at worst).
+const MAX_SOLVES: u32 = 64;
 
 fn solve_split(
     cons: &[Constraint],
     extra: &mut Vec<Constraint>,
     range: &dyn Fn(Sym) -> (i64, i64),
     opts: LpOptions,
-    depth: u32,
+    budget: &mut u32,
 ) -> Sat {
-    if depth > 24 {
+    if *budget == 0 {
         return Sat::Unknown("too many `!=` constraints to split");
     }
+    *budget -= 1;
     let model = match solve_once(cons.iter().chain(extra.iter()), range, opts) {
         Sat::Yes(m) => m,
         other => return other,
@@ -82,7 +87,7 @@ fn solve_split(
             return Sat::Unknown("numbers too large");
         };
         extra.push(Constraint { e, cmp: Cmp::Le });
-        let r = solve_split(cons, extra, range, opts, depth + 1);
+        let r = solve_split(cons, extra, range, opts, budget);
         extra.pop();
         match r {
             Sat::Yes(m) => return Sat::Yes(m),

@@ -26,6 +26,10 @@ pub struct CheckOptions {
     pub revisits: u32,
     /// Steps of the counterexample search, per condition.
     pub search_steps: u64,
+    /// Time for explaining (FSSs) when no `--timeout` is given.
+    pub explain_budget: std::time::Duration,
+    /// Explain the conditions that are not safe (FSSs, Reduce, NEST).
+    pub explain: bool,
 }
 
 impl Default for CheckOptions {
@@ -35,6 +39,8 @@ impl Default for CheckOptions {
             property: Property::All,
             revisits: 3,
             search_steps: 200_000,
+            explain_budget: std::time::Duration::from_secs(20),
+            explain: true,
         }
     }
 }

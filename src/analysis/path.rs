@@ -149,6 +149,28 @@ impl<'a> Exec<'a> {
         x
     }
 
+    /// A sparse execution starting in the middle of a run: procedure `proc`
+    /// with the given global and frame values (symbols in them are free).
+    /// New symbols are numbered above `first_instance` so they cannot clash.
+    pub fn sparse_from(
+        p: &'a Program,
+        layout: &'a Layout,
+        proc: ProcId,
+        globals: Vec<Value>,
+        locals: Vec<Value>,
+        first_instance: u32,
+    ) -> Exec<'a> {
+        let mut x = Exec::sparse(p, layout);
+        x.globals = globals;
+        x.frames = vec![Frame {
+            proc,
+            locals,
+            ret: None,
+        }];
+        x.counter = first_instance;
+        x
+    }
+
     /// The value of a pure expression in the current state, if evaluating it
     /// needs no decision.
     pub fn value_of(&mut self, node: NodeId, e: &Expr) -> Option<Value> {

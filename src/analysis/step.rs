@@ -424,6 +424,28 @@ impl<'a> Engine<'a> {
         out
     }
 
+    /// Does the branch at this state have a known outcome (no constraint)?
+    pub fn branch_known(&self, s: (CtxId, NodeId, ValId)) -> bool {
+        let (_, n, v) = s;
+        let NodeKind::Branch {
+            cond: Cond::Atom(a), ..
+        } = &self.p.node(n).kind
+        else {
+            return false;
+        };
+        let val = self.t.val(v);
+        let mut env = self.env(self.p.node(n).proc, &val);
+        Evaluator {
+            p: self.p,
+            env: &mut env,
+            mode: Mode::All,
+            node: n,
+        }
+        .atom(a)
+        .iter()
+        .all(|o| matches!(o.result, Ok(Truth::Known(_))))
+    }
+
     fn label(&self, d: Vec<Decision>) -> LabelId {
         self.t.intern_label(Label(d))
     }
@@ -566,6 +588,20 @@ impl<'a> Engine<'a> {
                 if let Some(i) = w.loops.iter().position(|lv| lv.lp == l && !lv.pending.is_empty()) {
                     let pending = std::mem::take(&mut w.loops[i].pending);
                     self.widen(proc, l, &pending, &mut w);
+                }
+            }
+        }
+        // At the exit only the globals and the return value live on: the
+        // locals are dropped, so one effect is one summary.
+        if let NodeKind::Exit = self.p.node(to).kind {
+            let rv = self
+                .p
+                .proc(proc)
+                .ret_var
+                .map(|rv| self.layout.offset[rv.index()] as usize);
+            for i in 0..w.locals.len() {
+                if Some(i) != rv {
+                    w.locals.set(i, Value::Const(0));
                 }
             }
         }

@@ -56,6 +56,10 @@ pub struct Pending<G> {
     pub violation: Option<Vec<Decision>>,
     /// The guide's state after the return.
     pub after: G,
+    /// The caller's revisit counts, restored at the return: counts are kept
+    /// per activation instance, so calling one shared summary again is not a
+    /// loop.
+    visits: im::HashMap<State, u32>,
 }
 
 #[derive(Clone)]
@@ -65,7 +69,8 @@ struct Cursor<'a, G> {
     guide: G,
     exec: Exec<'a>,
     path: im::Vector<PathStep>,
-    visits: im::HashMap<(State, usize), u32>,
+    /// How often each state was reached in the current activation instance.
+    visits: im::HashMap<State, u32>,
     checked: usize,
 }
 
@@ -243,7 +248,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                     },
                     Applied::Moved => {}
                 }
-                let key = (cur.state, cur.stack.len());
+                let key = cur.state;
                 let seen = cur.visits.get(&key).copied().unwrap_or(0);
                 if seen >= limits.revisits {
                     notes.bounded = true;
@@ -275,7 +280,12 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 (st, Some(to), false)
             }
             Move::Enter(st, c2, g) => {
+                if cur.path.len() > MAX_DEPTH * 1000 {
+                    return Applied::Dead(Why::Deep);
+                }
                 cur.guide = g;
+                // A new activation instance: its own revisit counts.
+                cur.visits = im::HashMap::new();
                 (st, Some(self.entry_state(c2)), false)
             }
             Move::Call {
@@ -285,12 +295,16 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 inside,
                 after,
             } => {
+                if cur.stack.len() >= MAX_DEPTH {
+                    return Applied::Dead(Why::Deep);
+                }
                 cur.stack.push(Pending {
                     callee: ret.callee,
                     exit: ret.exit,
                     to: ret.to,
                     violation,
                     after,
+                    visits: std::mem::take(&mut cur.visits),
                 });
                 cur.guide = inside;
                 (step, Some(self.entry_state(ret.callee)), false)
@@ -299,6 +313,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 let top = cur.stack.pop().expect("an exit move has a pending call");
                 let done = top.violation.is_some() && cur.stack.is_empty();
                 cur.guide = top.after;
+                cur.visits = top.visits;
                 (st, Some(top.to), done)
             }
             Move::Finish(st) => (st, None, true),
@@ -506,8 +521,13 @@ enum Applied {
     Dead(Why),
 }
 
+/// Calls a path may be nested in (recursion is cut there, not exhausted).
+const MAX_DEPTH: usize = 256;
+
 enum Why {
     Infeasible,
+    /// Calls nested deeper than `MAX_DEPTH`.
+    Deep,
     Malformed(String),
     Solver(&'static str),
     /// Replay did not reach the error (`true`: the path used values the
@@ -539,6 +559,7 @@ impl Notes {
     fn add(&mut self, w: Why) {
         match w {
             Why::Infeasible => self.infeasible += 1,
+            Why::Deep => self.bounded = true,
             Why::Malformed(m) => self.malformed = Some(m),
             Why::Solver(s) => self.solver = Some(s),
             Why::Replay(true) => self.replay_alpha += 1,

@@ -52,6 +52,10 @@ pub struct CheckArgs {
     /// Print relation sizes and rule times.
     #[arg(long)]
     stats: bool,
+    /// Verdicts and counterexamples only: no focus-statement sequences,
+    /// Reduce or NEST (faster on large batches).
+    #[arg(long)]
+    no_explain: bool,
     /// What to show of an error: `reduced` (where the fix belongs, the
     /// default), `fss` (every focus-statement sequence with its assumptions)
     /// or `full` (complete counterexamples with concrete inputs).
@@ -159,6 +163,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
             timeout: args.timeout.map(Duration::from_secs_f64),
         },
         property: args.property,
+        explain: !args.no_explain,
         ..CheckOptions::default()
     };
     let files = collect_files(&args.files);

@@ -74,6 +74,11 @@ pub struct Backward<'e> {
     local_var: Vec<Vec<VarId>>,
     esets: RefCell<Interner<ESet>>,
     roots: RefCell<Interner<Root>>,
+    /// Feasibility of suffixes from states, computed once each.
+    feasible: RefCell<HashMap<(State, super::fss::Fss), bool>>,
+    /// Past this, no new suffix is derived (the listing is cut short).
+    pub deadline: Option<std::time::Instant>,
+    pub out_of_time: std::cell::Cell<bool>,
 }
 
 impl<'e> Backward<'e> {
@@ -132,7 +137,114 @@ impl<'e> Backward<'e> {
             local_var,
             esets,
             roots: RefCell::new(Interner::default()),
+            feasible: RefCell::new(HashMap::new()),
+            deadline: None,
+            out_of_time: std::cell::Cell::new(false),
         }
+    }
+
+    /// Is the time for explaining up? Then new suffixes are dropped, so the
+    /// fixpoint ends soon, with a listing marked incomplete.
+    fn late(&self) -> bool {
+        if self.out_of_time.get() {
+            return true;
+        }
+        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            self.out_of_time.set(true);
+            return true;
+        }
+        false
+    }
+
+    /// Can the suffix `f` hold from state `s`? Its events executed from the
+    /// state's valuation (inputs, draws and abstraction symbols free) give
+    /// constraints; if they have no integer solution, no run through `s`
+    /// has this suffix, whatever came before. Sound to prune; "unknown"
+    /// keeps the suffix.
+    pub fn feasible_from(&self, s: State, f: &super::fss::Fss) -> bool {
+        if let Some(&known) = self.feasible.borrow().get(&(s, f.clone())) {
+            return known;
+        }
+        let ok = self.check_from(s, f);
+        self.feasible.borrow_mut().insert((s, f.clone()), ok);
+        ok
+    }
+
+    fn check_from(&self, s: State, f: &super::fss::Fss) -> bool {
+        use crate::analysis::lp::{self, LpOptions, Sat};
+        use crate::analysis::path::{Exec, PathStep};
+        use crate::analysis::value::Sym;
+        let e = self.e;
+        let p = e.p;
+        let (_, n, v) = s;
+        let proc = p.node(n).proc;
+        let val = e.t.val(v);
+        let mut globals = vec![crate::analysis::value::Value::Const(0); e.layout.global_slots as usize];
+        for (i, g) in e.views[proc.index()].slots.iter().enumerate() {
+            globals[*g as usize] = val.globals[i].clone();
+        }
+        let locals: Vec<_> = val.locals.iter().cloned().collect();
+        let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
+        let mut x = Exec::sparse_from(p, &e.layout, proc, globals, locals, first);
+        for ev in f.iter() {
+            if matches!(ev.kind, EvKind::Param(_) | EvKind::Result) {
+                continue;
+            }
+            let step = PathStep {
+                node: ev.node,
+                decisions: e.t.label(ev.label).0.clone(),
+            };
+            match x.step(&step, e.conds) {
+                Ok(_) => {}
+                Err(crate::analysis::path::PathError::Infeasible) => return false,
+                // A suffix that does not execute cleanly is kept: prune only
+                // what is certainly infeasible.
+                Err(_) => return true,
+            }
+        }
+        let cons: Vec<_> = x.constraints.iter().map(|c| c.c.clone()).collect();
+        if cons.is_empty() {
+            return true;
+        }
+        let range = |s: Sym| match s {
+            Sym::Input(k) => p.input_slots()[k as usize].range,
+            _ => (i64::MIN, i64::MAX),
+        };
+        !matches!(lp::solve(&cons, &range, LpOptions::default()), Sat::No)
+    }
+
+    /// `a` with `ev` in front, pruned where the step adds a constraint (a
+    /// branch on unknowns, an index or divisor split); elsewhere the
+    /// suffixes' constraints from here are those from the next state.
+    pub fn prune_step(&self, s: State, a: &super::fss::Suffixes, ev: Option<Event>) -> super::fss::Suffixes {
+        if self.late() {
+            return super::fss::Suffixes::default();
+        }
+        let b = a.prepend(ev);
+        let constrains = match ev {
+            Some(e) => {
+                let label = self.e.t.label(e.label);
+                let splits = label.0.iter().any(|d| !matches!(d, Decision::Branch(_)));
+                splits || (matches!(e.kind, EvKind::Branch(_)) && !self.e.branch_known(s))
+            }
+            None => false,
+        };
+        if constrains {
+            self.prune(s, b)
+        } else {
+            b
+        }
+    }
+
+    /// The suffixes that can hold from state `s`.
+    pub fn prune(&self, s: State, a: super::fss::Suffixes) -> super::fss::Suffixes {
+        if self.late() {
+            return super::fss::Suffixes::default();
+        }
+        if a.iter().all(|f| self.feasible_from(s, f)) {
+            return a;
+        }
+        super::fss::Suffixes::from_candidates(a.iter().filter(|f| self.feasible_from(s, f)).cloned().collect())
     }
 
     pub fn eset(&self, id: ESetId) -> std::sync::Arc<ESet> {

@@ -63,7 +63,18 @@ pub fn is_subseq(a: &Fss, b: &Fss) -> bool {
 /// The most suffixes kept per tuple (the shortest); keeps pathological
 /// programs from exploding. Joins stay finite: a kept suffix is no longer
 /// than the longest of a full set.
-pub const MAX_SUFFIXES: usize = 64;
+pub const MAX_SUFFIXES: usize = 256;
+
+thread_local! {
+    /// Set when a join dropped suffixes beyond `MAX_SUFFIXES`.
+    static TRUNCATED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Clears the flag, returning whether suffixes were dropped since the last
+/// call.
+pub fn take_truncated() -> bool {
+    TRUNCATED.with(|t| t.replace(false))
+}
 
 /// An antichain of suffixes, sorted by (length, events).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -101,6 +112,7 @@ impl Suffixes {
         let mut kept: Vec<Fss> = Vec::new();
         for f in v {
             if kept.len() >= MAX_SUFFIXES {
+                TRUNCATED.with(|t| t.set(true));
                 break;
             }
             if !kept.iter().any(|k| is_subseq(k, &f)) {

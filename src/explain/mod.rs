@@ -51,6 +51,8 @@ pub struct Explanation {
     pub undecided: usize,
     /// What Reduce kept (indices into `fss`), with NESTs.
     pub reduced: Vec<reduce::Reduced>,
+    /// The listing may be incomplete (a time or size limit cut it short).
+    pub truncated: bool,
 }
 
 /// Per-run numbers of the backward phase.
@@ -70,6 +72,8 @@ pub struct ExplainLimits {
     pub witness_steps: u64,
     pub revisits: u32,
     pub deadline: Option<std::time::Instant>,
+    /// When the backward phase stops deriving new suffixes.
+    pub explain_deadline: Option<std::time::Instant>,
 }
 
 /// Explains the given conditions.
@@ -81,8 +85,11 @@ pub fn explain(
     limits: ExplainLimits,
 ) -> (BTreeMap<CondId, Explanation>, ExplainStats) {
     let p = engine.p;
-    let bw = backward::Backward::new(engine);
+    let mut bw = backward::Backward::new(engine);
+    bw.deadline = limits.explain_deadline;
+    fss::take_truncated();
     let cands = bsum::candidates(&bw, graph, conds);
+    let truncated = fss::take_truncated() || bw.out_of_time.get();
     let searcher = crate::analysis::witness::Searcher::new(engine, graph, users);
     let names = SymNames::new(p);
     let mut stats = ExplainStats {
@@ -93,15 +100,33 @@ pub fn explain(
     };
     let mut out = BTreeMap::new();
     for (&k, list) in &cands.fss {
-        let mut ex = Explanation::default();
+        let mut ex = Explanation {
+            truncated,
+            ..Explanation::default()
+        };
         stats.candidates += list.len();
         for f in list {
-            let Ok(run) = assume::fss_constraints(engine, f) else {
-                ex.infeasible += 1;
-                continue;
+            let debug = std::env::var_os("FOCUSCHECK_DEBUG").is_some();
+            let run = match assume::fss_constraints(engine, f) {
+                Ok(r) => r,
+                Err(e) => {
+                    if debug {
+                        eprintln!("fss exec failed: {e:?}: {:?}", entries::lines(&entries::entries(p, f)));
+                    }
+                    ex.infeasible += 1;
+                    continue;
+                }
             };
             match assume::feasible(engine, &run) {
                 Feasible::No => {
+                    if debug {
+                        let a = assume::merge(p, &names, &run.raw);
+                        eprintln!(
+                            "fss infeasible: {:?} {:?}",
+                            entries::lines(&entries::entries(p, f)),
+                            a.iter().map(|x| x.text.clone()).collect::<Vec<_>>()
+                        );
+                    }
                     ex.infeasible += 1;
                     continue;
                 }
@@ -126,6 +151,12 @@ pub fn explain(
                 crate::analysis::witness::Found::Confirmed(cx) => Some(*cx),
                 crate::analysis::witness::Found::Infeasible => {
                     // Feasible on its own, but no path with it is.
+                    if debug {
+                        eprintln!(
+                            "fss without a feasible path: {:?}",
+                            entries::lines(&entries::entries(p, f))
+                        );
+                    }
                     ex.infeasible += 1;
                     continue;
                 }

@@ -1240,6 +1240,39 @@ impl Cx<'_> {
         });
         fl.locals.push(v);
         let decl_span = Span::new(d.name.span.lo as usize, d.span.hi as usize);
+        // In scope from the end of its declarator, as in C: an initialiser
+        // that names the variable (`int g = g + 1;`) reads the new,
+        // uninitialised one, an arbitrary value.
+        fl.scopes.last_mut().expect("a scope").insert(d.name.name.clone(), v);
+        let mut self_ref = false;
+        let inits: Vec<&ast::Expr> = match &d.init {
+            Some(ast::Init::Expr(e)) => vec![e],
+            Some(ast::Init::List(es, _)) => es.iter().collect(),
+            None => vec![],
+        };
+        for e in inits {
+            expr_walk(e, &mut |x| {
+                if let AK::Var(n) | AK::Index(n, _) = &x.kind {
+                    self_ref |= n.name == d.name.name;
+                }
+            });
+        }
+        if self_ref {
+            let place = Place {
+                var: v,
+                index: None,
+                span: d.name.span,
+            };
+            self.emit(
+                fl,
+                NodeKind::Havoc {
+                    place,
+                    ty: d.ty,
+                    next: NONE,
+                },
+                d.name.span,
+            );
+        }
         match &d.init {
             None if !fl.is_entry => {
                 // A non-entry local starts with an arbitrary value each call.
@@ -1321,8 +1354,6 @@ impl Cx<'_> {
                 }
             }
         }
-        // In scope only after its own initialiser, as in C.
-        fl.scopes.last_mut().expect("a scope").insert(d.name.name.clone(), v);
     }
 
     // ---- names ----

@@ -17,6 +17,24 @@ pub struct FileDoc {
     pub conditions: Vec<CondDoc>,
     pub states: usize,
     pub seconds: f64,
+    /// Seconds per phase: exploring, deciding verdicts, explaining.
+    pub timings: Timings,
+    /// Procedure summaries: forward (fsum exit valuations) and backward
+    /// (bsum keys).
+    pub summaries: Summaries,
+}
+
+#[derive(Serialize)]
+pub struct Timings {
+    pub explore: f64,
+    pub verdicts: f64,
+    pub explain: f64,
+}
+
+#[derive(Serialize)]
+pub struct Summaries {
+    pub forward: usize,
+    pub backward: usize,
 }
 
 #[derive(Serialize)]
@@ -33,6 +51,8 @@ pub struct CondDoc {
     pub reduced: Vec<ReducedDoc>,
     /// Candidates dropped as infeasible.
     pub infeasible: usize,
+    /// The FSS listing may be incomplete (a limit cut it short).
+    pub truncated: bool,
     /// Inputs and choices of the top counterexample.
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
@@ -218,6 +238,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
                 fss,
                 reduced,
                 infeasible: ex.map(|e| e.infeasible).unwrap_or(0),
+                truncated: ex.is_some_and(|e| e.truncated),
                 inputs,
                 choices,
                 trace,
@@ -229,5 +250,14 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
         conditions,
         states: r.states,
         seconds: r.total_time.as_secs_f64(),
+        timings: Timings {
+            explore: r.explore_time.as_secs_f64(),
+            verdicts: r.verdict_time.as_secs_f64(),
+            explain: r.explain_time.as_secs_f64(),
+        },
+        summaries: Summaries {
+            forward: r.summaries,
+            backward: r.explain.summaries,
+        },
     }
 }

@@ -164,6 +164,12 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
         }
+        if ex.is_some_and(|e| e.truncated) {
+            let _ = writeln!(
+                out,
+                "  note: the FSS listing is incomplete (a time or size limit of the explanation was reached)"
+            );
+        }
         match (o.view, ex) {
             (View::Reduced, Some(ex)) if !ex.fss.is_empty() => reduced_view(p, ex, o, &names, &mut out),
             (View::Fss, Some(ex)) if !ex.fss.is_empty() => fss_view(p, ex, o, &names, &mut out),
