@@ -78,10 +78,11 @@ pub fn lex(text: &str, diags: &mut Vec<Diag>) -> Lexed {
         diags,
         macros: HashMap::new(),
     };
-    let raw = lx.run();
-    let macros = lx.macros;
-    let tokens = expand_macros(raw, &macros, lx.diags);
-    Lexed { tokens, macros }
+    let tokens = lx.run();
+    Lexed {
+        tokens,
+        macros: lx.macros,
+    }
 }
 
 struct Lexer<'a> {
@@ -118,7 +119,13 @@ impl Lexer<'_> {
             self.at_line_start = false;
             if let Some(mut t) = self.token() {
                 t.line_start = line_start;
-                out.push(t);
+                // Expanded with the definitions in force here, as in C: a
+                // later `#define` of the same name does not reach back.
+                let first = out.len();
+                expand_one(&t, t.span, &self.macros, &mut Vec::new(), &mut out, self.diags);
+                if let Some(f) = out.get_mut(first) {
+                    f.line_start = line_start;
+                }
             }
         }
     }
@@ -508,4 +515,36 @@ fn expand_one(
         span: use_span,
         line_start: false,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(text: &str) -> Vec<i128> {
+        let mut diags = Vec::new();
+        let lexed = lex(text, &mut diags);
+        assert!(diags.is_empty(), "{diags:?}");
+        lexed
+            .tokens
+            .iter()
+            .filter_map(|t| match t.kind {
+                TokKind::Int { value, .. } => Some(value),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_macro_is_expanded_with_the_definitions_in_force_at_its_use() {
+        // C: the use before the second definition keeps the first value.
+        let text = "#define N 1\nint a = N;\n#undef N\n#define N 2\nint b = N;\n";
+        assert_eq!(ints(text), vec![1, 2]);
+    }
+
+    #[test]
+    fn a_macro_body_is_expanded_at_the_use_not_at_the_definition() {
+        let text = "#define A B\n#define B 7\nint x = A;\n";
+        assert_eq!(ints(text), vec![7]);
+    }
 }
