@@ -40,7 +40,7 @@ impl Report {
 pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
     let start = Instant::now();
     let a = Analysis::new(p);
-    let conds = conditions::conditions(p, &a, users, opts.property);
+    let conds = conditions::conditions(p, &a, users, opts.property, &opts.cut);
     let engine = step::Engine::new(p, &a, &conds, opts.engine.clone());
     let graph = explore::explore(&engine);
     let explore_time = start.elapsed();
@@ -66,7 +66,19 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
         deadline: Some(explain_deadline),
         explain_deadline: Some(explain_deadline),
     };
-    let (explanations, explain_stats) = explain::explain(&engine, &graph, users, &to_explain, limits);
+    let localise = |n: crate::ir::NodeId| {
+        let lo = p.node(n).span.lo;
+        opts.localise.is_empty() || opts.localise.iter().any(|r| r.contains(&lo))
+    };
+    let (explanations, explain_stats) = explain::explain(
+        &engine,
+        &graph,
+        users,
+        &to_explain,
+        limits,
+        &localise,
+        !opts.localise.is_empty(),
+    );
     // A counterexample found for an FSS confirms the condition too.
     let mut results = results;
     for r in &mut results {

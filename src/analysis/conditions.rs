@@ -19,6 +19,9 @@ pub struct Condition {
     /// Reported to the user (false for run-time checks that
     /// `--property unreach-call` leaves out: they still end paths).
     pub reported: bool,
+    /// A failure here is an assumption, not an error: the path ends without
+    /// error (the reference version's own failures in `diff`).
+    pub cut: bool,
     /// For user conditions: the disjunctive normal form, each disjunct a
     /// list of (atom, polarity).
     pub dnf: Vec<Vec<(Atom, bool)>>,
@@ -73,21 +76,36 @@ pub enum Property {
     /// SV-COMP's `unreach-call`: calls of `reach_error`/`__VERIFIER_error`
     /// and failed `__VERIFIER_assert` only.
     UnreachCall,
+    /// Only the `--error` conditions.
+    User,
 }
 
-pub fn conditions(p: &Program, a: &Analysis, users: &[UserCond], property: Property) -> Vec<Condition> {
+/// The conditions of a program; sites whose span starts in one of `cut`
+/// (byte ranges) are assumptions, not errors.
+pub fn conditions(
+    p: &Program,
+    a: &Analysis,
+    users: &[UserCond],
+    property: Property,
+    cut: &[std::ops::Range<u32>],
+) -> Vec<Condition> {
     let mut out = Vec::new();
     for (i, s) in p.sites.iter().enumerate() {
         if !a.reachable_procs.contains(&s.proc) {
             continue;
         }
-        let reported = match property {
-            Property::All => true,
-            Property::UnreachCall => matches!(s.kind, SiteKind::Assert | SiteKind::ReachError),
-        };
+        let is_cut = cut.iter().any(|r| r.contains(&s.span.lo));
+        let reported = !is_cut
+            && !s.static_ok
+            && match property {
+                Property::All => true,
+                Property::UnreachCall => matches!(s.kind, SiteKind::Assert | SiteKind::ReachError),
+                Property::User => false,
+            };
         out.push(Condition {
             kind: CondKind::Site(SiteId(i as u32)),
             reported,
+            cut: is_cut,
             dnf: Vec::new(),
         });
     }
@@ -95,6 +113,7 @@ pub fn conditions(p: &Program, a: &Analysis, users: &[UserCond], property: Prope
         out.push(Condition {
             kind: CondKind::User(u.clone()),
             reported: true,
+            cut: false,
             dnf: dnf(&u.expr, true),
         });
     }

@@ -43,6 +43,44 @@ impl Default for LpOptions {
 /// only if the LP relaxation with the true ranges agrees.
 const CLIP: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
 
+/// Does `model` satisfy every constraint, within the ranges? (Exact, in
+/// integers; a symbol it does not give a value fails.)
+pub fn satisfies(cons: &[Constraint], range: &dyn Fn(Sym) -> (i64, i64), model: &BTreeMap<Sym, i64>) -> bool {
+    cons.iter().all(|c| {
+        let mut missing = false;
+        let ok = c.holds(&mut |s| match model.get(&s) {
+            Some(&v) => {
+                let (lo, hi) = range(s);
+                if v < lo || v > hi {
+                    missing = true;
+                }
+                v
+            }
+            None => {
+                missing = true;
+                0
+            }
+        });
+        !missing && ok == Some(true)
+    })
+}
+
+/// `solve`, answered at once when `hint` (a model of a similar question)
+/// already satisfies the constraints.
+pub fn solve_hinted(
+    cons: &[Constraint],
+    range: &dyn Fn(Sym) -> (i64, i64),
+    opts: LpOptions,
+    hint: Option<&BTreeMap<Sym, i64>>,
+) -> Sat {
+    if let Some(h) = hint {
+        if satisfies(cons, range, h) {
+            return Sat::Yes(h.clone());
+        }
+    }
+    solve(cons, range, opts)
+}
+
 /// Is there an integer assignment, within each symbol's range, satisfying
 /// every constraint?
 pub fn solve(cons: &[Constraint], range: &dyn Fn(Sym) -> (i64, i64), opts: LpOptions) -> Sat {

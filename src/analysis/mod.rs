@@ -30,6 +30,13 @@ pub struct CheckOptions {
     pub explain_budget: std::time::Duration,
     /// Explain the conditions that are not safe (FSSs, Reduce, NEST).
     pub explain: bool,
+    /// Byte ranges of the source whose run-time failures are assumptions
+    /// (the reference version in `diff`).
+    pub cut: Vec<std::ops::Range<u32>>,
+    /// Byte ranges a NEST may point into (empty: anywhere). When given
+    /// (`diff`), the rest of the program is the reference and Reduce judges
+    /// the localised conditionals by its assumptions.
+    pub localise: Vec<std::ops::Range<u32>>,
 }
 
 impl Default for CheckOptions {
@@ -41,6 +48,8 @@ impl Default for CheckOptions {
             search_steps: 200_000,
             explain_budget: std::time::Duration::from_secs(20),
             explain: true,
+            cut: Vec::new(),
+            localise: Vec::new(),
         }
     }
 }
@@ -91,7 +100,7 @@ pub fn verdicts(
     let hidden_failure = conds
         .iter()
         .enumerate()
-        .find(|(i, c)| !c.reported && graph.errors.contains_key(&CondId(*i as u32)));
+        .find(|(i, c)| !c.reported && !c.cut && graph.errors.contains_key(&CondId(*i as u32)));
     let mut results = Vec::new();
     for (i, c) in conds.iter().enumerate() {
         if !c.reported {

@@ -88,6 +88,8 @@ pub struct Engine<'a> {
     scc: Vec<u32>,
     /// Input number of each (variable, element).
     input_index: HashMap<(VarId, u32), u32>,
+    /// The range of each input, by number.
+    pub input_ranges: Vec<(i64, i64)>,
     /// What each loop head (per activation) has been reached with.
     heads: std::cell::RefCell<HashMap<(CtxId, NodeId), HeadSeen>>,
     /// User conditions reading each variable.
@@ -181,6 +183,7 @@ impl<'a> Engine<'a> {
             exit_tests,
             scc: sccs(p),
             input_index,
+            input_ranges: p.input_slots().iter().map(|s| s.range).collect(),
             heads: Default::default(),
             conds_of_var,
             layout,
@@ -292,6 +295,14 @@ impl<'a> Engine<'a> {
             }
         }
         true
+    }
+
+    /// The range of an input symbol's values (others are unbounded).
+    pub fn sym_range(&self, s: Sym) -> (i64, i64) {
+        match s {
+            Sym::Input(k) => self.input_ranges[k as usize],
+            _ => (i64::MIN, i64::MAX),
+        }
     }
 
     pub fn states_explored(&self) -> u64 {
@@ -421,6 +432,8 @@ impl<'a> Engine<'a> {
             }
             NodeKind::Halt | NodeKind::Exit => {}
         }
+        // A failure that is an assumption ends the path without error.
+        out.retain(|(_, t)| !matches!(t, Target::Error(k) if self.conds[k.0 as usize].cut));
         out
     }
 

@@ -72,6 +72,8 @@ struct Cursor<'a, G> {
     /// How often each state was reached in the current activation instance.
     visits: im::HashMap<State, u32>,
     checked: usize,
+    /// A model of the constraints checked so far (a hint for the next).
+    model: Option<std::sync::Arc<std::collections::BTreeMap<Sym, i64>>>,
 }
 
 /// A path being built and the move to try from it.
@@ -221,6 +223,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 path: im::Vector::new(),
                 visits: im::HashMap::new(),
                 checked: 0,
+                model: None,
             };
             for m in guide.moves(init, &start.guide, None) {
                 todo.push((start.clone(), m));
@@ -334,10 +337,10 @@ impl<'a, 'g> Searcher<'a, 'g> {
         if cur.exec.constraints.len() > cur.checked {
             cur.checked = cur.exec.constraints.len();
             let cons: Vec<_> = cur.exec.constraints.iter().map(|c| c.c.clone()).collect();
-            match lp::solve(&cons, &|s| self.range(s), LpOptions::default()) {
+            match lp::solve_hinted(&cons, &|s| self.range(s), LpOptions::default(), cur.model.as_deref()) {
                 Sat::No => return Applied::Dead(Why::Infeasible),
                 Sat::Unknown(why) => return Applied::Dead(Why::Solver(why)),
-                Sat::Yes(_) => {}
+                Sat::Yes(m) => cur.model = Some(std::sync::Arc::new(m)),
             }
         }
         Applied::Moved
@@ -346,7 +349,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
     /// The range a symbol's values come from.
     pub fn range(&self, s: Sym) -> (i64, i64) {
         match s {
-            Sym::Input(k) => self.engine.p.input_slots()[k as usize].range,
+            Sym::Input(k) => self.engine.input_ranges[k as usize],
             Sym::Draw(..) | Sym::Alpha(..) => (i64::MIN, i64::MAX),
         }
     }

@@ -27,8 +27,9 @@ pub struct CheckArgs {
     /// entry local of that name exists.
     #[arg(long = "error", value_name = "EXPR")]
     errors: Vec<String>,
-    /// Which errors to report: `all`, or SV-COMP's `unreach-call`
-    /// (reach_error and __VERIFIER_assert only).
+    /// Which errors to report: `all`, SV-COMP's `unreach-call`
+    /// (reach_error and __VERIFIER_assert only), or `user` (the `--error`
+    /// conditions only).
     #[arg(long, value_enum, default_value_t = Property::All)]
     property: Property,
     /// Loop iterations (per loop entry) explored exactly before the loop's
@@ -61,7 +62,7 @@ pub struct CheckArgs {
     /// or `full` (complete counterexamples with concrete inputs).
     #[arg(long, value_enum, default_value_t = View::Reduced)]
     view: View,
-    /// Show only the FSS of this rank (with `--view fss` or `full`).
+    /// Show only the FSS of this rank (its reduced form in the reduced view).
     #[arg(long, value_name = "N")]
     fss: Option<usize>,
     /// Show only assumptions over these inputs, e.g. `--project a2,a3`.
@@ -194,12 +195,14 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
                         &p,
                         &report,
                         &views::text::TextOptions {
+                            lines: &views::text::PlainLines(&p),
                             color: ui.color,
                             stats: args.stats,
                             view: args.view,
                             fss: args.fss,
                             project: args.project.clone(),
                             next: &next,
+                            diff: false,
                         }
                     )
                 )

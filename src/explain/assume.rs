@@ -446,7 +446,7 @@ pub enum Feasible {
 pub fn feasible(e: &Engine, run: &FssRun) -> Feasible {
     let cons: Vec<Constraint> = run.raw.iter().map(|r| r.c.clone()).collect();
     let range = |s: Sym| match s {
-        Sym::Input(k) => e.p.input_slots()[k as usize].range,
+        Sym::Input(k) => e.input_ranges[k as usize],
         Sym::Draw(..) => run.draw_ranges.get(&s).copied().unwrap_or((i64::MIN, i64::MAX)),
         Sym::Alpha(..) => (i64::MIN, i64::MAX),
     };

@@ -76,6 +76,8 @@ pub struct Backward<'e> {
     roots: RefCell<Interner<Root>>,
     /// Feasibility of suffixes from states, computed once each.
     feasible: RefCell<HashMap<(State, super::fss::Fss), bool>>,
+    /// Recent models of suffix constraints: hints for the next question.
+    models: RefCell<Vec<std::collections::BTreeMap<crate::analysis::value::Sym, i64>>>,
     /// Past this, no new suffix is derived (the listing is cut short).
     pub deadline: Option<std::time::Instant>,
     pub out_of_time: std::cell::Cell<bool>,
@@ -138,6 +140,7 @@ impl<'e> Backward<'e> {
             esets,
             roots: RefCell::new(Interner::default()),
             feasible: RefCell::new(HashMap::new()),
+            models: RefCell::new(Vec::new()),
             deadline: None,
             out_of_time: std::cell::Cell::new(false),
         }
@@ -206,11 +209,28 @@ impl<'e> Backward<'e> {
         if cons.is_empty() {
             return true;
         }
-        let range = |s: Sym| match s {
-            Sym::Input(k) => p.input_slots()[k as usize].range,
-            _ => (i64::MIN, i64::MAX),
-        };
-        !matches!(lp::solve(&cons, &range, LpOptions::default()), Sat::No)
+        let range = |s: Sym| e.sym_range(s);
+        if self
+            .models
+            .borrow()
+            .iter()
+            .rev()
+            .any(|m| lp::satisfies(&cons, &range, m))
+        {
+            return true;
+        }
+        match lp::solve(&cons, &range, LpOptions::default()) {
+            Sat::No => false,
+            Sat::Yes(m) => {
+                let mut models = self.models.borrow_mut();
+                if models.len() >= 16 {
+                    models.remove(0);
+                }
+                models.push(m);
+                true
+            }
+            Sat::Unknown(_) => true,
+        }
     }
 
     /// `a` with `ev` in front, pruned where the step adds a constraint (a

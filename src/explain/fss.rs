@@ -43,6 +43,24 @@ pub struct Event {
 
 pub type Fss = im::Vector<Event>;
 
+/// A 64-bit summary of which events a sequence holds: if `a` is a
+/// subsequence of `b`, `fingerprint(a) & !fingerprint(b) == 0`, so most
+/// comparisons end at one AND.
+pub fn fingerprint(f: &Fss) -> u64 {
+    let mut x = 0u64;
+    for e in f.iter() {
+        let h = (e.node.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (e.label.0 as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let k = match e.kind {
+            EvKind::Branch(true) => 1,
+            EvKind::Branch(false) => 2,
+            _ => 3,
+        };
+        x |= 1u64 << ((h.wrapping_add(k) >> 58) & 63);
+    }
+    x
+}
+
 /// Is `a` a subsequence of `b`?
 pub fn is_subseq(a: &Fss, b: &Fss) -> bool {
     if a.len() > b.len() {
@@ -63,7 +81,7 @@ pub fn is_subseq(a: &Fss, b: &Fss) -> bool {
 /// The most suffixes kept per tuple (the shortest); keeps pathological
 /// programs from exploding. Joins stay finite: a kept suffix is no longer
 /// than the longest of a full set.
-pub const MAX_SUFFIXES: usize = 256;
+pub const MAX_SUFFIXES: usize = 4096;
 
 thread_local! {
     /// Set when a join dropped suffixes beyond `MAX_SUFFIXES`.
@@ -109,17 +127,18 @@ impl Suffixes {
     pub fn from_candidates(mut v: Vec<Fss>) -> Suffixes {
         v.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
         v.dedup();
-        let mut kept: Vec<Fss> = Vec::new();
+        let mut kept: Vec<(u64, Fss)> = Vec::new();
         for f in v {
             if kept.len() >= MAX_SUFFIXES {
                 TRUNCATED.with(|t| t.set(true));
                 break;
             }
-            if !kept.iter().any(|k| is_subseq(k, &f)) {
-                kept.push(f);
+            let fp = fingerprint(&f);
+            if !kept.iter().any(|(kp, k)| kp & !fp == 0 && is_subseq(k, &f)) {
+                kept.push((fp, f));
             }
         }
-        Suffixes(Arc::new(kept))
+        Suffixes(Arc::new(kept.into_iter().map(|(_, f)| f).collect()))
     }
 
     /// Every suffix with `ev` in front (unchanged when `None`).
@@ -159,7 +178,10 @@ impl Suffixes {
 
     /// Does some element of `self` sit inside `f`?
     pub fn dominates(&self, f: &Fss) -> bool {
-        self.0.iter().any(|k| is_subseq(k, f))
+        let fp = fingerprint(f);
+        self.0
+            .iter()
+            .any(|k| k.len() <= f.len() && fingerprint(k) & !fp == 0 && is_subseq(k, f))
     }
 }
 

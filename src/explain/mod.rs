@@ -11,8 +11,10 @@ pub mod reduce;
 pub mod witness;
 
 use crate::analysis::explore::Graph;
+use crate::analysis::lp::{self, LpOptions, Sat};
 use crate::analysis::state::CondId;
 use crate::analysis::step::Engine;
+use crate::analysis::value::Constraint;
 use crate::analysis::witness::Counterexample;
 use assume::{Assumption, Feasible, Raw, SymNames};
 use entries::Entry;
@@ -83,6 +85,8 @@ pub fn explain(
     users: &[crate::ir::cond::UserCond],
     conds: &[CondId],
     limits: ExplainLimits,
+    localise: &dyn Fn(crate::ir::NodeId) -> bool,
+    diff: bool,
 ) -> (BTreeMap<CondId, Explanation>, ExplainStats) {
     let p = engine.p;
     let mut bw = backward::Backward::new(engine);
@@ -183,7 +187,20 @@ pub fn explain(
                 raw: &r.raw,
             })
             .collect();
-        ex.reduced = reduce::reduce(p, &items);
+        let decides = |context: &[Constraint], c: &Constraint| {
+            let range = |s| engine.sym_range(s);
+            let with = |extra: Constraint| {
+                let mut all = context.to_vec();
+                all.push(extra);
+                lp::solve(&all, &range, LpOptions::default()) == Sat::No
+            };
+            with(c.clone()) || with(c.negate())
+        };
+        let focus = reduce::Focus {
+            localise,
+            context_decides: if diff { Some(&decides) } else { None },
+        };
+        ex.reduced = reduce::reduce(p, &items, &focus);
         out.insert(k, ex);
     }
     (out, stats)

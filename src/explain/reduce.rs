@@ -12,12 +12,20 @@
 //! - the NEST is the FSS's focus statements inside the innermost block (same
 //!   or nested static scope) containing that conditional, and those executed
 //!   by calls made from inside it.
+//!
+//! In `diff` the product runs the reference first and the NEST may point
+//! only into the new version. Step 5 then asks of each of the new version's
+//! conditionals whether it leaves the reference's path: whether the
+//! reference's remaining assumptions decide it (all of them together, by
+//! the LP solver), and whether it goes the way the same test of the
+//! reference went (see `first_departure`).
 
 use super::assume::{Assumption, Raw};
 use super::entries::Entry;
 use super::fss::{EvKind, Fss};
+use crate::analysis::value::Constraint;
 use crate::ir::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One FSS as Reduce sees it.
 pub struct Item<'a> {
@@ -57,7 +65,22 @@ fn same_atom_opposite(c: &Assumption, d: &Assumption) -> bool {
     x.node == y.node && matches!((x.outcome, y.outcome), (Some(a), Some(b)) if a != b)
 }
 
-pub fn reduce(p: &Program, items: &[Item]) -> Vec<Reduced> {
+/// Do these constraints decide that one (either way)?
+pub type Decides<'a> = dyn Fn(&[Constraint], &Constraint) -> bool + 'a;
+
+/// Where a NEST may point.
+pub struct Focus<'a> {
+    /// The nodes a NEST may point at (in `diff`, the new version's).
+    pub localise: &'a dyn Fn(NodeId) -> bool,
+    /// In `diff`: do these constraints (the reference's) decide that one?
+    /// Step 5 then judges the localised conditionals by the rest's
+    /// assumptions.
+    pub context_decides: Option<&'a Decides<'a>>,
+}
+
+/// Reduce.
+pub fn reduce(p: &Program, items: &[Item], focus: &Focus) -> Vec<Reduced> {
+    let localise = focus.localise;
     let mut sets: Vec<Option<Vec<Assumption>>> = items.iter().map(|it| Some(it.assumptions.clone())).collect();
     let lines: Vec<Vec<u32>> = items.iter().map(|it| super::entries::lines(it.entries)).collect();
     loop {
@@ -115,11 +138,15 @@ pub fn reduce(p: &Program, items: &[Item]) -> Vec<Reduced> {
     for (i, set) in sets.into_iter().enumerate() {
         let Some(assumptions) = set else { continue };
         let it = &items[i];
-        let at = first_undecided(it, &assumptions);
-        let nest = match at {
+        let at = match focus.context_decides {
+            None => first_undecided(it, &assumptions, localise),
+            Some(decides) => first_departure(p, it, &assumptions, localise, decides),
+        };
+        let mut nest = match at {
             Some(e) => nest(p, it, e),
             None => (0..it.entries.len()).collect(),
         };
+        nest.retain(|&e| localise(it.entries[e].node));
         out.push(Reduced {
             index: i,
             assumptions,
@@ -132,8 +159,11 @@ pub fn reduce(p: &Program, items: &[Item]) -> Vec<Reduced> {
 
 /// Step 5: the first conditional with a constraint on inputs that the
 /// assumptions decide neither way.
-fn first_undecided(it: &Item, assumptions: &[Assumption]) -> Option<usize> {
+fn first_undecided(it: &Item, assumptions: &[Assumption], localise: &dyn Fn(NodeId) -> bool) -> Option<usize> {
     for (ei, e) in it.entries.iter().enumerate() {
+        if !localise(e.node) {
+            continue;
+        }
         for atom in &e.atoms {
             let cons = it
                 .raw
@@ -147,6 +177,74 @@ fn first_undecided(it: &Item, assumptions: &[Assumption]) -> Option<usize> {
         }
     }
     None
+}
+
+/// In a `diff` product the reference's functions carry this prefix.
+pub const REFERENCE_PREFIX: &str = "__ref_";
+
+/// Step 5 in `diff`: the first of the new version's conditionals where it
+/// leaves the reference's path. That is one whose constraint the remaining
+/// assumptions of the reference leave open although they constrain its
+/// inputs (the two versions test the same inputs differently), or one that
+/// goes the other way than the same test of the reference (same function,
+/// same text, same occurrence in the FSS). Failing both, the first
+/// constraint the reference leaves open over inputs it never tested: that
+/// may only follow from such a change (the new version now reads what the
+/// reference threw away).
+fn first_departure(
+    p: &Program,
+    it: &Item,
+    assumptions: &[Assumption],
+    localise: &dyn Fn(NodeId) -> bool,
+    decides: &Decides<'_>,
+) -> Option<usize> {
+    let kept = |r: &Raw| assumptions.iter().any(|a| a.sources.contains(&r.source));
+    let context: Vec<Constraint> = it
+        .raw
+        .iter()
+        .filter(|r| !localise(r.source.node) && kept(r))
+        .map(|r| r.c.clone())
+        .collect();
+    let tested: BTreeSet<_> = context.iter().flat_map(|c| c.e.terms.iter().map(|t| t.0)).collect();
+    let open = |e: &Entry, shared_only: bool| {
+        e.atoms.iter().any(|atom| {
+            it.raw
+                .iter()
+                .filter(|r| r.source.event == atom.event && r.source.outcome.is_some())
+                .filter(|r| !shared_only || r.c.e.terms.iter().any(|t| tested.contains(&t.0)))
+                .any(|r| !decides(&context, &r.c))
+        })
+    };
+    // The reference's conditionals by function and text, in FSS order.
+    let key = |e: &Entry| {
+        let name = &p.proc(p.node(e.node).proc).name;
+        (
+            name.strip_prefix(REFERENCE_PREFIX).unwrap_or(name).to_string(),
+            e.text.clone(),
+        )
+    };
+    let mut reference: BTreeMap<(String, String), Vec<bool>> = BTreeMap::new();
+    for e in it.entries.iter().filter(|e| !localise(e.node)) {
+        if let Some(o) = e.outcome {
+            reference.entry(key(e)).or_default().push(o);
+        }
+    }
+    let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut other_way = |e: &Entry| {
+        let Some(o) = e.outcome else { return false };
+        let k = key(e);
+        let n = seen.entry(k.clone()).or_default();
+        *n += 1;
+        reference
+            .get(&k)
+            .and_then(|outs| outs.get(*n - 1))
+            .is_some_and(|&r| r != o)
+    };
+    let localised = || it.entries.iter().enumerate().filter(|(_, e)| localise(e.node));
+    localised()
+        .find(|(_, e)| other_way(e) || open(e, true))
+        .or_else(|| localised().find(|(_, e)| open(e, false)))
+        .map(|(i, _)| i)
 }
 
 /// The entries inside the innermost block holding entry `at`'s conditional,

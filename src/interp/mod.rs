@@ -117,6 +117,9 @@ pub struct Run {
     pub inputs: Vec<(String, i64)>,
     /// Choices as consumed.
     pub choices: Vec<i64>,
+    /// Global inputs written before anything read them: their values did
+    /// not matter to this run.
+    pub unused_inputs: Vec<String>,
 }
 
 struct Frame {
@@ -133,6 +136,27 @@ enum Stop {
     Run(RunError),
 }
 
+const FRESH: u8 = 1;
+const LOST: u8 = 2;
+
+/// A read: the input mattered, whatever happens to it next.
+fn mark_read(marks: &std::cell::RefCell<Vec<u8>>, off: usize) {
+    if let Some(f) = marks.borrow_mut().get_mut(off) {
+        if *f == FRESH {
+            *f = 0;
+        }
+    }
+}
+
+/// A write: an input not read so far never will be.
+fn mark_written(marks: &mut [u8], off: usize) {
+    if let Some(f) = marks.get_mut(off) {
+        if *f == FRESH {
+            *f = LOST;
+        }
+    }
+}
+
 struct Machine<'a> {
     p: &'a Program,
     layout: Layout,
@@ -142,10 +166,17 @@ struct Machine<'a> {
     choices_used: Vec<i64>,
     rng: Option<SplitMix>,
     pc_node: NodeId,
+    /// Per global slot: an input not read yet (`FRESH`), overwritten before
+    /// it was read (`LOST`), or anything else (0).
+    fresh: std::cell::RefCell<Vec<u8>>,
+    /// The same for the slots of the entry's own frame.
+    fresh_entry: std::cell::RefCell<Vec<u8>>,
 }
 
 pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
     let layout = p.layout();
+    let slots = layout.global_slots as usize;
+    let entry_slots = layout.frame_slots[p.entry.index()] as usize;
     let mut m = Machine {
         p,
         globals: vec![0; layout.global_slots as usize],
@@ -155,6 +186,8 @@ pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
         choices_used: Vec::new(),
         rng: cfg.seed.map(SplitMix),
         pc_node: p.proc(p.entry).entry,
+        fresh: std::cell::RefCell::new(vec![0; slots]),
+        fresh_entry: std::cell::RefCell::new(vec![0; entry_slots]),
     };
     let inputs = m.set_inputs()?;
     let mut trace = Vec::new();
@@ -164,12 +197,29 @@ pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
         Err(Stop::Overflow) => Outcome::Overflow { node: m.pc_node },
         Err(Stop::Run(e)) => return Err(e),
     };
+    let fresh = m.fresh.into_inner();
+    let fresh_entry = m.fresh_entry.into_inner();
+    let unused_inputs = p
+        .input_slots()
+        .into_iter()
+        .filter(|s| {
+            let off = (m.layout.offset[s.var.index()] + s.index.unwrap_or(0)) as usize;
+            let marks = if p.var(s.var).kind == VarKind::Global {
+                &fresh
+            } else {
+                &fresh_entry
+            };
+            marks.get(off).is_some_and(|&f| f != 0)
+        })
+        .map(|s| s.name)
+        .collect();
     Ok(Run {
         outcome,
         trace,
         globals: m.globals,
         inputs,
         choices: m.choices_used,
+        unused_inputs,
     })
 }
 
@@ -177,8 +227,9 @@ impl Machine<'_> {
     fn set_inputs(&mut self) -> Result<Vec<(String, i64)>, RunError> {
         let p = self.p;
         let slots = p.input_slots();
+        let known: std::collections::HashSet<&str> = slots.iter().map(|s| s.name.as_str()).collect();
         for name in self.cfg.inputs.keys() {
-            if !slots.iter().any(|s| &s.name == name) {
+            if !known.contains(name.as_str()) {
                 return Err(RunError::UnknownInput {
                     name: name.clone(),
                     known: slots.iter().map(|s| s.name.clone()).collect(),
@@ -222,7 +273,9 @@ impl Machine<'_> {
             let off = (self.layout.offset[s.var.index()] + s.index.unwrap_or(0)) as usize;
             if p.var(s.var).kind == VarKind::Global {
                 self.globals[off] = value;
+                self.fresh.get_mut()[off] = FRESH;
             } else {
+                self.fresh_entry.get_mut()[off] = FRESH;
                 frame.locals[off] = value;
             }
             used.push((s.name, value));
@@ -273,8 +326,12 @@ impl Machine<'_> {
     fn read(&self, v: VarId, index: i64, site: Option<SiteId>) -> Result<i64, Stop> {
         let (global, off) = self.slot(v, index, site)?;
         Ok(if global {
+            mark_read(&self.fresh, off);
             self.globals[off]
         } else {
+            if self.frames.len() == 1 {
+                mark_read(&self.fresh_entry, off);
+            }
             self.frame().locals[off]
         })
     }
@@ -314,8 +371,12 @@ impl Machine<'_> {
         };
         let (global, off) = self.slot(place.var, index, site)?;
         if global {
+            mark_written(self.fresh.get_mut(), off);
             self.globals[off] = value;
         } else {
+            if self.frames.len() == 1 {
+                mark_written(self.fresh_entry.get_mut(), off);
+            }
             self.frames.last_mut().expect("a frame").locals[off] = value;
         }
         Ok(())
@@ -374,6 +435,9 @@ impl Machine<'_> {
                         let v = self.choice(n, ty.range())?;
                         if count > 1 {
                             let off = self.layout.offset[place.var.index()] as usize + k as usize;
+                            if self.frames.len() == 1 {
+                                mark_written(self.fresh_entry.get_mut(), off);
+                            }
                             self.frames.last_mut().expect("a frame").locals[off] = v;
                         } else {
                             self.write(place, v)?;

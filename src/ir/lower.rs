@@ -597,6 +597,7 @@ impl Cx<'_> {
             span,
             proc,
             array,
+            static_ok: false,
         });
         SiteId(self.sites.len() as u32 - 1)
     }
@@ -1328,6 +1329,7 @@ impl Cx<'_> {
                         span: d.name.span,
                     };
                     let site = self.new_site(SiteKind::Bounds, d.name.span, fl.pid, Some(v));
+                    self.sites[site.index()].static_ok = true;
                     let place = Place {
                         var: v,
                         index: Some((Box::new(index), site)),
@@ -1513,6 +1515,8 @@ impl Cx<'_> {
                     self.snapshot(fl, i, idx.span)
                 };
                 let site = self.new_site(SiteKind::Bounds, e.span, fl.pid, Some(v));
+                let len = self.vars[v.index()].len.unwrap_or(0);
+                self.sites[site.index()].static_ok = matches!(i.kind, ExprKind::Const(k) if 0 <= k && k < len as i64);
                 Some(Place {
                     var: v,
                     index: Some((Box::new(i), site)),
@@ -1998,6 +2002,7 @@ impl Cx<'_> {
             BinOp::Mul => mk(ExprKind::Arith(ArithOp::Mul, Box::new(l), Box::new(r))),
             BinOp::Div | BinOp::Mod => {
                 let site = self.new_site(SiteKind::DivByZero, span, fl.pid, None);
+                self.sites[site.index()].static_ok = matches!(r.kind, ExprKind::Const(k) if k != 0);
                 mk(ExprKind::Div {
                     num: Box::new(l),
                     den: Box::new(r),

@@ -352,6 +352,9 @@ pub struct ErrorSite {
     pub proc: ProcId,
     /// The array indexed (bounds sites).
     pub array: Option<VarId>,
+    /// Cannot fail whatever the state: a constant index inside the array,
+    /// a nonzero constant divisor. Not reported.
+    pub static_ok: bool,
 }
 
 /// A function outside the subset, left out of the program.

@@ -26,7 +26,30 @@ pub enum View {
     Full,
 }
 
+/// How lines are named: plain numbers for one file; in `diff`, the new
+/// version's numbers and `ref:N` for the reference's.
+pub trait LineNames {
+    /// A line as shown in sequences and listings.
+    fn label(&self, line: u32) -> String;
+    /// The file a line belongs to and its number there.
+    fn place(&self, line: u32) -> (String, u32);
+}
+
+/// One file: lines are lines.
+pub struct PlainLines<'a>(pub &'a Program);
+
+impl LineNames for PlainLines<'_> {
+    fn label(&self, line: u32) -> String {
+        line.to_string()
+    }
+
+    fn place(&self, line: u32) -> (String, u32) {
+        (self.0.source.name.clone(), line)
+    }
+}
+
 pub struct TextOptions<'a> {
+    pub lines: &'a dyn LineNames,
     pub color: bool,
     pub stats: bool,
     pub view: View,
@@ -36,6 +59,9 @@ pub struct TextOptions<'a> {
     pub project: Option<Vec<String>>,
     /// The command that shows `view` (and FSS `n`) of this file.
     pub next: &'a dyn Fn(View, Option<usize>) -> String,
+    /// A `diff` product: NESTs mark where the new version leaves the
+    /// reference's path.
+    pub diff: bool,
 }
 
 fn paint(color: bool, code: &str, s: &str) -> String {
@@ -74,21 +100,21 @@ fn mentions(text: &str, k: &str) -> bool {
         .any(|w| w == k || w.split('@').next() == Some(k))
 }
 
-fn assumptions_line(p: &Program, a: &[&Assumption]) -> String {
+fn assumptions_line(p: &Program, names: &dyn LineNames, a: &[&Assumption]) -> String {
     if a.is_empty() {
         return "none".to_string();
     }
     a.iter()
         .map(|x| {
             let at = p.source.start(p.node(x.primary().node).span);
-            format!("{} ({}:{})", x.text, at.line, at.col)
+            format!("{} ({}:{})", x.text, names.label(at.line), at.col)
         })
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 /// One FSS entry as a line: `line: text` with outcomes, the paper's way.
-fn entry_line(e: &Entry) -> String {
+fn entry_line(names: &dyn LineNames, e: &Entry) -> String {
     let indent = "  ".repeat(e.depth as usize);
     let body = match e.kind {
         EntryKind::Branch => {
@@ -116,13 +142,39 @@ fn entry_line(e: &Entry) -> String {
             }
         }
     };
-    format!("{indent}{:>4}: {body}", e.line)
+    format!("{indent}{:>4}: {body}", names.label(e.line))
 }
 
-fn fss_lines(f: &FssReport) -> String {
-    let lines: Vec<String> = f.entries.iter().map(|e| e.line.to_string()).collect();
+fn fss_lines(names: &dyn LineNames, f: &FssReport) -> String {
+    let lines: Vec<String> = f.entries.iter().map(|e| names.label(e.line)).collect();
     format!("<{}>", lines.join(","))
 }
+
+/// A long FSS shortened to its ends (the FSS view shows all of it).
+fn fss_lines_short(names: &dyn LineNames, f: &FssReport) -> String {
+    const HEAD: usize = 10;
+    const TAIL: usize = 5;
+    let n = f.entries.len();
+    if n <= HEAD + TAIL + 5 {
+        return fss_lines(names, f);
+    }
+    let label = |e: &Entry| names.label(e.line);
+    let head: Vec<String> = f.entries[..HEAD].iter().map(label).collect();
+    let tail: Vec<String> = f.entries[n - TAIL..].iter().map(label).collect();
+    format!("<{},...,{}> ({n} statements)", head.join(","), tail.join(","))
+}
+
+/// `a, b, c, ..., z` for a long list.
+fn abbreviate(items: &[String]) -> String {
+    if items.len() <= 8 {
+        items.join(", ")
+    } else {
+        format!("{}, ..., {}", items[..6].join(", "), items[items.len() - 1])
+    }
+}
+
+/// Reduced FSSs the reduced view shows unless `--fss` picks one.
+const REDUCED_SHOWN: usize = 3;
 
 /// The whole report for one file.
 pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
@@ -159,7 +211,9 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             if n_fss == 1 { "" } else { "s" }
         );
         if let Some(site) = c.site() {
-            let _ = writeln!(out, "  --> {}", p.location(p.site(site).span));
+            let at = p.source.start(p.site(site).span);
+            let (file, line) = o.lines.place(at.line);
+            let _ = writeln!(out, "  --> {file}:{line}:{}", at.col);
         }
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
@@ -177,7 +231,7 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             _ => {
                 // No FSS to show: the counterexample found while deciding.
                 if let Some(cx) = &res.counterexample {
-                    trace_block(p, &a, cx, &mut out);
+                    trace_block(p, o.lines, &a, cx, &mut out);
                 }
             }
         }
@@ -211,37 +265,68 @@ fn selected(ex: &Explanation, o: &TextOptions) -> Vec<usize> {
 }
 
 fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String], out: &mut String) {
-    for red in &ex.reduced {
+    let picked: Vec<&crate::explain::reduce::Reduced> = match o.fss {
+        Some(n) => ex.reduced.iter().filter(|r| r.index + 1 == n).collect(),
+        None => ex.reduced.iter().take(REDUCED_SHOWN).collect(),
+    };
+    if picked.is_empty() {
+        let _ = writeln!(
+            out,
+            "  FSS {} was merged away by Reduce or does not exist; `--view fss --fss {0}` shows it",
+            o.fss.unwrap_or(0)
+        );
+    }
+    for red in picked {
         let f = &ex.fss[red.index];
         let shown = projected(&red.assumptions, names, &o.project);
         let _ = writeln!(
             out,
             "  reduced FSS (rank {}) {}: assumptions left: {}",
             red.index + 1,
-            fss_lines(f),
-            assumptions_line(p, &shown)
+            fss_lines_short(o.lines, f),
+            assumptions_line(p, o.lines, &shown)
         );
         let whole = red.nest.len() == f.entries.len();
-        let lines: Vec<String> = red.nest.iter().map(|&i| f.entries[i].line.to_string()).collect();
+        let lines: Vec<String> = red.nest.iter().map(|&i| o.lines.label(f.entries[i].line)).collect();
         let where_ = match red.at {
+            Some(at) if !whole && o.diff => format!(
+                "in the block of the conditional at line {} (the reference's path does not decide it: the new version leaves that path here)",
+                o.lines.label(f.entries[at].line)
+            ),
             Some(at) if !whole => format!(
                 "in the block of the conditional at line {} (it depends on inputs the assumptions leave open)",
-                f.entries[at].line
+                o.lines.label(f.entries[at].line)
             ),
             _ => "the whole FSS (the error could not be narrowed down)".to_string(),
         };
-        let _ = writeln!(out, "  NEST <{}>: {where_}", lines.join(","));
-        let mut previous = None;
+        if whole {
+            let _ = writeln!(out, "  NEST: {where_}");
+        } else {
+            let _ = writeln!(out, "  NEST <{}>: {where_}", lines.join(","));
+        }
+        let mut seen = std::collections::BTreeSet::new();
         for &i in &red.nest {
             let e = &f.entries[i];
-            // One source line once, where consecutive entries share it.
-            if previous == Some(e.line) {
+            // Each source line once, in the order the FSS first meets it.
+            if !seen.insert(e.line) {
                 continue;
             }
-            previous = Some(e.line);
             let src = p.source.line_text(e.line).trim_end();
-            let _ = writeln!(out, "    {:>4} | {src}", e.line);
+            let _ = writeln!(out, "    {:>4} | {src}", o.lines.label(e.line));
         }
+    }
+    let more = ex.reduced.len().saturating_sub(REDUCED_SHOWN);
+    if o.fss.is_none() && more > 0 {
+        let ranks: Vec<String> = ex.reduced[REDUCED_SHOWN..]
+            .iter()
+            .map(|r| (r.index + 1).to_string())
+            .collect();
+        let _ = writeln!(
+            out,
+            "  ({more} more reduced FSS{}, ranks {}: `--fss N` shows one)",
+            if more == 1 { "" } else { "s" },
+            abbreviate(&ranks)
+        );
     }
     let _ = writeln!(out, "  next: {}", (o.next)(View::Fss, None));
 }
@@ -255,11 +340,11 @@ fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String], ou
             "  FSS {} of {} {}: assumptions: {}",
             i + 1,
             ex.fss.len(),
-            fss_lines(f),
-            assumptions_line(p, &shown)
+            fss_lines(o.lines, f),
+            assumptions_line(p, o.lines, &shown)
         );
         for e in &f.entries {
-            let _ = writeln!(out, "    {}", entry_line(e));
+            let _ = writeln!(out, "    {}", entry_line(o.lines, e));
         }
     }
     if ex.infeasible > 0 {
@@ -282,10 +367,10 @@ fn full_view(p: &Program, a: &Analysis, ex: &Explanation, o: &TextOptions, out: 
             "  counterexample for FSS {} of {} {}:",
             i + 1,
             ex.fss.len(),
-            fss_lines(f)
+            fss_lines(o.lines, f)
         );
         match &f.witness {
-            Some(cx) => trace_block(p, a, cx, out),
+            Some(cx) => trace_block(p, o.lines, a, cx, out),
             None => {
                 let _ = writeln!(
                     out,
@@ -297,10 +382,39 @@ fn full_view(p: &Program, a: &Analysis, ex: &Explanation, o: &TextOptions, out: 
     let _ = writeln!(out, "  back up: {}", (o.next)(View::Reduced, None));
 }
 
-fn trace_block(p: &Program, a: &Analysis, cx: &crate::analysis::witness::Counterexample, out: &mut String) {
-    let inputs: Vec<String> = cx.inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-    if !inputs.is_empty() {
-        let _ = writeln!(out, "    inputs: {}", inputs.join(", "));
+/// `a = 1, b = 2` for the inputs the run read; those it overwrote (or
+/// never touched) are only counted: any value does.
+pub fn inputs_line(inputs: &[(String, i64)], unused: &[String], hide: &dyn Fn(&str) -> bool) -> String {
+    let shown: Vec<String> = inputs
+        .iter()
+        .filter(|(k, _)| !hide(k) && !unused.contains(k))
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    let n_unused = inputs.iter().filter(|(k, _)| !hide(k) && unused.contains(k)).count();
+    let mut line = if shown.is_empty() {
+        "none read".to_string()
+    } else {
+        shown.join(", ")
+    };
+    if n_unused > 0 {
+        line.push_str(&format!(
+            " ({n_unused} more input{} never read, any value does)",
+            if n_unused == 1 { "" } else { "s" }
+        ));
+    }
+    line
+}
+
+fn trace_block(
+    p: &Program,
+    names: &dyn LineNames,
+    a: &Analysis,
+    cx: &crate::analysis::witness::Counterexample,
+    out: &mut String,
+) {
+    if !cx.inputs.is_empty() {
+        let line = inputs_line(&cx.inputs, &cx.run.unused_inputs, &|_| false);
+        let _ = writeln!(out, "    inputs: {line}");
     }
     if !cx.choices.is_empty() {
         let ch: Vec<String> = cx.choices.iter().map(|v| v.to_string()).collect();
@@ -308,12 +422,11 @@ fn trace_block(p: &Program, a: &Analysis, cx: &crate::analysis::witness::Counter
     }
     let _ = writeln!(out, "    trace:");
     for t in trace_lines(p, a, &cx.run) {
+        let (file, line) = names.place(t.line);
         let _ = writeln!(
             out,
-            "      {}{}:{}:{}: {}",
+            "      {}{file}:{line}:{}: {}",
             "  ".repeat(t.depth as usize),
-            p.source.name,
-            t.line,
             t.column,
             t.text
         );
