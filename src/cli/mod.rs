@@ -12,6 +12,7 @@ macro_rules! outln {
 }
 
 mod check;
+mod diff;
 mod run;
 
 /// Writes to standard output; a closed pipe ends the process with status 0
@@ -82,6 +83,8 @@ enum Command {
     },
     /// Check programs for errors and explain them.
     Check(check::CheckArgs),
+    /// Compare a changed program with its reference; localise a difference.
+    Diff(diff::DiffArgs),
     /// Run a program on given inputs with the concrete interpreter.
     Run(run::RunArgs),
 }
@@ -147,6 +150,7 @@ pub fn main() -> i32 {
         Command::Parse { files, front } => cmd_parse(&ui, &files, &front),
         Command::Facts { file, front } => cmd_facts(&ui, &file, &front),
         Command::Check(args) => check::cmd_check(&ui, &args),
+        Command::Diff(args) => diff::cmd_diff(&ui, &args),
         Command::Run(args) => run::cmd_run(&ui, &args),
     }
 }

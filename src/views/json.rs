@@ -261,3 +261,39 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
         },
     }
 }
+
+/// Rewrites every `line` (and the lines of `nest`, `at`) with `f`, which
+/// gives the line in its own file and which file it is (`diff`'s versions);
+/// each object with a line gets a `version` too.
+pub fn map_lines(v: &mut serde_json::Value, f: &dyn Fn(u32) -> (u32, &'static str)) {
+    match v {
+        serde_json::Value::Object(map) => {
+            if let Some(l) = map.get("line").and_then(|l| l.as_u64()) {
+                let (line, part) = f(l as u32);
+                map.insert("line".into(), line.into());
+                map.insert("version".into(), part.into());
+            }
+            if let Some(l) = map.get("at").and_then(|l| l.as_u64()) {
+                map.insert("at".into(), f(l as u32).0.into());
+            }
+            if let Some(serde_json::Value::Array(ns)) = map.get_mut("nest") {
+                for n in ns.iter_mut() {
+                    if let Some(l) = n.as_u64() {
+                        *n = f(l as u32).0.into();
+                    }
+                }
+            }
+            for (k, x) in map.iter_mut() {
+                if k != "nest" {
+                    map_lines(x, f);
+                }
+            }
+        }
+        serde_json::Value::Array(xs) => {
+            for x in xs {
+                map_lines(x, f);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,484 @@
+//! `focuscheck diff REF NEW`: is the changed version still equivalent to the
+//! reference, and if not, where is the change that breaks it?
+
+use super::*;
+use crate::analysis::conditions::Property;
+use crate::analysis::{step, CheckOptions, Verdict};
+use crate::diff::{self, DiffOptions, Observe, Part, Product};
+use crate::interp;
+use crate::ir::{NodeKind, VarKind};
+use crate::views::text::{LineNames, View};
+use crate::views::{self};
+use serde_json::json;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct DiffArgs {
+    /// The reference version.
+    reference: PathBuf,
+    /// The changed version.
+    new: PathBuf,
+    /// The procedure both versions must agree on.
+    #[arg(long, value_name = "NAME")]
+    entry: String,
+    /// A procedure run first in both versions (e.g. one that sets tables).
+    #[arg(long, value_name = "NAME")]
+    init: Option<String>,
+    /// What must agree: the entry's return value, or every global either
+    /// version writes.
+    #[arg(long, value_enum, default_value_t = Observe::Return)]
+    observe: Observe,
+    /// How uninitialised globals start (see `check --help`).
+    #[arg(long, value_enum, value_name = "MODE")]
+    globals: Option<crate::ir::GlobalsMode>,
+    /// Loop unrolling bound before widening (see `check --help`).
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    unroll: u32,
+    /// Give up after this many seconds (the verdict becomes `unknown`).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    max_states: u64,
+    /// `text` or `json`.
+    #[arg(long, value_enum, default_value_t = super::check::Format::Text)]
+    format: super::check::Format,
+    /// What to show of a difference (see `check --help`).
+    #[arg(long, value_enum, default_value_t = View::Reduced)]
+    view: View,
+    /// Show only the FSS of this rank.
+    #[arg(long, value_name = "N")]
+    fss: Option<usize>,
+    /// Show only assumptions over these inputs.
+    #[arg(long, value_name = "VAR,...", value_delimiter = ',')]
+    project: Option<Vec<String>>,
+    /// Verdict and counterexample only.
+    #[arg(long)]
+    no_explain: bool,
+    /// Print relation sizes and rule times.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// Lines of the product named by version.
+struct DiffLines<'a>(&'a Product);
+
+impl LineNames for DiffLines<'_> {
+    fn label(&self, line: u32) -> String {
+        let l = self.0.local_line(line);
+        match self.0.part_of_line(line) {
+            Part::New => l.to_string(),
+            Part::Ref => format!("ref:{l}"),
+            Part::Harness => format!("product:{l}"),
+        }
+    }
+
+    fn place(&self, line: u32) -> (String, u32) {
+        let l = self.0.local_line(line);
+        match self.0.part_of_line(line) {
+            Part::New => (self.0.new_name.clone(), l),
+            Part::Ref => (self.0.ref_name.clone(), l),
+            Part::Harness => ("(product)".into(), l),
+        }
+    }
+}
+
+fn read(ui: &Ui, path: &Path) -> Option<Arc<SourceFile>> {
+    let name = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            ui.error(&format!("cannot read `{name}`: {}", io_reason(&e)));
+            return None;
+        }
+    };
+    let (file, bad) = crate::source_from_bytes(&name, bytes);
+    if let Some(d) = bad {
+        ui.diagnostics(&file, &[d]);
+        return None;
+    }
+    Some(file)
+}
+
+/// The overall verdict: equivalent (every condition safe), differs (one
+/// confirmed), or unknown; with the index of the result that decides it.
+/// Disagreeing observations come before failures of the new version alone.
+fn overall(report: &crate::check::Report, product: &Product) -> (&'static str, String, Option<usize>) {
+    let p = &product.program;
+    let in_harness = |r: &crate::analysis::CondReport| {
+        report
+            .condition(r)
+            .site()
+            .is_some_and(|s| product.part_of(p.site(s).span) == Part::Harness)
+    };
+    let unsafe_at = |harness: bool| {
+        report
+            .results
+            .iter()
+            .position(|r| r.verdict == Verdict::Unsafe && in_harness(r) == harness)
+    };
+    if let Some(i) = unsafe_at(true).or_else(|| unsafe_at(false)) {
+        let r = &report.results[i];
+        let what = if in_harness(r) {
+            "the two versions disagree".to_string()
+        } else {
+            format!(
+                "the new version fails where the reference does not: {}",
+                report.condition(r).describe(p)
+            )
+        };
+        return ("differs", format!("{what} ({})", r.reason), Some(i));
+    }
+    if let Some(i) = report.results.iter().position(|r| r.verdict == Verdict::Unknown) {
+        return ("unknown", report.results[i].reason.clone(), Some(i));
+    }
+    ("equivalent", "no input makes the versions disagree".into(), None)
+}
+
+pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
+    let (Some(reference), Some(new)) = (read(ui, &args.reference), read(ui, &args.new)) else {
+        return EXIT_USAGE;
+    };
+    let opts = DiffOptions {
+        entry: args.entry.clone(),
+        init: args.init.clone(),
+        observe: args.observe,
+        globals: args.globals,
+    };
+    let product = match diff::product(&new, &reference, &opts) {
+        Ok(p) => p,
+        Err(e) => {
+            ui.diagnostics(&e.file, &e.diags);
+            return EXIT_USAGE;
+        }
+    };
+    let p = &product.program;
+    let check_opts = CheckOptions {
+        engine: step::Options {
+            unroll: args.unroll,
+            summaries: true,
+            max_states: args.max_states,
+            timeout: args.timeout.map(Duration::from_secs_f64),
+        },
+        property: Property::All,
+        explain: !args.no_explain,
+        cut: vec![product.ref_bytes.clone()],
+        // The new version's text is the product's first part.
+        localise: std::iter::once(0..product.ref_bytes.start).collect(),
+        ..CheckOptions::default()
+    };
+    let report = crate::check::check(p, &[], &check_opts);
+    let (verdict, why, decided_by) = overall(&report, &product);
+    // The confirmed difference, replayed on each version alone.
+    let cx = decided_by
+        .map(|i| &report.results[i])
+        .filter(|r| r.verdict == Verdict::Unsafe)
+        .and_then(|r| r.counterexample.as_ref());
+    let outputs = cx.map(|cx| observations(&product, &reference, &new, &opts, cx));
+    let lines = DiffLines(&product);
+    match args.format {
+        super::check::Format::Text => {
+            outln!(
+                "{} against {} (entry {}{}, observing {}): {verdict}",
+                product.new_name,
+                product.ref_name,
+                args.entry,
+                args.init.as_ref().map(|g| format!(", after {g}")).unwrap_or_default(),
+                match args.observe {
+                    Observe::Return => "the return value",
+                    Observe::Globals => "the globals either version writes",
+                }
+            );
+            outln!("  {why}");
+            if !product.unobserved.is_empty() {
+                outln!(
+                    "  not compared (written by one version, absent from or shaped differently in the other): {}",
+                    product.unobserved.join(", ")
+                );
+            }
+            if let Some(o) = &outputs {
+                outln!("  on these inputs: {}", o.inputs);
+                outln!("  {}: {}", product.ref_name, o.reference);
+                outln!("  {}: {}", product.new_name, o.new);
+            }
+            let next = |v: View, n: Option<usize>| {
+                let mut c = format!(
+                    "focuscheck diff {} {} --entry {}",
+                    args.reference.display(),
+                    args.new.display(),
+                    args.entry
+                );
+                if let Some(g) = &args.init {
+                    c.push_str(&format!(" --init {g}"));
+                }
+                c.push_str(match v {
+                    View::Reduced => " --view reduced",
+                    View::Fss => " --view fss",
+                    View::Full => " --view full",
+                });
+                if let Some(n) = n {
+                    c.push_str(&format!(" --fss {n}"));
+                }
+                c
+            };
+            out!(
+                "{}",
+                views::text::report(
+                    p,
+                    &report,
+                    &views::text::TextOptions {
+                        lines: &lines,
+                        color: ui.color,
+                        stats: args.stats,
+                        view: args.view,
+                        fss: args.fss,
+                        project: args.project.clone(),
+                        next: &next,
+                        diff: true,
+                    }
+                )
+            );
+        }
+        _ => {
+            let doc = views::json::file_doc(p, &report, &args.project);
+            let mut v = serde_json::to_value(&doc).unwrap_or_default();
+            views::json::map_lines(&mut v, &|line| {
+                let part = match product.part_of_line(line) {
+                    Part::New => "new",
+                    Part::Ref => "reference",
+                    Part::Harness => "product",
+                };
+                (product.local_line(line), part)
+            });
+            let extra = json!({
+                "reference": product.ref_name,
+                "new": product.new_name,
+                "entry": args.entry,
+                "init": args.init,
+                "verdict": verdict,
+                "reason": why,
+                "decided_by": decided_by,
+                "observations": outputs.as_ref().map(|o| json!({"inputs": o.inputs, "reference": o.reference, "new": o.new})),
+                "analysed_lines": analysed_lines(&new, &opts),
+                "observed": product.observed,
+                "unobserved": product.unobserved,
+            });
+            if let (Some(obj), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+                obj.remove("file");
+                for (k, val) in e {
+                    obj.insert(k.clone(), val.clone());
+                }
+            }
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+    }
+    match verdict {
+        "equivalent" => EXIT_OK,
+        _ => EXIT_ERROR_FOUND,
+    }
+}
+
+/// What each version computes on a counterexample's inputs.
+struct Observations {
+    inputs: String,
+    reference: String,
+    new: String,
+}
+
+fn observations(
+    product: &Product,
+    reference: &Arc<SourceFile>,
+    new: &Arc<SourceFile>,
+    opts: &DiffOptions,
+    cx: &crate::analysis::witness::Counterexample,
+) -> Observations {
+    let p = &product.program;
+    // Which choices each version consumed, in the product's run.
+    let mut split: [Vec<i64>; 2] = [Vec::new(), Vec::new()];
+    let mut next = cx.choices.iter();
+    for s in &cx.run.trace {
+        let node = p.node(s.node);
+        let count = match &node.kind {
+            NodeKind::Branch {
+                cond: crate::ir::Cond::Nondet,
+                ..
+            } => 1,
+            NodeKind::Havoc { place, .. } => match (&place.index, p.var(place.var).len) {
+                (None, Some(n)) => n as usize,
+                _ => 1,
+            },
+            _ => 0,
+        };
+        let side = if product.part_of(node.span) == Part::Ref { 0 } else { 1 };
+        for _ in 0..count {
+            if let Some(c) = next.next() {
+                split[side].push(*c);
+            }
+        }
+    }
+    // REF's copies of NEW's inputs are not inputs of their own.
+    let copied = |k: &str| {
+        product
+            .copied
+            .iter()
+            .any(|c| k == c || k.strip_prefix(c.as_str()).is_some_and(|r| r.starts_with('[')))
+    };
+    // Each version's inputs: REF's own carry the prefix in the product; its
+    // copies take NEW's values.
+    let of_version = |reference: bool| -> Vec<(String, i64)> {
+        let mut out: Vec<(String, i64)> = Vec::new();
+        for (k, v) in &cx.inputs {
+            match (k.strip_prefix(diff::PREFIX), reference) {
+                (Some(own), true) if !copied(k) => {
+                    out.retain(|(o, _)| o != own);
+                    out.push((own.to_string(), *v));
+                }
+                (None, _) if !out.iter().any(|(o, _)| o == k) => out.push((k.clone(), *v)),
+                _ => {}
+            }
+        }
+        out
+    };
+    let run = |file: &Arc<SourceFile>, choices: &[i64], reference: bool| {
+        single_run(file, opts, product, &of_version(reference), choices)
+            .unwrap_or_else(|e| (format!("(could not replay: {e})"), Vec::new()))
+    };
+    let (ref_what, ref_unused) = run(reference, &split[0], true);
+    let (new_what, new_unused) = run(new, &split[1], false);
+    // An input matters if either version read it.
+    let unused: Vec<String> = cx
+        .inputs
+        .iter()
+        .map(|(k, _)| k.clone())
+        .filter(|k| match k.strip_prefix(diff::PREFIX) {
+            Some(own) => ref_unused.iter().any(|u| u == own),
+            None => new_unused.contains(k) && (ref_unused.contains(k) || !of_version(true).iter().any(|(o, _)| o == k)),
+        })
+        .collect();
+    Observations {
+        inputs: views::text::inputs_line(&cx.inputs, &unused, &copied),
+        reference: ref_what,
+        new: new_what,
+    }
+}
+
+/// Runs one version alone (its `--init`, then the entry) on the inputs and
+/// says what it computed.
+/// Also gives the inputs the run never read.
+fn single_run(
+    file: &Arc<SourceFile>,
+    opts: &DiffOptions,
+    product: &Product,
+    inputs: &[(String, i64)],
+    choices: &[i64],
+) -> Result<(String, Vec<String>), String> {
+    let mut text = file.text.clone();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    let pv = {
+        let (p, _) = crate::load(
+            file.clone(),
+            &crate::ir::lower::LowerOptions {
+                entry: opts.entry.clone(),
+                globals: opts.globals,
+            },
+        );
+        p.ok_or("the version does not load")?
+    };
+    let entry = pv.proc(pv.entry);
+    let returns = entry.ret != crate::syntax::ast::RetType::Void;
+    let mut h = String::from("int __fc_out = 0;\nvoid __fc_run() {\n");
+    for (&v, name) in entry.params.iter().zip(&product.params) {
+        h.push_str(&format!("  {} {name};\n", pv.var(v).ty.c_name()));
+    }
+    if let Some(g) = &opts.init {
+        h.push_str(&format!("  {g}();\n"));
+    }
+    let args = product.params.join(", ");
+    if returns {
+        h.push_str(&format!("  __fc_out = {}({args});\n}}\n", opts.entry));
+    } else {
+        h.push_str(&format!("  {}({args});\n}}\n", opts.entry));
+    }
+    text.push_str(&h);
+    let f = Arc::new(SourceFile::new(file.name.clone(), text));
+    let (p, _) = crate::load(
+        f,
+        &crate::ir::lower::LowerOptions {
+            entry: "__fc_run".into(),
+            globals: Some(opts.globals.unwrap_or(pv.globals_mode)),
+        },
+    );
+    let p = p.ok_or("the version with its runner does not load")?;
+    let known: std::collections::BTreeSet<String> = p.input_slots().into_iter().map(|s| s.name).collect();
+    let cfg = interp::Config {
+        inputs: inputs.iter().filter(|(k, _)| known.contains(k)).cloned().collect(),
+        choices: choices.to_vec(),
+        ..interp::Config::default()
+    };
+    let run = interp::run(&p, &cfg).map_err(|e| format!("{e:?}"))?;
+    let layout = p.layout();
+    let global = |name: &str| -> Option<String> {
+        let g = p
+            .globals
+            .iter()
+            .find(|&&g| p.var(g).name == name && p.var(g).kind == VarKind::Global)?;
+        let off = layout.offset[g.index()] as usize;
+        Some(match p.var(*g).len {
+            None => run.globals[off].to_string(),
+            Some(n) => format!("{:?}", &run.globals[off..off + n as usize]),
+        })
+    };
+    let what = match &run.outcome {
+        interp::Outcome::Error { site, .. } => format!("fails: {}", views::describe_site(&p, *site)),
+        interp::Outcome::Halted { .. } => "stops (abort/exit/assumption)".to_string(),
+        interp::Outcome::Finished => match opts.observe {
+            Observe::Return if returns => format!("returns {}", global("__fc_out").unwrap_or_default()),
+            _ => {
+                let vals: Vec<String> = product
+                    .observed
+                    .iter()
+                    .filter_map(|g| global(g).map(|v| format!("{g} = {v}")))
+                    .collect();
+                format!("ends with {}", vals.join(", "))
+            }
+        },
+        other => format!("{other:?}"),
+    };
+    Ok((what, run.unused_inputs))
+}
+
+/// Lines of the functions the entry (and `--init`) can reach, in a version.
+fn analysed_lines(file: &Arc<SourceFile>, opts: &DiffOptions) -> usize {
+    let (p, _) = crate::load(
+        file.clone(),
+        &crate::ir::lower::LowerOptions {
+            entry: opts.entry.clone(),
+            globals: opts.globals,
+        },
+    );
+    let Some(p) = p else { return 0 };
+    let a = crate::facts::Analysis::new(&p);
+    let mut procs: std::collections::BTreeSet<crate::ir::ProcId> = a.reachable_procs.clone();
+    if let Some(g) = opts.init.as_deref().and_then(|g| p.proc_by_name(g)) {
+        procs.insert(g);
+        let mut work = vec![g];
+        while let Some(f) = work.pop() {
+            for n in p.node_ids() {
+                if let NodeKind::Call { callee, .. } = &p.node(n).kind {
+                    if p.node(n).proc == f && procs.insert(*callee) {
+                        work.push(*callee);
+                    }
+                }
+            }
+        }
+    }
+    let mut lines = std::collections::BTreeSet::new();
+    for f in procs {
+        let span = p.proc(f).span;
+        let (a, b) = (p.line(span), p.source.line_col(span.hi.saturating_sub(1)).line);
+        lines.extend(a..=b);
+    }
+    lines.len()
+}

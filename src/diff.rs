@@ -1,0 +1,531 @@
+//! `focuscheck diff`: a changed program against its reference, as one
+//! product program.
+//!
+//! The product is one source text: NEW unchanged (so its line numbers hold),
+//! then REF with its functions and globals renamed apart (`__ref_` in front,
+//! token by token), then a harness that gives REF's copies of the inputs
+//! NEW's values (globals of one name and shape are one input; so are the
+//! entry's parameters), runs `--init` and the entry in REF, then in NEW, and
+//! asserts that the observations agree.
+//! REF's own failures end a path without error (outside the reference's
+//! domain); NEW's failures and the final assertion are divergences.
+
+use crate::diag::{Class, Diag};
+use crate::facts::Analysis;
+use crate::ir::lower::LowerOptions;
+use crate::ir::{GlobalsMode, Program, Var, VarInit, VarKind};
+use crate::syntax::ast::RetType;
+use crate::syntax::source::{SourceFile, Span};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// What the two versions must agree on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Observe {
+    /// The entry's return value.
+    Return,
+    /// Every global either version writes.
+    Globals,
+}
+
+#[derive(Clone, Debug)]
+pub struct DiffOptions {
+    pub entry: String,
+    pub init: Option<String>,
+    pub observe: Observe,
+    pub globals: Option<GlobalsMode>,
+}
+
+/// Which version a line of the product belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    New,
+    Ref,
+    Harness,
+}
+
+/// The product program and how its lines map back.
+pub struct Product {
+    pub program: Program,
+    /// Lines `1..=new_lines` are NEW's own.
+    pub new_lines: u32,
+    /// REF's line 1 is the product's line `ref_first`.
+    pub ref_first: u32,
+    pub harness_first: u32,
+    /// Byte ranges of the parts in the product text.
+    pub ref_bytes: std::ops::Range<u32>,
+    pub harness_bytes: std::ops::Range<u32>,
+    pub new_name: String,
+    pub ref_name: String,
+    /// Names of the entry's parameters as inputs of the product.
+    pub params: Vec<String>,
+    /// REF's renamed inputs that the harness sets from NEW's (not inputs of
+    /// their own).
+    pub copied: Vec<String>,
+    /// Globals compared at the end (`--observe globals`).
+    pub observed: Vec<String>,
+    /// Globals a version writes that the other lacks (or shapes
+    /// differently): they cannot be compared.
+    pub unobserved: Vec<String>,
+}
+
+impl Product {
+    pub fn part_of_line(&self, line: u32) -> Part {
+        if line < self.ref_first {
+            Part::New
+        } else if line < self.harness_first {
+            Part::Ref
+        } else {
+            Part::Harness
+        }
+    }
+
+    pub fn part_of(&self, span: Span) -> Part {
+        if self.harness_bytes.contains(&span.lo) {
+            Part::Harness
+        } else if self.ref_bytes.contains(&span.lo) {
+            Part::Ref
+        } else {
+            Part::New
+        }
+    }
+
+    /// A product line in its version's numbering.
+    pub fn local_line(&self, line: u32) -> u32 {
+        match self.part_of_line(line) {
+            Part::New => line,
+            Part::Ref => line + 1 - self.ref_first,
+            Part::Harness => line + 1 - self.harness_first,
+        }
+    }
+}
+
+pub use crate::explain::reduce::REFERENCE_PREFIX as PREFIX;
+
+/// Problems building the product: diagnostics against one of the files.
+pub struct DiffError {
+    pub file: Arc<SourceFile>,
+    pub diags: Vec<Diag>,
+}
+
+fn load_version(file: &Arc<SourceFile>, opts: &DiffOptions) -> Result<Program, DiffError> {
+    let lo = LowerOptions {
+        entry: opts.entry.clone(),
+        globals: opts.globals,
+    };
+    let (p, diags) = crate::load(file.clone(), &lo);
+    match p {
+        Some(p) => Ok(p),
+        None => Err(DiffError {
+            file: file.clone(),
+            diags: diags.into_iter().filter(|d| d.is_error()).collect(),
+        }),
+    }
+}
+
+/// Globals a version's `--init` and entry may write.
+fn written_globals(p: &Program, opts: &DiffOptions) -> BTreeSet<String> {
+    let a = Analysis::new(p);
+    let mut out = BTreeSet::new();
+    let mut procs = vec![p.entry];
+    if let Some(g) = opts.init.as_deref().and_then(|g| p.proc_by_name(g)) {
+        procs.push(g);
+    }
+    for f in procs {
+        for v in &a.proc_mod[f.index()] {
+            if p.var(*v).kind == VarKind::Global {
+                out.insert(p.var(*v).name.clone());
+            }
+        }
+    }
+    out
+}
+
+/// `text` with every identifier in `names` prefixed, outside comments,
+/// strings and character literals. Lines are unchanged.
+pub fn rename_identifiers(text: &str, names: &BTreeSet<String>) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            let end = text[i..].find('\n').map(|k| i + k).unwrap_or(b.len());
+            out.push_str(&text[i..end]);
+            i = end;
+        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            let end = text[i + 2..].find("*/").map(|k| i + 2 + k + 2).unwrap_or(b.len());
+            out.push_str(&text[i..end]);
+            i = end;
+        } else if c == b'"' || c == b'\'' {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != c && b[j] != b'\n' {
+                if b[j] == b'\\' {
+                    j += 1;
+                }
+                j += 1;
+            }
+            let end = (j + 1).min(b.len());
+            out.push_str(&text[i..end]);
+            i = end;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                j += 1;
+            }
+            let word = &text[i..j];
+            if names.contains(word) {
+                out.push_str(PREFIX);
+            }
+            out.push_str(word);
+            i = j;
+        } else if c.is_ascii_digit() {
+            // A number (and its suffix) is one word: never an identifier.
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_' || b[j] == b'.') {
+                j += 1;
+            }
+            out.push_str(&text[i..j]);
+            i = j;
+        } else {
+            let ch = text[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
+}
+
+/// Functions the lowering treats as builtins: never renamed.
+fn is_builtin(name: &str) -> bool {
+    name.starts_with("__VERIFIER_")
+        || matches!(
+            name,
+            "reach_error" | "abort" | "exit" | "assert" | "assume" | "assume_abort_if_not" | "nondet"
+        )
+}
+
+fn global_vars(p: &Program) -> impl Iterator<Item = &Var> {
+    p.globals
+        .iter()
+        .map(|&g| p.var(g))
+        .filter(|v| v.kind == VarKind::Global)
+}
+
+/// `g` or `g[0]`, `g[1]`, ... for an array.
+fn elements(name: &str, len: Option<u32>) -> impl Iterator<Item = String> + '_ {
+    let (scalar, n) = match len {
+        None => (true, 1),
+        Some(n) => (false, n),
+    };
+    (0..n).map(move |k| {
+        if scalar {
+            name.to_string()
+        } else {
+            format!("{name}[{k}]")
+        }
+    })
+}
+
+fn line_count(text: &str) -> u32 {
+    text.lines().count() as u32
+}
+
+/// Builds the product of `new` against `reference`.
+pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOptions) -> Result<Product, DiffError> {
+    let pn = load_version(new, opts)?;
+    let pr = load_version(reference, opts)?;
+    let fail = |file: &Arc<SourceFile>, span: Span, msg: String| DiffError {
+        file: file.clone(),
+        diags: vec![Diag::error(Class::Semantic, span, msg).with_label("here")],
+    };
+    // The entry must have one signature in both.
+    let en = pn.proc(pn.entry);
+    let er = pr.proc(pr.entry);
+    if en.params.len() != er.params.len() || (en.ret == RetType::Void) != (er.ret == RetType::Void) {
+        return Err(fail(
+            reference,
+            er.span,
+            format!("`{}` has a different signature in the two versions", opts.entry),
+        ));
+    }
+    if opts.observe == Observe::Return && en.ret == RetType::Void {
+        return Err(fail(
+            new,
+            en.span,
+            format!("`{}` returns nothing; compare with `--observe globals`", opts.entry),
+        ));
+    }
+    if let Some(g) = &opts.init {
+        for (p, f) in [(&pn, new), (&pr, reference)] {
+            if p.proc_by_name(g).is_none() {
+                return Err(fail(
+                    f,
+                    Span::new(0, 0),
+                    format!("no function `{g}` to run first (`--init`)"),
+                ));
+            }
+        }
+    }
+    let mut written = written_globals(&pn, opts);
+    written.extend(written_globals(&pr, opts));
+    for (text, file) in [(&new.text, new), (&reference.text, reference)] {
+        if let Some(at) = [PREFIX, "__fc_", "__new_result", "__reference_result"]
+            .iter()
+            .filter_map(|w| text.find(w))
+            .min()
+        {
+            let span = Span::new(at, at + 2);
+            return Err(fail(
+                file,
+                span,
+                "names starting with `__ref_`/`__fc_` are reserved by `diff`".into(),
+            ));
+        }
+    }
+    // REF's names to rename: its functions (builtins aside) and all its
+    // globals (C allows one definition with an initialiser per name).
+    let new_globals: BTreeMap<&str, &Var> = global_vars(&pn).map(|v| (v.name.as_str(), v)).collect();
+    let mut rename: BTreeSet<String> = pr.procs.iter().map(|f| f.name.clone()).collect();
+    rename.extend(pr.left_out.iter().map(|f| f.name.clone()));
+    rename.retain(|n| !is_builtin(n));
+    rename.extend(global_vars(&pr).map(|v| v.name.clone()));
+    // Globals both versions declare with one shape: REF's copy of an input
+    // starts with NEW's value, so the two share their inputs.
+    let paired: Vec<(&Var, &Var)> = global_vars(&pr)
+        .filter_map(|r| {
+            new_globals
+                .get(r.name.as_str())
+                .filter(|n| n.len == r.len)
+                .map(|n| (*n, r))
+        })
+        .collect();
+    let mut text = new.text.clone();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    let new_lines = line_count(&text);
+    text.push_str("/* ---- reference version ---- */\n");
+    let ref_first = new_lines + 2;
+    let ref_start = text.len() as u32;
+    let mut ref_text = rename_identifiers(&reference.text, &rename);
+    if !ref_text.ends_with('\n') {
+        ref_text.push('\n');
+    }
+    text.push_str(&ref_text);
+    let ref_end = text.len() as u32;
+    text.push_str("/* ---- product of the two versions (generated) ---- */\n");
+    let harness_first = ref_first + line_count(&ref_text) + 1;
+    let harness_start = text.len() as u32;
+    // The harness.
+    let params: Vec<(String, String)> = en
+        .params
+        .iter()
+        .map(|&v| {
+            let var = pn.var(v);
+            (format!("{}__in", var.name), var.ty.c_name().to_string())
+        })
+        .collect();
+    let args = params.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>().join(", ");
+    let mut h = String::new();
+    let returns = en.ret != RetType::Void;
+    if returns {
+        h.push_str("int __new_result = 0;\nint __reference_result = 0;\n");
+    }
+    h.push_str("void __fc_diff() {\n");
+    for (n, ty) in &params {
+        h.push_str(&format!("  {ty} {n};\n"));
+    }
+    // REF's copies of inputs start like NEW's: the same inputs.
+    for (n, r) in &paired {
+        if n.init == VarInit::Input && r.init == VarInit::Input {
+            for e in elements(&n.name, n.len) {
+                h.push_str(&format!("  {PREFIX}{e} = {e};\n"));
+            }
+        }
+    }
+    if let Some(g) = &opts.init {
+        h.push_str(&format!("  {PREFIX}{g}();\n"));
+    }
+    if returns {
+        h.push_str(&format!("  __reference_result = {PREFIX}{}({args});\n", opts.entry));
+    } else {
+        h.push_str(&format!("  {PREFIX}{}({args});\n", opts.entry));
+    }
+    if let Some(g) = &opts.init {
+        h.push_str(&format!("  {g}();\n"));
+    }
+    if returns {
+        h.push_str(&format!("  __new_result = {}({args});\n", opts.entry));
+    } else {
+        h.push_str(&format!("  {}({args});\n", opts.entry));
+    }
+    let mut same: Vec<String> = Vec::new();
+    match opts.observe {
+        Observe::Return => same.push("__new_result == __reference_result".into()),
+        Observe::Globals => {
+            for (n, _) in paired.iter().filter(|(n, _)| written.contains(&n.name)) {
+                same.extend(elements(&n.name, n.len).map(|e| format!("{e} == {PREFIX}{e}")));
+            }
+        }
+    }
+    if same.is_empty() {
+        same.push("1".into());
+    }
+    h.push_str(&format!("  assert({});\n}}\n", same.join(" && ")));
+    text.push_str(&h);
+    let harness_end = text.len() as u32;
+    let file = Arc::new(SourceFile::new(format!("{} vs {}", new.name, reference.name), text));
+    let lo = LowerOptions {
+        entry: "__fc_diff".into(),
+        globals: Some(opts.globals.unwrap_or(pn.globals_mode)),
+    };
+    let (program, diags) = crate::load(file.clone(), &lo);
+    let Some(program) = program else {
+        return Err(DiffError {
+            file,
+            diags: diags.into_iter().filter(|d| d.is_error()).collect(),
+        });
+    };
+    Ok(Product {
+        program,
+        new_lines,
+        ref_first,
+        harness_first,
+        ref_bytes: ref_start..ref_end,
+        harness_bytes: harness_start..harness_end,
+        new_name: new.name.clone(),
+        ref_name: reference.name.clone(),
+        params: params.into_iter().map(|(n, _)| n).collect(),
+        copied: paired
+            .iter()
+            .filter(|(n, r)| n.init == VarInit::Input && r.init == VarInit::Input)
+            .map(|(n, _)| format!("{PREFIX}{}", n.name))
+            .collect(),
+        observed: match opts.observe {
+            Observe::Return => Vec::new(),
+            Observe::Globals => paired
+                .iter()
+                .filter(|(n, _)| written.contains(&n.name))
+                .map(|(n, _)| n.name.clone())
+                .collect(),
+        },
+        unobserved: written
+            .iter()
+            .filter(|g| !paired.iter().any(|(n, _)| &n.name == *g))
+            .cloned()
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renaming_spares_comments_strings_and_other_words() {
+        let names: BTreeSet<String> = ["f", "g"].iter().map(|s| s.to_string()).collect();
+        let t = "int g; // g here\nint f(int gx) { return g + f(1) + 'g' + 1g; } /* f */ \"f\"";
+        assert_eq!(
+            rename_identifiers(t, &names),
+            "int __ref_g; // g here\nint __ref_f(int gx) { return __ref_g + __ref_f(1) + 'g' + 1g; } /* f */ \"f\""
+        );
+    }
+}
+
+#[cfg(test)]
+mod product_tests {
+    use super::*;
+
+    fn file(name: &str, text: &str) -> Arc<SourceFile> {
+        Arc::new(SourceFile::new(name, text))
+    }
+
+    fn opts(entry: &str, observe: Observe) -> DiffOptions {
+        DiffOptions {
+            entry: entry.into(),
+            init: None,
+            observe,
+            globals: Some(GlobalsMode::Input),
+        }
+    }
+
+    fn build(reference: &str, new: &str, o: &DiffOptions) -> Product {
+        match product(&file("new.c", new), &file("ref.c", reference), o) {
+            Ok(p) => p,
+            Err(e) => panic!("no product: {:?}", e.diags),
+        }
+    }
+
+    fn text(p: &Product) -> &str {
+        &p.program.source.text
+    }
+
+    #[test]
+    fn the_reference_is_renamed_apart_and_new_keeps_its_lines() {
+        let reference = "int limit = 5;\nint seen;\nint f(int x) { seen = x; return x < limit; }\n";
+        let new = "int limit = 5;\nint seen;\nint f(int x) {\n  seen = x;\n  return x <= limit;\n}\n";
+        let p = build(reference, new, &opts("f", Observe::Return));
+        let t = text(&p);
+        // NEW first and unchanged: its line 5 is the product's line 5.
+        assert!(t.starts_with(new));
+        assert_eq!(p.program.source.line_text(5).trim(), "return x <= limit;");
+        // REF's function and globals carry the prefix; builtins do not.
+        assert!(t.contains("int __ref_f(int x) { __ref_seen = x; return x < __ref_limit; }"));
+        assert!(t.contains("int __ref_limit = 5;"));
+        assert_eq!(p.part_of_line(5), Part::New);
+        assert_eq!(p.part_of_line(p.ref_first), Part::Ref);
+        assert_eq!(p.local_line(p.ref_first + 2), 3);
+    }
+
+    #[test]
+    fn inputs_are_shared_and_parameters_passed_to_both() {
+        let reference = "int mode;\nint out;\nvoid step(int x) { out = x + mode; }\n";
+        let new = "int mode;\nint out;\nvoid step(int x) { out = mode + x; }\n";
+        let p = build(reference, new, &opts("step", Observe::Globals));
+        let t = text(&p);
+        // REF's copy of the input `mode` starts with NEW's value.
+        assert!(t.contains("__ref_mode = mode;"), "{t}");
+        assert_eq!(p.copied, vec!["__ref_mode".to_string(), "__ref_out".to_string()]);
+        // One parameter value for both calls.
+        assert!(t.contains("__ref_step(x__in);") && t.contains("  step(x__in);"), "{t}");
+        // Only what a version writes is compared.
+        assert_eq!(p.observed, vec!["out".to_string()]);
+        assert!(t.contains("assert(out == __ref_out);"), "{t}");
+        // The product's only inputs are NEW's (REF's copies are set).
+        let names: Vec<String> = p.program.input_slots().into_iter().map(|s| s.name).collect();
+        assert!(names.contains(&"mode".to_string()) && names.contains(&"x__in".to_string()));
+    }
+
+    #[test]
+    fn a_global_written_by_only_one_version_is_not_compared() {
+        let reference = "int out;\nvoid step(int x) { out = x; }\n";
+        let new = "int out;\nint log_count;\nvoid step(int x) { out = x; log_count = log_count + 1; }\n";
+        let p = build(reference, new, &opts("step", Observe::Globals));
+        assert_eq!(p.observed, vec!["out".to_string()]);
+        assert_eq!(p.unobserved, vec!["log_count".to_string()]);
+    }
+
+    #[test]
+    fn mismatched_signatures_and_reserved_names_are_errors() {
+        let o = opts("f", Observe::Return);
+        let e = product(
+            &file("new.c", "int f(int a, int b) { return a; }\n"),
+            &file("ref.c", "int f(int a) { return a; }\n"),
+            &o,
+        );
+        let msg = format!("{:?}", e.err().expect("an error").diags);
+        assert!(msg.contains("different signature"), "{msg}");
+        let e = product(
+            &file("new.c", "int __ref_x;\nint f(int a) { return a; }\n"),
+            &file("ref.c", "int f(int a) { return a; }\n"),
+            &o,
+        );
+        let msg = format!("{:?}", e.err().expect("an error").diags);
+        assert!(msg.contains("reserved"), "{msg}");
+        let o = opts("g", Observe::Return);
+        let e = product(&file("new.c", "void g() { }\n"), &file("ref.c", "void g() { }\n"), &o);
+        let msg = format!("{:?}", e.err().expect("an error").diags);
+        assert!(msg.contains("--observe globals"), "{msg}");
+    }
+}

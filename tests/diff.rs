@@ -1,0 +1,265 @@
+//! `focuscheck diff`: verdicts, the replayed difference and the NEST, on a
+//! hand-made pair with a known divergence, small pairs written here, and a
+//! TCAS version from the shared corpus.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn focuscheck(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .args(["--color", "never"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "the tool panicked:\n{stderr}");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    )
+}
+
+fn diff_json(reference: &str, new: &str, extra: &[&str]) -> (i32, Value) {
+    let mut args = vec!["diff", reference, new, "--format", "json"];
+    args.extend_from_slice(extra);
+    let (code, stdout, stderr) = focuscheck(&args);
+    let doc = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{stdout}\n{stderr}"));
+    (code, doc)
+}
+
+/// The condition that decides the verdict.
+fn deciding(doc: &Value) -> &Value {
+    let i = doc["decided_by"].as_u64().expect("a deciding condition") as usize;
+    &doc["conditions"][i]
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+const SHIP_REF: &str = "programs/diff/shipping_ref.c";
+const SHIP_NEW: &str = "programs/diff/shipping_new.c";
+
+#[test]
+fn a_file_is_equivalent_to_itself() {
+    let (code, stdout, _) = focuscheck(&["diff", SHIP_REF, SHIP_REF, "--entry", "shipping"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains(": equivalent"), "{stdout}");
+}
+
+#[test]
+fn the_changed_threshold_is_found_replayed_and_localised() {
+    let (code, doc) = diff_json(SHIP_REF, SHIP_NEW, &["--entry", "shipping"]);
+    assert_eq!(code, 1);
+    assert_eq!(doc["verdict"], "differs");
+    // The difference is at the changed boundary: an order of exactly 50.
+    let obs = &doc["observations"];
+    assert!(obs["inputs"].as_str().unwrap().contains("total__in = 50"), "{obs}");
+    // Replayed on each version alone: the reference ships for free, the new
+    // version charges.
+    assert_eq!(obs["reference"], "returns 0", "{obs}");
+    let new = obs["new"].as_str().unwrap();
+    assert!(new.starts_with("returns ") && new != "returns 0", "{obs}");
+    // The top NEST is the new version's, at the changed test (line 14), not
+    // at the refactored weight fee (line 9), which cannot change a result.
+    let top = &deciding(&doc)["reduced"][0];
+    assert_eq!(top["at"], 14, "{top}");
+    let nest: Vec<u64> = top["nest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert!(nest.contains(&14), "{nest:?}");
+    // The NEST holds the new version's statements only; the reference's
+    // appear in the FSS, marked as such.
+    assert!(
+        top["statements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["version"] == "new"),
+        "{top}"
+    );
+    let rank = top["rank"].as_u64().unwrap() as usize;
+    let fss = &deciding(&doc)["fss"][rank - 1]["statements"];
+    assert!(
+        fss.as_array().unwrap().iter().any(|s| s["version"] == "reference"),
+        "{fss}"
+    );
+}
+
+#[test]
+fn the_text_report_names_lines_by_version() {
+    let (code, stdout, _) = focuscheck(&["diff", SHIP_REF, SHIP_NEW, "--entry", "shipping"]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains(": differs"), "{stdout}");
+    assert!(stdout.contains("ref:14"), "{stdout}");
+    assert!(
+        stdout.contains("in the block of the conditional at line 14"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("    if (total > free_from)"), "{stdout}");
+}
+
+#[test]
+fn a_refactoring_is_equivalent_and_the_references_failures_are_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    // REF rejects negative x with an assertion; NEW does not check. Outside
+    // the reference's domain nothing is compared, so the versions agree.
+    let r = write(
+        dir.path(),
+        "ref.c",
+        "int twice(int x) {\n  assert(x >= 0);\n  return x * 2;\n}\n",
+    );
+    let n = write(dir.path(), "new.c", "int twice(int x) {\n  return x + x;\n}\n");
+    let (code, doc) = diff_json(&r, &n, &["--entry", "twice"]);
+    assert_eq!(doc["verdict"], "equivalent", "{doc}");
+    assert_eq!(code, 0);
+    // The other way round, NEW's own assertion failure is a divergence.
+    let (code, doc) = diff_json(&n, &r, &["--entry", "twice"]);
+    assert_eq!(code, 1);
+    assert_eq!(doc["verdict"], "differs");
+    assert!(
+        doc["reason"]
+            .as_str()
+            .unwrap()
+            .contains("fails where the reference does not"),
+        "{doc}"
+    );
+    assert!(
+        doc["observations"]["new"].as_str().unwrap().starts_with("fails"),
+        "{doc}"
+    );
+}
+
+#[test]
+fn an_off_by_one_bound_is_a_new_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = "int t[4] = {1, 2, 3, 4};\n";
+    let r = write(
+        dir.path(),
+        "ref.c",
+        &format!("{table}int get(int i) {{\n  if (i < 0 || i >= 4)\n    return 0;\n  return t[i];\n}}\n"),
+    );
+    let n = write(
+        dir.path(),
+        "new.c",
+        &format!("{table}int get(int i) {{\n  if (i < 0 || i > 4)\n    return 0;\n  return t[i];\n}}\n"),
+    );
+    let (code, doc) = diff_json(&r, &n, &["--entry", "get"]);
+    assert_eq!(code, 1);
+    assert_eq!(doc["verdict"], "differs");
+    assert!(
+        doc["observations"]["inputs"].as_str().unwrap().contains("i__in = 4"),
+        "{doc}"
+    );
+    let top = &deciding(&doc)["reduced"][0];
+    let nest: Vec<u64> = top["nest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert!(nest.contains(&3), "the changed test is in the NEST: {top}");
+}
+
+#[test]
+fn globals_are_observed_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = write(
+        dir.path(),
+        "ref.c",
+        "int total;\nvoid add(int x) {\n  total = total + x;\n}\n",
+    );
+    let n = write(
+        dir.path(),
+        "new.c",
+        "int total;\nvoid add(int x) {\n  if (x > 0)\n    total = total + x;\n}\n",
+    );
+    let (code, doc) = diff_json(&r, &n, &["--entry", "add", "--observe", "globals"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(doc["observed"], serde_json::json!(["total"]));
+    let new = doc["observations"]["new"].as_str().unwrap();
+    assert!(new.starts_with("ends with total = "), "{new}");
+    // Without `--observe globals` a void entry has nothing to compare.
+    let (code, _, stderr) = focuscheck(&["diff", &r, &n, "--entry", "add"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--observe globals") && stderr.contains(":2:"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_input_is_reported_against_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let ok = write(dir.path(), "ok.c", "int f(int x) {\n  return x;\n}\n");
+    let bad = write(dir.path(), "bad.c", "int f(int x) {\n  return x +;\n}\n");
+    let (code, _, stderr) = focuscheck(&["diff", &ok, &bad, "--entry", "f"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bad.c:2:"), "{stderr}");
+    let (code, _, stderr) = focuscheck(&["diff", &ok, &ok, "--entry", "nope"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("nope"), "{stderr}");
+    let (code, _, stderr) = focuscheck(&["diff", &ok, "/nonexistent.c", "--entry", "f"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("/nonexistent.c"), "{stderr}");
+}
+
+fn tcas() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/tcas");
+    assert!(
+        dir.join("orig/tcas.c").is_file(),
+        "the TCAS corpus is expected at {}",
+        dir.display()
+    );
+    dir
+}
+
+#[test]
+fn tcas_original_is_equivalent_to_itself() {
+    let orig = tcas().join("orig/tcas.c");
+    let orig = orig.to_str().unwrap();
+    let (code, doc) = diff_json(orig, orig, &["--entry", "alt_sep_test", "--init", "initialize"]);
+    assert_eq!(doc["verdict"], "equivalent", "{}", doc["reason"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn tcas_version_1_differs_at_its_faulty_comparison() {
+    let dir = tcas();
+    let (orig, v1) = (dir.join("orig/tcas.c"), dir.join("v1/tcas.c"));
+    let (code, doc) = diff_json(
+        orig.to_str().unwrap(),
+        v1.to_str().unwrap(),
+        &["--entry", "alt_sep_test", "--init", "initialize"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(doc["verdict"], "differs");
+    // faults.tsv: v1's fault is its line 75 (`>=` became `>`).
+    let faults = std::fs::read_to_string(dir.join("faults.tsv")).unwrap();
+    let line: u64 = faults
+        .lines()
+        .find_map(|l| l.strip_prefix("v1\t"))
+        .and_then(|rest| rest.split('\t').next())
+        .and_then(|n| n.parse().ok())
+        .expect("v1 in faults.tsv");
+    let top = &deciding(&doc)["reduced"][0];
+    let nest: Vec<u64> = top["nest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert!(nest.contains(&line), "NEST {nest:?} misses line {line}");
+    assert!(
+        nest.iter().collect::<std::collections::BTreeSet<_>>().len() <= 5,
+        "{nest:?}"
+    );
+}
