@@ -17,3 +17,10 @@ int shipping(int total, int kg, int express) {
         fee = fee + 10;
     return fee;
 }
+
+int main() {
+    int total;
+    int kg;
+    int express;
+    return shipping(total, kg, express);
+}
