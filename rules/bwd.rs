@@ -33,9 +33,12 @@ ascent_run! {
 
     // Backward over a transition: `update` decides focus and the Error set.
     // Suffixes that cannot hold from here are dropped at once (`prune`).
-    walk(r, c, n, v, e2, bw.prune_step((*c, *n, *v), a, ev)) <--
+    // An empty set of suffixes (all pruned, or the time is up) leads to
+    // nothing: it is the lattice's bottom, and is not stored.
+    walk(r, c, n, v, e2, a2) <--
         walk(r, c, m, w, e, a), step(c, n, v, l, m, w),
-        let (e2, ev) = bw.update((*c, *n, *v), *l, *e);
+        let (e2, ev) = bw.update((*c, *n, *v), *l, *e),
+        let a2 = bw.prune_step((*c, *n, *v), a, ev), if !a2.is_empty();
 
     /// `need(s, c2, x, ex)`: summary s of activation c2 from exit valuation x with exit Error set ex is asked for.
     relation need(RootId, CtxId, ValId, ESetId);
@@ -52,16 +55,18 @@ ascent_run! {
         let (e2, ret) = bw.close_segment(*e);
 
     // A call that returns: the callee's segments joined to the suffixes.
-    walk(r, c, n, v, e2, bw.prune((*c, *n, *v), Suffixes::concat(&pre, segs, &post, a))) <--
+    walk(r, c, n, v, e2, a2) <--
         walk(r, c, m, w, e, a), ret(c, n, v, l, c2, x, m, w),
         let (ex, _) = bw.exit_set((*c, *n, *v), *l, *c2, *e),
         let s = bw.sum_root(*c2, *x, ex, (*r, (*c, *m, *w), *e)),
         bsum(s, ee, segs),
-        let (e2, pre, post) = bw.call_update((*c, *n, *v), *l, *c2, *e, *ee, !segs.iter().any(|f| f.is_empty()));
+        let (e2, pre, post) = bw.call_update((*c, *n, *v), *l, *c2, *e, *ee, !segs.iter().any(|f| f.is_empty())),
+        let a2 = bw.prune((*c, *n, *v), Suffixes::concat(&pre, segs, &post, a)), if !a2.is_empty();
 
     // An error inside a callee: on to every call that enters it.
-    walk(r, c, n, v, e2, bw.prune((*c, *n, *v), a.prepend_all(&pre))) <--
+    walk(r, c, n, v, e2, a2) <--
         walk(r, c2, en, ev, e, a), entry(c2, en, ev), if !bw.is_sum(*r),
         call(c, n, v, l, c2),
-        let (e2, pre) = bw.enter_update((*c, *n, *v), *l, *c2, *e);
+        let (e2, pre) = bw.enter_update((*c, *n, *v), *l, *c2, *e),
+        let a2 = bw.prune((*c, *n, *v), a.prepend_all(&pre)), if !a2.is_empty();
 }

@@ -313,7 +313,18 @@ impl<'a> Exec<'a> {
             }
             NodeKind::Branch { cond, then_, else_ } => {
                 let Some(Decision::Branch(b)) = ds.last().copied() else {
-                    return Err(PathError::Malformed(format!("branch {n} without an outcome")));
+                    // No outcome: the atom's evaluation failed (an index or
+                    // a divisor), and the step ends at that error.
+                    let failed = match cond {
+                        Cond::Atom(a) => self.eval(n, ds, &mut cur, |ev| ev.atom(a))?.err(),
+                        Cond::Nondet => None,
+                    };
+                    let Some(site) = failed else {
+                        return Err(PathError::Malformed(format!("branch {n} without an outcome")));
+                    };
+                    self.expected = None;
+                    self.steps += 1;
+                    return Ok(Some(site));
                 };
                 match cond {
                     Cond::Nondet => self.choices.push(Choice::Branch(b)),

@@ -855,7 +855,7 @@ impl<'a> Engine<'a> {
         let Some((args, result)) = outcome else {
             return Vec::new();
         };
-        let (u, _, _) = self.callee_valuations(c, n, &val, *callee, &args);
+        let (u, _, depth) = self.callee_valuations(c, n, &val, *callee, &args);
         let mut w = (*val).clone();
         // What stays of the caller's values, for renaming.
         let callee_view = &self.views[callee.index()];
@@ -892,15 +892,34 @@ impl<'a> Engine<'a> {
                 }
             }
         };
+        let mut back: Vec<(usize, Value)> = Vec::new();
         for (i, g) in callee_view.slots.iter().enumerate() {
             if let Some(&j) = self.views[caller.index()].pos.get(g) {
-                let nv = rename(&exit.globals[i]);
-                w.globals.set(j as usize, nv);
+                back.push((j as usize, rename(&exit.globals[i])));
             }
         }
+        let result_value = match (result, p.proc(*callee).ret_var) {
+            (Some(_), Some(rv)) => Some(rename(&self.read(*callee, &exit, rv, 0))),
+            _ => None,
+        };
+        // Past the recursion bound what a call gives back is widened too
+        // (else `return n + f(n - 1)` yields 0, a, 2a, ... without end).
+        let deep = depth > self.opts.unroll;
+        let mut widen = |v: Value, key: u32| -> Value {
+            if !deep || v.as_const().is_some() {
+                return v;
+            }
+            let t = fresh(&taken, Sym::Alpha(AlphaKey::Recursion(*callee, key), 0));
+            taken.insert(t);
+            Value::sym(t)
+        };
+        for (j, nv) in back {
+            let g = self.views[caller.index()].slots[j];
+            w.globals.set(j, widen(nv, (1 << 29) + g));
+        }
         let mut written = Vec::new();
-        if let (Some((var, k)), Some(rv)) = (result, p.proc(*callee).ret_var) {
-            let r = rename(&self.read(*callee, &exit, rv, 0));
+        if let (Some((var, k)), Some(r)) = (result, result_value) {
+            let r = widen(r, 1 << 28);
             self.write(caller, &mut w, var, k, r);
             written.push(var);
         }
