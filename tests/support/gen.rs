@@ -108,6 +108,10 @@ pub struct GenConfig {
     /// Procedures that call themselves (at most 2 deep: the first parameter
     /// counts down).
     pub recursion: bool,
+    /// Uninitialised local arrays in `main` (every element is an input);
+    /// when false, `main`'s local array is always initialised, which keeps
+    /// the number of inputs small.
+    pub input_arrays: bool,
 }
 
 impl Default for GenConfig {
@@ -131,6 +135,7 @@ impl Default for GenConfig {
             assignments_in_exprs: true,
             statics_and_gotos: true,
             recursion: true,
+            input_arrays: true,
         }
     }
 }
@@ -536,7 +541,7 @@ impl Gen<'_> {
             let len = self.rng.range(2, 5);
             // Local arrays of other procedures are always initialised: C does
             // not say in which order the elements of `{f(), g()}` are computed.
-            if is_main && self.rng.chance(50) {
+            if is_main && self.rng.chance(50) && self.cfg.input_arrays {
                 self.line(&format!("int la[{len}];"));
             } else {
                 let k = self.rng.range(1, len) as usize;
