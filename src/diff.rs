@@ -323,7 +323,18 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
         .iter()
         .map(|&v| {
             let var = pn.var(v);
-            (format!("{}__in", var.name), var.ty.c_name().to_string())
+            // The parameter's own name, so assumptions and inputs read as
+            // in the source, unless a global or function the harness may
+            // name is called that.
+            let clash = new_globals.contains_key(var.name.as_str())
+                || pn.procs.iter().any(|f| f.name == var.name)
+                || pn.left_out.iter().any(|f| f.name == var.name);
+            let name = if clash {
+                format!("{}__in", var.name)
+            } else {
+                var.name.clone()
+            };
+            (name, var.ty.c_name().to_string())
         })
         .collect();
     let args = params.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>().join(", ");
@@ -487,14 +498,26 @@ mod product_tests {
         // REF's copy of the input `mode` starts with NEW's value.
         assert!(t.contains("__ref_mode = mode;"), "{t}");
         assert_eq!(p.copied, vec!["__ref_mode".to_string(), "__ref_out".to_string()]);
-        // One parameter value for both calls.
-        assert!(t.contains("__ref_step(x__in);") && t.contains("  step(x__in);"), "{t}");
+        // One parameter value for both calls, under the parameter's name.
+        assert!(t.contains("__ref_step(x);") && t.contains("  step(x);"), "{t}");
         // Only what a version writes is compared.
         assert_eq!(p.observed, vec!["out".to_string()]);
         assert!(t.contains("assert(out == __ref_out);"), "{t}");
         // The product's only inputs are NEW's (REF's copies are set).
         let names: Vec<String> = p.program.input_slots().into_iter().map(|s| s.name).collect();
-        assert!(names.contains(&"mode".to_string()) && names.contains(&"x__in".to_string()));
+        assert!(names.contains(&"mode".to_string()) && names.contains(&"x".to_string()));
+    }
+
+    #[test]
+    fn a_parameter_named_like_a_global_is_renamed_in_the_harness() {
+        let src = "int x;
+int out;
+void step(int x) { out = x; }
+";
+        let p = build(src, src, &opts("step", Observe::Globals));
+        let t = text(&p);
+        // `x` in the harness must still mean the global when it is copied.
+        assert!(t.contains("  step(x__in);") && t.contains("__ref_x = x;"), "{t}");
     }
 
     #[test]

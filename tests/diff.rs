@@ -59,7 +59,7 @@ fn the_changed_threshold_is_found_replayed_and_localised() {
     assert_eq!(doc["verdict"], "differs");
     // The difference is at the changed boundary: an order of exactly 50.
     let obs = &doc["observations"];
-    assert!(obs["inputs"].as_str().unwrap().contains("total__in = 50"), "{obs}");
+    assert!(obs["inputs"].as_str().unwrap().contains("total = 50"), "{obs}");
     // Replayed on each version alone: the reference ships for free, the new
     // version charges.
     assert_eq!(obs["reference"], "returns 0", "{obs}");
@@ -156,7 +156,7 @@ fn an_off_by_one_bound_is_a_new_failure() {
     assert_eq!(code, 1);
     assert_eq!(doc["verdict"], "differs");
     assert!(
-        doc["observations"]["inputs"].as_str().unwrap().contains("i__in = 4"),
+        doc["observations"]["inputs"].as_str().unwrap().contains("i = 4"),
         "{doc}"
     );
     let top = &deciding(&doc)["reduced"][0];
