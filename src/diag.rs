@@ -59,6 +59,14 @@ impl Diag {
         }
     }
 
+    /// Information shown with the source, such as where an FSS runs.
+    pub fn note(span: Span, message: impl Into<String>) -> Diag {
+        Diag {
+            severity: Severity::Note,
+            ..Diag::error(Class::Info, span, message)
+        }
+    }
+
     pub fn with_label(mut self, label: impl Into<String>) -> Diag {
         self.label = label.into();
         self

@@ -6,18 +6,25 @@ use crate::analysis::{step, CheckOptions, Verdict};
 use crate::ir::cond;
 use crate::views;
 use crate::views::text::View;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// Reports for people (with a summary table for several files).
     Text,
+    /// One JSON document per file (an array for several).
     Json,
+    /// One JSON document per line, per file.
     Jsonl,
+    /// One SARIF 2.1.0 log for all files.
+    Sarif,
 }
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Cimple files, or directories to search for `.c` files.
+    /// Cimple files, or directories to search (recursively) for `.c`,
+    /// `.i` and `.cimple` files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -68,57 +75,64 @@ pub struct CheckArgs {
     /// Show only assumptions over these inputs, e.g. `--project a2,a3`.
     #[arg(long, value_name = "VAR,...", value_delimiter = ',')]
     project: Option<Vec<String>>,
+    /// Files checked at once (default: the number of cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+    /// Also write a self-contained HTML report (index.html and one page
+    /// per file) into this directory.
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
 }
 
-/// The command line that shows `view` (and FSS `n`) of `file`: this one,
-/// with the view options replaced.
-fn next_command(file: &Path, view: View, n: Option<usize>) -> String {
-    let mut out = vec!["focuscheck".to_string()];
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        let takes_value = matches!(a.as_str(), "--view" | "--fss" | "--format");
-        let is_view = a.starts_with("--view") || a.starts_with("--fss") || a.starts_with("--format");
-        if is_view {
-            i += if takes_value { 2 } else { 1 };
-            continue;
-        }
-        // Keep the options; the files are replaced by this one.
-        if a.starts_with('-') || i == 0 {
-            out.push(shell_word(a));
-            let needs = matches!(
-                a.as_str(),
-                "--entry"
-                    | "--globals"
-                    | "--error"
-                    | "--property"
-                    | "--unroll"
-                    | "--timeout"
-                    | "--max-states"
-                    | "--project"
-                    | "--color"
-            );
-            if needs && i + 1 < args.len() {
-                out.push(shell_word(&args[i + 1]));
-                i += 1;
-            }
-        }
-        i += 1;
+/// The command line that shows `view` (and FSS `n`) of `file`: this
+/// run's options that change what is found, with the view replaced.
+fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> String {
+    let mut out = vec!["focuscheck".to_string(), "check".to_string()];
+    let mut opt = |name: &str, value: String| {
+        out.push(name.to_string());
+        out.push(shell_word(&value));
+    };
+    if args.front.entry != "main" {
+        opt("--entry", args.front.entry.clone());
+    }
+    if let Some(g) = args.front.globals {
+        opt("--globals", value_name(g));
+    }
+    for e in &args.errors {
+        opt("--error", e.clone());
+    }
+    if args.property != Property::All {
+        opt("--property", value_name(args.property));
+    }
+    if args.unroll != 10 {
+        opt("--unroll", args.unroll.to_string());
+    }
+    if let Some(t) = args.timeout {
+        opt("--timeout", t.to_string());
+    }
+    if args.max_states != 2_000_000 {
+        opt("--max-states", args.max_states.to_string());
+    }
+    if let Some(p) = &args.project {
+        opt("--project", p.join(","));
+    }
+    if args.no_summaries {
+        out.push("--no-summaries".into());
     }
     out.push(shell_word(&file.display().to_string()));
-    out.push(format!(
-        "--view {}",
-        match view {
-            View::Reduced => "reduced",
-            View::Fss => "fss",
-            View::Full => "full",
-        }
-    ));
+    out.push("--view".into());
+    out.push(value_name(view));
     if let Some(n) = n {
         out.push(format!("--fss {n}"));
     }
     out.join(" ")
+}
+
+/// How clap spells a value of an option.
+fn value_name<T: ValueEnum>(v: T) -> String {
+    v.to_possible_value()
+        .map(|p| p.get_name().to_string())
+        .unwrap_or_default()
 }
 
 fn shell_word(s: &str) -> String {
@@ -129,7 +143,7 @@ fn shell_word(s: &str) -> String {
     }
 }
 
-/// `.c` and `.cimple` files under the given paths, sorted.
+/// `.c`, `.i` and `.cimple` files under the given paths, sorted.
 fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths {
@@ -155,6 +169,126 @@ fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// One file's outcome, rendered by the worker that checked it.
+struct FileResult {
+    /// Diagnostics about the file.
+    stderr: String,
+    /// The text report (text) or the document's line (jsonl).
+    stdout: String,
+    doc: Option<views::json::FileDoc>,
+    source: Option<Arc<SourceFile>>,
+    row: Row,
+}
+
+/// A line of the summary table.
+#[derive(Default)]
+struct Row {
+    conditions: usize,
+    safe: usize,
+    unsafe_: usize,
+    unknown: usize,
+    fss: usize,
+    seconds: f64,
+    /// Why the file was not checked.
+    problem: Option<String>,
+}
+
+impl batch::Progress for FileResult {
+    fn progress_note(&self) -> String {
+        let r = &self.row;
+        match &r.problem {
+            Some(p) => p.clone(),
+            None => format!("{} unsafe, {} unknown, {} safe", r.unsafe_, r.unknown, r.safe),
+        }
+    }
+}
+
+fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> FileResult {
+    let color = ui.color;
+    let mut out = FileResult {
+        stderr: String::new(),
+        stdout: String::new(),
+        doc: None,
+        source: None,
+        row: Row::default(),
+    };
+    let name = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            out.stderr = error_line(color, &format!("cannot read `{name}`: {}", io_reason(&e)));
+            out.row.problem = Some("cannot be read".into());
+            return out;
+        }
+    };
+    let (file, bad) = crate::source_from_bytes(&name, bytes);
+    if let Some(d) = bad {
+        out.stderr = diag::render(&file, &[d], color);
+        out.row.problem = Some("not text".into());
+        return out;
+    }
+    let (program, diags) = crate::load(file.clone(), &args.front.lower_options());
+    out.stderr = diag::render(&file, &diags, color);
+    let Some(p) = program else {
+        out.row.problem = Some("not accepted (see the errors above)".into());
+        return out;
+    };
+    let users = match cond::user_conditions(&p, &args.errors) {
+        Ok(c) => c,
+        Err((text, diags)) => {
+            out.stderr
+                .push_str(&diag::render(&SourceFile::new("--error", text), &diags, color));
+            out.row.problem = Some("bad --error condition".into());
+            return out;
+        }
+    };
+    let report = crate::check::check(&p, &users, opts);
+    let count = |v: Verdict| report.results.iter().filter(|r| r.verdict == v).count();
+    out.row = Row {
+        conditions: report.results.len(),
+        safe: count(Verdict::Safe),
+        unsafe_: count(Verdict::Unsafe),
+        unknown: count(Verdict::Unknown),
+        fss: report.explanations.values().map(|e| e.fss.len()).sum(),
+        seconds: report.total_time.as_secs_f64(),
+        problem: None,
+    };
+    if args.format == Format::Text {
+        let next = |v: View, n: Option<usize>| next_command(args, path, v, n);
+        out.stdout = views::text::report(
+            &p,
+            &report,
+            &views::text::TextOptions {
+                lines: &views::text::PlainLines(&p),
+                color: ui.color_out,
+                stats: args.stats,
+                view: args.view,
+                fss: args.fss,
+                project: args.project.clone(),
+                next: &next,
+                diff: false,
+            },
+        );
+    }
+    if args.format != Format::Text || args.html.is_some() {
+        let doc = views::json::file_doc(&p, &report, &args.project);
+        if args.format == Format::Jsonl {
+            out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
+        }
+        out.doc = Some(doc);
+        out.source = Some(file);
+    }
+    out
+}
+
+fn error_line(color: bool, msg: &str) -> String {
+    if color {
+        format!("\x1b[1;31merror\x1b[0m: {msg}\n")
+    } else {
+        format!("error: {msg}\n")
+    }
+}
+
 pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
     let opts = CheckOptions {
         engine: step::Options {
@@ -168,59 +302,83 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         ..CheckOptions::default()
     };
     let files = collect_files(&args.files);
+    if files.is_empty() {
+        ui.error("no `.c`, `.i` or `.cimple` files in the given directories");
+        return EXIT_USAGE;
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let wall = std::time::Instant::now();
     let mut bad_input = false;
     let mut found = false;
-    let mut docs = Vec::new();
-    for path in &files {
-        let Some(p) = load_file(ui, path, &args.front) else {
-            bad_input = true;
-            continue;
-        };
-        let users = match cond::user_conditions(&p, &args.errors) {
-            Ok(c) => c,
-            Err((text, diags)) => {
-                ui.diagnostics(&SourceFile::new("--error", text), &diags);
-                bad_input = true;
-                continue;
+    let mut rows: Vec<(PathBuf, Row)> = Vec::new();
+    let mut docs: Vec<(views::json::FileDoc, Arc<SourceFile>)> = Vec::new();
+    batch::run(
+        &files,
+        jobs,
+        |path| check_file(path, args, &opts, ui),
+        |i, result| {
+            let path = files[i].clone();
+            match result {
+                Ok(r) => {
+                    eprint!("{}", r.stderr);
+                    out!("{}", r.stdout);
+                    bad_input |= r.row.problem.is_some();
+                    found |= r.row.unsafe_ + r.row.unknown > 0;
+                    if let (Some(d), Some(s)) = (r.doc, r.source) {
+                        docs.push((d, s));
+                    }
+                    rows.push((path, r.row));
+                }
+                Err(crash) => {
+                    ui.error(&format!(
+                        "internal error while checking `{}`: {} (a bug in focuscheck; the batch goes on)",
+                        path.display(),
+                        crash.0
+                    ));
+                    // Nothing is known about this file: as bad as an error.
+                    found = true;
+                    rows.push((
+                        path,
+                        Row {
+                            problem: Some(format!("internal error: {}", crash.0)),
+                            ..Row::default()
+                        },
+                    ));
+                }
             }
-        };
-        let report = crate::check::check(&p, &users, &opts);
-        found |= report.results.iter().any(|r| r.verdict != Verdict::Safe);
-        match args.format {
-            Format::Text => {
-                let next = |v: View, n: Option<usize>| next_command(path, v, n);
-                out!(
-                    "{}",
-                    views::text::report(
-                        &p,
-                        &report,
-                        &views::text::TextOptions {
-                            lines: &views::text::PlainLines(&p),
-                            color: ui.color,
-                            stats: args.stats,
-                            view: args.view,
-                            fss: args.fss,
-                            project: args.project.clone(),
-                            next: &next,
-                            diff: false,
-                        }
-                    )
-                )
-            }
-            Format::Json => docs.push(views::json::file_doc(&p, &report, &args.project)),
-            Format::Jsonl => outln!(
-                "{}",
-                serde_json::to_string(&views::json::file_doc(&p, &report, &args.project)).unwrap_or_default()
-            ),
+        },
+    );
+    match args.format {
+        Format::Json => {
+            let list: Vec<&views::json::FileDoc> = docs.iter().map(|(d, _)| d).collect();
+            let text = if list.len() == 1 && files.len() == 1 {
+                serde_json::to_string_pretty(list[0])
+            } else {
+                serde_json::to_string_pretty(&list)
+            };
+            outln!("{}", text.unwrap_or_default());
         }
+        Format::Sarif => {
+            let files: Vec<(&views::json::FileDoc, &SourceFile)> = docs.iter().map(|(d, s)| (d, &**s)).collect();
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&views::sarif::log(&files)).unwrap_or_default()
+            );
+        }
+        Format::Text if files.len() > 1 => out!("{}", summary_table(&rows, wall.elapsed(), jobs)),
+        _ => {}
     }
-    if args.format == Format::Json {
-        let text = if docs.len() == 1 && files.len() == 1 {
-            serde_json::to_string_pretty(&docs[0])
-        } else {
-            serde_json::to_string_pretty(&docs)
-        };
-        outln!("{}", text.unwrap_or_default());
+    if let Some(dir) = &args.html {
+        let files: Vec<(&views::json::FileDoc, &SourceFile)> = docs.iter().map(|(d, s)| (d, &**s)).collect();
+        match views::html::write_report(dir, &files) {
+            Ok(index) => eprintln!("HTML report: {}", index.display()),
+            Err(e) => {
+                ui.error(&format!("cannot write the HTML report to `{}`: {e}", dir.display()));
+                return EXIT_USAGE;
+            }
+        }
     }
     if bad_input {
         EXIT_USAGE
@@ -228,5 +386,73 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         EXIT_ERROR_FOUND
     } else {
         EXIT_OK
+    }
+}
+
+/// The table after a batch: one row per file, then the totals.
+fn summary_table(rows: &[(PathBuf, Row)], wall: Duration, jobs: usize) -> String {
+    use std::fmt::Write;
+    let names: Vec<String> = rows.iter().map(|(p, _)| p.display().to_string()).collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(4).clamp(4, 60);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\nsummary: {} file{}",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:>5} {:>5} {:>6} {:>7} {:>5} {:>8}",
+        "file", "conds", "safe", "unsafe", "unknown", "FSSs", "time"
+    );
+    let mut total = Row::default();
+    let mut problems = 0;
+    for ((_, r), name) in rows.iter().zip(&names) {
+        let shown = shorten(name, width);
+        match &r.problem {
+            Some(p) => {
+                problems += 1;
+                let _ = writeln!(out, "{shown:<width$}  {p}");
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{shown:<width$}  {:>5} {:>5} {:>6} {:>7} {:>5} {:>7.2}s",
+                    r.conditions, r.safe, r.unsafe_, r.unknown, r.fss, r.seconds
+                );
+                total.conditions += r.conditions;
+                total.safe += r.safe;
+                total.unsafe_ += r.unsafe_;
+                total.unknown += r.unknown;
+                total.fss += r.fss;
+                total.seconds += r.seconds;
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:>5} {:>5} {:>6} {:>7} {:>5} {:>7.2}s",
+        "total", total.conditions, total.safe, total.unsafe_, total.unknown, total.fss, total.seconds
+    );
+    let _ = writeln!(
+        out,
+        "{} file{} not checked; wall time {:.2}s with {jobs} job{}",
+        problems,
+        if problems == 1 { "" } else { "s" },
+        wall.as_secs_f64(),
+        if jobs == 1 { "" } else { "s" }
+    );
+    out
+}
+
+/// `...` and the end of a long name.
+fn shorten(name: &str, width: usize) -> String {
+    let n = name.chars().count();
+    if n <= width {
+        name.to_string()
+    } else {
+        let tail: String = name.chars().skip(n - (width - 3)).collect();
+        format!("...{tail}")
     }
 }

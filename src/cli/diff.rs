@@ -41,8 +41,8 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = 2_000_000, value_name = "N")]
     max_states: u64,
     /// `text` or `json`.
-    #[arg(long, value_enum, default_value_t = super::check::Format::Text)]
-    format: super::check::Format,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    format: DiffFormat,
     /// What to show of a difference (see `check --help`).
     #[arg(long, value_enum, default_value_t = View::Reduced)]
     view: View,
@@ -58,6 +58,12 @@ pub struct DiffArgs {
     /// Print relation sizes and rule times.
     #[arg(long)]
     stats: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Text,
+    Json,
 }
 
 /// Lines of the product named by version.
@@ -177,7 +183,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
     let outputs = cx.map(|cx| observations(&product, &reference, &new, &opts, cx));
     let lines = DiffLines(&product);
     match args.format {
-        super::check::Format::Text => {
+        DiffFormat::Text => {
             outln!(
                 "{} against {} (entry {}{}, observing {}): {verdict}",
                 product.new_name,
@@ -228,7 +234,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                     &report,
                     &views::text::TextOptions {
                         lines: &lines,
-                        color: ui.color,
+                        color: ui.color_out,
                         stats: args.stats,
                         view: args.view,
                         fss: args.fss,
@@ -239,7 +245,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                 )
             );
         }
-        _ => {
+        DiffFormat::Json => {
             let doc = views::json::file_doc(p, &report, &args.project);
             let mut v = serde_json::to_value(&doc).unwrap_or_default();
             views::json::map_lines(&mut v, &|line| {

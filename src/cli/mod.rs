@@ -11,6 +11,7 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::cli::write_stdout(&format!("{}\n", format!($($arg)*))) };
 }
 
+mod batch;
 mod check;
 mod diff;
 mod run;
@@ -51,7 +52,7 @@ give with --error.\n\nExit codes: 0 nothing found, 1 an error was found, 2 bad u
 bad input."
 )]
 struct Cli {
-    /// When to use colours in messages.
+    /// When to use colours in messages and reports (`auto`: on a terminal).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     color: ColorChoice,
     #[command(subcommand)]
@@ -113,7 +114,10 @@ impl FrontArgs {
 
 /// What the commands share: where messages go and how they look.
 pub struct Ui {
+    /// Colours in messages (stderr).
     pub color: bool,
+    /// Colours in reports (stdout).
+    pub color_out: bool,
 }
 
 impl Ui {
@@ -140,12 +144,15 @@ pub fn main() -> i32 {
             return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
         }
     };
-    let color = match cli.color {
+    let color = |terminal: bool| match cli.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::io::stderr().is_terminal(),
+        ColorChoice::Auto => terminal,
     };
-    let ui = Ui { color };
+    let ui = Ui {
+        color: color(std::io::stderr().is_terminal()),
+        color_out: color(std::io::stdout().is_terminal()),
+    };
     match cli.command {
         Command::Parse { files, front } => cmd_parse(&ui, &files, &front),
         Command::Facts { file, front } => cmd_facts(&ui, &file, &front),

@@ -77,6 +77,18 @@ impl SourceFile {
         }
     }
 
+    /// The byte offset of a 1-based line and column (in characters).
+    pub fn offset(&self, at: LineCol) -> Option<u32> {
+        let start = *self.line_starts.get(at.line.checked_sub(1)? as usize)?;
+        let line = self.line_text(at.line);
+        let skip: usize = line
+            .chars()
+            .take(at.col.checked_sub(1)? as usize)
+            .map(char::len_utf8)
+            .sum();
+        Some((start + skip) as u32)
+    }
+
     pub fn start(&self, span: Span) -> LineCol {
         self.line_col(span.lo)
     }

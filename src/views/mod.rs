@@ -1,7 +1,9 @@
 //! How results look: text for people, JSON for tools. Views read results;
 //! they never compute them.
 
+pub mod html;
 pub mod json;
+pub mod sarif;
 pub mod text;
 pub mod trace;
 

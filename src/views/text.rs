@@ -9,11 +9,13 @@
 use super::trace::trace_lines;
 use crate::analysis::Verdict;
 use crate::check::Report;
+use crate::diag::Diag;
 use crate::explain::assume::Assumption;
 use crate::explain::entries::{Entry, EntryKind};
 use crate::explain::{Explanation, FssReport};
 use crate::facts::Analysis;
-use crate::ir::Program;
+use crate::ir::{NodeId, Program};
+use crate::syntax::source::{LineCol, Span};
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -304,15 +306,22 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String]
         } else {
             let _ = writeln!(out, "  NEST <{}>: {where_}", lines.join(","));
         }
-        let mut seen = std::collections::BTreeSet::new();
-        for &i in &red.nest {
-            let e = &f.entries[i];
-            // Each source line once, in the order the FSS first meets it.
-            if !seen.insert(e.line) {
-                continue;
+        if o.diff {
+            // The product program's lines are mapped to the versions'
+            // files: a plain listing in their numbering.
+            let mut seen = std::collections::BTreeSet::new();
+            for &i in &red.nest {
+                let e = &f.entries[i];
+                // Each source line once, in the order the FSS first meets it.
+                if !seen.insert(e.line) {
+                    continue;
+                }
+                let src = p.source.line_text(e.line).trim_end();
+                let _ = writeln!(out, "    {:>4} | {src}", o.lines.label(e.line));
             }
-            let src = p.source.line_text(e.line).trim_end();
-            let _ = writeln!(out, "    {:>4} | {src}", o.lines.label(e.line));
+        } else {
+            let title = format!("NEST of FSS {}", red.index + 1);
+            out.push_str(&snippet(p, f, &red.nest, &red.assumptions, &title, o.color));
         }
     }
     let more = ex.reduced.len().saturating_sub(REDUCED_SHOWN);
@@ -346,6 +355,11 @@ fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String], ou
         for e in &f.entries {
             let _ = writeln!(out, "    {}", entry_line(o.lines, e));
         }
+        if o.fss.is_some() && !o.diff {
+            let all: Vec<usize> = (0..f.entries.len()).collect();
+            let title = format!("FSS {}", i + 1);
+            out.push_str(&snippet(p, f, &all, &f.assumptions, &title, o.color));
+        }
     }
     if ex.infeasible > 0 {
         let _ = writeln!(
@@ -357,6 +371,100 @@ fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String], ou
     }
     let n = o.fss.unwrap_or(1);
     let _ = writeln!(out, "  next: {}", (o.next)(View::Full, Some(n)));
+}
+
+/// Entries `which` of an FSS shown in the source the way a compiler shows
+/// an error: a caret under each statement, labelled with the branch
+/// outcomes and the assumptions made there; the error is the primary label.
+fn snippet(
+    p: &Program,
+    f: &FssReport,
+    which: &[usize],
+    assumptions: &[Assumption],
+    title: &str,
+    color: bool,
+) -> String {
+    let src = &p.source;
+    // An operand's own span when its text is found where it is said to be.
+    let atom_span = |a: &crate::explain::entries::AtomOutcome, node: NodeId| {
+        let lo = src.offset(LineCol {
+            line: a.line,
+            col: a.column,
+        });
+        match lo.map(|lo| Span::new(lo as usize, lo as usize + a.text.len())) {
+            Some(s) if src.slice(s) == a.text => s,
+            _ => p.node(node).span,
+        }
+    };
+    // Per span, what each visit showed (a loop meets a statement again).
+    let mut labels: Vec<(Span, Vec<String>)> = Vec::new();
+    let mut add = |span: Span, text: String| match labels.iter_mut().find(|(s, _)| *s == span) {
+        Some((_, t)) => t.extend((!text.is_empty()).then_some(text)),
+        None => labels.push((span, (!text.is_empty()).then_some(text).into_iter().collect())),
+    };
+    let mut error = None;
+    for &i in which {
+        let e = &f.entries[i];
+        for a in &e.atoms {
+            add(atom_span(a, e.node), format!("{}", a.outcome));
+        }
+        match e.kind {
+            EntryKind::Branch => {}
+            EntryKind::Error => {
+                error = Some(p.node(e.node).span);
+                if e.atoms.is_empty() {
+                    add(p.node(e.node).span, "the error".to_string());
+                }
+            }
+            _ if e.atoms.is_empty() => add(p.node(e.node).span, String::new()),
+            _ => {}
+        }
+    }
+    let mut labels: Vec<(Span, String)> = labels.into_iter().map(|(s, t)| (s, visits(&t))).collect();
+    for a in assumptions {
+        let at = p.node(a.primary().node).span;
+        if let Some((_, t)) = labels.iter_mut().find(|(s, _)| s.lo == at.lo) {
+            t.push_str(&format!("; assumes {}", a.text));
+        }
+    }
+    let Some(&(last, _)) = labels.last() else {
+        return String::new();
+    };
+    let primary = error.unwrap_or(last);
+    let mut d = Diag::note(primary, title);
+    for (s, t) in labels {
+        if s == primary {
+            d.label = t;
+        } else if s.lo == primary.lo && error.is_some() && d.label.is_empty() {
+            // The failing operand of an assertion is the error itself.
+            d.label = format!("{t}: the error");
+        } else {
+            d = d.with_secondary(s, t);
+        }
+    }
+    if d.label.is_empty() && error.is_some() {
+        d.label = "the error".into();
+    }
+    let text = crate::diag::render(src, &[d], color);
+    text.lines()
+        .map(|l| format!("    {l}").trim_end().to_string() + "\n")
+        .collect()
+}
+
+/// `true ×5, then false`: what successive visits showed, runs collapsed.
+fn visits(seen: &[String]) -> String {
+    let mut runs: Vec<(&str, usize)> = Vec::new();
+    for t in seen {
+        match runs.last_mut() {
+            Some((last, n)) if *last == t.as_str() => *n += 1,
+            _ => runs.push((t, 1)),
+        }
+    }
+    let parts: Vec<String> = runs
+        .iter()
+        .map(|&(t, n)| if n == 1 { t.to_string() } else { format!("{t} ×{n}") })
+        .collect();
+    parts.join(", then ")
 }
 
 fn full_view(p: &Program, a: &Analysis, ex: &Explanation, o: &TextOptions, out: &mut String) {

@@ -1,0 +1,149 @@
+//! Running one job per file on a pool of threads: results come back in
+//! file order whatever finishes first, with a progress bar on a terminal
+//! (plain lines otherwise). A panic in one file is caught and reported as
+//! that file's internal error; the batch goes on.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// What a job says about its file on the progress line.
+pub trait Progress {
+    fn progress_note(&self) -> String;
+}
+
+/// A job that panicked: the message and where.
+#[derive(Debug)]
+pub struct Crash(pub String);
+
+std::thread_local! {
+    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `job` on every file with `jobs` threads; hands each result to
+/// `emit` in file order as soon as it and all before it are done.
+pub fn run<T, J, E>(files: &[PathBuf], jobs: usize, job: J, mut emit: E)
+where
+    T: Send + Progress,
+    J: Fn(&PathBuf) -> T + Sync,
+    E: FnMut(usize, Result<T, Crash>),
+{
+    let jobs = jobs.clamp(1, files.len().max(1));
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, Result<T, Crash>)>();
+    let bar = progress_bar(files.len());
+    let start = Instant::now();
+    // Panics in jobs are caught and reported with the file; keep the
+    // default message off the terminal meanwhile.
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|info| {
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{msg}{at}")));
+    }));
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, job) = (&next, &job);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(path) = files.get(i) else { break };
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(path))).map_err(|_| {
+                    Crash(
+                        LAST_PANIC
+                            .with(|p| p.borrow_mut().take())
+                            .unwrap_or_else(|| "unknown panic".into()),
+                    )
+                });
+                if tx.send((i, result)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, Result<T, Crash>> = BTreeMap::new();
+        let mut emitted = 0;
+        let mut done = 0;
+        for (i, result) in rx {
+            done += 1;
+            let note = match &result {
+                Ok(t) => t.progress_note(),
+                Err(c) => format!("internal error: {}", c.0),
+            };
+            bar.step(done, files.len(), &files[i], &note, start.elapsed());
+            pending.insert(i, result);
+            while let Some(r) = pending.remove(&emitted) {
+                bar.suspend(|| emit(emitted, r));
+                emitted += 1;
+            }
+        }
+    });
+    std::panic::set_hook(previous_hook);
+    bar.finish();
+}
+
+/// A bar on a terminal; plain lines on stderr otherwise; nothing for one
+/// file.
+enum Bar {
+    None,
+    Lines,
+    Terminal(ProgressBar),
+}
+
+fn progress_bar(n: usize) -> Bar {
+    if n <= 1 {
+        return Bar::None;
+    }
+    if !std::io::stderr().is_terminal() {
+        return Bar::Lines;
+    }
+    let bar = ProgressBar::new(n as u64);
+    let style = ProgressStyle::with_template("{spinner} checking [{bar:30}] {pos}/{len} {elapsed} {wide_msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Bar::Terminal(bar)
+}
+
+impl Bar {
+    fn step(&self, done: usize, total: usize, path: &std::path::Path, note: &str, elapsed: Duration) {
+        match self {
+            Bar::None => {}
+            Bar::Lines => eprintln!(
+                "[{done}/{total}] {}: {note} ({:.1}s elapsed)",
+                path.display(),
+                elapsed.as_secs_f64()
+            ),
+            Bar::Terminal(b) => {
+                b.set_position(done as u64);
+                b.set_message(format!("{}: {note}", path.display()));
+            }
+        }
+    }
+
+    fn suspend(&self, f: impl FnOnce()) {
+        match self {
+            Bar::Terminal(b) => b.suspend(f),
+            _ => f(),
+        }
+    }
+
+    fn finish(&self) {
+        if let Bar::Terminal(b) = self {
+            b.finish_and_clear();
+        }
+    }
+}

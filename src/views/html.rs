@@ -1,0 +1,327 @@
+//! A static, self-contained HTML report (no network assets): an index of
+//! files and verdicts, and per file the reduced view (NEST lines highlighted
+//! in the source), the ranked FSSs with their assumptions (click one to
+//! highlight it in the source), and the full trace with concrete inputs,
+//! reached by clicking down from a NEST. Built from the JSON documents.
+
+use super::json::{CondDoc, FileDoc, FssDoc};
+use crate::syntax::source::SourceFile;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// Writes `index.html` and one page per file under `dir`; returns the
+/// index's path.
+pub fn write_report(dir: &Path, files: &[(&FileDoc, &SourceFile)]) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir.join("files"))?;
+    let mut rows = Vec::new();
+    for (i, (doc, source)) in files.iter().enumerate() {
+        let name = format!("files/{:04}-{}.html", i + 1, slug(&doc.file));
+        std::fs::write(dir.join(&name), file_page(doc, source))?;
+        rows.push((name, *doc));
+    }
+    let index = dir.join("index.html");
+    std::fs::write(&index, index_page(&rows))?;
+    Ok(index)
+}
+
+fn slug(path: &str) -> String {
+    let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    base.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = r#"
+body { font-family: system-ui, sans-serif; margin: 0; color: #1d1d1f; }
+header { padding: 10px 16px; background: #24292f; color: #fff; }
+header a { color: #9ecbff; }
+main { display: flex; height: calc(100vh - 52px); }
+#report { width: 48%; overflow: auto; padding: 8px 16px; box-sizing: border-box; }
+#source { width: 52%; overflow: auto; background: #fafbfc; border-left: 1px solid #ddd; }
+pre.src { margin: 0; padding: 8px 0; font: 13px/1.45 ui-monospace, monospace; }
+.ln { display: block; padding: 0 8px; white-space: pre; min-height: 1.45em; }
+.ln .no { display: inline-block; width: 3.5em; color: #888; text-align: right; margin-right: 1em; user-select: none; }
+.ln.hl { background: #fff3bf; }
+.ln.nest { background: #ffd8a8; }
+.ln.err { background: #ffc9c9; }
+.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }
+.unsafe { background: #c92a2a; } .unknown { background: #e67700; } .safe { background: #2b8a3e; }
+table { border-collapse: collapse; } td, th { padding: 4px 10px; border-bottom: 1px solid #eee; text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.cond { border: 1px solid #ddd; border-radius: 6px; margin: 10px 0; padding: 6px 10px; }
+.card { border-left: 4px solid #f08c00; padding: 4px 10px; margin: 8px 0; background: #fff9f0; }
+.nest { cursor: pointer; }
+.nest-lines code { background: #ffd8a8; padding: 0 4px; margin-right: 2px; }
+.to-trace { display: none; margin-top: 4px; }
+.card.open .to-trace { display: inline-block; }
+.fss-item { cursor: pointer; padding: 2px 4px; }
+.fss-item:hover, .fss-item.active { background: #fff3bf; }
+.trace { margin: 6px 0; }
+.trace ol { font: 12px/1.5 ui-monospace, monospace; padding-left: 2.5em; }
+.trace li { cursor: pointer; }
+code, .mono { font-family: ui-monospace, monospace; }
+small { color: #666; }
+"#;
+
+const SCRIPT: &str = r#"
+function lines(el) { return (el.dataset.lines || '').split(',').filter(Boolean); }
+function mark(ls, cls) {
+  document.querySelectorAll('.ln.' + cls).forEach(e => e.classList.remove(cls));
+  let first = null;
+  ls.forEach(l => { const e = document.getElementById('L' + l); if (e) { e.classList.add(cls); first = first || e; } });
+  if (first) first.scrollIntoView({block: 'center'});
+}
+document.addEventListener('click', ev => {
+  const nest = ev.target.closest('.nest');
+  if (nest) {
+    document.querySelectorAll('.card.open').forEach(c => c.classList.remove('open'));
+    nest.closest('.card').classList.add('open');
+    mark(lines(nest), 'nest');
+    return;
+  }
+  const go = ev.target.closest('.to-trace');
+  if (go) {
+    ev.preventDefault();
+    const t = document.getElementById(go.dataset.target);
+    if (t) {
+      t.closest('details.traces').open = true;
+      t.open = true;
+      t.scrollIntoView({block: 'start'});
+      mark(lines(t), 'hl');
+    }
+    return;
+  }
+  const item = ev.target.closest('.fss-item, .trace li');
+  if (item) {
+    document.querySelectorAll('.fss-item.active').forEach(e => e.classList.remove('active'));
+    item.classList.add('active');
+    mark(lines(item), 'hl');
+  }
+});
+"#;
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n<body>{body}<script>{SCRIPT}</script></body></html>\n",
+        esc(title)
+    )
+}
+
+fn badge(verdict: &str) -> String {
+    format!("<span class=\"badge {0}\">{0}</span>", esc(verdict))
+}
+
+fn count(doc: &FileDoc, verdict: &str) -> usize {
+    doc.conditions.iter().filter(|c| c.verdict == verdict).count()
+}
+
+fn index_page(rows: &[(String, &FileDoc)]) -> String {
+    let mut b = String::from("<header><b>focuscheck</b> report</header><div id=\"index\" style=\"padding:12px 16px\">");
+    let _ = write!(
+        b,
+        "<p>{} file{} checked.</p><table><tr><th>file</th><th>conditions</th><th>unsafe</th><th>unknown</th><th>safe</th><th>FSSs</th><th>seconds</th></tr>",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    );
+    for (href, d) in rows {
+        let fss: usize = d.conditions.iter().map(|c| c.fss.len()).sum();
+        let _ = write!(
+            b,
+            "<tr><td><a href=\"{}\">{}</a></td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{:.2}</td></tr>",
+            esc(href),
+            esc(&d.file),
+            d.conditions.len(),
+            count(d, "unsafe"),
+            count(d, "unknown"),
+            count(d, "safe"),
+            fss,
+            d.seconds
+        );
+    }
+    b.push_str("</table></div>");
+    page("focuscheck report", &b)
+}
+
+fn join_lines(ls: impl Iterator<Item = u32>) -> String {
+    ls.map(|l| l.to_string()).collect::<Vec<_>>().join(",")
+}
+
+fn file_page(doc: &FileDoc, source: &SourceFile) -> String {
+    let mut b = String::new();
+    let _ = write!(
+        b,
+        "<header><a href=\"../index.html\">index</a> &nbsp; <b class=mono>{}</b> &nbsp; {} unsafe, {} unknown, {} safe <small style=\"color:#ccc\">({} states, {:.2}s)</small></header><main><section id=\"report\">",
+        esc(&doc.file),
+        count(doc, "unsafe"),
+        count(doc, "unknown"),
+        count(doc, "safe"),
+        doc.states,
+        doc.seconds
+    );
+    for (ci, c) in doc.conditions.iter().enumerate() {
+        condition(&mut b, ci, c);
+    }
+    b.push_str("</section><section id=\"source\"><pre class=\"src\">");
+    let error_lines: Vec<u32> = doc
+        .conditions
+        .iter()
+        .filter(|c| c.verdict != "safe")
+        .filter_map(|c| c.line)
+        .collect();
+    for (i, text) in source.text.lines().enumerate() {
+        let n = i as u32 + 1;
+        let cls = if error_lines.contains(&n) { "ln err" } else { "ln" };
+        // Each line is a block of its own: no line break between them.
+        let _ = write!(
+            b,
+            "<span class=\"{cls}\" id=\"L{n}\"><span class=\"no\">{n}</span>{}</span>",
+            esc(text)
+        );
+    }
+    b.push_str("</pre></section></main>");
+    page(&doc.file, &b)
+}
+
+fn condition(b: &mut String, ci: usize, c: &CondDoc) {
+    let at = c.line.map(|l| format!(" <small>line {l}</small>")).unwrap_or_default();
+    let _ = write!(
+        b,
+        "<div class=\"cond\" id=\"c{ci}\">{} <b>{}</b>{at}<br><small>{}</small>",
+        badge(c.verdict),
+        esc(&c.condition),
+        esc(&c.reason)
+    );
+    if c.verdict == "safe" {
+        b.push_str("</div>");
+        return;
+    }
+    if c.truncated {
+        b.push_str("<p><small>The FSS listing is incomplete (a limit of the explanation was reached).</small></p>");
+    }
+    // Reduced view: one card per FSS Reduce kept.
+    if !c.reduced.is_empty() {
+        let _ = write!(b, "<h4>Where the fix belongs ({} after Reduce)</h4>", c.reduced.len());
+    }
+    for r in &c.reduced {
+        let mut distinct: Vec<u32> = Vec::new();
+        for s in &r.statements {
+            if !distinct.contains(&s.line) {
+                distinct.push(s.line);
+            }
+        }
+        let where_ = match r.at {
+            Some(l) => format!("in the block of the conditional at line {l}"),
+            None => "the whole FSS (not narrowed down)".into(),
+        };
+        let assumptions: Vec<String> = r
+            .assumptions
+            .iter()
+            .map(|a| format!("<code>{}</code> <small>({}:{})</small>", esc(&a.text), a.line, a.column))
+            .collect();
+        let _ = write!(
+            b,
+            "<div class=\"card\" id=\"c{ci}-r{rank}\"><div>FSS rank {rank}: assumptions left: {}</div><div class=\"nest\" data-lines=\"{}\" title=\"click to highlight the NEST in the source\">NEST: <span class=\"nest-lines\">{}</span> <small>{}</small></div><a href=\"#c{ci}-t{rank}\" class=\"to-trace\" data-target=\"c{ci}-t{rank}\">full trace with concrete inputs &rarr;</a></div>",
+            if assumptions.is_empty() { "none".to_string() } else { assumptions.join(", ") },
+            join_lines(distinct.iter().copied()),
+            distinct.iter().map(|l| format!("<code>{l}</code>")).collect::<String>(),
+            esc(&where_),
+            rank = r.rank
+        );
+    }
+    // Ranked FSSs.
+    if !c.fss.is_empty() {
+        let _ = write!(
+            b,
+            "<details class=\"fsss\"><summary>{} focus-statement sequence{} (ranked; click one to highlight it)</summary><ol>",
+            c.fss.len(),
+            if c.fss.len() == 1 { "" } else { "s" }
+        );
+        for f in &c.fss {
+            fss_item(b, f);
+        }
+        b.push_str("</ol></details>");
+        let _ = write!(b, "<details class=\"traces\"><summary>full traces</summary>");
+        for f in &c.fss {
+            trace(b, &format!("c{ci}-t{}", f.rank), &format!("FSS {}", f.rank), f);
+        }
+        b.push_str("</details>");
+    } else if !c.trace.is_empty() {
+        // No explanation: the counterexample found while deciding.
+        b.push_str("<details class=\"traces\" open><summary>counterexample</summary>");
+        let f = FssDoc {
+            rank: 0,
+            statements: Vec::new(),
+            assumptions: Vec::new(),
+            inputs: c.inputs.clone(),
+            choices: c.choices.clone(),
+            nest: Vec::new(),
+            trace: c.trace.clone(),
+        };
+        trace(b, &format!("c{ci}-t0"), "counterexample", &f);
+        b.push_str("</details>");
+    }
+    b.push_str("</div>");
+}
+
+fn fss_item(b: &mut String, f: &FssDoc) {
+    let seq = join_lines(f.statements.iter().map(|s| s.line));
+    let assumptions: Vec<String> = f.assumptions.iter().map(|a| esc(&a.text)).collect();
+    let _ = write!(
+        b,
+        "<li class=\"fss-item\" data-lines=\"{seq}\"><span class=mono>&lt;{}&gt;</span><br><small>assumptions: {}</small></li>",
+        seq.replace(',', ", "),
+        if assumptions.is_empty() { "none".to_string() } else { assumptions.join(", ") }
+    );
+}
+
+fn trace(b: &mut String, id: &str, title: &str, f: &FssDoc) {
+    let lines = join_lines(f.trace.iter().map(|t| t.line));
+    let inputs: Vec<String> = f.inputs.iter().map(|(k, v)| format!("{} = {v}", esc(k))).collect();
+    let _ = write!(
+        b,
+        "<details class=\"trace\" id=\"{id}\" data-lines=\"{lines}\"><summary>{}</summary><div class=\"inputs\">inputs: <span class=mono>{}</span></div>",
+        esc(title),
+        if inputs.is_empty() { "none".to_string() } else { inputs.join(", ") }
+    );
+    if !f.choices.is_empty() {
+        let ch: Vec<String> = f.choices.iter().map(|c| c.to_string()).collect();
+        let _ = write!(b, "<div>choices: <span class=mono>{}</span></div>", ch.join(", "));
+    }
+    if f.trace.is_empty() {
+        b.push_str("<p><small>No replayable path with this FSS was found within the search budget.</small></p>");
+    } else {
+        b.push_str("<ol>");
+        for t in &f.trace {
+            let _ = write!(
+                b,
+                "<li data-lines=\"{}\" style=\"margin-left:{}em\">{}</li>",
+                t.line,
+                t.depth,
+                esc(&t.text)
+            );
+        }
+        b.push_str("</ol>");
+    }
+    b.push_str("</details>");
+}

@@ -1,0 +1,218 @@
+//! SARIF 2.1.0: one log, one run, one result per error condition per file.
+//! The FSSs are code flows (the top-ranked first), each statement a location
+//! with what it did (branch outcome, assumption); the top NEST's statements
+//! are related locations. Built from the JSON documents, so it says exactly
+//! what `--format json` says.
+
+use super::json::{CondDoc, FileDoc, FssDoc, StatementDoc};
+use crate::syntax::source::SourceFile;
+use serde_json::{json, Value};
+
+/// The rules: one per kind of error condition.
+const RULES: [(&str, &str, &str); 5] = [
+    (
+        "assert",
+        "AssertionFailure",
+        "An assertion (`assert`, `__VERIFIER_assert`) can fail.",
+    ),
+    (
+        "reach_error",
+        "ReachableError",
+        "A call of `reach_error()` (or `__VERIFIER_error()`) is reachable.",
+    ),
+    ("bounds", "IndexOutOfBounds", "An array index can be outside the array."),
+    ("div_by_zero", "DivisionByZero", "A divisor can be zero."),
+    (
+        "user",
+        "ErrorCondition",
+        "An error condition given with `--error` can hold.",
+    ),
+];
+
+fn rule_index(kind: &str) -> usize {
+    RULES.iter().position(|r| r.0 == kind).unwrap_or(RULES.len() - 1)
+}
+
+fn region(line: u32, column: u32) -> Value {
+    json!({"startLine": line.max(1), "startColumn": column.max(1)})
+}
+
+fn location(uri: &str, index: usize, line: u32, column: u32) -> Value {
+    json!({"physicalLocation": {
+        "artifactLocation": {"uri": uri, "index": index},
+        "region": region(line, column),
+    }})
+}
+
+/// What a statement of an FSS did, as a message.
+fn statement_message(s: &StatementDoc, f: &FssDoc) -> String {
+    let mut msg = s.text.clone();
+    if let Some(o) = s.outcome {
+        msg = format!("`{}` is {o}", s.text);
+    } else if !s.atoms.is_empty() {
+        let atoms: Vec<String> = s
+            .atoms
+            .iter()
+            .map(|a| format!("`{}` is {}", a.text, a.outcome))
+            .collect();
+        msg = format!("{} ({})", s.text, atoms.join(", "));
+    }
+    let here: Vec<&str> = f
+        .assumptions
+        .iter()
+        .filter(|a| a.line == s.line && (a.column == s.column || s.atoms.iter().any(|x| x.column == a.column)))
+        .map(|a| a.text.as_str())
+        .collect();
+    if !here.is_empty() {
+        msg.push_str(&format!("; assumes {}", here.join(", ")));
+    }
+    msg
+}
+
+fn code_flow(uri: &str, index: usize, f: &FssDoc, of: usize) -> Value {
+    let assumptions: Vec<&str> = f.assumptions.iter().map(|a| a.text.as_str()).collect();
+    let locations: Vec<Value> = f
+        .statements
+        .iter()
+        .map(|s| {
+            let mut loc = location(uri, index, s.line, s.column);
+            loc["message"] = json!({"text": statement_message(s, f)});
+            json!({"location": loc, "nestingLevel": s.depth})
+        })
+        .collect();
+    json!({
+        "message": {"text": format!(
+            "focus-statement sequence {} of {of}; assumptions: {}",
+            f.rank,
+            if assumptions.is_empty() { "none".to_string() } else { assumptions.join(", ") }
+        )},
+        "threadFlows": [{"locations": locations}],
+    })
+}
+
+fn result(uri: &str, index: usize, c: &CondDoc, source: &SourceFile) -> Value {
+    let (kind, level) = match c.verdict {
+        "unsafe" => ("fail", "error"),
+        "unknown" => ("fail", "warning"),
+        _ => ("pass", "none"),
+    };
+    let text = match c.verdict {
+        "unsafe" => format!(
+            "{}: can fail ({}; {} focus-statement sequence{})",
+            c.condition,
+            c.reason,
+            c.fss.len(),
+            if c.fss.len() == 1 { "" } else { "s" }
+        ),
+        "unknown" => format!("{}: unknown ({})", c.condition, c.reason),
+        _ => format!("{}: safe", c.condition),
+    };
+    let mut r = json!({
+        "ruleId": RULES[rule_index(c.kind)].0,
+        "ruleIndex": rule_index(c.kind),
+        "kind": kind,
+        "level": level,
+        "message": {"text": text},
+        "properties": {
+            "verdict": c.verdict,
+            "reason": c.reason,
+            "inputs": c.inputs,
+            "choices": c.choices,
+        },
+    });
+    // Where it fails: the site, or for a condition on variables the last
+    // statement of the top FSS.
+    let at = match (c.line, c.column) {
+        (Some(l), Some(col)) => Some((l, col)),
+        _ => c
+            .fss
+            .first()
+            .and_then(|f| f.statements.last())
+            .map(|s| (s.line, s.column)),
+    };
+    if let Some((l, col)) = at {
+        let mut loc = location(uri, index, l, col);
+        loc["physicalLocation"]["region"]["snippet"] = json!({"text": source.line_text(l)});
+        r["locations"] = json!([loc]);
+    }
+    if !c.fss.is_empty() {
+        let flows: Vec<Value> = c.fss.iter().map(|f| code_flow(uri, index, f, c.fss.len())).collect();
+        r["codeFlows"] = Value::Array(flows);
+    }
+    if let Some(top) = c.reduced.first() {
+        let mut seen = std::collections::BTreeSet::new();
+        let related: Vec<Value> = top
+            .statements
+            .iter()
+            .filter(|s| seen.insert(s.line))
+            .enumerate()
+            .map(|(i, s)| {
+                let mut loc = location(uri, index, s.line, s.column);
+                loc["id"] = json!(i + 1);
+                loc["message"] = json!({"text": format!("NEST of FSS {}: `{}`", top.rank, s.text)});
+                loc
+            })
+            .collect();
+        if !related.is_empty() {
+            r["relatedLocations"] = Value::Array(related);
+        }
+    }
+    r
+}
+
+/// The SARIF log for the checked files.
+pub fn log(files: &[(&FileDoc, &SourceFile)]) -> Value {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|(id, name, text)| {
+            json!({
+                "id": id,
+                "name": name,
+                "shortDescription": {"text": text},
+                "fullDescription": {"text": format!("{text} focuscheck reports it as unsafe with a counterexample that replays in its interpreter, with the focus-statement sequences that explain it and the neighbourhood (NEST) where the fix belongs.")},
+                "defaultConfiguration": {"level": "error"},
+                "help": {"text": "Run `focuscheck check FILE --view fss` or `--view full` for the sequences and complete counterexamples."},
+            })
+        })
+        .collect();
+    let artifacts: Vec<Value> = files
+        .iter()
+        .map(|(d, _)| json!({"location": {"uri": uri(&d.file)}, "sourceLanguage": "c"}))
+        .collect();
+    let results: Vec<Value> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (d, s))| d.conditions.iter().map(move |c| result(&uri(&d.file), i, c, s)))
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "focuscheck",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "artifacts": artifacts,
+            "results": results,
+            "columnKind": "unicodeCodePoints",
+        }],
+    })
+}
+
+/// A file path as a relative URI reference (`/` separators, spaces and
+/// other reserved characters escaped).
+fn uri(path: &str) -> String {
+    let mut out = String::new();
+    for c in path.replace('\\', "/").chars() {
+        if c.is_ascii_alphanumeric() || "-._~/".contains(c) {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
+}

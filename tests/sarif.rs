@@ -1,0 +1,137 @@
+//! `check --format sarif`: a SARIF 2.1.0 log that validates against the
+//! official schema (`../shared/schemas/sarif-schema-2.1.0.json`, OASIS),
+//! with one result per error condition, the FSSs as code flows and the
+//! NEST lines as related locations.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sarif(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root())
+        .args(["check", "--format", "sarif"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0) | Some(1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn validator() -> jsonschema::Validator {
+    let path = root().join("../shared/schemas/sarif-schema-2.1.0.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    jsonschema::draft4::new(&schema).expect("the SARIF schema compiles")
+}
+
+fn assert_valid(v: &jsonschema::Validator, log: &Value) {
+    let errors: Vec<String> = v
+        .iter_errors(log)
+        .take(10)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "invalid SARIF:\n{}", errors.join("\n"));
+}
+
+#[test]
+fn the_log_validates_against_the_sarif_schema() {
+    let v = validator();
+    // The paper's programs, the examples (every kind of condition and
+    // verdict), and a few SV-COMP tasks.
+    let svcomp = root().join("../shared/corpus/svcomp/loop-simple");
+    let log = sarif(&[
+        "programs/paper",
+        "programs/examples",
+        svcomp.to_str().unwrap(),
+        "--timeout",
+        "20",
+    ]);
+    assert_valid(&v, &log);
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let levels: Vec<&str> = results.iter().map(|r| r["level"].as_str().unwrap()).collect();
+    assert!(levels.contains(&"error") && levels.contains(&"none"), "{levels:?}");
+
+    // The validator is not vacuous: a log with a misspelt field fails.
+    let mut bad = log.clone();
+    bad["runs"][0]["results"][0]["kind"] = Value::from("broken");
+    assert!(!v.is_valid(&bad));
+}
+
+#[test]
+fn lock_c_has_its_fss_as_code_flows_and_its_nest_as_related_locations() {
+    let log = sarif(&["programs/paper/lock.c"]);
+    assert_valid(&validator(), &log);
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "focuscheck");
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    let r = &results[0];
+    assert_eq!(r["level"], "error");
+    assert!(rules.contains(&r["ruleId"].as_str().unwrap()), "{rules:?}");
+    let at = &r["locations"][0]["physicalLocation"];
+    assert_eq!(at["artifactLocation"]["uri"], "programs/paper/lock.c");
+    assert_eq!(at["region"]["startLine"], 20);
+
+    // The two FSSs of the paper, ranked: the top one first.
+    let flows = r["codeFlows"].as_array().unwrap();
+    assert_eq!(flows.len(), 2);
+    let lines = |f: &Value| -> Vec<u64> {
+        f["threadFlows"][0]["locations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                l["location"]["physicalLocation"]["region"]["startLine"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    assert_eq!(lines(&flows[0]), [4, 5, 6, 7, 11, 12, 18, 20]);
+    assert_eq!(lines(&flows[1]), [4, 5, 6, 7, 8, 14, 15, 9, 11, 6, 7, 8, 14, 16]);
+    // Each step says what happened there: the branch taken, the assumption.
+    let msgs: Vec<&str> = flows[0]["threadFlows"][0]["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["location"]["message"]["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        msgs[4].contains("is true") && msgs[4].contains("gotlock == 1"),
+        "{msgs:?}"
+    );
+    assert!(msgs[6].contains("is false"), "{msgs:?}");
+    // rellock's statements are one call deeper.
+    let depth: Vec<u64> = flows[0]["threadFlows"][0]["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["nestingLevel"].as_u64().unwrap())
+        .collect();
+    assert_eq!(depth, [0, 0, 0, 0, 0, 0, 1, 1]);
+
+    // The top NEST's lines as related locations.
+    let related: Vec<u64> = r["relatedLocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["physicalLocation"]["region"]["startLine"].as_u64().unwrap())
+        .collect();
+    assert_eq!(related, [4, 5, 6, 7, 11, 12, 18, 20]);
+}
