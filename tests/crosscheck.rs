@@ -366,3 +366,30 @@ fn verdicts_agree_with_exhaustive_runs() {
         assert!(t.runs >= 100_000, "too few runs:\n{s}");
     }
 }
+
+/// Found by `fss_properties`: two calls of `f` drew one symbol, so
+/// `a == g` was taken to hold and the assertion was called safe, though
+/// `run --input g=0 --choices 0,1` fails it.
+#[test]
+fn two_calls_draw_two_values() {
+    let text = "int g;\nvoid f(void) { g = __VERIFIER_nondet_int(); }\n\
+                int main(void) { f(); int a = g; f(); __VERIFIER_assert(a == g); return 0; }\n";
+    let (p, diags) = focuscheck::load(Arc::new(SourceFile::new("draws.c", text)), &LowerOptions::default());
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    for summaries in [true, false] {
+        let mut o = CheckOptions::default();
+        o.engine.summaries = summaries;
+        let report = focuscheck::check::check(&p, &[], &o);
+        assert_eq!(report.results.len(), 1);
+        let r = &report.results[0];
+        assert_eq!(r.verdict, Verdict::Unsafe, "summaries {summaries}: {}", r.reason);
+        let cx = r.counterexample.as_ref().unwrap();
+        let icfg = Config {
+            inputs: cx.inputs.iter().cloned().collect(),
+            choices: cx.choices.clone(),
+            ..Config::default()
+        };
+        let run = interp::run(&p, &icfg).unwrap();
+        assert!(matches!(run.outcome, Outcome::Error { .. }), "{:?}", run.outcome);
+    }
+}

@@ -309,13 +309,23 @@ impl<'a> Engine<'a> {
         self.budget.states.get()
     }
 
-    fn env<'e>(&'e self, proc: ProcId, val: &'e Valuation) -> AbsEnv<'e> {
+    fn env<'e>(&'e self, c: CtxId, proc: ProcId, val: &'e Valuation) -> AbsEnv<'e> {
         AbsEnv {
             e: self,
             proc,
             val,
-            taken: val.syms(),
+            taken: self.taken(c, val),
         }
+    }
+
+    /// Symbols a new symbol of activation `c` must not be: those alive in
+    /// `val`, and those of the activation's start valuation. The caller
+    /// reads a start symbol in the exit valuation as its own value passed
+    /// in, so it must never be made again inside, even once dead there.
+    fn taken(&self, c: CtxId, val: &Valuation) -> BTreeSet<Sym> {
+        let mut t = val.syms();
+        t.extend(self.t.val(self.t.ctx(c).start).syms());
+        t
     }
 
     // ---- steps ----
@@ -332,7 +342,7 @@ impl<'a> Engine<'a> {
         let mut out = Vec::new();
         match &node.kind {
             NodeKind::Assign { place, value, next } => {
-                let mut env = self.env(proc, &val);
+                let mut env = self.env(c, proc, &val);
                 let values = Evaluator {
                     p,
                     env: &mut env,
@@ -352,7 +362,7 @@ impl<'a> Engine<'a> {
                 let outcomes = match cond {
                     Cond::Nondet => vec![(vec![], Ok(None))],
                     Cond::Atom(a) => {
-                        let mut env = self.env(proc, &val);
+                        let mut env = self.env(c, proc, &val);
                         Evaluator {
                             p,
                             env: &mut env,
@@ -391,7 +401,7 @@ impl<'a> Engine<'a> {
             }
             NodeKind::Return { value, next } => match (value, p.proc(proc).ret_var) {
                 (Some(e), Some(rv)) => {
-                    let mut env = self.env(proc, &val);
+                    let mut env = self.env(c, proc, &val);
                     let values = Evaluator {
                         p,
                         env: &mut env,
@@ -439,7 +449,7 @@ impl<'a> Engine<'a> {
 
     /// Does the branch at this state have a known outcome (no constraint)?
     pub fn branch_known(&self, s: (CtxId, NodeId, ValId)) -> bool {
-        let (_, n, v) = s;
+        let (c, n, v) = s;
         let NodeKind::Branch {
             cond: Cond::Atom(a), ..
         } = &self.p.node(n).kind
@@ -447,7 +457,7 @@ impl<'a> Engine<'a> {
             return false;
         };
         let val = self.t.val(v);
-        let mut env = self.env(self.p.node(n).proc, &val);
+        let mut env = self.env(c, self.p.node(n).proc, &val);
         Evaluator {
             p: self.p,
             env: &mut env,
@@ -483,7 +493,7 @@ impl<'a> Engine<'a> {
         next: NodeId,
         out: &mut Vec<(LabelId, Target)>,
     ) {
-        let mut env = self.env(proc, val);
+        let mut env = self.env(c, proc, val);
         let slots = Evaluator {
             p: self.p,
             env: &mut env,
@@ -500,9 +510,9 @@ impl<'a> Engine<'a> {
                     let mut w = val.clone();
                     match &x {
                         Some(x) => self.write(proc, &mut w, var, k, x.clone()),
-                        None => self.havoc(proc, n, &mut w, place, var, k),
+                        None => self.havoc(c, proc, n, &mut w, place, var, k),
                     }
-                    self.violations(proc, n, &w, &[var], &d, out);
+                    self.violations(c, proc, n, &w, &[var], &d, out);
                     let w = self.advance(c, proc, n, next, w, false);
                     out.push((self.label(d), Target::Node(next, w)));
                 }
@@ -511,7 +521,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Gives the place (a whole array when unindexed) fresh draws.
-    fn havoc(&self, proc: ProcId, n: NodeId, w: &mut Valuation, place: &Place, var: VarId, k: u32) {
+    fn havoc(&self, c: CtxId, proc: ProcId, n: NodeId, w: &mut Valuation, place: &Place, var: VarId, k: u32) {
         let elems: Vec<u32> = match (&place.index, self.p.var(var).len) {
             (None, Some(len)) => (0..len).collect(),
             _ => vec![k],
@@ -520,7 +530,7 @@ impl<'a> Engine<'a> {
         for &e in &elems {
             self.write(proc, w, var, e, Value::Const(0));
         }
-        let mut taken = w.syms();
+        let mut taken = self.taken(c, w);
         for e in elems {
             let s = fresh(&taken, Sym::Draw(n, 0));
             taken.insert(s);
@@ -532,6 +542,7 @@ impl<'a> Engine<'a> {
     /// `written` (the run also goes on).
     fn violations(
         &self,
+        c: CtxId,
         proc: ProcId,
         n: NodeId,
         w: &Valuation,
@@ -552,7 +563,7 @@ impl<'a> Engine<'a> {
                     continue;
                 }
                 for (j, disjunct) in self.conds[k.0 as usize].dnf.iter().enumerate() {
-                    if self.disjunct_may_hold(proc, n, w, disjunct) {
+                    if self.disjunct_may_hold(c, proc, n, w, disjunct) {
                         let mut d = d.to_vec();
                         d.push(Decision::Violates(k, j as u32));
                         out.push((self.label(d), Target::Error(k)));
@@ -562,8 +573,8 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn disjunct_may_hold(&self, proc: ProcId, n: NodeId, w: &Valuation, disjunct: &[(Atom, bool)]) -> bool {
-        let mut env = self.env(proc, w);
+    fn disjunct_may_hold(&self, c: CtxId, proc: ProcId, n: NodeId, w: &Valuation, disjunct: &[(Atom, bool)]) -> bool {
+        let mut env = self.env(c, proc, w);
         for (atom, pos) in disjunct {
             let outs = Evaluator {
                 p: self.p,
@@ -600,7 +611,7 @@ impl<'a> Engine<'a> {
             if stay == to {
                 if let Some(i) = w.loops.iter().position(|lv| lv.lp == l && !lv.pending.is_empty()) {
                     let pending = std::mem::take(&mut w.loops[i].pending);
-                    self.widen(proc, l, &pending, &mut w);
+                    self.widen(c, proc, l, &pending, &mut w);
                 }
             }
         }
@@ -662,7 +673,7 @@ impl<'a> Engine<'a> {
         let slots = self.loop_slots(proc, l);
         let stale = std::mem::take(&mut w.loops[i].pending);
         if !stale.is_empty() {
-            self.widen(proc, l, &stale, w);
+            self.widen(c, proc, l, &stale, w);
         }
         let now: Vec<Value> = slots.iter().map(|&(var, k)| self.read(proc, w, var, k)).collect();
         let mut heads = self.heads.borrow_mut();
@@ -688,20 +699,20 @@ impl<'a> Engine<'a> {
         if has_exit_test {
             w.loops[i].pending = fresh_values;
         } else {
-            self.widen(proc, l, &fresh_values, w);
+            self.widen(c, proc, l, &fresh_values, w);
         }
     }
 
     /// Replaces the given slots of what the loop writes by fresh abstraction
     /// symbols.
-    fn widen(&self, proc: ProcId, l: u32, which: &[u32], w: &mut Valuation) {
+    fn widen(&self, c: CtxId, proc: ProcId, l: u32, which: &[u32], w: &mut Valuation) {
         let head = self.a.loops[l as usize].head;
         let slots = self.loop_slots(proc, l);
         let chosen: Vec<(VarId, u32)> = which.iter().filter_map(|&j| slots.get(j as usize).copied()).collect();
         for &(var, k) in &chosen {
             self.write(proc, w, var, k, Value::Const(0));
         }
-        let mut taken = w.syms();
+        let mut taken = self.taken(c, w);
         for &(var, k) in &chosen {
             let id = self.layout.offset[var.index()]
                 + k
@@ -723,7 +734,7 @@ impl<'a> Engine<'a> {
     #[allow(clippy::type_complexity)]
     fn call_outcomes(
         &self,
-        _c: CtxId,
+        c: CtxId,
         n: NodeId,
         val: &Valuation,
         follow: Option<(&[Decision], &mut usize)>,
@@ -732,7 +743,7 @@ impl<'a> Engine<'a> {
             return Vec::new();
         };
         let proc = self.p.node(n).proc;
-        let mut env = self.env(proc, val);
+        let mut env = self.env(c, proc, val);
         call_outcomes(self.p, &mut env, n, args, result.as_ref(), follow)
     }
 
@@ -855,11 +866,12 @@ impl<'a> Engine<'a> {
         let Some((args, result)) = outcome else {
             return Vec::new();
         };
-        let (u, _, depth) = self.callee_valuations(c, n, &val, *callee, &args);
+        let (u, start, depth) = self.callee_valuations(c, n, &val, *callee, &args);
         let mut w = (*val).clone();
-        // What stays of the caller's values, for renaming.
+        // What stays of the caller's values, for renaming; and the caller's
+        // own start symbols, which it must not make again.
         let callee_view = &self.views[callee.index()];
-        let mut taken: BTreeSet<Sym> = BTreeSet::new();
+        let mut taken: BTreeSet<Sym> = self.t.val(self.t.ctx(c).start).syms();
         for (i, g) in self.views[caller.index()].slots.iter().enumerate() {
             if !callee_view.pos.contains_key(g) {
                 taken.extend(w.globals[i].syms());
@@ -871,7 +883,10 @@ impl<'a> Engine<'a> {
                 taken.extend(x.syms());
             }
         }
-        let keep = u.syms();
+        // The caller's values the callee started with keep their names:
+        // the callee never makes those symbols again (see `taken`).
+        let start_syms = start.syms();
+        let keep: BTreeSet<Sym> = u.syms().into_iter().filter(|s| start_syms.contains(s)).collect();
         let mut renaming: HashMap<Sym, Sym> = HashMap::new();
         let mut rename = |x: &Value| -> Value {
             match x {
@@ -924,7 +939,7 @@ impl<'a> Engine<'a> {
             written.push(var);
         }
         let mut out = Vec::new();
-        self.violations(caller, n, &w, &written, &[], &mut out);
+        self.violations(c, caller, n, &w, &written, &[], &mut out);
         let w = self.advance(c, caller, n, *next, w, false);
         out.push((self.label(vec![]), Target::Node(*next, w)));
         out
