@@ -510,9 +510,9 @@ impl<'a> Engine<'a> {
                     let mut w = val.clone();
                     match &x {
                         Some(x) => self.write(proc, &mut w, var, k, x.clone()),
-                        None => self.havoc(c, proc, n, &mut w, place, var, k),
+                        None => self.havoc(c, n, &mut w, place, var, k),
                     }
-                    self.violations(c, proc, n, &w, &[var], &d, out);
+                    self.violations(c, n, &w, &[var], &d, out);
                     let w = self.advance(c, proc, n, next, w, false);
                     out.push((self.label(d), Target::Node(next, w)));
                 }
@@ -521,7 +521,8 @@ impl<'a> Engine<'a> {
     }
 
     /// Gives the place (a whole array when unindexed) fresh draws.
-    fn havoc(&self, c: CtxId, proc: ProcId, n: NodeId, w: &mut Valuation, place: &Place, var: VarId, k: u32) {
+    fn havoc(&self, c: CtxId, n: NodeId, w: &mut Valuation, place: &Place, var: VarId, k: u32) {
+        let proc = self.p.node(n).proc;
         let elems: Vec<u32> = match (&place.index, self.p.var(var).len) {
             (None, Some(len)) => (0..len).collect(),
             _ => vec![k],
@@ -543,13 +544,13 @@ impl<'a> Engine<'a> {
     fn violations(
         &self,
         c: CtxId,
-        proc: ProcId,
         n: NodeId,
         w: &Valuation,
         written: &[VarId],
         d: &[Decision],
         out: &mut Vec<(LabelId, Target)>,
     ) {
+        let proc = self.p.node(n).proc;
         let mut seen = BTreeSet::new();
         for var in written {
             for &k in self.conds_of_var.get(var).into_iter().flatten() {
@@ -939,7 +940,7 @@ impl<'a> Engine<'a> {
             written.push(var);
         }
         let mut out = Vec::new();
-        self.violations(c, caller, n, &w, &written, &[], &mut out);
+        self.violations(c, n, &w, &written, &[], &mut out);
         let w = self.advance(c, caller, n, *next, w, false);
         out.push((self.label(vec![]), Target::Node(*next, w)));
         out
