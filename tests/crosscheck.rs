@@ -46,49 +46,6 @@ use std::time::{Duration, Instant};
 /// hunt over 3000 seeds takes about 40 s).
 const PROGRAMS: u64 = 800;
 
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-/// Small programs: few inputs (no input arrays), few procedures, short
-/// loops, small constants.
-pub fn gen_config() -> gen::GenConfig {
-    gen::GenConfig {
-        max_globals: 2,
-        max_procs: 2,
-        max_params: 2,
-        max_locals: 3,
-        max_stmts: 4,
-        max_depth: 2,
-        max_expr_depth: 2,
-        max_loop_depth: 1,
-        loop_bound: 3,
-        constants: (-3, 6),
-        input_arrays: false,
-        ..gen::GenConfig::default()
-    }
-}
-
-/// The checker's settings for a seed, and their name in the summary.
-fn check_options(seed: u64) -> (CheckOptions, &'static str) {
-    let mut o = CheckOptions::default();
-    o.engine.timeout = Some(Duration::from_secs(10));
-    o.engine.max_states = 300_000;
-    o.explain_budget = Duration::from_secs(5);
-    let name = match seed % 4 {
-        1 => {
-            o.engine.unroll = 2;
-            "unroll 2"
-        }
-        3 => {
-            o.engine.summaries = false;
-            "no summaries"
-        }
-        _ => "defaults",
-    };
-    (o, name)
-}
-
 /// The nodes whose execution tests a site: the node evaluating the index
 /// or divisor, or the nodes just before an error node (the assertion's
 /// test, the branch around `reach_error()`).
@@ -160,10 +117,10 @@ fn condition_name(p: &Program, report: &focuscheck::check::Report, r: &focuschec
 #[test]
 fn verdicts_agree_with_exhaustive_runs() {
     let start = Instant::now();
-    let cfg = gen_config();
+    let cfg = exhaust::small_programs();
     let dom = exhaust::Domain::default();
-    let first = env("FOCUSCHECK_CROSSCHECK_FIRST", 0);
-    let count = env("FOCUSCHECK_CROSSCHECK_PROGRAMS", PROGRAMS);
+    let first = exhaust::env("FOCUSCHECK_CROSSCHECK_FIRST", 0);
+    let count = exhaust::env("FOCUSCHECK_CROSSCHECK_PROGRAMS", PROGRAMS);
     let mut t = Tally::default();
     let mut failures: Vec<String> = Vec::new();
     for seed in first..first + count {
@@ -172,7 +129,7 @@ fn verdicts_agree_with_exhaustive_runs() {
         let (p, diags) = focuscheck::load(Arc::new(SourceFile::new(&name, &text)), &LowerOptions::default());
         let p = p.unwrap_or_else(|| panic!("seed {seed}: generated program rejected: {diags:?}\n{text}"));
         t.programs += 1;
-        let (opts, setting) = check_options(seed);
+        let (opts, setting) = exhaust::check_options(seed, Duration::from_secs(10));
         let t0 = Instant::now();
         let report = focuscheck::check::check(&p, &[], &opts);
         t.check_time += t0.elapsed();

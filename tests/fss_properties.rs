@@ -55,7 +55,7 @@ mod exhaust;
 #[path = "support/gen.rs"]
 mod gen;
 
-use focuscheck::analysis::{CheckOptions, Verdict};
+use focuscheck::analysis::Verdict;
 use focuscheck::explain::fss::{EvKind, Fss};
 use focuscheck::explain::{Explanation, FssReport};
 use focuscheck::interp::{self, Config, Outcome, Run};
@@ -69,52 +69,6 @@ use std::time::{Duration, Instant};
 
 /// Programs checked by default.
 const PROGRAMS: u64 = 600;
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-/// Small programs: few inputs (no input arrays), few procedures, short
-/// loops, small constants (as in `tests/crosscheck.rs`).
-pub fn gen_config() -> gen::GenConfig {
-    gen::GenConfig {
-        max_globals: 2,
-        max_procs: 2,
-        max_params: 2,
-        max_locals: 3,
-        max_stmts: 4,
-        max_depth: 2,
-        max_expr_depth: 2,
-        max_loop_depth: 1,
-        loop_bound: 3,
-        constants: (-3, 6),
-        input_arrays: false,
-        ..gen::GenConfig::default()
-    }
-}
-
-/// The checker's settings for a seed, and their name in the summary (as in
-/// `tests/crosscheck.rs`, with a shorter timeout: two of the default seeds
-/// run into it, the rest take milliseconds). `FOCUSCHECK_FSS_TIMEOUT=S`
-/// gives the checker more seconds.
-fn check_options(seed: u64) -> (CheckOptions, &'static str) {
-    let mut o = CheckOptions::default();
-    o.engine.timeout = Some(Duration::from_secs(env("FOCUSCHECK_FSS_TIMEOUT", 3)));
-    o.engine.max_states = 300_000;
-    o.explain_budget = Duration::from_secs(5);
-    let name = match seed % 4 {
-        1 => {
-            o.engine.unroll = 2;
-            "unroll 2"
-        }
-        3 => {
-            o.engine.summaries = false;
-            "no summaries"
-        }
-        _ => "defaults",
-    };
-    (o, name)
-}
 
 /// One step of a run as the FSS sees it: a node, a branch outcome, and the
 /// call depth (0 in the entry procedure).
@@ -432,7 +386,7 @@ fn check_program(seed: u64, name: &str, text: &str, dom: &exhaust::Domain, t: &m
     let (p, diags) = focuscheck::load(Arc::new(SourceFile::new(name, text)), &LowerOptions::default());
     let p = p.unwrap_or_else(|| panic!("seed {seed}: program rejected: {diags:?}\n{text}"));
     t.programs += 1;
-    let (opts, setting) = check_options(seed);
+    let (opts, setting) = exhaust::check_options(seed, Duration::from_secs(exhaust::env("FOCUSCHECK_FSS_TIMEOUT", 3)));
     let t0 = Instant::now();
     let report = focuscheck::check::check(&p, &[], &opts);
     t.check_time += t0.elapsed();
@@ -726,16 +680,16 @@ fn summary(t: &Tally, what: &str, elapsed: Duration) -> String {
 #[test]
 fn fss_agree_with_witnesses_and_exhaustive_runs() {
     let start = Instant::now();
-    let cfg = gen_config();
+    let cfg = exhaust::small_programs();
     let dom = exhaust::Domain::default();
-    let first = env("FOCUSCHECK_FSS_FIRST", 0);
+    let first = exhaust::env("FOCUSCHECK_FSS_FIRST", 0);
     // A file instead of generated programs (for minimising a failure; the
     // seed still picks the checker's settings).
     let file = std::env::var("FOCUSCHECK_FSS_FILE").ok();
     let count = if file.is_some() {
         1
     } else {
-        env("FOCUSCHECK_FSS_PROGRAMS", PROGRAMS)
+        exhaust::env("FOCUSCHECK_FSS_PROGRAMS", PROGRAMS)
     };
     let mut t = Tally::default();
     let mut failures: Vec<String> = Vec::new();

@@ -178,3 +178,48 @@ pub fn error_site(run: &Run) -> Option<SiteId> {
         _ => None,
     }
 }
+
+/// A number from the environment (seed ranges and budgets of longer hunts).
+pub fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Small programs for exhaustive comparison: few inputs (no input arrays),
+/// few procedures, short loops, small constants.
+pub fn small_programs() -> super::gen::GenConfig {
+    super::gen::GenConfig {
+        max_globals: 2,
+        max_procs: 2,
+        max_params: 2,
+        max_locals: 3,
+        max_stmts: 4,
+        max_depth: 2,
+        max_expr_depth: 2,
+        max_loop_depth: 1,
+        loop_bound: 3,
+        constants: (-3, 6),
+        input_arrays: false,
+        ..super::gen::GenConfig::default()
+    }
+}
+
+/// The checker's settings for a seed, in turn the defaults, `--unroll 2`
+/// and `--no-summaries`, and their name in a summary.
+pub fn check_options(seed: u64, timeout: std::time::Duration) -> (focuscheck::analysis::CheckOptions, &'static str) {
+    let mut o = focuscheck::analysis::CheckOptions::default();
+    o.engine.timeout = Some(timeout);
+    o.engine.max_states = 300_000;
+    o.explain_budget = std::time::Duration::from_secs(5);
+    let name = match seed % 4 {
+        1 => {
+            o.engine.unroll = 2;
+            "unroll 2"
+        }
+        3 => {
+            o.engine.summaries = false;
+            "no summaries"
+        }
+        _ => "defaults",
+    };
+    (o, name)
+}
