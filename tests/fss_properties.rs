@@ -249,26 +249,17 @@ fn show_fss(r: &FssReport) -> String {
     format!("<{}>", items.join(","))
 }
 
-/// A trace by lines (branch outcomes as T/F, call depth as `>`).
+/// A trace by lines (branch outcomes as T/F, call depth as `>`): `>8T`.
 fn show_trace(p: &Program, trace: &[Point]) -> String {
-    let items: Vec<String> = trace
-        .iter()
-        .filter(|t| !matches!(p.node(t.node).kind, NodeKind::Skip { .. }))
-        .map(|t| {
-            let line = p.source.start(p.node(t.node).span).line;
-            let o = match t.outcome {
-                Some(true) => "T",
-                Some(false) => "F",
-                None => "",
-            };
-            format!("{}{line}{o}", ">".repeat(t.depth as usize))
-        })
-        .collect();
-    format!("<{}>", items.join(","))
+    show(p, trace, false)
 }
 
 /// Points with their nodes: `n12:8T@1` is node 12, line 8, true, depth 1.
 fn show_points(p: &Program, pts: &[Point]) -> String {
+    show(p, pts, true)
+}
+
+fn show(p: &Program, pts: &[Point], nodes: bool) -> String {
     let items: Vec<String> = pts
         .iter()
         .filter(|t| !matches!(p.node(t.node).kind, NodeKind::Skip { .. }))
@@ -279,10 +270,14 @@ fn show_points(p: &Program, pts: &[Point]) -> String {
                 Some(false) => "F",
                 None => "",
             };
-            format!("n{}:{line}{o}@{}", t.node.index(), t.depth)
+            if nodes {
+                format!("n{}:{line}{o}@{}", t.node.index(), t.depth)
+            } else {
+                format!("{}{line}{o}", ">".repeat(t.depth as usize))
+            }
         })
         .collect();
-    items.join(" ")
+    format!("<{}>", items.join(","))
 }
 
 fn condition_name(p: &Program, report: &focuscheck::check::Report, r: &focuscheck::analysis::CondReport) -> String {

@@ -89,23 +89,6 @@ impl LineNames for DiffLines<'_> {
     }
 }
 
-fn read(ui: &Ui, path: &Path) -> Option<Arc<SourceFile>> {
-    let name = path.display().to_string();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            ui.error(&format!("cannot read `{name}`: {}", io_reason(&e)));
-            return None;
-        }
-    };
-    let (file, bad) = crate::source_from_bytes(&name, bytes);
-    if let Some(d) = bad {
-        ui.diagnostics(&file, &[d]);
-        return None;
-    }
-    Some(file)
-}
-
 /// The overall verdict: equivalent (every condition safe), differs (one
 /// confirmed), or unknown; with the index of the result that decides it.
 /// Disagreeing observations come before failures of the new version alone.
@@ -142,7 +125,7 @@ fn overall(report: &crate::check::Report, product: &Product) -> (&'static str, S
 }
 
 pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
-    let (Some(reference), Some(new)) = (read(ui, &args.reference), read(ui, &args.new)) else {
+    let (Some(reference), Some(new)) = (read_source(ui, &args.reference), read_source(ui, &args.new)) else {
         return EXIT_USAGE;
     };
     let opts = DiffOptions {

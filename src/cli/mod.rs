@@ -162,9 +162,8 @@ pub fn main() -> i32 {
     }
 }
 
-/// Reads and loads one file, reporting problems; `None` when it cannot be
-/// analysed.
-pub fn load_file(ui: &Ui, path: &Path, front: &FrontArgs) -> Option<Program> {
+/// Reads one file as text, reporting problems; `None` when it cannot be read.
+pub fn read_source(ui: &Ui, path: &Path) -> Option<std::sync::Arc<SourceFile>> {
     let name = path.display().to_string();
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
@@ -178,6 +177,13 @@ pub fn load_file(ui: &Ui, path: &Path, front: &FrontArgs) -> Option<Program> {
         ui.diagnostics(&file, &[d]);
         return None;
     }
+    Some(file)
+}
+
+/// Reads and loads one file, reporting problems; `None` when it cannot be
+/// analysed.
+pub fn load_file(ui: &Ui, path: &Path, front: &FrontArgs) -> Option<Program> {
+    let file = read_source(ui, path)?;
     let (program, diags) = crate::load(file.clone(), &front.lower_options());
     ui.diagnostics(&file, &diags);
     program
