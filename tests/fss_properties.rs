@@ -831,12 +831,12 @@ fn draws_of_two_calls_are_distinct() {
 }
 
 /// Seed 2089 (`--unroll 2`): the error needs the deeper recursion
-/// (`x0 == 2`: `f(2)` calls `f(1)` twice, then fails), and no FSS for it
-/// is derived: the condition is unsafe with no FSS at all (with `x0 == 1`
-/// the assertion is not reached).
+/// (`x0 == 2`: `f(2)` calls `f(1)` twice, then fails). Its FSS was once
+/// dropped for `<call f, p0 <= 0, leave, ...>`, an infeasible suffix whose
+/// test `p0 <= 0` matched the one of the *inner* activation: the suffix
+/// order now keeps frames apart.
 #[test]
-#[ignore = "known checker bug: no FSS for an error behind a recursive call"]
-fn known_bug_no_fss_behind_recursion() {
+fn fss_behind_recursion() {
     assert_agrees(
         "recursion.c",
         "int g0;\n\

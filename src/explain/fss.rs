@@ -61,19 +61,85 @@ pub fn fingerprint(f: &Fss) -> u64 {
     x
 }
 
-/// Is `a` a subsequence of `b`?
+/// Call nesting up to which [`is_subseq`] keeps frames apart; deeper
+/// segments are compared as flat sequences. A bound keeps the order a
+/// well-quasi-order (Higman's lemma, level by level), so joins still stop
+/// where recursion nests summaries without end.
+pub const NESTING: u32 = 16;
+
+/// Is `a` a subsequence of `b`, frame by frame? A call's segment (its
+/// events up to the matching `Leave`) must sit inside the segment of the
+/// call it is matched to: `<call f, [p <= 0], leave>` is not inside
+/// `<call f, call f, [p <= 0], leave, leave>`, where the test is made by
+/// the inner activation.
 pub fn is_subseq(a: &Fss, b: &Fss) -> bool {
     if a.len() > b.len() {
         return false;
     }
-    let mut it = b.iter();
-    'outer: for x in a.iter() {
-        for y in it.by_ref() {
-            if x == y {
-                continue 'outer;
+    let a: Vec<Event> = a.iter().copied().collect();
+    let b: Vec<Event> = b.iter().copied().collect();
+    embeds(&a, &closes(&a), &b, &closes(&b), 0)
+}
+
+/// For each call event, the index of its `Leave` (the slice's length when
+/// its segment runs to the end); other events map to themselves.
+fn closes(f: &[Event]) -> Vec<usize> {
+    let mut out: Vec<usize> = (0..f.len()).collect();
+    let mut open = Vec::new();
+    for (i, e) in f.iter().enumerate() {
+        match e.kind {
+            EvKind::Call => open.push(i),
+            EvKind::Leave => {
+                if let Some(c) = open.pop() {
+                    out[c] = i;
+                }
             }
+            _ => {}
         }
-        return false;
+    }
+    for c in open {
+        out[c] = f.len();
+    }
+    out
+}
+
+/// Greedy matching of `a`'s items (events; a call with its segment) into
+/// `b`'s, in order. Greedy is exact: whether two items match does not
+/// depend on the other matches.
+fn embeds(a: &[Event], ca: &[usize], b: &[Event], cb: &[usize], depth: u32) -> bool {
+    if depth >= NESTING {
+        let mut it = b.iter();
+        return a.iter().all(|x| it.any(|y| x == y));
+    }
+    // The segment of the call at `i`, with its close indices, rebased.
+    fn inner<'x>(f: &'x [Event], c: &'x [usize], i: usize) -> (&'x [Event], &'x [usize], usize) {
+        let end = c[i].min(f.len());
+        (&f[i + 1..end], &c[i + 1..end], i + 1)
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() {
+        let call = a[i].kind == EvKind::Call;
+        let next = |f: &[Event], c: &[usize], k: usize| if f[k].kind == EvKind::Call { c[k] + 1 } else { k + 1 };
+        loop {
+            if j >= b.len() {
+                return false;
+            }
+            if a[i] == b[j] {
+                if !call {
+                    break;
+                }
+                let (sa, sca, oa) = inner(a, ca, i);
+                let (sb, scb, ob) = inner(b, cb, j);
+                let sca: Vec<usize> = sca.iter().map(|&k| k - oa).collect();
+                let scb: Vec<usize> = scb.iter().map(|&k| k - ob).collect();
+                if embeds(sa, &sca, sb, &scb, depth + 1) {
+                    break;
+                }
+            }
+            j = next(b, cb, j);
+        }
+        i = next(a, ca, i);
+        j = next(b, cb, j);
     }
     true
 }
@@ -244,6 +310,47 @@ mod tests {
         assert!(is_subseq(&seq(&[1, 3]), &seq(&[1, 2, 3])));
         assert!(!is_subseq(&seq(&[3, 1]), &seq(&[1, 2, 3])));
         assert!(is_subseq(&seq(&[]), &seq(&[1])));
+    }
+
+    fn call(n: u32) -> Event {
+        Event {
+            node: NodeId(n),
+            kind: EvKind::Call,
+            label: LabelId(0),
+        }
+    }
+
+    fn leave(n: u32) -> Event {
+        Event {
+            node: NodeId(n),
+            kind: EvKind::Leave,
+            label: LabelId(0),
+        }
+    }
+
+    #[test]
+    fn subsequences_keep_frames_apart() {
+        // <call f, 3, leave, 14> is not inside <call f, 6, call f, 3, leave, leave, 14>:
+        // its 3 is in the outer activation, theirs in the inner one.
+        let short: Fss = [call(9), ev(3), leave(2), ev(14)].into_iter().collect();
+        let long: Fss = [call(9), ev(6), call(9), ev(3), leave(2), leave(2), ev(14)]
+            .into_iter()
+            .collect();
+        assert!(!is_subseq(&short, &long));
+        // The same events with the frames kept are inside.
+        let nested: Fss = [call(9), call(9), ev(3), leave(2), leave(2), ev(14)]
+            .into_iter()
+            .collect();
+        assert!(is_subseq(&nested, &long));
+        // A segment left open (the error is in the callee) works too.
+        let open_a: Fss = [call(9), ev(3)].into_iter().collect();
+        let open_b: Fss = [ev(1), call(9), ev(6), ev(3)].into_iter().collect();
+        assert!(is_subseq(&open_a, &open_b));
+        // A leave of the frame the suffix starts in is an ordinary event.
+        let up_a: Fss = [ev(3), leave(2), ev(14)].into_iter().collect();
+        let up_b: Fss = [ev(3), ev(4), leave(2), ev(5), ev(14)].into_iter().collect();
+        assert!(is_subseq(&up_a, &up_b));
+        assert!(!is_subseq(&up_b, &up_a));
     }
 
     #[test]
