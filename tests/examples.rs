@@ -197,6 +197,44 @@ fn static_counter_fails_from_the_fourth_round() {
 }
 
 #[test]
+fn clock_fails_in_the_last_minute_of_the_day() {
+    assert_result(
+        "clock.c",
+        &["--input", "t=86339", "--seed", "0"],
+        "result: finished without error",
+    );
+    assert_result(
+        "clock.c",
+        &["--input", "t=86340", "--seed", "0"],
+        "result: error: assertion `__VERIFIER_assert(hours < 24 && minutes < 60)` fails",
+    );
+    // The checker finds such a t through `/` and `%` done exactly, and says
+    // so in source terms.
+    let (_, stdout, stderr) = focuscheck(&["check", "--format", "json", "programs/examples/clock.c"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+    let c = &doc["conditions"][0];
+    assert_eq!(c["verdict"], "unsafe", "{c}");
+    let t = c["inputs"]["t"].as_i64().expect("an input t");
+    assert!((86340..=86399).contains(&t), "t = {t}");
+    let fss = c["fss"].as_array().expect("FSSs");
+    assert_eq!(
+        fss.len(),
+        1,
+        "the FSSs that would need t / 3600 >= 24 are infeasible: {c}"
+    );
+    let texts: Vec<&str> = fss[0]["assumptions"]
+        .as_array()
+        .expect("assumptions")
+        .iter()
+        .map(|a| a["text"].as_str().expect("text"))
+        .collect();
+    assert_eq!(
+        texts,
+        ["t >= 0", "t <= 86399", "(t % 3600) / 60 == 59", "t / 3600 >= 23"]
+    );
+}
+
+#[test]
 fn correct_examples_run_without_error() {
     for n in ["0", "7", "10"] {
         let input = format!("n={n}");

@@ -10,15 +10,16 @@
 //! the path's recorded decisions name).
 
 use super::state::Decision;
-use super::value::{Constraint, LinExpr, Sym, Truth, Value};
+use super::value::{AlphaDef, Constraint, LinExpr, Sym, Truth, Value};
 use crate::ir::*;
 
 /// Reads variables and makes fresh abstraction symbols.
 pub trait SymEnv {
     /// Element `index` of `var` (0 for a scalar); the index is in bounds.
     fn read(&self, var: VarId, index: u32) -> Value;
-    /// A fresh abstraction symbol for a non-linear result at `node`.
-    fn fresh_alpha(&mut self, node: NodeId) -> Sym;
+    /// A fresh abstraction symbol for a non-linear result at `node`, and
+    /// the operation it stands for.
+    fn fresh_alpha(&mut self, node: NodeId, def: AlphaDef) -> Sym;
 }
 
 pub enum Mode<'a> {
@@ -152,7 +153,7 @@ impl Evaluator<'_, '_> {
     fn lin_op(&mut self, r: Option<LinExpr>) -> Value {
         match r {
             Some(l) => Value::from_lin(l),
-            None => Value::sym(self.env.fresh_alpha(self.node)),
+            None => Value::sym(self.env.fresh_alpha(self.node, AlphaDef::Opaque)),
         }
     }
 
@@ -176,7 +177,7 @@ impl Evaluator<'_, '_> {
                     self.lin_op(r)
                 }
                 // Non-linear: not tracked.
-                _ => Value::sym(self.env.fresh_alpha(self.node)),
+                _ => Value::sym(self.env.fresh_alpha(self.node, AlphaDef::Mul(a.lin(), b.lin()))),
             },
         }
     }
@@ -184,16 +185,21 @@ impl Evaluator<'_, '_> {
     fn div(&mut self, n: &Value, d: &Value, rem: bool, site: SiteId) -> Vec<Outcome<Value>> {
         let zero = LinExpr::constant(0);
         let truth = Constraint::compare(&d.lin(), RelOp::Eq, &zero);
+        let def = || AlphaDef::Div {
+            num: n.lin(),
+            den: d.lin(),
+            rem,
+        };
         let value_if_nonzero = |ev: &mut Self| match (n.as_const(), d.as_const()) {
             (Some(a), Some(b)) if b != 0 => {
                 let r = if rem { a.checked_rem(b) } else { a.checked_div(b) };
                 match r {
                     Some(v) => Value::Const(v),
-                    None => Value::sym(ev.env.fresh_alpha(ev.node)),
+                    None => Value::sym(ev.env.fresh_alpha(ev.node, AlphaDef::Opaque)),
                 }
             }
             _ if d.as_const() == Some(1) && !rem => n.clone(),
-            _ => Value::sym(ev.env.fresh_alpha(ev.node)),
+            _ => Value::sym(ev.env.fresh_alpha(ev.node, def())),
         };
         match truth {
             Some(Truth::Known(true)) => vec![Outcome {
@@ -227,7 +233,9 @@ impl Evaluator<'_, '_> {
                 }
                 out
             }
-            None => vec![Outcome::ok(Value::sym(self.env.fresh_alpha(self.node)))],
+            None => vec![Outcome::ok(Value::sym(
+                self.env.fresh_alpha(self.node, AlphaDef::Opaque),
+            ))],
         }
     }
 
@@ -326,7 +334,7 @@ impl Evaluator<'_, '_> {
                     Some(t) => t,
                     // Overflow while comparing: treat the comparison as unknown.
                     None => {
-                        let s = ev.env.fresh_alpha(ev.node);
+                        let s = ev.env.fresh_alpha(ev.node, AlphaDef::Opaque);
                         match Constraint::compare(&LinExpr::sym(s), RelOp::Ne, &LinExpr::constant(0)) {
                             Some(t) => t,
                             None => Truth::Known(true),

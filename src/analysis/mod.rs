@@ -7,6 +7,7 @@ pub mod eval;
 pub mod explore;
 pub mod lp;
 pub mod path;
+pub mod refine;
 pub mod state;
 pub mod step;
 pub mod value;

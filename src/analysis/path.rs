@@ -10,7 +10,7 @@ use super::conditions::Condition;
 use super::eval::{Evaluator, Mode, SymEnv};
 use super::state::{CondId, Decision};
 use super::step::call_outcomes;
-use super::value::{AlphaKey, Constraint, Sym, Truth, Value};
+use super::value::{AlphaDef, AlphaKey, Constraint, Sym, Truth, Value};
 use crate::ir::*;
 
 /// One executed node and its decisions.
@@ -75,9 +75,21 @@ pub struct Exec<'a> {
     expected: Option<NodeId>,
     /// A non-linear operation made an abstraction symbol.
     pub has_alpha: bool,
+    /// Each abstraction symbol made, in order, with what it stands for.
+    pub alphas: Vec<(Sym, AlphaDef)>,
     /// Steps may skip nodes (executing a focus-statement sequence, not a
     /// whole path): control flow is not checked.
     sparse: bool,
+}
+
+/// What of a call matters to a focus-statement sequence: the parameters
+/// passed (by number) and whether the result is assigned. The other
+/// arguments read variables the sequence does not keep up to date, so a
+/// sparse execution does not evaluate them: they pass unconstrained values.
+#[derive(Clone, Copy, Debug)]
+pub struct CallFocus<'f> {
+    pub params: &'f [u32],
+    pub result: bool,
 }
 
 /// Why a path cannot be executed as given.
@@ -98,10 +110,12 @@ impl SymEnv for ExactEnv<'_, '_> {
         self.x.read(var, index)
     }
 
-    fn fresh_alpha(&mut self, node: NodeId) -> Sym {
+    fn fresh_alpha(&mut self, node: NodeId, def: AlphaDef) -> Sym {
         self.x.counter += 1;
         self.x.has_alpha = true;
-        Sym::Alpha(AlphaKey::Op(node), self.x.counter)
+        let s = Sym::Alpha(AlphaKey::Op(node), self.x.counter);
+        self.x.alphas.push((s, def));
+        s
     }
 }
 
@@ -133,6 +147,7 @@ impl<'a> Exec<'a> {
             steps: 0,
             expected: Some(entry.entry),
             has_alpha: false,
+            alphas: Vec::new(),
             sparse: false,
         };
         for (k, s) in p.input_slots().iter().enumerate() {
@@ -267,6 +282,17 @@ impl<'a> Exec<'a> {
     /// Executes one step. `Ok(Some(site))` when the step stops at an error
     /// site; `Ok(None)` otherwise.
     pub fn step(&mut self, step: &PathStep, conds: &[Condition]) -> Result<Option<SiteId>, PathError> {
+        self.step_focus(step, None, conds)
+    }
+
+    /// [`Exec::step`] for a focus event: a call evaluates only what `focus`
+    /// names.
+    pub fn step_focus(
+        &mut self,
+        step: &PathStep,
+        focus: Option<CallFocus>,
+        conds: &[Condition],
+    ) -> Result<Option<SiteId>, PathError> {
         let p = self.p;
         let n = step.node;
         if !self.sparse && self.expected.is_some_and(|e| e != n) {
@@ -338,9 +364,45 @@ impl<'a> Exec<'a> {
             NodeKind::Call {
                 callee, args, result, ..
             } => {
+                // Arguments that do not matter: a placeholder, without their decisions.
+                let skip = |i: usize| focus.is_some_and(|f| !f.params.contains(&(i as u32)));
+                let result = result.as_ref().filter(|_| focus.is_none_or(|f| f.result));
+                let (args, ds) = match focus {
+                    None => (std::borrow::Cow::Borrowed(args), std::borrow::Cow::Borrowed(ds)),
+                    Some(_) => {
+                        let mut dropped = Vec::new();
+                        let mut kept = Vec::new();
+                        for (i, a) in args.iter().enumerate() {
+                            if skip(i) {
+                                a.sites(&mut dropped);
+                                kept.push(Expr {
+                                    kind: ExprKind::Const(0),
+                                    span: a.span,
+                                });
+                            } else {
+                                kept.push(a.clone());
+                            }
+                        }
+                        if let (None, NodeKind::Call { result: Some(pl), .. }) = (result, &node.kind) {
+                            dropped.extend(pl.index.as_ref().map(|(_, site)| *site));
+                            if let Some((i, _)) = &pl.index {
+                                i.sites(&mut dropped);
+                            }
+                        }
+                        let ds = ds
+                            .iter()
+                            .copied()
+                            .filter(|d| match d {
+                                Decision::Index(s, _) | Decision::DivZero(s, _) => !dropped.contains(s),
+                                _ => true,
+                            })
+                            .collect::<Vec<_>>();
+                        (std::borrow::Cow::Owned(kept), std::borrow::Cow::Owned(ds))
+                    }
+                };
                 let mut outs = {
                     let mut env = ExactEnv { x: self };
-                    call_outcomes(p, &mut env, n, args, result.as_ref(), Some((ds, &mut cur)))
+                    call_outcomes(p, &mut env, n, &args, result, Some((&ds, &mut cur)))
                 };
                 if outs.len() != 1 {
                     return Err(PathError::Infeasible);
@@ -356,7 +418,12 @@ impl<'a> Exec<'a> {
                 }
                 match o.result {
                     Err(site) => stop = Some(site),
-                    Ok((vals, res)) => {
+                    Ok((mut vals, res)) => {
+                        for (i, v) in vals.iter_mut().enumerate() {
+                            if skip(i) {
+                                *v = Value::sym(ExactEnv { x: self }.fresh_alpha(n, AlphaDef::Opaque));
+                            }
+                        }
                         let cp = p.proc(*callee);
                         let mut locals = vec![Value::Const(0); self.layout.frame_slots[callee.index()] as usize];
                         for (param, v) in cp.params.iter().zip(vals) {
@@ -449,6 +516,11 @@ impl<'a> Exec<'a> {
             }
         }
         Ok(())
+    }
+
+    /// An instance number no symbol of this execution has.
+    pub fn unused_instance(&self) -> u32 {
+        self.counter + 1
     }
 
     /// The call depth (1 in the entry procedure).

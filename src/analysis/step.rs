@@ -15,7 +15,7 @@
 use super::conditions::{CondIndex, Condition};
 use super::eval::{Evaluator, Mode, Outcome, SymEnv};
 use super::state::*;
-use super::value::{AlphaKey, Sym, Truth, Value};
+use super::value::{AlphaDef, AlphaKey, Sym, Truth, Value};
 use crate::facts::Analysis;
 use crate::ir::*;
 use std::cell::Cell;
@@ -110,7 +110,7 @@ impl SymEnv for AbsEnv<'_> {
         self.e.read(self.proc, self.val, var, index)
     }
 
-    fn fresh_alpha(&mut self, node: NodeId) -> Sym {
+    fn fresh_alpha(&mut self, node: NodeId, _: AlphaDef) -> Sym {
         let s = fresh(&self.taken, Sym::Alpha(AlphaKey::Op(node), 0));
         self.taken.insert(s);
         s

@@ -21,6 +21,45 @@ pub enum AlphaKey {
     Recursion(ProcId, u32),
 }
 
+/// What an abstraction symbol made for an operation stands for, so an exact
+/// execution can tell its true value once the symbols below it have values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AlphaDef {
+    /// `a * b`.
+    Mul(LinExpr, LinExpr),
+    /// `num / den`, or `num % den` when `rem` (C: truncating).
+    Div { num: LinExpr, den: LinExpr, rem: bool },
+    /// Not an operation the executor can redo (an overflow).
+    Opaque,
+}
+
+impl AlphaDef {
+    /// The symbols the operation reads.
+    pub fn syms(&self) -> Vec<Sym> {
+        match self {
+            AlphaDef::Mul(a, b) | AlphaDef::Div { num: a, den: b, .. } => a.syms().chain(b.syms()).collect(),
+            AlphaDef::Opaque => Vec::new(),
+        }
+    }
+
+    /// The concrete value for values of the symbols it reads (`None`: the
+    /// operation fails or overflows, or it is opaque).
+    pub fn eval(&self, f: &mut dyn FnMut(Sym) -> i64) -> Option<i64> {
+        match self {
+            AlphaDef::Mul(a, b) => a.eval(f)?.checked_mul(b.eval(f)?),
+            AlphaDef::Div { num, den, rem } => {
+                let (n, d) = (num.eval(f)?, den.eval(f)?);
+                if *rem {
+                    n.checked_rem(d)
+                } else {
+                    n.checked_div(d)
+                }
+            }
+            AlphaDef::Opaque => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Sym {
     /// The initial value of input number k (`Program::input_slots` order).

@@ -7,6 +7,7 @@ use super::conditions::{CondKind, Condition};
 use super::explore::{Graph, Return, State};
 use super::lp::{self, LpOptions, Sat};
 use super::path::{Choice, Exec, PathError, PathStep};
+use super::refine;
 use super::state::{CondId, CtxId, Decision, ValId};
 use super::step::Engine;
 use super::value::Sym;
@@ -361,24 +362,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
             Sym::Draw(..) => ranges.get(&s).copied().unwrap_or((i64::MIN, i64::MAX)),
             _ => self.range(s),
         };
-        let model = match lp::solve(
-            &cons,
-            &range,
-            LpOptions {
-                small: true,
-                seconds: 10.0,
-            },
-        ) {
-            Sat::Yes(m) => m,
-            Sat::No => {
-                notes.add(Why::Infeasible);
-                return None;
-            }
-            Sat::Unknown(why) => {
-                notes.add(Why::Solver(why));
-                return None;
-            }
-        };
+        let model = self.exact_model(&cur.exec, cons, &range, notes)?;
         let (inputs, choices) = replay_values(self.engine.p, &model, &cur.exec.choices);
         let cfg = interp::Config {
             inputs: inputs.iter().cloned().collect(),
@@ -413,6 +397,36 @@ impl<'a, 'g> Searcher<'a, 'g> {
             choices,
             run,
         })
+    }
+
+    /// A model of the path's constraints whose inputs drive the program
+    /// down the path (`refine.rs`).
+    fn exact_model(
+        &self,
+        exec: &Exec,
+        cons: Vec<super::value::Constraint>,
+        range: &dyn Fn(Sym) -> (i64, i64),
+        notes: &mut Notes,
+    ) -> Option<BTreeMap<Sym, i64>> {
+        let opts = LpOptions {
+            small: true,
+            seconds: 10.0,
+        };
+        match refine::exact_model(&cons, &exec.alphas, range, exec.unused_instance(), opts) {
+            refine::Exact::Model(m) => Some(m),
+            refine::Exact::Infeasible => {
+                notes.add(Why::Infeasible);
+                None
+            }
+            refine::Exact::Unknown(_) if exec.has_alpha => {
+                notes.add(Why::Replay(true));
+                None
+            }
+            refine::Exact::Unknown(why) => {
+                notes.add(Why::Solver(why));
+                None
+            }
+        }
     }
 
     /// The position of a user condition among the user conditions.

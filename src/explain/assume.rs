@@ -4,11 +4,12 @@
 //! one linear form are merged (the tightest wins; where it came from first
 //! is remembered), and shown in source terms.
 
-use super::fss::{EvKind, Event, Fss};
-use crate::analysis::lp::{self, LpOptions, Sat};
-use crate::analysis::path::{Exec, Origin, PathError, PathStep};
+use super::fss::{CallParts, EvKind, Event, Fss};
+use crate::analysis::lp::LpOptions;
+use crate::analysis::path::{CallFocus, Exec, Origin, PathError, PathStep};
+use crate::analysis::refine::{self, Exact};
 use crate::analysis::step::Engine;
-use crate::analysis::value::{Cmp, Constraint, LinExpr, Sym};
+use crate::analysis::value::{AlphaDef, Cmp, Constraint, LinExpr, Sym};
 use crate::ir::*;
 use std::collections::BTreeMap;
 
@@ -155,10 +156,53 @@ fn as_bound(c: &Constraint) -> Option<(Vec<(Sym, i64)>, Bound)> {
 
 /// What executing an FSS alone gives: its constraints, whether it met
 /// values the analysis does not track exactly, and the ranges of its draws.
+#[derive(Default)]
 pub struct FssRun {
     pub raw: Vec<Raw>,
     pub has_alpha: bool,
+    /// The abstraction symbols made, with the operations they stand for.
+    pub alphas: Vec<(Sym, AlphaDef)>,
+    /// An instance number above every symbol of the run.
+    pub unused_instance: u32,
     pub draw_ranges: BTreeMap<Sym, (i64, i64)>,
+}
+
+/// A step that executes one statement of an FSS alone.
+pub struct FocusStep {
+    /// The event's position in the FSS.
+    pub event: usize,
+    pub step: PathStep,
+    /// For a call: what of it the FSS keeps.
+    pub call: Option<CallParts>,
+}
+
+/// The steps that execute an FSS's statements alone.
+pub fn focus_steps(e: &Engine, fss: &Fss) -> Vec<FocusStep> {
+    let parts = super::fss::call_parts(fss);
+    fss.iter()
+        .zip(parts)
+        .enumerate()
+        .filter(|(_, (ev, _))| !matches!(ev.kind, EvKind::Param(_) | EvKind::Result))
+        .map(|(event, (ev, call))| FocusStep {
+            event,
+            step: PathStep {
+                node: ev.node,
+                decisions: e.t.label(ev.label).0.clone(),
+            },
+            call,
+        })
+        .collect()
+}
+
+impl FocusStep {
+    /// Executes the step on `x`.
+    pub fn run(&self, e: &Engine, x: &mut Exec) -> Result<Option<SiteId>, PathError> {
+        let focus = self.call.as_ref().map(|c| CallFocus {
+            params: &c.params,
+            result: c.result,
+        });
+        x.step_focus(&self.step, focus, e.conds)
+    }
 }
 
 /// The constraints of an FSS, executing its events alone.
@@ -166,33 +210,24 @@ pub fn fss_constraints(e: &Engine, fss: &Fss) -> Result<FssRun, PathError> {
     let p = e.p;
     let mut x = Exec::sparse(p, &e.layout);
     let mut out = Vec::new();
-    for (i, ev) in fss.iter().enumerate() {
-        if matches!(ev.kind, EvKind::Param(_) | EvKind::Result) {
-            continue;
-        }
-        let decisions = e.t.label(ev.label).0.clone();
+    for fs in focus_steps(e, fss) {
+        let (i, step) = (fs.event, &fs.step);
         let before = x.constraints.len();
         // A branch atom's two sides, read before the step (it changes nothing).
-        let sides = match (&p.node(ev.node).kind, ev.kind) {
+        let sides = match (&p.node(step.node).kind, fss[i].kind) {
             (
                 NodeKind::Branch {
                     cond: Cond::Atom(a), ..
                 },
                 EvKind::Branch(_),
             ) => {
-                let l = x.value_of(ev.node, &a.lhs);
-                let r = x.value_of(ev.node, &a.rhs);
+                let l = x.value_of(step.node, &a.lhs);
+                let r = x.value_of(step.node, &a.rhs);
                 l.zip(r).map(|(l, r)| (l.lin(), r.lin(), a.op))
             }
             _ => None,
         };
-        x.step(
-            &PathStep {
-                node: ev.node,
-                decisions,
-            },
-            e.conds,
-        )?;
+        fs.run(e, &mut x)?;
         for pc in &x.constraints[before..] {
             let outcome = match pc.origin {
                 Origin::Branch(b) => Some(b),
@@ -223,6 +258,8 @@ pub fn fss_constraints(e: &Engine, fss: &Fss) -> Result<FssRun, PathError> {
     Ok(FssRun {
         raw: out,
         has_alpha: x.has_alpha,
+        alphas: x.alphas.clone(),
+        unused_instance: x.unused_instance(),
         draw_ranges,
     })
 }
@@ -311,9 +348,12 @@ pub fn merge(p: &Program, names: &SymNames, raw: &[Raw]) -> Vec<Assumption> {
 
 /// Names for symbols in assumptions: inputs by name, draws by the variable
 /// they were drawn into.
+#[derive(Clone)]
 pub struct SymNames {
     inputs: Vec<String>,
     draws: BTreeMap<NodeId, String>,
+    /// Abstraction symbols by the operation they stand for (`t / 3600`).
+    ops: BTreeMap<Sym, String>,
 }
 
 impl SymNames {
@@ -331,7 +371,37 @@ impl SymNames {
                 _ => {}
             }
         }
-        SymNames { inputs, draws }
+        SymNames {
+            inputs,
+            draws,
+            ops: BTreeMap::new(),
+        }
+    }
+
+    /// These names, and the abstraction symbols of one run named by their
+    /// operations.
+    pub fn with_ops(&self, alphas: &[(Sym, AlphaDef)]) -> SymNames {
+        let mut out = self.clone();
+        for (s, def) in alphas {
+            let operand = |out: &SymNames, e: &LinExpr| {
+                let text = show_lin(out, &e.terms, e.c);
+                if text.contains(' ') {
+                    format!("({text})")
+                } else {
+                    text
+                }
+            };
+            let text = match def {
+                AlphaDef::Mul(a, b) => format!("{} * {}", operand(&out, a), operand(&out, b)),
+                AlphaDef::Div { num, den, rem } => {
+                    let op = if *rem { "%" } else { "/" };
+                    format!("{} {op} {}", operand(&out, num), operand(&out, den))
+                }
+                AlphaDef::Opaque => continue,
+            };
+            out.ops.insert(*s, text);
+        }
+        out
     }
 
     pub fn name(&self, s: Sym) -> String {
@@ -342,7 +412,7 @@ impl SymNames {
                 .cloned()
                 .unwrap_or_else(|| format!("input{k}")),
             Sym::Draw(n, _) => self.draws.get(&n).cloned().unwrap_or_else(|| format!("nondet@{n}")),
-            Sym::Alpha(_, i) => format!("α{i}"),
+            Sym::Alpha(_, i) => self.ops.get(&s).cloned().unwrap_or_else(|| format!("α{i}")),
         }
     }
 }
@@ -450,10 +520,10 @@ pub fn feasible(e: &Engine, run: &FssRun) -> Feasible {
         Sym::Draw(..) => run.draw_ranges.get(&s).copied().unwrap_or((i64::MIN, i64::MAX)),
         Sym::Alpha(..) => (i64::MIN, i64::MAX),
     };
-    match lp::solve(&cons, &range, LpOptions::default()) {
-        Sat::Yes(_) => Feasible::Yes,
-        Sat::No => Feasible::No,
-        Sat::Unknown(why) => Feasible::Unknown(why.to_string()),
+    match refine::exact_model(&cons, &run.alphas, &range, run.unused_instance, LpOptions::default()) {
+        Exact::Model(_) => Feasible::Yes,
+        Exact::Infeasible => Feasible::No,
+        Exact::Unknown(why) => Feasible::Unknown(why.to_string()),
     }
 }
 

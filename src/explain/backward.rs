@@ -175,7 +175,7 @@ impl<'e> Backward<'e> {
 
     fn check_from(&self, s: State, f: &super::fss::Fss) -> bool {
         use crate::analysis::lp::{self, LpOptions, Sat};
-        use crate::analysis::path::{Exec, PathStep};
+        use crate::analysis::path::Exec;
         use crate::analysis::value::Sym;
         let e = self.e;
         let p = e.p;
@@ -189,15 +189,8 @@ impl<'e> Backward<'e> {
         let locals: Vec<_> = val.locals.iter().cloned().collect();
         let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
         let mut x = Exec::sparse_from(p, &e.layout, proc, globals, locals, first);
-        for ev in f.iter() {
-            if matches!(ev.kind, EvKind::Param(_) | EvKind::Result) {
-                continue;
-            }
-            let step = PathStep {
-                node: ev.node,
-                decisions: e.t.label(ev.label).0.clone(),
-            };
-            match x.step(&step, e.conds) {
+        for fs in super::assume::focus_steps(e, f) {
+            match fs.run(e, &mut x) {
                 Ok(_) => {}
                 Err(crate::analysis::path::PathError::Infeasible) => return false,
                 // A suffix that does not execute cleanly is kept: prune only

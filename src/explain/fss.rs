@@ -103,6 +103,40 @@ fn closes(f: &[Event]) -> Vec<usize> {
     out
 }
 
+/// What of a call an FSS keeps: the parameters its `Param` events pass, and
+/// whether its result is assigned (a `Result` event right after its
+/// `Leave`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallParts {
+    pub params: Vec<u32>,
+    pub result: bool,
+}
+
+/// For each call event of `f`, its parts.
+pub fn call_parts(f: &Fss) -> Vec<Option<CallParts>> {
+    let v: Vec<Event> = f.iter().copied().collect();
+    let close = closes(&v);
+    let mut out = vec![None; v.len()];
+    for (i, e) in v.iter().enumerate() {
+        if e.kind != EvKind::Call {
+            continue;
+        }
+        let params = v[i + 1..]
+            .iter()
+            .take_while(|x| matches!(x.kind, EvKind::Param(_)) && x.node == e.node)
+            .filter_map(|x| match x.kind {
+                EvKind::Param(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let result = v
+            .get(close[i] + 1)
+            .is_some_and(|x| x.kind == EvKind::Result && x.node == e.node);
+        out[i] = Some(CallParts { params, result });
+    }
+    out
+}
+
 /// Greedy matching of `a`'s items (events; a call with its segment) into
 /// `b`'s, in order. Greedy is exact: whether two items match does not
 /// depend on the other matches.

@@ -12,6 +12,7 @@ pub mod witness;
 
 use crate::analysis::explore::Graph;
 use crate::analysis::lp::{self, LpOptions, Sat};
+use crate::analysis::path::PathError;
 use crate::analysis::state::CondId;
 use crate::analysis::step::Engine;
 use crate::analysis::value::Constraint;
@@ -111,17 +112,23 @@ pub fn explain(
         stats.candidates += list.len();
         for f in list {
             let debug = std::env::var_os("FOCUSCHECK_DEBUG").is_some();
-            let run = match assume::fss_constraints(engine, f) {
-                Ok(r) => r,
-                Err(e) => {
+            let (run, feasible) = match assume::fss_constraints(engine, f) {
+                Ok(r) => {
+                    let feasible = assume::feasible(engine, &r);
+                    (r, feasible)
+                }
+                Err(PathError::Infeasible) => (assume::FssRun::default(), Feasible::No),
+                // The FSS does not execute alone (a checker bug): no
+                // assumptions, and the witness search decides.
+                Err(PathError::Malformed(why)) => {
                     if debug {
-                        eprintln!("fss exec failed: {e:?}: {:?}", entries::lines(&entries::entries(p, f)));
+                        eprintln!("fss exec failed: {why}: {:?}", entries::lines(&entries::entries(p, f)));
                     }
-                    ex.infeasible += 1;
-                    continue;
+                    (assume::FssRun::default(), Feasible::Unknown(why))
                 }
             };
-            match assume::feasible(engine, &run) {
+            let names = names.with_ops(&run.alphas);
+            match feasible {
                 Feasible::No => {
                     if debug {
                         let a = assume::merge(p, &names, &run.raw);

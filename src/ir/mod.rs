@@ -130,6 +130,29 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// The error sites (bounds checks, divisors) evaluating `self` passes.
+    pub fn sites(&self, out: &mut Vec<SiteId>) {
+        match &self.kind {
+            ExprKind::Const(_) | ExprKind::Var(_) => {}
+            ExprKind::Elem(_, i, site) => {
+                i.sites(out);
+                out.push(*site);
+            }
+            ExprKind::Neg(x) => x.sites(out),
+            ExprKind::Arith(_, a, b) => {
+                a.sites(out);
+                b.sites(out);
+            }
+            ExprKind::Div { num, den, site, .. } => {
+                num.sites(out);
+                den.sites(out);
+                out.push(*site);
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ExprKind {
     Const(i64),
