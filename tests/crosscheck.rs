@@ -324,14 +324,10 @@ fn verdicts_agree_with_exhaustive_runs() {
     }
 }
 
-/// Found by `fss_properties`: two calls of `f` drew one symbol, so
-/// `a == g` was taken to hold and the assertion was called safe, though
-/// `run --input g=0 --choices 0,1` fails it.
-#[test]
-fn two_calls_draw_two_values() {
-    let text = "int g;\nvoid f(void) { g = __VERIFIER_nondet_int(); }\n\
-                int main(void) { f(); int a = g; f(); __VERIFIER_assert(a == g); return 0; }\n";
-    let (p, diags) = focuscheck::load(Arc::new(SourceFile::new("draws.c", text)), &LowerOptions::default());
+/// Checks `text` with and without summaries, and expects each condition to
+/// be unsafe with a counterexample the interpreter confirms.
+fn assert_unsafe_and_replays(name: &str, text: &str) {
+    let (p, diags) = focuscheck::load(Arc::new(SourceFile::new(name, text)), &LowerOptions::default());
     let p = p.unwrap_or_else(|| panic!("{diags:?}"));
     for summaries in [true, false] {
         let mut o = CheckOptions::default();
@@ -349,4 +345,29 @@ fn two_calls_draw_two_values() {
         let run = interp::run(&p, &icfg).unwrap();
         assert!(matches!(run.outcome, Outcome::Error { .. }), "{:?}", run.outcome);
     }
+}
+
+/// Found by `fss_properties`: two calls of `f` drew one symbol, so
+/// `a == g` was taken to hold and the assertion was called safe, though
+/// `run --input g=0 --choices 0,1` fails it.
+#[test]
+fn two_calls_draw_two_values() {
+    assert_unsafe_and_replays(
+        "draws.c",
+        "int g;\nvoid f(void) { g = __VERIFIER_nondet_int(); }\n\
+         int main(void) { f(); int a = g; f(); __VERIFIER_assert(a == g); return 0; }\n",
+    );
+}
+
+/// Found through `fss_properties` (seed 928): the second call of `f` gives
+/// back the first draw in `g0` and a new one in `g1`; renaming the new one
+/// for the caller picked the name of the first, so `g1 <= g0` was taken to
+/// hold and the assertion was called safe.
+#[test]
+fn a_returned_draw_is_not_renamed_into_a_kept_one() {
+    assert_unsafe_and_replays(
+        "shift.c",
+        "int g0;\nint g1;\nvoid f(void) { g0 = g1; g1 = __VERIFIER_nondet_int(); }\n\
+         int main(void) { f(); f(); __VERIFIER_assert(g1 <= g0); return 0; }\n",
+    );
 }

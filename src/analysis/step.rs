@@ -888,6 +888,9 @@ impl<'a> Engine<'a> {
         // the callee never makes those symbols again (see `taken`).
         let start_syms = start.syms();
         let keep: BTreeSet<Sym> = u.syms().into_iter().filter(|s| start_syms.contains(s)).collect();
+        // Kept symbols come back (`g0 = g1` in the callee): a renamed one
+        // must not become one of them.
+        taken.extend(keep.iter().copied());
         let mut renaming: HashMap<Sym, Sym> = HashMap::new();
         let mut rename = |x: &Value| -> Value {
             match x {
