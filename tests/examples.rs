@@ -259,3 +259,30 @@ fn correct_examples_run_without_error() {
     assert_result("abs_safe.c", &["--choices", "-999"], "result: finished without error");
     assert_result("abs_safe.c", &["--choices", "5000"], "result: stopped without error");
 }
+
+/// Two draws at one statement (two calls of `f`) are two names in the
+/// assumptions, numbered in the order drawn; a draw into a temporary is
+/// named by the call.
+#[test]
+fn draws_at_one_statement_are_told_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shift.c");
+    std::fs::write(
+        &path,
+        "int g0;\nint g1;\nvoid f(void) {\n    g0 = g1;\n    g1 = __VERIFIER_nondet_int();\n}\n\
+         int main(void) {\n    f();\n    f();\n    if (__VERIFIER_nondet_int()) {\n        \
+         __VERIFIER_assert(g1 <= g0);\n    }\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let (_, stdout, stderr) = focuscheck(&["check", "--format", "json", path.to_str().unwrap()]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+    let c = &doc["conditions"][0];
+    assert_eq!(c["verdict"], "unsafe", "{c}");
+    let texts: Vec<&str> = c["fss"][0]["assumptions"]
+        .as_array()
+        .expect("assumptions")
+        .iter()
+        .map(|a| a["text"].as_str().expect("text"))
+        .collect();
+    assert_eq!(texts, ["nondet()@10 != 0", "g1@5#2 > g1@5#1"], "{c}");
+}

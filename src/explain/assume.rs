@@ -352,7 +352,8 @@ pub fn merge(p: &Program, names: &SymNames, raw: &[Raw]) -> Vec<Assumption> {
 pub struct SymNames {
     inputs: Vec<String>,
     draws: BTreeMap<NodeId, String>,
-    /// Abstraction symbols by the operation they stand for (`t / 3600`).
+    /// Names for one run: abstraction symbols by the operation they stand
+    /// for (`t / 3600`), draws of one statement by their order.
     ops: BTreeMap<Sym, String>,
 }
 
@@ -363,7 +364,14 @@ impl SymNames {
         for n in p.node_ids() {
             match &p.node(n).kind {
                 NodeKind::Havoc { place, .. } => {
-                    draws.insert(n, format!("{}@{}", show_place(p, place), p.line(p.node(n).span)));
+                    // A draw into a temporary (`if (nondet())`) is named by the call.
+                    let var = show_place(p, place);
+                    let var = if var.starts_with('$') {
+                        "nondet()".to_string()
+                    } else {
+                        var
+                    };
+                    draws.insert(n, format!("{var}@{}", p.line(p.node(n).span)));
                 }
                 NodeKind::Call { .. } => {
                     draws.insert(n, format!("{}@{}", p.proc(p.node(n).proc).name, p.line(p.node(n).span)));
@@ -378,11 +386,24 @@ impl SymNames {
         }
     }
 
-    /// These names, and the abstraction symbols of one run named by their
-    /// operations.
-    pub fn with_ops(&self, alphas: &[(Sym, AlphaDef)]) -> SymNames {
+    /// These names for one run: two draws at one statement told apart
+    /// (`g@14#1`, `g@14#2`, in the order drawn), and abstraction symbols
+    /// named by their operations.
+    pub fn for_run(&self, run: &FssRun) -> SymNames {
         let mut out = self.clone();
-        for (s, def) in alphas {
+        let mut by_node: BTreeMap<NodeId, Vec<Sym>> = BTreeMap::new();
+        for &s in run.draw_ranges.keys() {
+            if let Sym::Draw(n, _) = s {
+                by_node.entry(n).or_default().push(s);
+            }
+        }
+        for (n, draws) in by_node.into_iter().filter(|(_, d)| d.len() > 1) {
+            let base = out.draws.get(&n).cloned().unwrap_or_else(|| format!("nondet@{n}"));
+            for (k, s) in draws.into_iter().enumerate() {
+                out.ops.insert(s, format!("{base}#{}", k + 1));
+            }
+        }
+        for (s, def) in &run.alphas {
             let operand = |out: &SymNames, e: &LinExpr| {
                 let text = show_lin(out, &e.terms, e.c);
                 if text.contains(' ') {
@@ -411,7 +432,12 @@ impl SymNames {
                 .get(k as usize)
                 .cloned()
                 .unwrap_or_else(|| format!("input{k}")),
-            Sym::Draw(n, _) => self.draws.get(&n).cloned().unwrap_or_else(|| format!("nondet@{n}")),
+            Sym::Draw(n, _) => self
+                .ops
+                .get(&s)
+                .or_else(|| self.draws.get(&n))
+                .cloned()
+                .unwrap_or_else(|| format!("nondet@{n}")),
             Sym::Alpha(_, i) => self.ops.get(&s).cloned().unwrap_or_else(|| format!("α{i}")),
         }
     }

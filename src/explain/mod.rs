@@ -127,7 +127,7 @@ pub fn explain(
                     (assume::FssRun::default(), Feasible::Unknown(why))
                 }
             };
-            let names = names.with_ops(&run.alphas);
+            let names = names.for_run(&run);
             match feasible {
                 Feasible::No => {
                     if debug {
