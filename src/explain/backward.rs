@@ -426,7 +426,8 @@ impl<'e> Backward<'e> {
         };
         let _ = c;
         let event = match &node.kind {
-            NodeKind::Assign { place, value, .. } => {
+            // A draw is an assignment that reads nothing.
+            NodeKind::Assign { place, .. } | NodeKind::Havoc { place, .. } => {
                 let mut reads = BTreeSet::new();
                 let (written, exact) = self.writes(proc, &val, place, &label, &mut reads);
                 if !written.iter().any(|w| set.vars.contains(w)) {
@@ -437,22 +438,8 @@ impl<'e> Backward<'e> {
                             set.vars.remove(w);
                         }
                     }
-                    self.reads(proc, &val, value, &label, &mut reads);
-                    set.vars.extend(reads);
-                    self.add_cd(n, &mut set);
-                    Some(ev(EvKind::Assign))
-                }
-            }
-            NodeKind::Havoc { place, .. } => {
-                let mut reads = BTreeSet::new();
-                let (written, exact) = self.writes(proc, &val, place, &label, &mut reads);
-                if !written.iter().any(|w| set.vars.contains(w)) {
-                    None
-                } else {
-                    if exact {
-                        for w in &written {
-                            set.vars.remove(w);
-                        }
+                    if let NodeKind::Assign { value, .. } = &node.kind {
+                        self.reads(proc, &val, value, &label, &mut reads);
                     }
                     set.vars.extend(reads);
                     self.add_cd(n, &mut set);
