@@ -4,23 +4,10 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn focuscheck(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
-        .args(["--color", "never"])
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "the tool panicked:\n{stderr}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    )
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::focuscheck;
 
 fn diff_json(reference: &str, new: &str, extra: &[&str]) -> (i32, Value) {
     let mut args = vec!["diff", reference, new, "--format", "json"];

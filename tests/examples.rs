@@ -3,7 +3,6 @@
 //! reach (or avoid) the error that its header comment states.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn programs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("programs")
@@ -27,24 +26,9 @@ fn c_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Runs `focuscheck --color never ARGS` from the crate root; returns the exit
-/// code, stdout and stderr.
-fn focuscheck(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
-        .arg("--color")
-        .arg("never")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "the tool panicked:\n{stderr}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    )
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::focuscheck;
 
 #[test]
 fn every_program_parses() {

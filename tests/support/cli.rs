@@ -1,0 +1,21 @@
+//! Running the `focuscheck` binary from a test.
+
+use std::process::Command;
+
+/// Runs `focuscheck --color never ARGS` from the crate root; returns the exit
+/// code, stdout and stderr. A panic of the tool fails the test.
+pub fn focuscheck(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .args(["--color", "never"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "the tool panicked:\n{stderr}");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    )
+}
