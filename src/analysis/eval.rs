@@ -125,6 +125,13 @@ impl Evaluator<'_, '_> {
                         .collect()
                 })
             }
+            ExprKind::Conv(ty, x) => {
+                let p = self.p;
+                let arg_range = static_range(x, &|v| p.var(v).ty.to_owned());
+                let x = self.expr(x);
+                let ty = *ty;
+                self.then(x, move |ev, v| vec![ev.conv(ty, v, arg_range)])
+            }
             ExprKind::Neg(x) => {
                 let x = self.expr(x);
                 self.then(x, |ev, a| vec![Outcome::ok(ev.lin_op(a.lin().scale(-1)))])
@@ -154,6 +161,55 @@ impl Evaluator<'_, '_> {
         match r {
             Some(l) => Value::from_lin(l),
             None => Value::sym(self.env.fresh_alpha(self.node, AlphaDef::Opaque)),
+        }
+    }
+
+    /// `v` converted to `ty`, exactly and linearly: the result `r` is
+    /// `v - 2^bits * q` for an integer `q` in the range that `v`'s static
+    /// range `arg` allows, with `r` in `ty`'s range. (64-bit types: only
+    /// the range, an over-approximation.)
+    fn conv(&mut self, ty: IntType, v: Value, arg: (i128, i128)) -> Outcome<Value> {
+        if let Some(c) = v.as_const() {
+            return Outcome::ok(match i64::try_from(ty.convert(c as i128)) {
+                Ok(r) => Value::Const(r),
+                Err(_) => Value::sym(self.env.fresh_alpha(self.node, AlphaDef::Opaque)),
+            });
+        }
+        let (lo, hi) = ty.range();
+        let m = 1i128 << ty.bits().min(64);
+        let (q_lo, q_hi) = ((arg.0 - lo as i128).div_euclid(m), (arg.1 - lo as i128).div_euclid(m));
+        let shifted = |q: &LinExpr| i64::try_from(m).ok().and_then(|m| v.lin().combine(1, q, -m));
+        if q_lo == q_hi {
+            // One case: the result is linear in `v`.
+            if let Some(w) = i64::try_from(q_lo).ok().and_then(|q| shifted(&LinExpr::constant(q))) {
+                return Outcome::ok(Value::from_lin(w));
+            }
+        }
+        let r = LinExpr::sym(self.env.fresh_alpha(self.node, AlphaDef::Conv(v.lin(), ty)));
+        let mut cs = vec![
+            Constraint::compare(&r, RelOp::Ge, &LinExpr::constant(lo)),
+            Constraint::compare(&r, RelOp::Le, &LinExpr::constant(hi)),
+        ];
+        if ty.bits() < 64 {
+            let q = LinExpr::sym(self.env.fresh_alpha(self.node, AlphaDef::Opaque));
+            for (op, b) in [(RelOp::Ge, q_lo), (RelOp::Le, q_hi)] {
+                if let Ok(b) = i64::try_from(b) {
+                    cs.push(Constraint::compare(&q, op, &LinExpr::constant(b)));
+                }
+            }
+            cs.push(shifted(&q).and_then(|w| Constraint::compare(&r, RelOp::Eq, &w)));
+        }
+        let constraints = cs
+            .into_iter()
+            .filter_map(|c| match c {
+                Some(Truth::Depends(c)) => Some(c),
+                _ => None,
+            })
+            .collect();
+        Outcome {
+            decisions: vec![],
+            constraints,
+            result: Ok(Value::from_lin(r)),
         }
     }
 

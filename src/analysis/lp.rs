@@ -4,7 +4,7 @@
 
 use super::value::{Cmp, Constraint, Sym};
 use good_lp::{variable, Expression, ProblemVariables, Solution, SolverModel, Variable, WithTimeLimit};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sat {
@@ -38,10 +38,51 @@ impl Default for LpOptions {
     }
 }
 
-/// microlp takes integer bounds within the i32 range only. Wider ranges are
-/// clipped for the integer search; a "no" found under clipping is believed
-/// only if the LP relaxation with the true ranges agrees.
+/// microlp takes integer bounds within the i32 range only. A symbol whose
+/// range is no wider than that is shifted into it (an `unsigned int` in
+/// `0..2^32-1` is solved as `x - 2^31`); wider ranges are clipped for the
+/// integer search, and a "no" found under clipping is believed only if the
+/// LP relaxation with the true ranges agrees.
 const CLIP: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
+
+/// Each symbol's range, narrowed by the constraints on it alone (`x <= 7`,
+/// `-x <= 0`).
+fn bounds<'c>(
+    cons: impl Iterator<Item = &'c Constraint>,
+    range: &dyn Fn(Sym) -> (i64, i64),
+) -> BTreeMap<Sym, (i64, i64)> {
+    let mut out: BTreeMap<Sym, (i64, i64)> = BTreeMap::new();
+    for c in cons {
+        for s in c.e.syms() {
+            out.entry(s).or_insert_with(|| range(s));
+        }
+        let [(s, k)] = c.e.terms[..] else { continue };
+        let (lo, hi) = out[&s];
+        // k*s + c0 <= 0 (or == 0), i.e. k*s <= b.
+        let (k, b) = (k as i128, -(c.e.c as i128));
+        let (new_lo, new_hi) = match c.cmp {
+            Cmp::Le if k > 0 => (lo as i128, b.div_euclid(k)),
+            // s >= b / k, rounded up.
+            Cmp::Le => (-(b.div_euclid(-k)), hi as i128),
+            Cmp::Eq if b % k == 0 => (b / k, b / k),
+            _ => continue,
+        };
+        let clamp = |v: i128| v.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+        out.insert(s, (lo.max(clamp(new_lo)), hi.min(clamp(new_hi))));
+    }
+    out
+}
+
+/// The shift that brings a range into the solver's, if it fits at all.
+fn offset((lo, hi): (i64, i64)) -> i64 {
+    if lo >= CLIP.0 && hi <= CLIP.1 {
+        0
+    } else if (hi as i128 - lo as i128) <= (CLIP.1 - CLIP.0) as i128 {
+        lo - CLIP.0
+    } else {
+        0
+    }
+}
 
 /// Does `model` satisfy every constraint, within the ranges? (Exact, in
 /// integers; a symbol it does not give a value fails.)
@@ -153,12 +194,10 @@ fn solve_once<'c>(
     }
 }
 
-fn clipped<'c>(mut cons: impl Iterator<Item = &'c Constraint>, range: &dyn Fn(Sym) -> (i64, i64)) -> bool {
-    cons.any(|c| {
-        c.e.syms().any(|s| {
-            let (lo, hi) = range(s);
-            lo < CLIP.0 || hi > CLIP.1
-        })
+fn clipped<'c>(cons: impl Iterator<Item = &'c Constraint>, range: &dyn Fn(Sym) -> (i64, i64)) -> bool {
+    bounds(cons, range).values().any(|&(lo, hi)| {
+        let off = offset((lo, hi));
+        lo - off < CLIP.0 || hi - off > CLIP.1
     })
 }
 
@@ -170,21 +209,28 @@ fn solve_bounded<'c>(
     opts: LpOptions,
     integer: bool,
 ) -> Sat {
-    let syms: BTreeSet<Sym> = cons.clone().flat_map(|c| c.e.syms()).collect();
+    let ranges = bounds(cons.clone(), range);
+    if ranges.values().any(|(lo, hi)| lo > hi) {
+        return Sat::No;
+    }
     let mut vars = ProblemVariables::new();
     let mut var_of: BTreeMap<Sym, Variable> = BTreeMap::new();
-    for &s in &syms {
-        let (lo, hi) = range(s);
+    // The solver's variable for s is s - shift[s].
+    let mut shift: BTreeMap<Sym, i64> = BTreeMap::new();
+    for (&s, &(lo, hi)) in &ranges {
         let v = if integer {
+            let off = offset((lo, hi));
+            shift.insert(s, off);
             variable()
                 .integer()
-                .min(lo.max(CLIP.0) as f64)
-                .max(hi.min(CLIP.1) as f64)
+                .min((lo - off).max(CLIP.0) as f64)
+                .max((hi - off).min(CLIP.1) as f64)
         } else {
             variable().min(lo as f64).max(hi as f64)
         };
         var_of.insert(s, vars.add(v));
     }
+    let shift_of = |s: &Sym| shift.get(s).copied().unwrap_or(0);
     // With `small`, minimise the sum of |x| over non-alpha symbols through
     // helpers t >= x, t >= -x.
     let mut objective = Expression::from(0.0);
@@ -209,7 +255,7 @@ fn solve_bounded<'c>(
     for c in cons.clone() {
         let mut e = Expression::from(c.e.c as f64);
         for &(s, k) in &c.e.terms {
-            e += var_of[&s] * (k as f64);
+            e += var_of[&s] * (k as f64) + (k as f64) * (shift_of(&s) as f64);
         }
         match c.cmp {
             Cmp::Le => model = model.with(e << 0.0),
@@ -227,7 +273,10 @@ fn solve_bounded<'c>(
         // Only the relaxation's feasibility is asked for.
         return Sat::Yes(BTreeMap::new());
     }
-    let model: BTreeMap<Sym, i64> = var_of.iter().map(|(&s, &v)| (s, sol.value(v).round() as i64)).collect();
+    let model: BTreeMap<Sym, i64> = var_of
+        .iter()
+        .map(|(&s, &v)| (s, (sol.value(v).round() as i64).saturating_add(shift_of(&s))))
+        .collect();
     // Believe nothing the integers do not confirm.
     for c in cons {
         if c.cmp == Cmp::Ne {

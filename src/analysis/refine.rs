@@ -175,6 +175,7 @@ pub fn check(
     // covers every run; fixing a factor or a divisor does not.
     let complete = match def {
         AlphaDef::Div { den, .. } => den.is_const(),
+        AlphaDef::Conv(_, t) => t.bits() < 64,
         _ => false,
     };
     match make_exact(s, def, &at, fresh) {
@@ -209,6 +210,19 @@ fn make_exact(
     };
     match def {
         AlphaDef::Opaque => return None,
+        // s = arg - 2^bits * q in the type's range: exact, one case.
+        AlphaDef::Conv(arg, t) => {
+            let (lo, hi) = t.range();
+            let mut cs = Cons::default();
+            cs.add(&LinExpr::sym(s), RelOp::Ge, &LinExpr::constant(lo));
+            cs.add(&LinExpr::sym(s), RelOp::Le, &LinExpr::constant(hi));
+            if t.bits() >= 64 {
+                return None;
+            }
+            let wrapped = arg.combine(1, &LinExpr::sym(fresh(s)), -(1i64 << t.bits()))?;
+            cs.add(&LinExpr::sym(s), RelOp::Eq, &wrapped);
+            out.extend(cs.done());
+        }
         AlphaDef::Mul(a, b) => {
             let (fixed, other) = if a.is_const() { (b, a) } else { (a, b) };
             for k in pins(fixed)? {

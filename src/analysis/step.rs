@@ -301,7 +301,12 @@ impl<'a> Engine<'a> {
     pub fn sym_range(&self, s: Sym) -> (i64, i64) {
         match s {
             Sym::Input(k) => self.input_ranges[k as usize],
-            _ => (i64::MIN, i64::MAX),
+            // A draw is a value of the type its `Havoc` draws.
+            Sym::Draw(n, _) => match &self.p.node(n).kind {
+                NodeKind::Havoc { ty, .. } => ty.range(),
+                _ => (i64::MIN, i64::MAX),
+            },
+            Sym::Alpha(..) => (i64::MIN, i64::MAX),
         }
     }
 

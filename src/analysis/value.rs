@@ -5,6 +5,7 @@
 //! *abstraction symbol* (alpha): a value the analysis chose not to track
 //! exactly (a non-linear result, a variable widened at a loop head).
 
+use crate::ir::IntType;
 use crate::ir::{NodeId, ProcId, RelOp};
 use std::cmp::Ordering;
 use std::fmt;
@@ -29,6 +30,8 @@ pub enum AlphaDef {
     Mul(LinExpr, LinExpr),
     /// `num / den`, or `num % den` when `rem` (C: truncating).
     Div { num: LinExpr, den: LinExpr, rem: bool },
+    /// A C conversion of `arg` to an integer type (modulo 2^bits).
+    Conv(LinExpr, IntType),
     /// Not an operation the executor can redo (an overflow).
     Opaque,
 }
@@ -38,6 +41,7 @@ impl AlphaDef {
     pub fn syms(&self) -> Vec<Sym> {
         match self {
             AlphaDef::Mul(a, b) | AlphaDef::Div { num: a, den: b, .. } => a.syms().chain(b.syms()).collect(),
+            AlphaDef::Conv(a, _) => a.syms().collect(),
             AlphaDef::Opaque => Vec::new(),
         }
     }
@@ -55,6 +59,7 @@ impl AlphaDef {
                     n.checked_div(d)
                 }
             }
+            AlphaDef::Conv(a, t) => i64::try_from(t.convert(a.eval(f)? as i128)).ok(),
             AlphaDef::Opaque => None,
         }
     }

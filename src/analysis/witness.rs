@@ -349,10 +349,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
 
     /// The range a symbol's values come from.
     pub fn range(&self, s: Sym) -> (i64, i64) {
-        match s {
-            Sym::Input(k) => self.engine.input_ranges[k as usize],
-            Sym::Draw(..) | Sym::Alpha(..) => (i64::MIN, i64::MAX),
-        }
+        self.engine.sym_range(s)
     }
 
     fn confirm<G>(&self, cur: &Cursor<'a, G>, k: CondId, notes: &mut Notes) -> Option<Counterexample> {

@@ -97,8 +97,9 @@ pub struct FrontArgs {
     #[arg(long, default_value = "main", value_name = "NAME")]
     pub entry: String,
     /// How uninitialised globals start: `input` (unknown values, the paper's
-    /// semantics) or `zero` (as in C). Default: zero for files using the
-    /// SV-COMP conventions (`__VERIFIER_*`, `reach_error`), input otherwise.
+    /// semantics) or `zero` (as in C). Default: zero for files that declare,
+    /// define or call `__VERIFIER_*` or `reach_error` (SV-COMP's
+    /// conventions), input otherwise.
     #[arg(long, value_enum, value_name = "MODE")]
     pub globals: Option<GlobalsMode>,
 }

@@ -418,6 +418,7 @@ impl SymNames {
                     let op = if *rem { "%" } else { "/" };
                     format!("{} {op} {}", operand(&out, num), operand(&out, den))
                 }
+                AlphaDef::Conv(a, t) => format!("({}){}", t.c_name(), operand(&out, a)),
                 AlphaDef::Opaque => continue,
             };
             out.ops.insert(*s, text);

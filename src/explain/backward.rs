@@ -310,6 +310,7 @@ impl<'e> Backward<'e> {
                 self.e.read(proc, val, *v, k as u32).as_const()
             }
             ExprKind::Neg(x) => self.value_of(proc, val, x)?.checked_neg(),
+            ExprKind::Conv(t, x) => i64::try_from(t.convert(self.value_of(proc, val, x)? as i128)).ok(),
             ExprKind::Arith(op, a, b) => {
                 let (a, b) = (self.value_of(proc, val, a)?, self.value_of(proc, val, b)?);
                 match op {
@@ -357,7 +358,7 @@ impl<'e> Backward<'e> {
                     _ => self.all_slots(*v, out),
                 }
             }
-            ExprKind::Neg(x) => self.reads(proc, val, x, label, out),
+            ExprKind::Neg(x) | ExprKind::Conv(_, x) => self.reads(proc, val, x, label, out),
             ExprKind::Arith(_, a, b) => {
                 self.reads(proc, val, a, label, out);
                 self.reads(proc, val, b, label, out);
@@ -830,7 +831,7 @@ fn find_site<'x>(e: &'x Expr, site: SiteId, found: &mut Option<&'x Expr>) {
             find_site(num, site, found);
             find_site(den, site, found);
         }
-        ExprKind::Neg(x) => find_site(x, site, found),
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) => find_site(x, site, found),
         ExprKind::Arith(_, a, b) => {
             find_site(a, site, found);
             find_site(b, site, found);

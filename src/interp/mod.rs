@@ -345,6 +345,9 @@ impl Machine<'_> {
                 self.read(*v, i, Some(*site))?
             }
             ExprKind::Neg(x) => self.eval(x)?.checked_neg().ok_or(Stop::Overflow)?,
+            // `unsigned long long` values from 2^63 on do not fit the
+            // interpreter's 64-bit signed values: not modelled.
+            ExprKind::Conv(t, x) => i64::try_from(t.convert(self.eval(x)? as i128)).map_err(|_| Stop::Overflow)?,
             ExprKind::Arith(op, a, b) => {
                 let (a, b) = (self.eval(a)?, self.eval(b)?);
                 match op {

@@ -40,6 +40,7 @@ pub fn eval_expr(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> O
             read(*v, i)
         }
         ExprKind::Neg(x) => eval_expr(x, read)?.checked_neg(),
+        ExprKind::Conv(t, x) => i64::try_from(t.convert(eval_expr(x, read)? as i128)).ok(),
         ExprKind::Arith(op, a, b) => {
             let (a, b) = (eval_expr(a, read)?, eval_expr(b, read)?);
             match op {
@@ -209,7 +210,7 @@ impl Resolver<'_> {
         let span = e.span;
         let mk = |kind| Expr { kind, span };
         match &e.kind {
-            AK::Int(v) => mk(ExprKind::Const(*v)),
+            AK::Int(v, _) => mk(ExprKind::Const(*v)),
             AK::Bool(b) => mk(ExprKind::Const(*b as i64)),
             AK::Var(id) => {
                 if let Some(&c) = self.p.constants.get(&id.name) {

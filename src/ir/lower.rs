@@ -273,15 +273,25 @@ fn report_unsupported(diags: &mut Vec<Diag>, lo: &LeftOut, why: &str) {
 }
 
 /// Does the file follow SV-COMP conventions?
+/// The file uses the SV-COMP conventions: it declares, defines or calls
+/// `__VERIFIER_*` or `reach_error` (then globals start at 0, as in C).
 fn ast_mentions_svcomp(ast: &ast::Program) -> bool {
+    let svcomp = |name: &str| name.starts_with("__VERIFIER_") || name == "reach_error";
     ast.items.iter().any(|it| {
         let name = match it {
-            ast::Item::Function(f) => &f.name.name,
+            ast::Item::Function(f) => {
+                let mut calls = Vec::new();
+                block_calls(&f.body, &mut calls);
+                if calls.iter().any(|c| svcomp(&c.name)) {
+                    return true;
+                }
+                &f.name.name
+            }
             ast::Item::Prototype(p) => &p.name.name,
             ast::Item::Skipped(s) => &s.name.name,
             ast::Item::Globals(_) => return false,
         };
-        name.starts_with("__VERIFIER_") || name == "reach_error"
+        svcomp(name)
     })
 }
 
@@ -385,7 +395,7 @@ fn stmt_walk(s: &ast::Stmt, f: &mut dyn FnMut(&ast::Expr)) {
 fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     f(e);
     match &e.kind {
-        AK::Int(_) | AK::Bool(_) | AK::Var(_) => {}
+        AK::Int(..) | AK::Bool(_) | AK::Var(_) => {}
         AK::Index(_, i) => expr_walk(i, f),
         AK::Call(_, args) | AK::Comma(args) => args.iter().for_each(|a| expr_walk(a, f)),
         AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } => expr_walk(x, f),
@@ -404,36 +414,57 @@ fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
 /// Evaluates a constant expression (array sizes, case labels, global
 /// initialisers).
 pub fn const_eval(e: &ast::Expr) -> Option<i64> {
+    const_eval_typed(e).and_then(|(v, _)| i64::try_from(v).ok())
+}
+
+/// A constant expression's value and C type, with C's conversions.
+fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
+    use IntType::Int;
+    let truth = |b: bool| Some((b as i128, Int));
     match &e.kind {
-        AK::Int(v) => Some(*v),
-        AK::Bool(b) => Some(*b as i64),
-        AK::Unary(UnOp::Neg, x) => const_eval(x)?.checked_neg(),
-        AK::Unary(UnOp::Plus, x) | AK::Cast(_, x) => const_eval(x),
-        AK::Unary(UnOp::Not, x) => Some((const_eval(x)? == 0) as i64),
+        AK::Int(v, t) => Some((*v as i128, *t)),
+        AK::Bool(b) => truth(*b),
+        AK::Unary(op, x) => {
+            let (v, t) = const_eval_typed(x)?;
+            let t = t.promote();
+            match op {
+                UnOp::Neg => Some((t.convert_arith(-v)?, t)),
+                UnOp::Plus => Some((v, t)),
+                UnOp::Not => truth(v == 0),
+            }
+        }
+        AK::Cast(t, x) => Some((t.convert(const_eval_typed(x)?.0), *t)),
         AK::Binary(op, a, b) => {
-            let (a, b) = (const_eval(a)?, const_eval(b)?);
-            Some(match op {
-                BinOp::Add => a.checked_add(b)?,
-                BinOp::Sub => a.checked_sub(b)?,
+            let ((a, ta), (b, tb)) = (const_eval_typed(a)?, const_eval_typed(b)?);
+            if op.is_logical() {
+                return truth(if *op == BinOp::And {
+                    a != 0 && b != 0
+                } else {
+                    a != 0 || b != 0
+                });
+            }
+            let t = IntType::common(ta, tb);
+            let (a, b) = (t.convert(a), t.convert(b));
+            let v = match op {
+                BinOp::Add => a + b,
+                BinOp::Sub => a - b,
                 BinOp::Mul => a.checked_mul(b)?,
                 BinOp::Div => a.checked_div(b)?,
                 BinOp::Mod => a.checked_rem(b)?,
-                BinOp::Eq => (a == b) as i64,
-                BinOp::Ne => (a != b) as i64,
-                BinOp::Lt => (a < b) as i64,
-                BinOp::Le => (a <= b) as i64,
-                BinOp::Gt => (a > b) as i64,
-                BinOp::Ge => (a >= b) as i64,
-                BinOp::And => (a != 0 && b != 0) as i64,
-                BinOp::Or => (a != 0 || b != 0) as i64,
-            })
+                BinOp::Eq => return truth(a == b),
+                BinOp::Ne => return truth(a != b),
+                BinOp::Lt => return truth(a < b),
+                BinOp::Le => return truth(a <= b),
+                BinOp::Gt => return truth(a > b),
+                BinOp::Ge => return truth(a >= b),
+                BinOp::And | BinOp::Or => unreachable!("handled above"),
+            };
+            Some((t.convert_arith(v)?, t))
         }
         AK::Ternary(c, a, b) => {
-            if const_eval(c)? != 0 {
-                const_eval(a)
-            } else {
-                const_eval(b)
-            }
+            let ((a, ta), (b, tb)) = (const_eval_typed(a)?, const_eval_typed(b)?);
+            let t = IntType::common(ta, tb);
+            Some((t.convert(if const_eval_typed(c)?.0 != 0 { a } else { b }), t))
         }
         _ => None,
     }
@@ -502,7 +533,9 @@ impl Cx<'_> {
     fn declare_global(&mut self, d: &ast::VarDecl, mode: GlobalsMode) {
         if let Some(&prev) = self.global_names.get(&d.name.name) {
             // `extern int x; int x = 1;` is one variable.
-            if d.init.is_some() && self.vars[prev.index()].init == VarInit::Input {
+            let tentative = matches!(&self.vars[prev.index()].init, VarInit::Input)
+                || matches!(&self.vars[prev.index()].init, VarInit::Values(v) if v.is_empty());
+            if d.init.is_some() && tentative {
                 let len = self.vars[prev.index()].slots();
                 let init = self.const_init(d, len);
                 self.vars[prev.index()].init = init;
@@ -570,7 +603,8 @@ impl Cx<'_> {
         }
         let mut vals = Vec::new();
         for e in exprs {
-            match const_eval(e) {
+            // Converted to the variable's type, as C initialises.
+            match const_eval_typed(e).and_then(|(v, _)| i64::try_from(d.ty.convert(v)).ok()) {
                 Some(v) => vals.push(v),
                 None => {
                     self.err(
@@ -1159,7 +1193,10 @@ impl Cx<'_> {
                         );
                     }
                 } else {
+                    let from = self.type_of(fl, e);
                     let value = self.value(fl, e);
+                    let to = self.vars[fl.ret_var.expect("checked by the match").index()].ty;
+                    let value = self.converted_value(fl, value, from, to, e.span);
                     self.emit(
                         fl,
                         NodeKind::Return {
@@ -1385,6 +1422,155 @@ impl Cx<'_> {
         builtin(&name.name)
     }
 
+    // ---- C types and conversions ----
+
+    /// The variable a name refers to here, without reporting anything.
+    fn peek_var(&self, fl: &FnLower, id: &ast::Ident) -> Option<VarId> {
+        fl.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(&id.name).copied())
+            .or_else(|| self.global_names.get(&id.name).copied())
+    }
+
+    /// The C type of an expression (C11 6.5: promotions and the usual
+    /// arithmetic conversions; comparisons and logic are `int`).
+    fn type_of(&self, fl: &FnLower, e: &ast::Expr) -> IntType {
+        match &e.kind {
+            AK::Int(_, t) | AK::Cast(t, _) => *t,
+            AK::Bool(_) | AK::Unary(UnOp::Not, _) => IntType::Int,
+            AK::Var(id) | AK::Index(id, _) => self.peek_var(fl, id).map_or(IntType::Int, |v| self.vars[v.index()].ty),
+            AK::Call(name, _) => match (self.procs.get(&name.name), self.builtin_for(name)) {
+                (_, Some(Builtin::Nondet(t))) => t,
+                (Some(p), _) => match self.proc_list[p.index()].ret {
+                    ast::RetType::Int(t) => t,
+                    ast::RetType::Void => IntType::Int,
+                },
+                _ => IntType::Int,
+            },
+            AK::Unary(_, x) => self.type_of(fl, x).promote(),
+            AK::Binary(op, ..) if op.is_relational() || op.is_logical() => IntType::Int,
+            AK::Binary(_, a, b) | AK::Ternary(_, a, b) => IntType::common(self.type_of(fl, a), self.type_of(fl, b)),
+            AK::Assign(_, x, _) | AK::IncDec { target: x, .. } => self.type_of(fl, x),
+            AK::Comma(list) => list.last().map_or(IntType::Int, |x| self.type_of(fl, x)),
+        }
+    }
+
+    fn range_of(&self, e: &Expr) -> (i128, i128) {
+        static_range(e, &|v| self.vars[v.index()].ty)
+    }
+
+    /// Every value `e` can take is a value of `to`.
+    fn fits(&self, e: &Expr, to: IntType) -> bool {
+        let ((lo, hi), (tlo, thi)) = (self.range_of(e), to.c_range());
+        tlo <= lo && hi <= thi
+    }
+
+    /// `e` converted to `to` (not `_Bool`, which needs a branch: `store`).
+    fn convert(&self, e: Expr, to: IntType) -> Expr {
+        if self.fits(&e, to) {
+            return e;
+        }
+        let span = e.span;
+        let kind = match e.kind {
+            ExprKind::Const(c) => match i64::try_from(to.convert(c as i128)) {
+                Ok(v) => ExprKind::Const(v),
+                Err(_) => ExprKind::Conv(to, Box::new(Expr { kind: e.kind, span })),
+            },
+            kind => ExprKind::Conv(to, Box::new(Expr { kind, span })),
+        };
+        Expr { kind, span }
+    }
+
+    /// A value of C type `from` used where C converts it to `to`; a value
+    /// already of that type is left alone (a signed overflow is undefined in
+    /// C: it keeps its mathematical value, see docs/cimple.md).
+    fn convert_from(&self, e: Expr, from: IntType, to: IntType) -> Expr {
+        if from == to {
+            e
+        } else {
+            self.convert(e, to)
+        }
+    }
+
+    /// The narrowest of `int`, `unsigned int`, `long long` holding every
+    /// value of `e` (the type of a temporary that keeps it).
+    fn type_holding(&self, e: &Expr) -> IntType {
+        [IntType::Int, IntType::UInt, IntType::LongLong]
+            .into_iter()
+            .find(|t| self.fits(e, *t))
+            .unwrap_or(IntType::LongLong)
+    }
+
+    /// `place = value`, `value` of C type `from`, converted to the place's
+    /// type as C does on assignment.
+    fn store(&mut self, fl: &mut FnLower, place: Place, value: Expr, from: IntType, span: Span) {
+        let to = self.vars[place.var.index()].ty;
+        if to == IntType::Bool && !self.fits(&value, to) {
+            // C: a conversion to `_Bool` is `value != 0`.
+            let zero = Expr {
+                kind: ExprKind::Const(0),
+                span: value.span,
+            };
+            let atom = Atom {
+                lhs: value,
+                op: RelOp::Ne,
+                rhs: zero,
+            };
+            let (t, f) = self.emit_branch(fl, Cond::Atom(atom), span);
+            let mut after = Vec::new();
+            for (holes, v) in [(t, 1), (f, 0)] {
+                fl.open = holes;
+                let value = Expr {
+                    kind: ExprKind::Const(v),
+                    span,
+                };
+                let next = NONE;
+                self.emit(
+                    fl,
+                    NodeKind::Assign {
+                        place: place.clone(),
+                        value,
+                        next,
+                    },
+                    span,
+                );
+                after.append(&mut fl.open);
+            }
+            fl.open = after;
+            return;
+        }
+        let value = self.convert_from(value, from, to);
+        self.emit(
+            fl,
+            NodeKind::Assign {
+                place,
+                value,
+                next: NONE,
+            },
+            span,
+        );
+    }
+
+    /// `value` (of C type `from`) as a value of type `to`, through a
+    /// temporary when `to` is `_Bool`.
+    fn converted_value(&mut self, fl: &mut FnLower, value: Expr, from: IntType, to: IntType, span: Span) -> Expr {
+        if to != IntType::Bool || self.fits(&value, to) {
+            return self.convert_from(value, from, to);
+        }
+        let t = self.temp(fl, IntType::Bool, span);
+        let place = Place {
+            var: t,
+            index: None,
+            span,
+        };
+        self.store(fl, place, value, from, span);
+        Expr {
+            kind: ExprKind::Var(t),
+            span,
+        }
+    }
+
     // ---- expressions ----
 
     /// An expression evaluated for its effects (an expression statement).
@@ -1456,7 +1642,8 @@ impl Cx<'_> {
         if matches!(e.kind, ExprKind::Const(_)) {
             return e;
         }
-        let t = self.temp(fl, IntType::Int, span);
+        let ty = self.type_holding(&e);
+        let t = self.temp(fl, ty, span);
         let place = Place {
             var: t,
             index: None,
@@ -1568,16 +1755,9 @@ impl Cx<'_> {
         }
         let old = self.place_expr(&place);
         let r = self.value(fl, rhs);
-        let value = self.arith(fl, assign_binop(op), old, r, span);
-        self.emit(
-            fl,
-            NodeKind::Assign {
-                place: place.clone(),
-                value,
-                next: NONE,
-            },
-            span,
-        );
+        let (tl, tr) = (self.vars[place.var.index()].ty, self.type_of(fl, rhs));
+        let (value, ty) = self.typed_arith(fl, assign_binop(op), (old, tl), (r, tr), span);
+        self.store(fl, place.clone(), value, ty, span);
         Some(place)
     }
 
@@ -1606,27 +1786,26 @@ impl Cx<'_> {
             fl.open = after;
             return;
         }
+        let to = self.vars[place.var.index()].ty;
+        let (from_lo, from_hi) = self.type_of(fl, e).c_range();
+        let (to_lo, to_hi) = to.c_range();
+        // A value of a type that `to` holds needs no conversion.
+        let holds = to_lo <= from_lo && from_hi <= to_hi && (to != IntType::Bool || from_hi <= 1);
         if let AK::Call(name, args) = &e.kind {
             if let Some(Builtin::Nondet(ty)) = self.builtin_for(name) {
-                self.check_arity(name, args.len(), 0);
-                self.emit(fl, NodeKind::Havoc { place, ty, next: NONE }, span);
-                return;
-            }
-            if self.procs.contains_key(&name.name) {
+                if holds {
+                    self.check_arity(name, args.len(), 0);
+                    self.emit(fl, NodeKind::Havoc { place, ty, next: NONE }, span);
+                    return;
+                }
+            } else if self.procs.contains_key(&name.name) && holds {
                 self.call(fl, name, args, span, Some(place));
                 return;
             }
         }
+        let from = self.type_of(fl, e);
         let value = self.value(fl, e);
-        self.emit(
-            fl,
-            NodeKind::Assign {
-                place,
-                value,
-                next: NONE,
-            },
-            span,
-        );
+        self.store(fl, place, value, from, span);
     }
 
     fn incdec(&mut self, fl: &mut FnLower, place: Place, inc: bool, span: Span) {
@@ -1635,20 +1814,28 @@ impl Cx<'_> {
             kind: ExprKind::Const(1),
             span,
         };
-        let op = if inc { ArithOp::Add } else { ArithOp::Sub };
-        let value = Expr {
-            kind: ExprKind::Arith(op, Box::new(old), Box::new(one)),
-            span,
-        };
-        self.emit(
-            fl,
-            NodeKind::Assign {
-                place,
-                value,
-                next: NONE,
-            },
-            span,
-        );
+        let op = if inc { BinOp::Add } else { BinOp::Sub };
+        let ty = self.vars[place.var.index()].ty;
+        let (value, vt) = self.typed_arith(fl, op, (old, ty), (one, IntType::Int), span);
+        self.store(fl, place, value, vt, span);
+    }
+
+    /// `l op r` in C: both operands converted to their common type, the
+    /// result wrapped when that type is unsigned. Returns the result and
+    /// its type.
+    fn typed_arith(
+        &mut self,
+        fl: &mut FnLower,
+        op: BinOp,
+        (l, tl): (Expr, IntType),
+        (r, tr): (Expr, IntType),
+        span: Span,
+    ) -> (Expr, IntType) {
+        let ty = IntType::common(tl, tr);
+        let (l, r) = (self.convert_from(l, tl, ty), self.convert_from(r, tr, ty));
+        let v = self.arith(fl, op, l, r, span);
+        let v = if ty.is_signed() { v } else { self.convert(v, ty) };
+        (v, ty)
     }
 
     fn check_arity(&mut self, name: &ast::Ident, given: usize, wanted: usize) -> bool {
@@ -1729,9 +1916,12 @@ impl Cx<'_> {
             return None;
         }
         let ret = def.ret;
+        let param_types: Vec<IntType> = def.params.iter().map(|p| p.ty).collect();
         let mut vals = Vec::new();
         for (i, a) in args.iter().enumerate() {
+            let from = self.type_of(fl, a);
             let v = self.value(fl, a);
+            let v = self.converted_value(fl, v, from, param_types[i], a.span);
             // Keep left-to-right order when a later argument has effects.
             let later_effects = args[i + 1..].iter().any(has_effects);
             vals.push(if later_effects { self.snapshot(fl, v, a.span) } else { v });
@@ -1831,7 +2021,7 @@ impl Cx<'_> {
         let span = e.span;
         let mk = |kind| Expr { kind, span };
         match &e.kind {
-            AK::Int(v) => mk(ExprKind::Const(*v)),
+            AK::Int(v, _) => mk(ExprKind::Const(*v)),
             AK::Bool(b) => mk(ExprKind::Const(*b as i64)),
             AK::Var(id) => match self.lookup(fl, id) {
                 Some(v) if self.vars[v.index()].len.is_some() => {
@@ -1851,10 +2041,18 @@ impl Cx<'_> {
                 None => mk(ExprKind::Const(0)),
             },
             AK::Unary(UnOp::Neg, x) => {
+                let from = self.type_of(fl, x);
+                let ty = from.promote();
                 let v = self.value(fl, x);
-                match v.kind {
+                let v = self.convert_from(v, from, ty);
+                let neg = match v.kind {
                     ExprKind::Const(c) if c != i64::MIN => mk(ExprKind::Const(-c)),
                     _ => mk(ExprKind::Neg(Box::new(v))),
+                };
+                if ty.is_signed() {
+                    neg
+                } else {
+                    self.convert(neg, ty)
                 }
             }
             AK::Unary(UnOp::Plus, x) => self.value(fl, x),
@@ -1865,7 +2063,7 @@ impl Cx<'_> {
                             BinOp::Ne,
                             x.clone(),
                             Box::new(ast::Expr {
-                                kind: AK::Int(0),
+                                kind: AK::Int(0, IntType::Int),
                                 span: x.span,
                             }),
                         ),
@@ -1873,7 +2071,8 @@ impl Cx<'_> {
                     };
                     self.value(fl, &ne)
                 } else {
-                    self.value(fl, x)
+                    let v = self.value(fl, x);
+                    self.convert(v, *ty)
                 }
             }
             AK::Binary(op, a, b) if !op.is_relational() && !op.is_logical() => {
@@ -1884,7 +2083,8 @@ impl Cx<'_> {
                     l
                 };
                 let r = self.value(fl, b);
-                self.arith(fl, *op, l, r, span)
+                let (ta, tb) = (self.type_of(fl, a), self.type_of(fl, b));
+                self.typed_arith(fl, *op, (l, ta), (r, tb), span).0
             }
             AK::Unary(UnOp::Not, _) | AK::Binary(..) => {
                 let t = self.temp(fl, IntType::Int, span);
@@ -1897,7 +2097,8 @@ impl Cx<'_> {
                 mk(ExprKind::Var(t))
             }
             AK::Ternary(c, a, b) => {
-                let t = self.temp(fl, IntType::Int, span);
+                let ty = self.type_of(fl, e);
+                let t = self.temp(fl, ty, span);
                 let (tt, ff) = self.cond(fl, c);
                 let mut after = Vec::new();
                 for (holes, x) in [(tt, a), (ff, b)] {
@@ -2059,6 +2260,9 @@ impl Cx<'_> {
                     l
                 };
                 let r = self.value(fl, b);
+                let (ta, tb) = (self.type_of(fl, a), self.type_of(fl, b));
+                let ty = IntType::common(ta, tb);
+                let (l, r) = (self.convert_from(l, ta, ty), self.convert_from(r, tb, ty));
                 let op = match op {
                     BinOp::Eq => RelOp::Eq,
                     BinOp::Ne => RelOp::Ne,
@@ -2131,7 +2335,7 @@ fn has_checks(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Var(_) => false,
         ExprKind::Elem(..) | ExprKind::Div { .. } => true,
-        ExprKind::Neg(x) => has_checks(x),
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) => has_checks(x),
         ExprKind::Arith(_, a, b) => has_checks(a) || has_checks(b),
     }
 }

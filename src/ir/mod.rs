@@ -14,7 +14,7 @@
 pub mod cond;
 pub mod lower;
 
-use crate::syntax::ast::{IntType, RetType};
+pub use crate::syntax::ast::{IntType, RetType};
 use crate::syntax::source::{SourceFile, Span};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -139,7 +139,7 @@ impl Expr {
                 i.sites(out);
                 out.push(*site);
             }
-            ExprKind::Neg(x) => x.sites(out),
+            ExprKind::Neg(x) | ExprKind::Conv(_, x) => x.sites(out),
             ExprKind::Arith(_, a, b) => {
                 a.sites(out);
                 b.sites(out);
@@ -169,6 +169,11 @@ pub enum ExprKind {
         rem: bool,
         site: SiteId,
     },
+    /// A C conversion to an integer type other than `_Bool` (`IntType::convert`:
+    /// modulo 2^bits into the type's range). Lowering puts one wherever C
+    /// converts a value that may not fit: casts, stores, arguments, returns,
+    /// unsigned arithmetic, the usual arithmetic conversions.
+    Conv(IntType, Box<Expr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -511,6 +516,52 @@ impl Program {
     }
 }
 
+/// The values an expression can take when every variable holds a value of
+/// its type (true unless a signed overflow, undefined in C, happened before).
+pub fn static_range(e: &Expr, ty_of: &dyn Fn(VarId) -> IntType) -> (i128, i128) {
+    let abs_max = |(lo, hi): (i128, i128)| lo.saturating_abs().max(hi.saturating_abs());
+    match &e.kind {
+        ExprKind::Const(c) => (*c as i128, *c as i128),
+        ExprKind::Var(v) | ExprKind::Elem(v, ..) => ty_of(*v).c_range(),
+        ExprKind::Conv(t, _) => t.c_range(),
+        ExprKind::Neg(x) => {
+            let (lo, hi) = static_range(x, ty_of);
+            (hi.saturating_neg(), lo.saturating_neg())
+        }
+        ExprKind::Arith(op, a, b) => {
+            let ((al, ah), (bl, bh)) = (static_range(a, ty_of), static_range(b, ty_of));
+            match op {
+                ArithOp::Add => (al.saturating_add(bl), ah.saturating_add(bh)),
+                ArithOp::Sub => (al.saturating_sub(bh), ah.saturating_sub(bl)),
+                ArithOp::Mul => {
+                    let c = [
+                        al.saturating_mul(bl),
+                        al.saturating_mul(bh),
+                        ah.saturating_mul(bl),
+                        ah.saturating_mul(bh),
+                    ];
+                    (*c.iter().min().expect("four"), *c.iter().max().expect("four"))
+                }
+            }
+        }
+        ExprKind::Div { num, den, rem, .. } => {
+            let (n, d) = (static_range(num, ty_of), static_range(den, ty_of));
+            let m = if *rem {
+                abs_max(n).min(abs_max(d).saturating_sub(1))
+            } else {
+                abs_max(n)
+            };
+            match (*rem, n.0 >= 0) {
+                // A remainder has the sign of the dividend; a quotient of a
+                // non-negative dividend by a non-negative divisor is too.
+                (true, true) => (0, m),
+                (false, true) if d.0 >= 0 => (0, m),
+                _ => (-m, m),
+            }
+        }
+    }
+}
+
 /// Renders an IR expression with source names (for facts and messages).
 pub fn show_expr(p: &Program, e: &Expr) -> String {
     match &e.kind {
@@ -518,6 +569,7 @@ pub fn show_expr(p: &Program, e: &Expr) -> String {
         ExprKind::Var(v) => p.var(*v).name.clone(),
         ExprKind::Elem(v, i, _) => format!("{}[{}]", p.var(*v).name, show_expr(p, i)),
         ExprKind::Neg(x) => format!("-({})", show_expr(p, x)),
+        ExprKind::Conv(t, x) => format!("({}){}", t.c_name(), show_expr(p, x)),
         ExprKind::Arith(op, a, b) => {
             let s = match op {
                 ArithOp::Add => "+",
@@ -555,7 +607,7 @@ pub fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
             out.push(*v);
             expr_vars(i, out);
         }
-        ExprKind::Neg(x) => expr_vars(x, out),
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) => expr_vars(x, out),
         ExprKind::Arith(_, a, b) => {
             expr_vars(a, out);
             expr_vars(b, out);

@@ -8,8 +8,9 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// The integer types of Cimple. All are mathematical integers at run time;
-/// the type only bounds the values of inputs of that type.
+/// The integer types of Cimple, with C's sizes on ILP32 (as SV-COMP assumes).
+/// Conversions to a type follow C and gcc (docs/cimple.md): to `_Bool` is
+/// `!= 0`, to any other type is modulo 2^bits into its range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntType {
     Bool,
@@ -39,6 +40,95 @@ impl IntType {
             IntType::UInt | IntType::ULong => (0, u32::MAX as i64),
             IntType::LongLong => (i64::MIN, i64::MAX),
             IntType::ULongLong => (0, i64::MAX),
+        }
+    }
+
+    /// The full C range (`unsigned long long` reaches 2^64 - 1).
+    pub fn c_range(self) -> (i128, i128) {
+        match self {
+            IntType::ULongLong => (0, u64::MAX as i128),
+            t => {
+                let (lo, hi) = t.range();
+                (lo as i128, hi as i128)
+            }
+        }
+    }
+
+    pub fn bits(self) -> u32 {
+        match self {
+            IntType::Bool => 1,
+            IntType::Char | IntType::SChar | IntType::UChar => 8,
+            IntType::Short | IntType::UShort => 16,
+            IntType::Int | IntType::UInt | IntType::Long | IntType::ULong => 32,
+            IntType::LongLong | IntType::ULongLong => 64,
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(
+            self,
+            IntType::Char | IntType::SChar | IntType::Short | IntType::Int | IntType::Long | IntType::LongLong
+        )
+    }
+
+    /// `v` converted to this type: `!= 0` for `_Bool`, otherwise reduced
+    /// modulo 2^bits into the type's range (C for unsigned types, gcc's
+    /// implementation-defined choice for signed ones).
+    pub fn convert(self, v: i128) -> i128 {
+        if self == IntType::Bool {
+            return (v != 0) as i128;
+        }
+        let (lo, _) = self.c_range();
+        let m = 1i128 << self.bits();
+        lo + (v - lo).rem_euclid(m)
+    }
+
+    /// The result of arithmetic done in this type: unsigned types wrap; a
+    /// signed result keeps its mathematical value (`None` past 64 bits).
+    pub fn convert_arith(self, v: i128) -> Option<i128> {
+        let v = if self.is_signed() { v } else { self.convert(v) };
+        (i64::MIN as i128 <= v && v <= u64::MAX as i128).then_some(v)
+    }
+
+    /// The integer promotions: types narrower than `int` become `int`.
+    pub fn promote(self) -> IntType {
+        if self.bits() < 32 {
+            IntType::Int
+        } else {
+            self
+        }
+    }
+
+    /// The common type of `a op b` (the usual arithmetic conversions, C11
+    /// 6.3.1.8, with `long` and `int` of one size as on ILP32).
+    pub fn common(a: IntType, b: IntType) -> IntType {
+        let (a, b) = (a.promote(), b.promote());
+        let rank = |t: IntType| {
+            if t.bits() == 64 {
+                2
+            } else if matches!(t, IntType::Long | IntType::ULong) {
+                1
+            } else {
+                0
+            }
+        };
+        if a == b {
+            return a;
+        }
+        if a.is_signed() == b.is_signed() {
+            return if rank(a) >= rank(b) { a } else { b };
+        }
+        let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
+        if rank(u) >= rank(s) {
+            u
+        } else if s.bits() > u.bits() {
+            s
+        } else {
+            // A signed type of higher rank but the same size: its unsigned twin.
+            match s {
+                IntType::Long => IntType::ULong,
+                _ => IntType::ULongLong,
+            }
         }
     }
 
@@ -263,7 +353,8 @@ pub enum AssignOp {
 
 #[derive(Clone, Debug)]
 pub enum ExprKind {
-    Int(i64),
+    /// An integer literal and its C type.
+    Int(i64, IntType),
     Bool(bool),
     Var(Ident),
     Index(Ident, Box<Expr>),
@@ -279,6 +370,6 @@ pub enum ExprKind {
         prefix: bool,
     },
     Comma(Vec<Expr>),
-    /// A cast to an integer type: the value is unchanged (no wrap-around).
+    /// A cast to an integer type (a C conversion).
     Cast(IntType, Box<Expr>),
 }

@@ -2,6 +2,7 @@
 //! ignored, object-like `#define NAME tokens` are expanded, everything else
 //! starting with `#` is reported.
 
+use super::ast::IntType;
 use super::source::Span;
 use crate::diag::{Class, Diag};
 use std::collections::HashMap;
@@ -9,10 +10,10 @@ use std::collections::HashMap;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TokKind {
     Ident(String),
-    /// Integer literal; `unsigned` is true for a `u`/`U` suffix.
+    /// Integer literal with its C type (from its value, base and suffix).
     Int {
         value: i128,
-        unsigned: bool,
+        ty: IntType,
     },
     Char(i64),
     Str,
@@ -70,10 +71,12 @@ pub struct Lexed {
 }
 
 pub fn lex(text: &str, diags: &mut Vec<Diag>) -> Lexed {
+    // A UTF-8 byte-order mark is not part of the program (gcc skips it).
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let mut lx = Lexer {
         src: text.as_bytes(),
         text,
-        pos: 0,
+        pos: start,
         at_line_start: true,
         diags,
         macros: HashMap::new(),
@@ -97,6 +100,13 @@ struct Lexer<'a> {
 impl Lexer<'_> {
     fn peek(&self, k: usize) -> u8 {
         *self.src.get(self.pos + k).unwrap_or(&0)
+    }
+
+    /// The newline at `nl` is preceded by a backslash (`\` LF or `\` CR LF):
+    /// C splices the two lines into one.
+    fn spliced(&self, nl: usize) -> bool {
+        let before = &self.src[..nl];
+        before.ends_with(b"\\") || before.ends_with(b"\\\r")
     }
 
     fn run(&mut self) -> Vec<Token> {
@@ -141,7 +151,9 @@ impl Lexer<'_> {
             {
                 self.pos += 1;
             } else if c == b'/' && self.peek(1) == b'/' {
-                while self.pos < self.src.len() && self.peek(0) != b'\n' {
+                // Up to the end of the line; a backslash before the newline
+                // splices the next line into the comment, as in C.
+                while self.pos < self.src.len() && !(self.peek(0) == b'\n' && !self.spliced(self.pos)) {
                     self.pos += 1;
                 }
             } else if c == b'/' && self.peek(1) == b'*' {
@@ -174,7 +186,7 @@ impl Lexer<'_> {
         // The directive ends at the first newline not preceded by `\`.
         let mut end = self.pos;
         while end < self.src.len() {
-            if self.src[end] == b'\n' && !(end > 0 && self.src[end - 1] == b'\\') {
+            if self.src[end] == b'\n' && !self.spliced(end) {
                 break;
             }
             end += 1;
@@ -369,99 +381,231 @@ impl Lexer<'_> {
             self.pos += 1;
         }
         let digits = &self.text[digits_from..self.pos];
-        let mut unsigned = false;
         let suffix_start = self.pos;
-        while matches!(self.peek(0), b'u' | b'U' | b'l' | b'L') {
-            if matches!(self.peek(0), b'u' | b'U') {
-                unsigned = true;
-            }
-            self.pos += 1;
-        }
-        let mut bad = self.peek(0) == b'.' || self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_';
         while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_' || self.peek(0) == b'.' {
             self.pos += 1;
         }
         let span = Span::new(start, self.pos);
-        let value = if digits.is_empty() && radix != 8 {
-            bad = true;
-            0
-        } else if digits.is_empty() {
-            0
-        } else {
-            match i128::from_str_radix(digits, radix) {
-                Ok(v) if v <= u64::MAX as i128 => v,
-                _ => {
-                    self.diags.push(
-                        Diag::error(Class::Syntax, span, "integer literal is too large")
-                            .with_label("does not fit in 64 bits"),
-                    );
-                    0
-                }
-            }
-        };
-        if bad {
-            let text = &self.text[start..self.pos];
-            let is_float =
-                text.contains('.') || (radix == 10 && text[suffix_start - start..].contains(['e', 'E', 'f', 'F']));
-            if is_float {
-                return Token {
-                    kind: TokKind::Float,
-                    span,
-                    line_start: false,
-                };
-            }
-            self.diags.push(
-                Diag::error(Class::Syntax, span, format!("malformed number `{text}`"))
-                    .with_label("not a valid integer literal"),
-            );
+        let text = &self.text[start..self.pos];
+        let suffix = &self.text[suffix_start..self.pos];
+        let is_float = suffix.starts_with('.')
+            || (radix == 10 && (suffix.contains('.') || suffix.starts_with(['e', 'E', 'f', 'F'])));
+        if is_float {
+            return Token {
+                kind: TokKind::Float,
+                span,
+                line_start: false,
+            };
         }
-        Token {
-            kind: TokKind::Int { value, unsigned },
+        let int = |value: i128, ty: IntType| Token {
+            kind: TokKind::Int { value, ty },
             span,
             line_start: false,
+        };
+        if let Some(bad) = digits.chars().find(|c| radix == 8 && !c.is_digit(8)) {
+            self.diags.push(
+                Diag::error(
+                    Class::Syntax,
+                    span,
+                    format!("invalid digit `{bad}` in octal literal `{text}`"),
+                )
+                .with_label("a literal starting with 0 is octal")
+                .with_note("write it without the leading 0 for a decimal number"),
+            );
+            return int(0, IntType::Int);
+        }
+        let (unsigned, long) = match suffix_kind(suffix) {
+            Some(k) if !(digits.is_empty() && radix == 16) => k,
+            _ => {
+                self.diags.push(
+                    Diag::error(Class::Syntax, span, format!("malformed number `{text}`"))
+                        .with_label("not a valid integer literal"),
+                );
+                return int(0, IntType::Int);
+            }
+        };
+        let value = if digits.is_empty() {
+            0
+        } else {
+            i128::from_str_radix(digits, radix).unwrap_or(i128::MAX)
+        };
+        match literal_type(value, radix == 10, unsigned, long) {
+            Some(ty) => int(value, ty),
+            None => {
+                self.diags.push(
+                    Diag::error(Class::Syntax, span, "integer literal is too large")
+                        .with_label("does not fit in 64 bits"),
+                );
+                int(0, IntType::Int)
+            }
         }
     }
 
     fn char_literal(&mut self) -> Token {
         let start = self.pos;
         self.pos += 1;
-        let mut value: i64 = 0;
-        if self.peek(0) == b'\\' {
-            self.pos += 1;
-            value = match self.peek(0) {
-                b'n' => 10,
-                b't' => 9,
-                b'r' => 13,
-                b'0' => 0,
-                b'\\' => 92,
-                b'\'' => 39,
-                b'"' => 34,
-                c => c as i64,
-            };
-            self.pos += 1;
-        } else if self.pos < self.src.len() {
-            let ch = self.text[self.pos..].chars().next().unwrap_or('\0');
-            value = ch as i64;
-            self.pos += ch.len_utf8();
+        let mut chars = Vec::new();
+        while self.pos < self.src.len() && !matches!(self.peek(0), b'\'' | b'\n') {
+            let at = self.pos;
+            match self.char_in_literal() {
+                Ok(v) => chars.push(v),
+                Err(msg) => {
+                    self.diags.push(
+                        Diag::error(Class::Syntax, Span::new(at, self.pos), msg)
+                            .with_label("in this character literal"),
+                    );
+                    chars.push(0);
+                }
+            }
         }
+        let span_to = |pos| Span::new(start, pos);
         if self.peek(0) == b'\'' {
             self.pos += 1;
         } else {
             self.diags.push(
-                Diag::error(
-                    Class::Syntax,
-                    Span::new(start, self.pos),
-                    "unterminated character literal",
-                )
-                .with_label("expected a closing `'`"),
+                Diag::error(Class::Syntax, span_to(self.pos), "unterminated character literal")
+                    .with_label("expected a closing `'`"),
             );
         }
+        let value = match chars.as_slice() {
+            // A `char` is signed (gcc on x86): '\xff' is -1.
+            [v] => *v as u8 as i8 as i64,
+            [] => {
+                self.diags.push(
+                    Diag::error(Class::Syntax, span_to(self.pos), "empty character literal")
+                        .with_label("no character between the quotes"),
+                );
+                0
+            }
+            _ => {
+                self.diags.push(
+                    Diag::error(
+                        Class::Unsupported,
+                        span_to(self.pos),
+                        "multi-character literals are not part of Cimple",
+                    )
+                    .with_label("more than one character")
+                    .with_note("their value is implementation-defined in C"),
+                );
+                0
+            }
+        };
         Token {
             kind: TokKind::Char(value),
-            span: Span::new(start, self.pos),
+            span: span_to(self.pos),
             line_start: false,
         }
     }
+
+    /// One character of a character literal, escapes decoded (C11 6.4.4.4).
+    fn char_in_literal(&mut self) -> Result<u32, String> {
+        let c = self.peek(0);
+        if c >= 0x80 {
+            let ch = self.text[self.pos..].chars().next().unwrap_or('?');
+            self.pos += ch.len_utf8();
+            return Err(format!(
+                "the non-ASCII character `{ch}` is not part of Cimple in a character literal"
+            ));
+        }
+        self.pos += 1;
+        if c != b'\\' {
+            return Ok(c as u32);
+        }
+        let e = self.peek(0);
+        self.pos += 1;
+        let simple = match e {
+            b'a' => 7,
+            b'b' => 8,
+            b'f' => 12,
+            b'n' => 10,
+            b'r' => 13,
+            b't' => 9,
+            b'v' => 11,
+            b'\\' | b'\'' | b'"' | b'?' => e as u32,
+            b'0'..=b'7' => {
+                let mut v = (e - b'0') as u32;
+                for _ in 0..2 {
+                    if !(b'0'..=b'7').contains(&self.peek(0)) {
+                        break;
+                    }
+                    v = v * 8 + (self.peek(0) - b'0') as u32;
+                    self.pos += 1;
+                }
+                return if v > 0xff {
+                    Err(format!("octal escape `\\{v:o}` is out of range for a char"))
+                } else {
+                    Ok(v)
+                };
+            }
+            b'x' => {
+                let from = self.pos;
+                while self.peek(0).is_ascii_hexdigit() {
+                    self.pos += 1;
+                }
+                let hex = &self.text[from..self.pos];
+                return match u32::from_str_radix(hex, 16) {
+                    Ok(v) if v <= 0xff => Ok(v),
+                    Ok(_) => Err(format!("hex escape `\\x{hex}` is out of range for a char")),
+                    Err(_) if hex.is_empty() => Err("`\\x` needs at least one hex digit".to_string()),
+                    Err(_) => Err(format!("hex escape `\\x{hex}` is out of range for a char")),
+                };
+            }
+            _ => {
+                let shown = self.text[self.pos - 1..].chars().next().unwrap_or('?');
+                self.pos += shown.len_utf8().saturating_sub(1);
+                return Err(format!("unknown escape sequence `\\{shown}`"));
+            }
+        };
+        Ok(simple)
+    }
+}
+
+/// An integer suffix: (unsigned, long count), or `None` if malformed.
+fn suffix_kind(suffix: &str) -> Option<(bool, u8)> {
+    let lower = suffix.to_ascii_lowercase();
+    // `lL` and `Ll` are not suffixes: the two letters must match.
+    if suffix.contains("lL") || suffix.contains("Ll") {
+        return None;
+    }
+    match lower.as_str() {
+        "" => Some((false, 0)),
+        "u" => Some((true, 0)),
+        "l" => Some((false, 1)),
+        "ul" | "lu" => Some((true, 1)),
+        "ll" => Some((false, 2)),
+        "ull" | "llu" => Some((true, 2)),
+        _ => None,
+    }
+}
+
+/// The C type of an integer literal (C11 6.4.4.1, ILP32): the first of the
+/// candidate types that holds the value. Octal and hex literals may take
+/// unsigned types, decimal ones only with a `u` suffix.
+fn literal_type(value: i128, decimal: bool, unsigned: bool, long: u8) -> Option<IntType> {
+    use IntType::*;
+    let signed: &[IntType] = match long {
+        0 => &[Int, Long, LongLong],
+        1 => &[Long, LongLong],
+        _ => &[LongLong],
+    };
+    let unsigned_of = |t: IntType| match t {
+        Int => UInt,
+        Long => ULong,
+        _ => ULongLong,
+    };
+    let mut candidates = Vec::new();
+    for &t in signed {
+        if !unsigned {
+            candidates.push(t);
+        }
+        if unsigned || !decimal {
+            candidates.push(unsigned_of(t));
+        }
+    }
+    candidates.into_iter().find(|t| {
+        let (lo, hi) = t.c_range();
+        lo <= value && value <= hi
+    })
 }
 
 /// Replaces each use of a macro by its tokens. The expanded tokens take the

@@ -1204,7 +1204,7 @@ impl Parser<'_> {
                     self.unary()?;
                 }
                 Ok(Expr {
-                    kind: ExprKind::Int(0),
+                    kind: ExprKind::Int(0, IntType::Int),
                     span: t.span,
                 })
             }
@@ -1318,7 +1318,7 @@ impl Parser<'_> {
     fn primary(&mut self) -> PResult<Expr> {
         let t = self.tok().clone();
         match &t.kind {
-            TokKind::Int { value, .. } => {
+            TokKind::Int { value, ty } => {
                 self.bump();
                 let v = if *value > i64::MAX as i128 {
                     self.unsupported(t.span, "integer literals above 2^63-1 are not part of Cimple");
@@ -1327,14 +1327,14 @@ impl Parser<'_> {
                     *value as i64
                 };
                 Ok(Expr {
-                    kind: ExprKind::Int(v),
+                    kind: ExprKind::Int(v, *ty),
                     span: t.span,
                 })
             }
             TokKind::Char(v) => {
                 self.bump();
                 Ok(Expr {
-                    kind: ExprKind::Int(*v),
+                    kind: ExprKind::Int(*v, IntType::Int),
                     span: t.span,
                 })
             }
@@ -1345,7 +1345,7 @@ impl Parser<'_> {
                 }
                 self.unsupported(t.span, "string literals are not part of Cimple");
                 Ok(Expr {
-                    kind: ExprKind::Int(0),
+                    kind: ExprKind::Int(0, IntType::Int),
                     span: t.span,
                 })
             }
@@ -1353,7 +1353,7 @@ impl Parser<'_> {
                 self.bump();
                 self.unsupported(t.span, "floating-point numbers are not part of Cimple");
                 Ok(Expr {
-                    kind: ExprKind::Int(0),
+                    kind: ExprKind::Int(0, IntType::Int),
                     span: t.span,
                 })
             }
