@@ -205,17 +205,25 @@ fn mod_ref(p: &Program) -> (Vec<BTreeSet<VarId>>, Vec<BTreeSet<VarId>>) {
 }
 
 /// Postdominators by the Cooper-Harvey-Kennedy iteration on the reversed
-/// graph. Error and halt nodes, and nodes that cannot reach the exit, get a
-/// virtual edge to the exit, so every node has a postdominator.
+/// graph. Nodes where a run ends (error and halt nodes) get a virtual edge to
+/// the exit; so do nodes that reach neither (infinite loops), so every node
+/// has a postdominator. A node that reaches the exit only through an ending
+/// node (`goto fail; ... fail: assert(0);`) gets none: the ending node
+/// postdominates it, and control dependence follows the real paths.
 fn postdominators(p: &Program, pid: ProcId, nodes: &[NodeId], preds: &[Vec<NodeId>], ipdom: &mut [Option<NodeId>]) {
     let exit = p.proc(pid).exit;
     // Reverse-graph successors of x are the CFG predecessors of x; the
     // virtual edges x -> exit make x a reverse successor of exit.
-    let reaches_exit = backward_reach(exit, preds);
+    let ends: Vec<NodeId> = nodes
+        .iter()
+        .copied()
+        .filter(|&x| x != exit && p.node(x).successors().is_empty())
+        .collect();
+    let reaches_exit = backward_reach(std::iter::once(exit).chain(ends.iter().copied()), preds);
     let virtual_to_exit: Vec<NodeId> = nodes
         .iter()
         .copied()
-        .filter(|&x| x != exit && (p.node(x).successors().is_empty() || !reaches_exit.contains(&x)))
+        .filter(|&x| x != exit && (ends.contains(&x) || !reaches_exit.contains(&x)))
         .collect();
     let rsucc = |x: NodeId| -> Vec<NodeId> {
         let mut v = preds[x.index()].clone();
@@ -294,9 +302,9 @@ fn postdominators(p: &Program, pid: ProcId, nodes: &[NodeId], preds: &[Vec<NodeI
     }
 }
 
-fn backward_reach(from: NodeId, preds: &[Vec<NodeId>]) -> std::collections::HashSet<NodeId> {
+fn backward_reach(from: impl Iterator<Item = NodeId>, preds: &[Vec<NodeId>]) -> std::collections::HashSet<NodeId> {
     let mut seen = std::collections::HashSet::new();
-    let mut work = vec![from];
+    let mut work: Vec<NodeId> = from.collect();
     while let Some(x) = work.pop() {
         if seen.insert(x) {
             work.extend(preds[x.index()].iter().copied());
