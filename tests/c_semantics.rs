@@ -28,7 +28,8 @@ fn verdicts(dir: &Path, name: &str, text: &[u8]) -> Vec<String> {
 /// Does the program, compiled by gcc and run, call `reach_error()`?
 fn gcc_reaches_error(dir: &Path, name: &str, text: &[u8]) -> bool {
     let src = dir.join(format!("gcc_{name}"));
-    let mut c = b"#include <stdio.h>\n#include <stdlib.h>\nvoid reach_error(void) { puts(\"ERROR\"); exit(0); }\n".to_vec();
+    let mut c =
+        b"#include <stdio.h>\n#include <stdlib.h>\nvoid reach_error(void) { puts(\"ERROR\"); exit(0); }\n".to_vec();
     // Without the BOM, which must come first.
     c.extend_from_slice(text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text));
     std::fs::write(&src, c).expect("write the C file");
@@ -39,7 +40,11 @@ fn gcc_reaches_error(dir: &Path, name: &str, text: &[u8]) -> bool {
         .arg(&src)
         .output()
         .expect("gcc runs");
-    assert!(built.status.success(), "gcc: {}", String::from_utf8_lossy(&built.stderr));
+    assert!(
+        built.status.success(),
+        "gcc: {}",
+        String::from_utf8_lossy(&built.stderr)
+    );
     let run = Command::new(&exe).output().expect("the program runs");
     String::from_utf8_lossy(&run.stdout).contains("ERROR")
 }
@@ -161,12 +166,27 @@ fn source_text_is_read_as_c_reads_it() {
 fn malformed_literals_are_located_errors() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     for (text, message) in [
-        ("int main() { int x = 08; return x; }", "1:22: invalid digit `8` in octal literal `08`"),
-        ("int main() { int x = '\\q'; return x; }", "unknown escape sequence `\\q`"),
-        ("int main() { int x = '\\x100'; return x; }", "hex escape `\\x100` is out of range"),
-        ("int main() { int x = 'ab'; return x; }", "multi-character literals are not part of Cimple"),
+        (
+            "int main() { int x = 08; return x; }",
+            "1:22: invalid digit `8` in octal literal `08`",
+        ),
+        (
+            "int main() { int x = '\\q'; return x; }",
+            "unknown escape sequence `\\q`",
+        ),
+        (
+            "int main() { int x = '\\x100'; return x; }",
+            "hex escape `\\x100` is out of range",
+        ),
+        (
+            "int main() { int x = 'ab'; return x; }",
+            "multi-character literals are not part of Cimple",
+        ),
         ("int main() { int x = 1lL; return x; }", "malformed number `1lL`"),
-        ("int main() { int x = 18446744073709551616; return x; }", "integer literal is too large"),
+        (
+            "int main() { int x = 18446744073709551616; return x; }",
+            "integer literal is too large",
+        ),
     ] {
         let path = dir.path().join("bad.c");
         std::fs::write(&path, text).unwrap();

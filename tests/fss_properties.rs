@@ -31,6 +31,16 @@
 //!      witness and those whose witness failed 1 or 2 are counted, with how
 //!      many of them some enumerated run matched.
 //!
+//! 4. **Assumptions are necessary**: an FSS reported with no assumptions
+//!    claims that the inputs do not decide its error. Where the enumeration
+//!    is complete, every input vector of the box must have a run (some choice
+//!    sequence) that contains the FSS and ends at its error, or else no run
+//!    that ends without error. (A lost control dependence, e.g. through a
+//!    `goto`, shows up here as `assumptions: none` for an error that some
+//!    inputs never reach.) Inputs whose every run stops at an *earlier*
+//!    run-time error are counted apart (`pre-empted`): an FSS does not yet
+//!    state that the checks it passes (a divisor, an index) must not fail.
+//!
 //! The interpreter's trace has one step per executed node; an FSS event
 //! maps to a step as follows: assignments, draws, branch atoms (with their
 //! outcome), written `return`s, calls and errors to the step of their node;
@@ -308,6 +318,11 @@ struct Explained {
     loose_runs: usize,
     /// Error runs compared with the listing.
     runs: usize,
+    /// Per FSS: it has no assumptions (check 4).
+    free: Vec<bool>,
+    /// Per FSS: the input vectors with a run that contains it and ends at
+    /// the error.
+    covered: Vec<std::collections::BTreeSet<String>>,
 }
 
 /// An FSS's witness, as checks 1 and 2 found it.
@@ -325,6 +340,9 @@ enum Witness {
 #[derive(Default)]
 struct Tally {
     programs: usize,
+    /// Assumption-free FSSs that some inputs miss only by failing an
+    /// earlier check (check 4's known gap).
+    pre_empted: usize,
     /// Programs with at least one explained condition (enumerated).
     enumerated: usize,
     conditions: usize,
@@ -450,6 +468,8 @@ fn check_program(seed: u64, name: &str, text: &str, dom: &exhaust::Domain, t: &m
             missed_runs: 0,
             loose_runs: 0,
             runs: 0,
+            free: Vec::new(),
+            covered: Vec::new(),
         };
         for f in &ex.fss {
             t.fss += 1;
@@ -464,6 +484,7 @@ fn check_program(seed: u64, name: &str, text: &str, dom: &exhaust::Domain, t: &m
             let Some(w) = &f.witness else {
                 t.without_witness += 1;
                 e.fss.push((pts, shown));
+                e.free.push(false);
                 e.witness.push(Witness::Missing);
                 continue;
             };
@@ -510,6 +531,7 @@ fn check_program(seed: u64, name: &str, text: &str, dom: &exhaust::Domain, t: &m
                 }
             }
             e.fss.push((pts, shown));
+            e.free.push(f.assumptions.is_empty());
             if !ok {
                 e.witness.push(Witness::Wrong);
                 continue;
@@ -525,6 +547,7 @@ fn check_program(seed: u64, name: &str, text: &str, dom: &exhaust::Domain, t: &m
             e.witness.push(Witness::Replayed { widest, choices_in });
         }
         e.matched = vec![false; e.fss.len()];
+        e.covered = vec![Default::default(); e.fss.len()];
         explained.insert(site, e);
     }
     if explained.is_empty() {
@@ -534,11 +557,20 @@ fn check_program(seed: u64, name: &str, text: &str, dom: &exhaust::Domain, t: &m
     // Check 3: every run of the box that ends at an explained error.
     t.enumerated += 1;
     let t1 = Instant::now();
+    // Per input vector: some run of it ends without an error.
+    let mut inputs_seen: BTreeMap<String, bool> = BTreeMap::new();
     let en = exhaust::enumerate(&p, dom, |icfg, run| {
+        let key = format!("{:?}", icfg.inputs);
+        *inputs_seen.entry(key.clone()).or_default() |= exhaust::error_site(run).is_none();
         let Some(site) = exhaust::error_site(run) else { return };
         let Some(e) = explained.get_mut(&site) else { return };
         let trace = full_trace(&p, run);
         e.runs += 1;
+        for (k, (pts, _)) in e.fss.iter().enumerate() {
+            if e.free[k] && embeds(pts, &trace, false) {
+                e.covered[k].insert(key.clone());
+            }
+        }
         // (a) asks for an FSS inside the run as the checker compares
         // FSSs (one that is a subsequence of another drops it, call
         // depth aside); (b) for one at the same call depths.
@@ -584,6 +616,22 @@ fn check_program(seed: u64, name: &str, text: &str, dom: &exhaust::Domain, t: &m
                 e.runs,
                 listing.join(" ")
             ));
+        }
+        // Check 4.
+        for (k, (_, shown)) in e.fss.iter().enumerate() {
+            let replayed = matches!(e.witness[k], Witness::Replayed { .. });
+            if e.free[k] && replayed && !en.capped {
+                let mut missing = inputs_seen.iter().filter(|(i, _)| !e.covered[k].contains(*i));
+                if missing.clone().any(|(_, clean)| !clean) {
+                    t.pre_empted += 1;
+                }
+                if let Some((missing, _)) = missing.find(|(_, clean)| **clean) {
+                    fail(format!(
+                        "{}: FSS {shown} has no assumptions, yet no run on inputs {missing} contains it and ends at its error",
+                        e.name
+                    ));
+                }
+            }
         }
         let r_box = en.radius.unwrap_or(0).unsigned_abs();
         for (k, w) in e.witness.iter().enumerate() {
@@ -668,6 +716,11 @@ fn summary(t: &Tally, what: &str, elapsed: Duration) -> String {
         s,
         "  runs: {} ({} overflowed and {} hit the step limit: skipped); {} programs capped",
         t.runs, t.overflow, t.step_limit, t.capped
+    );
+    let _ = writeln!(
+        s,
+        "  assumption-free FSSs missed by some inputs only through an earlier failing check: {}",
+        t.pre_empted
     );
     s
 }
@@ -856,6 +909,30 @@ fn fss_behind_recursion() {
          int main(void) {\n\
          \x20   int x0;\n\
          \x20   f1(x0);\n\
+         }\n",
+    );
+}
+
+/// `goto fail; ... fail: assert(0);` once gave the FSS `<11>` with no
+/// assumptions, although `x = 0` never fails: the label's node reached the
+/// exit only through the error, and got a virtual edge that cut its control
+/// dependence. Now `x > 5` is the assumption (check 4 fails otherwise).
+#[test]
+fn goto_to_an_error_keeps_its_condition() {
+    assert_agrees(
+        "goto.c",
+        "int x;\n\
+         int y;\n\
+         int main(void) {\n\
+         \x20   y = 0;\n\
+         \x20   if (x > 5)\n\
+         \x20       y = 1;\n\
+         \x20   if (y == 1)\n\
+         \x20       goto fail;\n\
+         \x20   return 0;\n\
+         fail:\n\
+         \x20   assert(0);\n\
+         \x20   return 1;\n\
          }\n",
     );
 }
