@@ -317,17 +317,18 @@ impl Constraint {
             RelOp::Eq => (d, Cmp::Eq),
             RelOp::Ne => (d, Cmp::Ne),
         };
-        Some(Constraint { e, cmp }.normalise())
+        Constraint { e, cmp }.normalise()
     }
 
-    fn normalise(mut self) -> Truth {
+    /// `None` when a number leaves the 64-bit range.
+    fn normalise(mut self) -> Option<Truth> {
         if self.e.terms.is_empty() {
             let c = self.e.c;
-            return Truth::Known(match self.cmp {
+            return Some(Truth::Known(match self.cmp {
                 Cmp::Le => c <= 0,
                 Cmp::Eq => c == 0,
                 Cmp::Ne => c != 0,
-            });
+            }));
         }
         let g = self.e.terms.iter().fold(0, |g, t| gcd(g, t.1));
         if g > 1 {
@@ -339,16 +340,16 @@ impl Constraint {
                 Cmp::Le => self.e.c = div_ceil(self.e.c, g),
                 Cmp::Eq | Cmp::Ne => {
                     if self.e.c % g != 0 {
-                        return Truth::Known(self.cmp == Cmp::Ne);
+                        return Some(Truth::Known(self.cmp == Cmp::Ne));
                     }
                     self.e.c /= g;
                 }
             }
         }
         if self.cmp != Cmp::Le && self.e.terms[0].1 < 0 {
-            self.e = self.e.scale(-1).expect("scaling by -1 after division cannot overflow");
+            self.e = self.e.scale(-1)?;
         }
-        Truth::Depends(self)
+        Some(Truth::Depends(self))
     }
 
     /// The constraint that holds exactly when this one does not.
