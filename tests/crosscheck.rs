@@ -320,7 +320,8 @@ fn verdicts_agree_with_exhaustive_runs() {
     if count >= PROGRAMS {
         assert!(t.safe >= 400 && t.safe_exercised >= 200, "too few safe verdicts:\n{s}");
         assert!(t.unsafe_ >= 200, "too few unsafe verdicts:\n{s}");
-        assert!(t.runs >= 100_000, "too few runs:\n{s}");
+        // (Narrow input types, `_Bool` among them, make the boxes small.)
+        assert!(t.runs >= 50_000, "too few runs:\n{s}");
     }
 }
 

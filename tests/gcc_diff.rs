@@ -781,6 +781,10 @@ fn run_fitting(p: &Program, cfg: &Config) -> Result<Run, RunError> {
             }) => {
                 cfg.choices[index] = value.clamp(range.0, range.1);
             }
+            // An input of a narrow or unsigned type: the nearest value of it.
+            Err(RunError::InputOutOfRange { name, value, range }) => {
+                cfg.inputs.insert(name, value.clamp(range.0, range.1));
+            }
             other => return other,
         }
     }

@@ -12,7 +12,11 @@
 //! happen), calls inside expressions, assignments and `++`/`--` inside
 //! expressions, chained assignments, `static` locals, forward `goto`s,
 //! `__VERIFIER_nondet_int()`, `__VERIFIER_assert`, `__VERIFIER_assume`,
-//! `reach_error()` and `abort()`.
+//! `reach_error()` and `abort()`. With `c_types`, scalars may also be
+//! `unsigned`, `char`, `unsigned char`, `short`, `unsigned short` or `_Bool`,
+//! and leaves may be casts, character literals with every escape, and
+//! unsigned constants near 0 and 2^32, so conversions and wrap-around are
+//! exercised (C's and Cimple's meanings agree: docs/cimple.md).
 //!
 //! C leaves the evaluation order of most operands unspecified; the
 //! generator never puts in operands that C may evaluate in either order two
@@ -108,6 +112,9 @@ pub struct GenConfig {
     /// Procedures that call themselves (at most 2 deep: the first parameter
     /// counts down).
     pub recursion: bool,
+    /// Scalars of narrow and unsigned types, casts, character literals and
+    /// unsigned constants (C's conversions and wrap-around).
+    pub c_types: bool,
     /// Uninitialised local arrays in `main` (every element is an input);
     /// when false, `main`'s local array is always initialised, which keeps
     /// the number of inputs small.
@@ -135,6 +142,7 @@ impl Default for GenConfig {
             assignments_in_exprs: true,
             statics_and_gotos: true,
             recursion: true,
+            c_types: true,
             input_arrays: true,
         }
     }
@@ -162,6 +170,10 @@ enum E {
         index: Box<E>,
     },
     Neg(Box<E>),
+    /// A literal written as text (`'\x7f'`, `4294967295u`).
+    Lit(String),
+    /// `((T)(e))`.
+    Cast(&'static str, Box<E>),
     /// `+ - *` and comparisons: operands in unspecified order.
     Bin(&'static str, Box<E>, Box<E>),
     /// `/ %`.
@@ -200,6 +212,8 @@ impl E {
             E::Var { name, .. } => name.clone(),
             E::Elem { name, index, .. } => format!("{name}[{}]", index.render()),
             E::Neg(x) => format!("-({})", x.render()),
+            E::Lit(t) => t.clone(),
+            E::Cast(t, x) => format!("(({t})({}))", x.render()),
             E::Bin(op, a, b) | E::Div(op, a, b) | E::Logic(op, a, b) => {
                 format!("({} {op} {})", a.render(), b.render())
             }
@@ -235,9 +249,9 @@ impl E {
 
     fn children(&self) -> Vec<&E> {
         match self {
-            E::Const(_) | E::Var { .. } | E::Nondet | E::Inc { .. } => vec![],
+            E::Const(_) | E::Lit(_) | E::Var { .. } | E::Nondet | E::Inc { .. } => vec![],
             E::Elem { index, .. } => vec![index],
-            E::Neg(x) | E::Not(x) => vec![x],
+            E::Neg(x) | E::Not(x) | E::Cast(_, x) => vec![x],
             E::Set { rhs, .. } => vec![rhs],
             E::Bin(_, a, b) | E::Div(_, a, b) | E::Logic(_, a, b) | E::Comma(a, b) => vec![a, b],
             E::Ternary(c, a, b) => vec![c, a, b],
@@ -422,6 +436,78 @@ impl Gen<'_> {
         self.rng.range(lo, hi)
     }
 
+    /// The type of a new scalar: mostly `int`.
+    fn scalar_type(&mut self) -> &'static str {
+        if !self.cfg.c_types || self.rng.chance(60) {
+            return "int";
+        }
+        *self.rng.pick(&[
+            "unsigned int",
+            "unsigned",
+            "char",
+            "unsigned char",
+            "short",
+            "unsigned short",
+            "_Bool",
+        ])
+    }
+
+    /// A leaf that only `c_types` programs have: a character literal, an
+    /// unsigned constant, or a cast of a smaller expression.
+    fn c_leaf(&mut self) -> E {
+        const LITERALS: &[&str] = &[
+            r"'\0'",
+            r"'\a'",
+            r"'\b'",
+            r"'\f'",
+            r"'\n'",
+            r"'\r'",
+            r"'\t'",
+            r"'\v'",
+            r"'\\'",
+            r"'\''",
+            r#"'\"'"#,
+            r"'\?'",
+            r"'\1'",
+            r"'\101'",
+            r"'\177'",
+            r"'\377'",
+            r"'\x41'",
+            r"'\x7f'",
+            r"'\xff'",
+            r"'\x80'",
+            "'a'",
+            "'0'",
+            "0u",
+            "1u",
+            "2u",
+            "4294967295u",
+            "4294967294u",
+            "2147483647u",
+            "2147483648u",
+            "0x7fffffff",
+            "0xffffffff",
+            "255u",
+            "256",
+            "65535",
+            "-2147483647",
+        ];
+        if self.rng.chance(60) {
+            return E::Lit(self.rng.pick(LITERALS).to_string());
+        }
+        let ty = *self.rng.pick(&[
+            "unsigned int",
+            "unsigned char",
+            "char",
+            "short",
+            "unsigned short",
+            "_Bool",
+            "int",
+        ]);
+        let inner = self.leaf(false);
+        E::Cast(ty, Box::new(inner))
+    }
+
     fn program(mut self) -> String {
         self.line("extern int __VERIFIER_nondet_int(void);");
         self.line("extern void __VERIFIER_assert(int cond);");
@@ -435,10 +521,11 @@ impl Gen<'_> {
         for k in 0..n {
             let name = format!("g{k}");
             if self.rng.chance(50) {
-                let c = self.constant();
-                self.line(&format!("int {name} = {c};"));
+                let (ty, c) = (self.scalar_type(), self.constant());
+                self.line(&format!("{ty} {name} = {c};"));
             } else {
-                self.line(&format!("int {name};"));
+                let ty = self.scalar_type();
+                self.line(&format!("{ty} {name};"));
             }
             globals.push(VarInfo {
                 name,
@@ -529,11 +616,12 @@ impl Gen<'_> {
         for k in 0..nlocals {
             let local = if is_main { format!("x{k}") } else { format!("l{k}") };
             // Left uninitialised: an input in `main`, a choice elsewhere.
+            let ty = self.scalar_type();
             if self.rng.chance(45) {
-                self.line(&format!("int {local};"));
+                self.line(&format!("{ty} {local};"));
             } else {
                 let e = self.full_expr(2);
-                self.line(&format!("int {local} = {};", e.render_top()));
+                self.line(&format!("{ty} {local} = {};", e.render_top()));
             }
             self.declare(&local, None, true);
         }
@@ -655,6 +743,9 @@ impl Gen<'_> {
         let w = self.rng.below(100);
         let scalars = self.scalars(false);
         let arrays = self.arrays();
+        if self.cfg.c_types && w < 8 {
+            return self.c_leaf();
+        }
         if w < 30 || scalars.is_empty() && arrays.is_empty() {
             return E::Const(self.constant());
         }
@@ -897,8 +988,9 @@ impl Gen<'_> {
                         format!("b{}", self.fresh - 1)
                     }
                 };
+                let ty = self.scalar_type();
                 if !self.in_main && self.rng.chance(30) {
-                    self.line(&format!("int {name};"));
+                    self.line(&format!("{ty} {name};"));
                 } else {
                     // In C the new variable is in scope in its own initialiser:
                     // naming it there would read it uninitialised.
@@ -910,7 +1002,7 @@ impl Gen<'_> {
                             break;
                         }
                     }
-                    self.line(&format!("int {name} = {};", e.render_top()));
+                    self.line(&format!("{ty} {name} = {};", e.render_top()));
                 }
                 self.declare(&name, None, true);
             }
