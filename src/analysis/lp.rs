@@ -47,7 +47,7 @@ const CLIP: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
 
 /// Each symbol's range, narrowed by the constraints on it alone (`x <= 7`,
 /// `-x <= 0`).
-fn bounds<'c>(
+pub fn bounds<'c>(
     cons: impl Iterator<Item = &'c Constraint>,
     range: &dyn Fn(Sym) -> (i64, i64),
 ) -> BTreeMap<Sym, (i64, i64)> {

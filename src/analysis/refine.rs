@@ -50,7 +50,42 @@ pub fn exact_model(
         next: first_instance,
         solves: 0,
     };
-    search.from(cons.to_vec())
+    let mut all = cons.to_vec();
+    all.extend(fixed_results(cons, alphas));
+    search.from(all)
+}
+
+/// The results of operations whose operands the constraints fix (`n == 0`
+/// fixes `n * (n + 1)` at 0), as equalities: with them the solver sees a
+/// contradiction like `n == 0 && n * (n + 1) != 0` at once, where fixing
+/// factors at a few values could not.
+fn fixed_results(cons: &[Constraint], alphas: &[(Sym, AlphaDef)]) -> Vec<Constraint> {
+    let wide = |_| (i64::MIN, i64::MAX);
+    let mut known: BTreeMap<Sym, i64> = lp::bounds(cons.iter(), &wide)
+        .into_iter()
+        .filter(|(_, (lo, hi))| lo == hi)
+        .map(|(s, (v, _))| (s, v))
+        .collect();
+    let mut out = Vec::new();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (s, def) in alphas {
+            let syms = def.syms();
+            if known.contains_key(s) || syms.is_empty() || !syms.iter().all(|t| known.contains_key(t)) {
+                continue;
+            }
+            let Some(v) = def.eval(&mut |t| known[&t]) else {
+                continue;
+            };
+            known.insert(*s, v);
+            changed = true;
+            if let Some(Truth::Depends(c)) = Constraint::compare(&LinExpr::sym(*s), RelOp::Eq, &LinExpr::constant(v)) {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 struct Search<'s> {
@@ -349,6 +384,25 @@ mod tests {
             t => panic!("{t:?}"),
         };
         let r = solve(&[equals(alpha(1), 1), equals(alpha(2), 2), below], &alphas);
+        assert!(matches!(r, Exact::Infeasible), "{r:?}");
+    }
+
+    #[test]
+    fn operands_fixed_by_bounds_fix_the_product() {
+        // 0 <= x <= 0 and x * (x + 1) != 0: infeasible (recursion.c's FSSs
+        // were shown with such contradictory assumptions).
+        let x_plus_1 = LinExpr::sym(x()).combine(1, &LinExpr::constant(1), 1).unwrap();
+        let alphas = [(alpha(1), AlphaDef::Mul(LinExpr::sym(x()), x_plus_1))];
+        let cmp = |s: Sym, op, k| match Constraint::compare(&LinExpr::sym(s), op, &LinExpr::constant(k)) {
+            Some(Truth::Depends(c)) => c,
+            t => panic!("{t:?}"),
+        };
+        let cons = [
+            cmp(x(), RelOp::Ge, 0),
+            cmp(x(), RelOp::Le, 0),
+            cmp(alpha(1), RelOp::Ne, 0),
+        ];
+        let r = solve(&cons, &alphas);
         assert!(matches!(r, Exact::Infeasible), "{r:?}");
     }
 

@@ -10,7 +10,7 @@ use super::path::{Choice, Exec, PathError, PathStep};
 use super::refine;
 use super::state::{CondId, CtxId, Decision, ValId};
 use super::step::Engine;
-use super::value::Sym;
+use super::value::{AlphaKey, Sym};
 use crate::interp;
 use crate::ir::cond::UserCond;
 use crate::ir::*;
@@ -375,7 +375,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
         let run = match interp::run(self.engine.p, &cfg) {
             Ok(r) => r,
             Err(_) => {
-                notes.add(Why::Replay(cur.exec.has_alpha));
+                notes.add(replay_failed(&cur.exec));
                 return None;
             }
         };
@@ -385,7 +385,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
             _ => false,
         };
         if !reached {
-            notes.add(Why::Replay(cur.exec.has_alpha));
+            notes.add(replay_failed(&cur.exec));
             return None;
         }
         Some(Counterexample {
@@ -415,8 +415,8 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 notes.add(Why::Infeasible);
                 None
             }
-            refine::Exact::Unknown(_) if exec.has_alpha => {
-                notes.add(Why::Replay(true));
+            refine::Exact::Unknown(_) if exec.has_alpha || widened(exec) => {
+                notes.add(replay_failed(exec));
                 None
             }
             refine::Exact::Unknown(why) => {
@@ -547,6 +547,26 @@ enum Why {
     /// Replay did not reach the error (`true`: the path used values the
     /// analysis does not track exactly).
     Replay(bool),
+    /// The same, on a path through values widened at a loop head or a deep
+    /// recursive call (a larger `--unroll` may decide it).
+    ReplayWidened,
+}
+
+/// Does the path read a value widened at a loop head or a recursive call?
+fn widened(exec: &Exec) -> bool {
+    exec.constraints.iter().any(|c| {
+        c.c.e
+            .syms()
+            .any(|s| matches!(s, Sym::Alpha(AlphaKey::Widen(..) | AlphaKey::Recursion(..), _)))
+    })
+}
+
+fn replay_failed(exec: &Exec) -> Why {
+    if widened(exec) {
+        Why::ReplayWidened
+    } else {
+        Why::Replay(exec.has_alpha)
+    }
 }
 
 /// What the search ran into, for the `unknown` reason.
@@ -555,6 +575,7 @@ struct Notes {
     infeasible: u32,
     replay_alpha: u32,
     replay_exact: u32,
+    replay_widened: u32,
     solver: Option<&'static str>,
     malformed: Option<String>,
     bounded: bool,
@@ -568,6 +589,7 @@ impl Notes {
             && self.malformed.is_none()
             && self.replay_alpha == 0
             && self.replay_exact == 0
+            && self.replay_widened == 0
     }
 
     fn add(&mut self, w: Why) {
@@ -578,6 +600,7 @@ impl Notes {
             Why::Solver(s) => self.solver = Some(s),
             Why::Replay(true) => self.replay_alpha += 1,
             Why::Replay(false) => self.replay_exact += 1,
+            Why::ReplayWidened => self.replay_widened += 1,
         }
     }
 
@@ -585,6 +608,12 @@ impl Notes {
         let mut parts = Vec::new();
         if out_of_budget {
             parts.push("the search for a feasible error path ran out of its budget".to_string());
+        }
+        if self.replay_widened > 0 {
+            parts.push(format!(
+                "{} error path(s) go through values widened after --unroll iterations of a loop or levels of recursion; replaying them did not reach the error (a larger --unroll may decide them)",
+                self.replay_widened
+            ));
         }
         if self.replay_alpha > 0 {
             parts.push(format!(
@@ -606,7 +635,7 @@ impl Notes {
         }
         if parts.is_empty() || (!out_of_budget && self.infeasible > 0) {
             let bound = if self.bounded {
-                " within the search bounds (loop iterations beyond the widening bound were not all tried)"
+                " within the search bounds (paths repeat a state past the --unroll bound only a few times, and nest calls only so deep; a larger --unroll may decide it)"
             } else {
                 ""
             };

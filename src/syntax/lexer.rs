@@ -153,7 +153,7 @@ impl Lexer<'_> {
             } else if c == b'/' && self.peek(1) == b'/' {
                 // Up to the end of the line; a backslash before the newline
                 // splices the next line into the comment, as in C.
-                while self.pos < self.src.len() && !(self.peek(0) == b'\n' && !self.spliced(self.pos)) {
+                while self.pos < self.src.len() && (self.peek(0) != b'\n' || self.spliced(self.pos)) {
                     self.pos += 1;
                 }
             } else if c == b'/' && self.peek(1) == b'*' {

@@ -441,7 +441,7 @@ impl Gen<'_> {
         if !self.cfg.c_types || self.rng.chance(60) {
             return "int";
         }
-        *self.rng.pick(&[
+        const TYPES: &[&str] = &[
             "unsigned int",
             "unsigned",
             "char",
@@ -449,7 +449,8 @@ impl Gen<'_> {
             "short",
             "unsigned short",
             "_Bool",
-        ])
+        ];
+        TYPES[self.rng.below(TYPES.len() as u64) as usize]
     }
 
     /// A leaf that only `c_types` programs have: a character literal, an
