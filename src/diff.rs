@@ -112,6 +112,7 @@ fn load_version(file: &Arc<SourceFile>, opts: &DiffOptions) -> Result<Program, D
     let lo = LowerOptions {
         entry: opts.entry.clone(),
         globals: opts.globals,
+        overflow_checks: false,
     };
     let (p, diags) = crate::load(file.clone(), &lo);
     match p {
@@ -390,6 +391,7 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
     let lo = LowerOptions {
         entry: "__fc_diff".into(),
         globals: Some(opts.globals.unwrap_or(pn.globals_mode)),
+        overflow_checks: false,
     };
     let (program, diags) = crate::load(file.clone(), &lo);
     let Some(program) = program else {

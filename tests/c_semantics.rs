@@ -195,3 +195,54 @@ fn malformed_literals_are_located_errors() {
         assert!(err.contains(message), "{text}: expected `{message}` in\n{err}");
     }
 }
+
+#[test]
+fn signed_overflow_is_a_condition_under_no_overflow() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "extern int __VERIFIER_nondet_int(void);\n\
+                int main() {\n\
+                \x20 int x = __VERIFIER_nondet_int();\n\
+                \x20 unsigned int u = __VERIFIER_nondet_int();\n\
+                \x20 u = u * 3 + 1;\n\
+                \x20 if (x < 100 && x > -100) { int y = x * 1000; }\n\
+                \x20 int z = x - 1;\n\
+                \x20 return 0;\n\
+                }\n";
+    let path = dir.path().join("overflow.c");
+    std::fs::write(&path, text).unwrap();
+    let file = path.to_str().unwrap();
+    let (_, out, err) = cli::focuscheck(&[
+        "check",
+        file,
+        "--property",
+        "no-overflow",
+        "--format",
+        "json",
+        "--no-explain",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let got: Vec<(String, String)> = doc["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["condition"].as_str().unwrap().to_string(),
+                c["verdict"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    // Unsigned arithmetic wraps (no condition); `x * 1000` cannot overflow
+    // under its guard; `x - 1` does for x = INT_MIN (replayed).
+    assert_eq!(
+        got,
+        [
+            ("signed overflow in `x * 1000`".to_string(), "safe".to_string()),
+            ("signed overflow in `x - 1`".to_string(), "unsafe".to_string()),
+        ],
+        "{out}"
+    );
+    // Without the property there is no such condition.
+    let (_, out, _) = cli::focuscheck(&["check", file, "--format", "json", "--no-explain"]);
+    assert!(!out.contains("signed overflow"), "{out}");
+}

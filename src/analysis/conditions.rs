@@ -46,6 +46,7 @@ impl Condition {
                     SiteKind::ReachError => format!("call `{text}`"),
                     SiteKind::Bounds => format!("array bounds in `{text}`"),
                     SiteKind::DivByZero => format!("division by zero in `{text}`"),
+                    SiteKind::Overflow => format!("signed overflow in `{text}`"),
                 }
             }
             CondKind::User(u) => u.text.clone(),
@@ -78,6 +79,9 @@ pub enum Property {
     UnreachCall,
     /// Only the `--error` conditions.
     User,
+    /// SV-COMP's `no-overflow`: signed arithmetic overflow only (undefined
+    /// in C; checked only under this property).
+    NoOverflow,
 }
 
 /// The conditions of a program; sites whose span starts in one of `cut`
@@ -101,6 +105,7 @@ pub fn conditions(
                 Property::All => true,
                 Property::UnreachCall => matches!(s.kind, SiteKind::Assert | SiteKind::ReachError),
                 Property::User => false,
+                Property::NoOverflow => s.kind == SiteKind::Overflow,
             };
         out.push(Condition {
             kind: CondKind::Site(SiteId(i as u32)),

@@ -132,6 +132,11 @@ impl Evaluator<'_, '_> {
                 let ty = *ty;
                 self.then(x, move |ev, v| vec![ev.conv(ty, v, arg_range)])
             }
+            ExprKind::Checked { value, ty, site } => {
+                let v = self.expr(value);
+                let (ty, site) = (*ty, *site);
+                self.then(v, move |ev, x| ev.checked(x, ty, site))
+            }
             ExprKind::Neg(x) => {
                 let x = self.expr(x);
                 self.then(x, |ev, a| vec![Outcome::ok(ev.lin_op(a.lin().scale(-1)))])
@@ -211,6 +216,51 @@ impl Evaluator<'_, '_> {
             constraints,
             result: Ok(Value::from_lin(r)),
         }
+    }
+
+    /// A signed result checked against its type: in range, or an overflow
+    /// below or above it (`--property no-overflow`).
+    fn checked(&mut self, v: Value, ty: IntType, site: SiteId) -> Vec<Outcome<Value>> {
+        let (lo, hi) = ty.range();
+        let e = v.lin();
+        let cases: [(i8, &[(RelOp, i64)]); 3] = [
+            (0, &[(RelOp::Ge, lo), (RelOp::Le, hi)]),
+            (-1, &[(RelOp::Lt, lo)]),
+            (1, &[(RelOp::Gt, hi)]),
+        ];
+        let mut possible = Vec::new();
+        for (k, bounds) in cases {
+            let mut cs = Vec::new();
+            let mut ok = true;
+            for &(op, b) in bounds {
+                match Constraint::compare(&e, op, &LinExpr::constant(b)) {
+                    Some(Truth::Known(true)) | None => {}
+                    Some(Truth::Known(false)) => ok = false,
+                    Some(Truth::Depends(c)) => cs.push(c),
+                }
+            }
+            if ok {
+                possible.push((k, cs));
+            }
+        }
+        let split = possible.len() > 1;
+        let wanted = self.follow(|d| matches!(d, Decision::Overflow(s, _) if *s == site));
+        possible
+            .into_iter()
+            .filter(|(k, _)| match wanted {
+                Some(Some(Decision::Overflow(_, w))) => w == *k,
+                _ => true,
+            })
+            .map(|(k, constraints)| Outcome {
+                decisions: if split {
+                    vec![Decision::Overflow(site, k)]
+                } else {
+                    vec![]
+                },
+                constraints,
+                result: if k == 0 { Ok(v.clone()) } else { Err(site) },
+            })
+            .collect()
     }
 
     fn arith(&mut self, op: ArithOp, a: &Value, b: &Value) -> Value {

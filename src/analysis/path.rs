@@ -393,7 +393,9 @@ impl<'a> Exec<'a> {
                             .iter()
                             .copied()
                             .filter(|d| match d {
-                                Decision::Index(s, _) | Decision::DivZero(s, _) => !dropped.contains(s),
+                                Decision::Index(s, _) | Decision::DivZero(s, _) | Decision::Overflow(s, _) => {
+                                    !dropped.contains(s)
+                                }
                                 _ => true,
                             })
                             .collect::<Vec<_>>();

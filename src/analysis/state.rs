@@ -154,6 +154,9 @@ pub enum Decision {
     Index(SiteId, i64),
     /// Whether a divisor was zero.
     DivZero(SiteId, bool),
+    /// Where a checked signed result fell: below its type (-1), in it (0),
+    /// above it (1).
+    Overflow(SiteId, i8),
     /// A user condition holds after the step (by its disjunct number).
     Violates(CondId, u32),
 }

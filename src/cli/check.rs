@@ -227,7 +227,11 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
         out.row.problem = Some("not text".into());
         return out;
     }
-    let (program, diags) = crate::load(file.clone(), &args.front.lower_options());
+    let lower = LowerOptions {
+        overflow_checks: args.property == Property::NoOverflow,
+        ..args.front.lower_options()
+    };
+    let (program, diags) = crate::load(file.clone(), &lower);
     out.stderr = diag::render(&file, &diags, color);
     let Some(p) = program else {
         out.row.problem = Some("not accepted (see the errors above)".into());

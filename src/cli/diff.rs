@@ -371,6 +371,7 @@ fn single_run(
             &crate::ir::lower::LowerOptions {
                 entry: opts.entry.clone(),
                 globals: opts.globals,
+                overflow_checks: false,
             },
         );
         p.ok_or("the version does not load")?
@@ -397,6 +398,7 @@ fn single_run(
         &crate::ir::lower::LowerOptions {
             entry: "__fc_run".into(),
             globals: Some(opts.globals.unwrap_or(pv.globals_mode)),
+            overflow_checks: false,
         },
     );
     let p = p.ok_or("the version with its runner does not load")?;
@@ -445,6 +447,7 @@ fn analysed_lines(file: &Arc<SourceFile>, opts: &DiffOptions) -> usize {
         &crate::ir::lower::LowerOptions {
             entry: opts.entry.clone(),
             globals: opts.globals,
+            overflow_checks: false,
         },
     );
     let Some(p) = p else { return 0 };

@@ -105,10 +105,11 @@ pub struct FrontArgs {
 }
 
 impl FrontArgs {
-    fn lower_options(&self) -> LowerOptions {
+    pub(crate) fn lower_options(&self) -> LowerOptions {
         LowerOptions {
             entry: self.entry.clone(),
             globals: self.globals,
+            overflow_checks: false,
         }
     }
 }

@@ -311,6 +311,11 @@ impl<'e> Backward<'e> {
             }
             ExprKind::Neg(x) => self.value_of(proc, val, x)?.checked_neg(),
             ExprKind::Conv(t, x) => i64::try_from(t.convert(self.value_of(proc, val, x)? as i128)).ok(),
+            ExprKind::Checked { value, ty, .. } => {
+                let v = self.value_of(proc, val, value)?;
+                let (lo, hi) = ty.range();
+                (lo..=hi).contains(&v).then_some(v)
+            }
             ExprKind::Arith(op, a, b) => {
                 let (a, b) = (self.value_of(proc, val, a)?, self.value_of(proc, val, b)?);
                 match op {
@@ -358,7 +363,9 @@ impl<'e> Backward<'e> {
                     _ => self.all_slots(*v, out),
                 }
             }
-            ExprKind::Neg(x) | ExprKind::Conv(_, x) => self.reads(proc, val, x, label, out),
+            ExprKind::Neg(x) | ExprKind::Conv(_, x) | ExprKind::Checked { value: x, .. } => {
+                self.reads(proc, val, x, label, out)
+            }
             ExprKind::Arith(_, a, b) => {
                 self.reads(proc, val, a, label, out);
                 self.reads(proc, val, b, label, out);
@@ -815,7 +822,8 @@ fn site_operand(kind: &NodeKind, site: SiteId) -> Option<&Expr> {
     found
 }
 
-/// The index (bounds site) or divisor (division site) of `site` in `e`.
+/// The index (bounds site), divisor (division site) or checked value
+/// (overflow site) of `site` in `e`.
 fn find_site<'x>(e: &'x Expr, site: SiteId, found: &mut Option<&'x Expr>) {
     match &e.kind {
         ExprKind::Elem(_, i, s) => {
@@ -832,6 +840,12 @@ fn find_site<'x>(e: &'x Expr, site: SiteId, found: &mut Option<&'x Expr>) {
             find_site(den, site, found);
         }
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => find_site(x, site, found),
+        ExprKind::Checked { value, site: s, .. } => {
+            if *s == site {
+                *found = Some(value);
+            }
+            find_site(value, site, found);
+        }
         ExprKind::Arith(_, a, b) => {
             find_site(a, site, found);
             find_site(b, site, found);

@@ -348,6 +348,14 @@ impl Machine<'_> {
             // `unsigned long long` values from 2^63 on do not fit the
             // interpreter's 64-bit signed values: not modelled.
             ExprKind::Conv(t, x) => i64::try_from(t.convert(self.eval(x)? as i128)).map_err(|_| Stop::Overflow)?,
+            ExprKind::Checked { value, ty, site } => {
+                let v = self.eval(value)?;
+                let (lo, hi) = ty.range();
+                if !(lo..=hi).contains(&v) {
+                    return Err(Stop::Error(*site));
+                }
+                v
+            }
             ExprKind::Arith(op, a, b) => {
                 let (a, b) = (self.eval(a)?, self.eval(b)?);
                 match op {

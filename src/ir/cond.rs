@@ -41,6 +41,11 @@ pub fn eval_expr(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> O
         }
         ExprKind::Neg(x) => eval_expr(x, read)?.checked_neg(),
         ExprKind::Conv(t, x) => i64::try_from(t.convert(eval_expr(x, read)? as i128)).ok(),
+        ExprKind::Checked { value, ty, .. } => {
+            let v = eval_expr(value, read)?;
+            let (lo, hi) = ty.range();
+            (lo..=hi).contains(&v).then_some(v)
+        }
         ExprKind::Arith(op, a, b) => {
             let (a, b) = (eval_expr(a, read)?, eval_expr(b, read)?);
             match op {

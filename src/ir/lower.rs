@@ -10,6 +10,8 @@ pub struct LowerOptions {
     pub entry: String,
     /// `None`: zero for SV-COMP-style files, inputs otherwise.
     pub globals: Option<GlobalsMode>,
+    /// Check signed arithmetic for overflow (`--property no-overflow`).
+    pub overflow_checks: bool,
 }
 
 impl Default for LowerOptions {
@@ -17,6 +19,7 @@ impl Default for LowerOptions {
         LowerOptions {
             entry: "main".into(),
             globals: None,
+            overflow_checks: false,
         }
     }
 }
@@ -83,6 +86,7 @@ pub fn lower(
         procs: HashMap::new(),
         proc_list: Vec::new(),
         cond_exits: Vec::new(),
+        overflow_checks: opts.overflow_checks,
     };
 
     // ---- functions: definitions, prototypes, left-out ones ----
@@ -493,6 +497,7 @@ struct Cx<'a> {
     procs: HashMap<String, ProcId>,
     proc_list: Vec<&'a ast::Function>,
     cond_exits: Vec<((NodeId, bool), bool)>,
+    overflow_checks: bool,
 }
 
 impl Cx<'_> {
@@ -1834,8 +1839,30 @@ impl Cx<'_> {
         let ty = IntType::common(tl, tr);
         let (l, r) = (self.convert_from(l, tl, ty), self.convert_from(r, tr, ty));
         let v = self.arith(fl, op, l, r, span);
-        let v = if ty.is_signed() { v } else { self.convert(v, ty) };
+        let v = if ty.is_signed() {
+            self.overflow_check(fl, v, ty)
+        } else {
+            self.convert(v, ty)
+        };
         (v, ty)
+    }
+
+    /// A signed result, checked for overflow when asked to and when it may
+    /// leave its type.
+    fn overflow_check(&mut self, fl: &FnLower, v: Expr, ty: IntType) -> Expr {
+        if !self.overflow_checks || self.fits(&v, ty) {
+            return v;
+        }
+        let span = v.span;
+        let site = self.new_site(SiteKind::Overflow, span, fl.pid, None);
+        Expr {
+            kind: ExprKind::Checked {
+                value: Box::new(v),
+                ty,
+                site,
+            },
+            span,
+        }
     }
 
     fn check_arity(&mut self, name: &ast::Ident, given: usize, wanted: usize) -> bool {
@@ -2050,7 +2077,7 @@ impl Cx<'_> {
                     _ => mk(ExprKind::Neg(Box::new(v))),
                 };
                 if ty.is_signed() {
-                    neg
+                    self.overflow_check(fl, neg, ty)
                 } else {
                     self.convert(neg, ty)
                 }
@@ -2334,7 +2361,7 @@ fn has_effects(e: &ast::Expr) -> bool {
 fn has_checks(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Var(_) => false,
-        ExprKind::Elem(..) | ExprKind::Div { .. } => true,
+        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } => true,
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => has_checks(x),
         ExprKind::Arith(_, a, b) => has_checks(a) || has_checks(b),
     }

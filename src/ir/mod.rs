@@ -140,6 +140,10 @@ impl Expr {
                 out.push(*site);
             }
             ExprKind::Neg(x) | ExprKind::Conv(_, x) => x.sites(out),
+            ExprKind::Checked { value, site, .. } => {
+                value.sites(out);
+                out.push(*site);
+            }
             ExprKind::Arith(_, a, b) => {
                 a.sites(out);
                 b.sites(out);
@@ -174,6 +178,13 @@ pub enum ExprKind {
     /// converts a value that may not fit: casts, stores, arguments, returns,
     /// unsigned arithmetic, the usual arithmetic conversions.
     Conv(IntType, Box<Expr>),
+    /// A signed result that must lie in its type's range (`--property
+    /// no-overflow`): outside it, signed overflow, an error at `site`.
+    Checked {
+        value: Box<Expr>,
+        ty: IntType,
+        site: SiteId,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -358,6 +369,8 @@ pub enum SiteKind {
     ReachError,
     Bounds,
     DivByZero,
+    /// Signed arithmetic overflow (only with `--property no-overflow`).
+    Overflow,
 }
 
 impl SiteKind {
@@ -367,6 +380,7 @@ impl SiteKind {
             SiteKind::ReachError => "reach_error",
             SiteKind::Bounds => "bounds",
             SiteKind::DivByZero => "div_by_zero",
+            SiteKind::Overflow => "overflow",
         }
     }
 }
@@ -523,7 +537,7 @@ pub fn static_range(e: &Expr, ty_of: &dyn Fn(VarId) -> IntType) -> (i128, i128) 
     match &e.kind {
         ExprKind::Const(c) => (*c as i128, *c as i128),
         ExprKind::Var(v) | ExprKind::Elem(v, ..) => ty_of(*v).c_range(),
-        ExprKind::Conv(t, _) => t.c_range(),
+        ExprKind::Conv(t, _) | ExprKind::Checked { ty: t, .. } => t.c_range(),
         ExprKind::Neg(x) => {
             let (lo, hi) = static_range(x, ty_of);
             (hi.saturating_neg(), lo.saturating_neg())
@@ -570,6 +584,7 @@ pub fn show_expr(p: &Program, e: &Expr) -> String {
         ExprKind::Elem(v, i, _) => format!("{}[{}]", p.var(*v).name, show_expr(p, i)),
         ExprKind::Neg(x) => format!("-({})", show_expr(p, x)),
         ExprKind::Conv(t, x) => format!("({}){}", t.c_name(), show_expr(p, x)),
+        ExprKind::Checked { value, .. } => show_expr(p, value),
         ExprKind::Arith(op, a, b) => {
             let s = match op {
                 ArithOp::Add => "+",
@@ -607,7 +622,7 @@ pub fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
             out.push(*v);
             expr_vars(i, out);
         }
-        ExprKind::Neg(x) | ExprKind::Conv(_, x) => expr_vars(x, out),
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) | ExprKind::Checked { value: x, .. } => expr_vars(x, out),
         ExprKind::Arith(_, a, b) => {
             expr_vars(a, out);
             expr_vars(b, out);

@@ -18,5 +18,6 @@ pub fn describe_site(p: &Program, site: SiteId) -> String {
         SiteKind::ReachError => format!("`{text}` is called"),
         SiteKind::Bounds => format!("index out of bounds in `{text}`"),
         SiteKind::DivByZero => format!("division by zero in `{text}`"),
+        SiteKind::Overflow => format!("signed overflow in `{text}`"),
     }
 }
