@@ -638,6 +638,8 @@ fn interp_kind(p: &Program, o: &Outcome) -> Result<Kind, String> {
             SiteKind::ReachError => Kind::ReachError,
             SiteKind::Bounds => Kind::Bounds,
             SiteKind::DivByZero => Kind::DivByZero,
+            // Programs are lowered without overflow checks here.
+            SiteKind::Overflow => return Err("an overflow check (not asked for)".into()),
         }),
         Outcome::Overflow { .. } => Err("interpreter: a value left the 64-bit range".into()),
         Outcome::StepLimit => Err(format!("interpreter: step limit ({MAX_STEPS}) reached")),
