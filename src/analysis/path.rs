@@ -29,6 +29,9 @@ pub enum Origin {
     Index,
     /// A divisor was zero or not.
     Divisor,
+    /// The result of a conversion (`r = v - 2^N q`, `r` in range): a
+    /// definition, not a choice the path made.
+    Conversion,
     /// The error condition holds.
     Condition,
 }
@@ -265,10 +268,7 @@ impl<'a> Exec<'a> {
         let o = outs.pop().expect("one outcome");
         let steps = self.steps;
         for c in o.constraints {
-            let origin = match o.decisions.iter().find(|d| matches!(d, Decision::DivZero(..))) {
-                Some(_) => Origin::Divisor,
-                None => Origin::Index,
-            };
+            let origin = Self::origin(&o.decisions);
             self.constraints.push(PathConstraint {
                 c,
                 step: steps,
@@ -277,6 +277,18 @@ impl<'a> Exec<'a> {
             });
         }
         Ok(o.result)
+    }
+
+    /// Why an evaluation outcome's constraints are on the path: a split's
+    /// decision, or else a conversion's definition.
+    fn origin(decisions: &[Decision]) -> Origin {
+        if decisions.is_empty() {
+            Origin::Conversion
+        } else if decisions.iter().any(|d| matches!(d, Decision::DivZero(..))) {
+            Origin::Divisor
+        } else {
+            Origin::Index
+        }
     }
 
     /// Executes one step. `Ok(Some(site))` when the step stops at an error
@@ -410,12 +422,13 @@ impl<'a> Exec<'a> {
                     return Err(PathError::Infeasible);
                 }
                 let o = outs.pop().expect("one outcome");
+                let origin = Self::origin(&o.decisions);
                 for c in o.constraints {
                     self.constraints.push(PathConstraint {
                         c,
                         step: self.steps,
                         node: n,
-                        origin: Origin::Index,
+                        origin,
                     });
                 }
                 match o.result {

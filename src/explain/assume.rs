@@ -34,6 +34,9 @@ pub struct Raw {
     pub sides: Option<(LinExpr, LinExpr)>,
     /// The comparison as taken (negated for a false outcome).
     pub op: Option<RelOp>,
+    /// It defines a conversion's result: kept for feasibility, not shown as
+    /// an assumption.
+    pub definition: bool,
 }
 
 /// How a merged assumption bounds its linear form.
@@ -244,6 +247,7 @@ pub fn fss_constraints(e: &Engine, fss: &Fss) -> Result<FssRun, PathError> {
                 op: sides
                     .as_ref()
                     .map(|(_, _, op)| if outcome == Some(false) { op.negate() } else { *op }),
+                definition: pc.origin == Origin::Conversion,
             });
         }
     }
@@ -276,7 +280,7 @@ pub fn merge(p: &Program, names: &SymNames, raw: &[Raw]) -> Vec<Assumption> {
     }
     let mut forms: BTreeMap<Vec<(Sym, i64)>, Acc> = BTreeMap::new();
     let mut order: Vec<Vec<(Sym, i64)>> = Vec::new();
-    for (i, r) in raw.iter().enumerate() {
+    for (i, r) in raw.iter().enumerate().filter(|(_, r)| !r.definition) {
         let Some((terms, bound)) = as_bound(&r.c) else { continue };
         if !forms.contains_key(&terms) {
             order.push(terms.clone());
