@@ -89,9 +89,10 @@ fn a_directory_is_checked_in_order_whatever_the_jobs() {
     assert!(a < c && c < dd, "{out1}");
     assert!(!out1.contains("notes.txt"), "{out1}");
 
-    // The bad file's error says where, on stderr.
-    let err = text(&one.stderr);
-    assert!(err.contains("b_bad.c:2:12"), "{err}");
+    // The bad file's error says where, in the report, in file order.
+    let bad = out1.find("b_bad.c: not checked").expect(&out1);
+    let at = out1.find("b_bad.c:2:12: expected `;`").expect(&out1);
+    assert!(a < bad && bad < at && at < c, "{out1}");
 
     let rows = table_rows(&out1);
     let cells = |name: &str| -> Vec<String> {
@@ -117,7 +118,7 @@ fn a_directory_is_checked_in_order_whatever_the_jobs() {
 }
 
 #[test]
-fn jsonl_gives_one_document_per_checked_file() {
+fn jsonl_gives_one_document_per_file() {
     let d = batch_dir();
     let out = check(&[d.path().to_str().unwrap(), "--format", "jsonl", "--jobs", "2"]);
     let lines: Vec<serde_json::Value> = text(&out.stdout)
@@ -131,7 +132,13 @@ fn jsonl_gives_one_document_per_checked_file() {
             Path::new(f).file_name().unwrap().to_str().unwrap().to_string()
         })
         .collect();
-    assert_eq!(files, ["a_unsafe.c", "c_safe.c", "d_div.cimple"]);
+    // The file that does not parse is there too, with its errors.
+    assert_eq!(files, ["a_unsafe.c", "b_bad.c", "c_safe.c", "d_div.cimple"]);
+    assert_eq!(lines[1]["status"], "rejected");
+    let e = &lines[1]["errors"][0];
+    assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(2), Some(12)), "{e}");
+    assert!(e["message"].as_str().unwrap().contains("expected `;`"), "{e}");
+    assert!(lines.iter().all(|l| l["status"] != "rejected" || l["conditions"] == serde_json::json!([])));
     // The same schema as a single file's JSON.
     let single: serde_json::Value =
         serde_json::from_slice(&check(&[d.path().join("a_unsafe.c").to_str().unwrap(), "--format", "json"]).stdout)
@@ -168,5 +175,65 @@ fn a_runaway_file_becomes_unknown_and_the_batch_goes_on() {
         rows.iter()
             .any(|r| r.contains("ok.c") && r.split_whitespace().nth(2) == Some("1")),
         "{rows:?}"
+    );
+}
+
+#[test]
+fn deep_nesting_neither_overflows_nor_takes_the_batch_down() {
+    let d = tempfile::tempdir().unwrap();
+    let w = |name: &str, body: String| std::fs::write(d.path().join(name), body).unwrap();
+    let ifs: String = (0..500).map(|i| format!("if (x > {i}) {{\n")).collect();
+    w(
+        "a_ifs.c",
+        format!(
+            "int main() {{\n  int x;\n{ifs}assert(x < 0);\n{}  return 0;\n}}\n",
+            "}\n".repeat(500)
+        ),
+    );
+    let parens = |n: usize| format!("{}x{}", "(".repeat(n), ")".repeat(n));
+    w(
+        "b_parens.c",
+        format!(
+            "int main() {{\n  int x;\n  int y = {};\n  assert(y != 3);\n  return 0;\n}}\n",
+            parens(1000)
+        ),
+    );
+    // Deeper than the documented limit: a located error, not a crash.
+    w(
+        "c_too_deep.c",
+        format!(
+            "int main() {{\n  int x;\n  int y = {};\n  return y;\n}}\n",
+            parens(20_000)
+        ),
+    );
+    w(
+        "d_ok.c",
+        "int main() {\n  int x;\n  assert(x != 2);\n  return 0;\n}\n".into(),
+    );
+    let out = check(&[
+        d.path().to_str().unwrap(),
+        "--no-explain",
+        "--jobs",
+        "2",
+        "--color",
+        "never",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}\n{}", text(&out.stderr));
+    let rows = table_rows(&stdout);
+    let row = |name: &str| rows.iter().find(|r| r.contains(name)).cloned().unwrap_or_default();
+    // conds safe unsafe: both deep files are checked and unsafe.
+    for name in ["a_ifs.c", "b_parens.c", "d_ok.c"] {
+        assert_eq!(row(name).split_whitespace().nth(3), Some("1"), "{name}: {rows:?}");
+    }
+    assert!(row("c_too_deep.c").contains("not accepted"), "{rows:?}");
+    assert!(
+        stdout.contains("c_too_deep.c:3:10010: brackets are nested more than"),
+        "{}",
+        stdout
+            .lines()
+            .filter(|l| l.contains("nested"))
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

@@ -31,7 +31,13 @@ pub struct Options {
     pub summaries: bool,
     pub max_states: u64,
     pub timeout: Option<Duration>,
+    /// A resident memory limit in bytes, and how to read the process's
+    /// resident memory (the caller does the IO); checked every 1024 states.
+    pub memory: Option<(u64, ReadMemory)>,
 }
+
+/// Reads the process's resident memory in bytes.
+pub type ReadMemory = fn() -> Option<u64>;
 
 impl Default for Options {
     fn default() -> Self {
@@ -40,6 +46,7 @@ impl Default for Options {
             summaries: true,
             max_states: 2_000_000,
             timeout: None,
+            memory: None,
         }
     }
 }
@@ -291,6 +298,12 @@ impl<'a> Engine<'a> {
         if let Some(t) = self.opts.timeout {
             if self.budget.start.elapsed() > t {
                 self.budget.hit.set(Some("the time limit (--timeout) was reached"));
+                return false;
+            }
+        }
+        if let Some((limit, resident)) = self.opts.memory {
+            if n.is_multiple_of(1024) && resident().is_some_and(|r| r > limit) {
+                self.budget.hit.set(Some("the memory limit (--max-memory) was reached"));
                 return false;
             }
         }

@@ -16,6 +16,11 @@ pub trait Progress {
     fn progress_note(&self) -> String;
 }
 
+/// The stack of every thread that parses or checks a file: deep nesting
+/// (hundreds of nested `if`s or parentheses) recurses deeply in the
+/// parser, lowering and analyses. Only the pages used are allocated.
+pub const STACK_SIZE: usize = 256 << 20;
+
 /// A job that panicked: the message and where.
 #[derive(Debug)]
 pub struct Crash(pub String);
@@ -54,10 +59,11 @@ where
         LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{msg}{at}")));
     }));
     std::thread::scope(|s| {
+        let mut started = 0;
         for _ in 0..jobs {
             let tx = tx.clone();
             let (next, job) = (&next, &job);
-            s.spawn(move || loop {
+            let worker = move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(path) = files.get(i) else { break };
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(path))).map_err(|_| {
@@ -70,7 +76,21 @@ where
                 if tx.send((i, result)).is_err() {
                     break;
                 }
-            });
+            };
+            match std::thread::Builder::new()
+                .name("check".into())
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(s, worker)
+            {
+                Ok(_) => started += 1,
+                // Fewer workers than asked: the others carry on.
+                Err(e) => eprintln!("warning: cannot start a worker thread: {e}"),
+            }
+        }
+        if started == 0 {
+            for i in 0..files.len() {
+                let _ = tx.send((i, Err(Crash("no worker thread could be started".into()))));
+            }
         }
         drop(tx);
         let mut pending: BTreeMap<usize, Result<T, Crash>> = BTreeMap::new();

@@ -48,12 +48,18 @@ pub struct CheckArgs {
     #[arg(long)]
     no_summaries: bool,
     /// Give up on a file after this many seconds (its open conditions
-    /// become `unknown`).
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
+    /// become `unknown`; the JSON says `truncated`).
+    #[arg(long, value_name = "SECONDS", value_parser = options::seconds)]
+    timeout: Option<Duration>,
     /// Give up exploring after this many states.
-    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
-    max_states: u64,
+    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = super::options::count)]
+    max_states: usize,
+    /// Give up exploring when the process's resident memory exceeds this
+    /// (e.g. 512M, 4G, or 25% of the machine's; default: half of it). The
+    /// limit is for the whole process: with several jobs, the files being
+    /// checked when it is reached are all cut short.
+    #[arg(long, value_name = "SIZE", value_parser = options::memory)]
+    max_memory: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -70,13 +76,15 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = View::Reduced)]
     view: View,
     /// Show only the FSS of this rank (its reduced form in the reduced view).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "no_explain",
+          value_parser = super::options::count)]
     fss: Option<usize>,
     /// Show only assumptions over these inputs, e.g. `--project a2,a3`.
     #[arg(long, value_name = "VAR,...", value_delimiter = ',')]
     project: Option<Vec<String>>,
     /// Files checked at once (default: the number of cores).
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N",
+          value_parser = super::options::count)]
     jobs: Option<usize>,
     /// Also write a self-contained HTML report (index.html and one page
     /// per file) into this directory.
@@ -108,7 +116,7 @@ fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> 
         opt("--unroll", args.unroll.to_string());
     }
     if let Some(t) = args.timeout {
-        opt("--timeout", t.to_string());
+        opt("--timeout", t.as_secs_f64().to_string());
     }
     if args.max_states != 2_000_000 {
         opt("--max-states", args.max_states.to_string());
@@ -171,8 +179,9 @@ fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
 
 /// One file's outcome, rendered by the worker that checked it.
 struct FileResult {
-    /// Diagnostics about the file.
-    stderr: String,
+    /// Diagnostics about the file, rendered (stdout in text mode, with the
+    /// report; stderr otherwise).
+    messages: String,
     /// The text report (text) or the document's line (jsonl).
     stdout: String,
     doc: Option<views::json::FileDoc>,
@@ -188,6 +197,8 @@ struct Row {
     unsafe_: usize,
     unknown: usize,
     fss: usize,
+    /// The most FSSs one condition has.
+    max_fss: usize,
     seconds: f64,
     /// Why the file was not checked.
     problem: Option<String>,
@@ -203,59 +214,149 @@ impl batch::Progress for FileResult {
     }
 }
 
+impl FileResult {
+    /// A file that was not checked: `status` for the JSON, `problem` for
+    /// the table, `errors` and `warnings` as the JSON lists them.
+    fn not_checked(
+        args: &CheckArgs,
+        name: &str,
+        status: &'static str,
+        problem: &str,
+        messages: String,
+        (errors, warnings): (Vec<views::json::MessageDoc>, Vec<views::json::MessageDoc>),
+    ) -> FileResult {
+        let doc = views::json::FileDoc::not_checked(name, status, errors, warnings);
+        let (stdout, messages) = match args.format {
+            // The errors follow the file's line, on stdout.
+            Format::Text => (format!("{name}: not checked: {problem}\n{messages}"), String::new()),
+            Format::Jsonl => (
+                format!("{}\n", serde_json::to_string(&doc).unwrap_or_default()),
+                messages,
+            ),
+            _ => (String::new(), messages),
+        };
+        FileResult {
+            messages,
+            stdout,
+            doc: Some(doc),
+            source: None,
+            row: Row {
+                problem: Some(problem.to_string()),
+                ..Row::default()
+            },
+        }
+    }
+
+    /// A file whose check panicked.
+    fn crashed(args: &CheckArgs, path: &Path, crash: &batch::Crash, color: bool) -> FileResult {
+        let name = path.display().to_string();
+        let msg = format!(
+            "internal error while checking `{name}`: {} (a bug in focuscheck; the batch goes on)",
+            crash.0
+        );
+        let error = views::json::MessageDoc {
+            message: msg.clone(),
+            line: None,
+            column: None,
+        };
+        FileResult::not_checked(
+            args,
+            &name,
+            "internal_error",
+            &format!("internal error: {}", crash.0),
+            error_line(color, &msg),
+            (vec![error], Vec::new()),
+        )
+    }
+}
+
 fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> FileResult {
-    let color = ui.color;
-    let mut out = FileResult {
-        stderr: String::new(),
-        stdout: String::new(),
-        doc: None,
-        source: None,
-        row: Row::default(),
+    // Messages go with the report in text mode, to stderr otherwise.
+    let color = if args.format == Format::Text {
+        ui.color_out
+    } else {
+        ui.color
     };
     let name = path.display().to_string();
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            out.stderr = error_line(color, &format!("cannot read `{name}`: {}", io_reason(&e)));
-            out.row.problem = Some("cannot be read".into());
-            return out;
+            let msg = format!("cannot read `{name}`: {}", io_reason(&e));
+            let error = views::json::MessageDoc {
+                message: msg.clone(),
+                line: None,
+                column: None,
+            };
+            return FileResult::not_checked(
+                args,
+                &name,
+                "unreadable",
+                "cannot be read",
+                error_line(color, &msg),
+                (vec![error], Vec::new()),
+            );
         }
     };
     let (file, bad) = crate::source_from_bytes(&name, bytes);
     if let Some(d) = bad {
-        out.stderr = diag::render(&file, &[d], color);
-        out.row.problem = Some("not text".into());
-        return out;
+        let docs = views::json::diagnostics(&file, std::slice::from_ref(&d), true);
+        let messages = diag::render(&file, &[d], color);
+        return FileResult::not_checked(args, &name, "unreadable", "not text", messages, docs);
     }
     let lower = LowerOptions {
         overflow_checks: args.property == Property::NoOverflow,
         ..args.front.lower_options()
     };
     let (program, diags) = crate::load(file.clone(), &lower);
-    out.stderr = diag::render(&file, &diags, color);
+    let messages = diag::render(&file, &diags, color);
+    let (_, warnings) = views::json::diagnostics(&file, &diags, true);
     let Some(p) = program else {
-        out.row.problem = Some("not accepted (see the errors above)".into());
-        return out;
+        let docs = views::json::diagnostics(&file, &diags, true);
+        let mut r = FileResult::not_checked(args, &name, "rejected", "not accepted (see its errors)", messages, docs);
+        r.source = Some(file);
+        return r;
     };
     let users = match cond::user_conditions(&p, &args.errors) {
         Ok(c) => c,
-        Err((text, diags)) => {
-            out.stderr
-                .push_str(&diag::render(&SourceFile::new("--error", text), &diags, color));
-            out.row.problem = Some("bad --error condition".into());
-            return out;
+        Err((text, cdiags)) => {
+            let given = SourceFile::new("--error", text);
+            let (mut errors, _) = views::json::diagnostics(&given, &cdiags, false);
+            for e in &mut errors {
+                e.message = format!("in `--error {}`: {}", given.text, e.message);
+            }
+            let mut r = FileResult::not_checked(
+                args,
+                &name,
+                "rejected",
+                "bad --error condition",
+                messages + &diag::render(&given, &cdiags, color),
+                (errors, warnings),
+            );
+            r.source = Some(file);
+            return r;
         }
     };
+    // Fault injection for the tests: a crash while checking this file.
+    if std::env::var_os("FOCUSCHECK_PANIC_IN").is_some_and(|f| path.ends_with(f)) {
+        panic!("FOCUSCHECK_PANIC_IN names this file");
+    }
     let report = crate::check::check(&p, &users, opts);
     let count = |v: Verdict| report.results.iter().filter(|r| r.verdict == v).count();
-    out.row = Row {
-        conditions: report.results.len(),
-        safe: count(Verdict::Safe),
-        unsafe_: count(Verdict::Unsafe),
-        unknown: count(Verdict::Unknown),
-        fss: report.explanations.values().map(|e| e.fss.len()).sum(),
-        seconds: report.total_time.as_secs_f64(),
-        problem: None,
+    let mut out = FileResult {
+        messages,
+        stdout: String::new(),
+        doc: None,
+        source: None,
+        row: Row {
+            conditions: report.results.len(),
+            safe: count(Verdict::Safe),
+            unsafe_: count(Verdict::Unsafe),
+            unknown: count(Verdict::Unknown),
+            fss: report.explanations.values().map(|e| e.fss.len()).sum(),
+            max_fss: report.explanations.values().map(|e| e.fss.len()).max().unwrap_or(0),
+            seconds: report.total_time.as_secs_f64(),
+            problem: None,
+        },
     };
     if args.format == Format::Text {
         let next = |v: View, n: Option<usize>| next_command(args, path, v, n);
@@ -275,7 +376,8 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
         );
     }
     if args.format != Format::Text || args.html.is_some() {
-        let doc = views::json::file_doc(&p, &report, &args.project);
+        let mut doc = views::json::file_doc(&p, &report, &args.project);
+        doc.warnings = warnings;
         if args.format == Format::Jsonl {
             out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
         }
@@ -298,8 +400,9 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         engine: step::Options {
             unroll: args.unroll,
             summaries: !args.no_summaries,
-            max_states: args.max_states,
-            timeout: args.timeout.map(Duration::from_secs_f64),
+            max_states: args.max_states as u64,
+            timeout: args.timeout,
+            memory: options::memory_budget(args.max_memory),
         },
         property: args.property,
         explain: !args.no_explain,
@@ -317,41 +420,39 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
     let mut bad_input = false;
     let mut found = false;
     let mut rows: Vec<(PathBuf, Row)> = Vec::new();
-    let mut docs: Vec<(views::json::FileDoc, Arc<SourceFile>)> = Vec::new();
+    let mut docs: Vec<(views::json::FileDoc, Option<Arc<SourceFile>>)> = Vec::new();
     batch::run(
         &files,
         jobs,
         |path| check_file(path, args, &opts, ui),
         |i, result| {
             let path = files[i].clone();
-            match result {
-                Ok(r) => {
-                    eprint!("{}", r.stderr);
-                    out!("{}", r.stdout);
-                    bad_input |= r.row.problem.is_some();
-                    found |= r.row.unsafe_ + r.row.unknown > 0;
-                    if let (Some(d), Some(s)) = (r.doc, r.source) {
-                        docs.push((d, s));
-                    }
-                    rows.push((path, r.row));
-                }
-                Err(crash) => {
-                    ui.error(&format!(
-                        "internal error while checking `{}`: {} (a bug in focuscheck; the batch goes on)",
-                        path.display(),
-                        crash.0
-                    ));
-                    // Nothing is known about this file: as bad as an error.
-                    found = true;
-                    rows.push((
-                        path,
-                        Row {
-                            problem: Some(format!("internal error: {}", crash.0)),
-                            ..Row::default()
-                        },
-                    ));
-                }
+            let r = result.unwrap_or_else(|crash| {
+                // Nothing is known about this file: as bad as an error.
+                found = true;
+                FileResult::crashed(
+                    args,
+                    &path,
+                    &crash,
+                    if args.format == Format::Text {
+                        ui.color_out
+                    } else {
+                        ui.color
+                    },
+                )
+            });
+            if args.format == Format::Text {
+                out!("{}", r.messages);
+            } else {
+                eprint!("{}", r.messages);
             }
+            out!("{}", r.stdout);
+            bad_input |= r.row.problem.is_some() && r.doc.as_ref().is_none_or(|d| d.status != "internal_error");
+            found |= r.row.unsafe_ + r.row.unknown > 0;
+            if let Some(d) = r.doc {
+                docs.push((d, r.source));
+            }
+            rows.push((path, r.row));
         },
     );
     match args.format {
@@ -365,7 +466,8 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
             outln!("{}", text.unwrap_or_default());
         }
         Format::Sarif => {
-            let files: Vec<(&views::json::FileDoc, &SourceFile)> = docs.iter().map(|(d, s)| (d, &**s)).collect();
+            let files: Vec<(&views::json::FileDoc, Option<&SourceFile>)> =
+                docs.iter().map(|(d, s)| (d, s.as_deref())).collect();
             outln!(
                 "{}",
                 serde_json::to_string_pretty(&views::sarif::log(&files)).unwrap_or_default()
@@ -375,13 +477,29 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         _ => {}
     }
     if let Some(dir) = &args.html {
-        let files: Vec<(&views::json::FileDoc, &SourceFile)> = docs.iter().map(|(d, s)| (d, &**s)).collect();
+        let files: Vec<(&views::json::FileDoc, Option<&SourceFile>)> =
+            docs.iter().map(|(d, s)| (d, s.as_deref())).collect();
         match views::html::write_report(dir, &files) {
             Ok(index) => eprintln!("HTML report: {}", index.display()),
             Err(e) => {
                 ui.error(&format!("cannot write the HTML report to `{}`: {e}", dir.display()));
                 return EXIT_USAGE;
             }
+        }
+    }
+    // `--fss N` that no condition has is a usage error.
+    if let Some(n) = args.fss {
+        let most = rows.iter().map(|(_, r)| r.max_fss).max().unwrap_or(0);
+        if rows.iter().any(|(_, r)| r.problem.is_none()) && n > most {
+            ui.error(&format!(
+                "--fss {n}: no condition has an FSS of rank {n}; {}",
+                match most {
+                    0 => "there are no FSSs (every condition is safe, or none was explained)".to_string(),
+                    1 => "the most any condition has is 1 (`--fss 1`)".to_string(),
+                    m => format!("the most any condition has is {m} (`--fss 1` to `--fss {m}`)"),
+                }
+            ));
+            return EXIT_USAGE;
         }
     }
     if bad_input {

@@ -36,10 +36,15 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = 10, value_name = "K")]
     unroll: u32,
     /// Give up after this many seconds (the verdict becomes `unknown`).
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
-    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
-    max_states: u64,
+    #[arg(long, value_name = "SECONDS", value_parser = super::options::seconds)]
+    timeout: Option<Duration>,
+    /// Give up exploring after this many states.
+    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = super::options::count)]
+    max_states: usize,
+    /// Give up exploring when resident memory exceeds this (see `check
+    /// --help`).
+    #[arg(long, value_name = "SIZE", value_parser = super::options::memory)]
+    max_memory: Option<u64>,
     /// `text` or `json`.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     format: DiffFormat,
@@ -47,7 +52,8 @@ pub struct DiffArgs {
     #[arg(long, value_enum, default_value_t = View::Reduced)]
     view: View,
     /// Show only the FSS of this rank.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "no_explain",
+          value_parser = super::options::count)]
     fss: Option<usize>,
     /// Show only assumptions over these inputs.
     #[arg(long, value_name = "VAR,...", value_delimiter = ',')]
@@ -146,8 +152,9 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         engine: step::Options {
             unroll: args.unroll,
             summaries: true,
-            max_states: args.max_states,
-            timeout: args.timeout.map(Duration::from_secs_f64),
+            max_states: args.max_states as u64,
+            timeout: args.timeout,
+            memory: super::options::memory_budget(args.max_memory),
         },
         property: Property::All,
         explain: !args.no_explain,

@@ -14,6 +14,7 @@ macro_rules! outln {
 mod batch;
 mod check;
 mod diff;
+mod options;
 mod run;
 
 /// Writes to standard output; a closed pipe ends the process with status 0
@@ -39,6 +40,8 @@ use std::path::{Path, PathBuf};
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_ERROR_FOUND: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+/// A bug in focuscheck (a panic outside a batch's per-file catch).
+pub const EXIT_INTERNAL: i32 = 101;
 
 #[derive(Parser)]
 #[command(
@@ -138,7 +141,22 @@ impl Ui {
     }
 }
 
+/// Runs the command line on a thread with a large stack (see
+/// `batch::STACK_SIZE`): deeply nested input must not overflow it.
 pub fn main() -> i32 {
+    let run = std::thread::Builder::new()
+        .name("main".into())
+        .stack_size(batch::STACK_SIZE)
+        .spawn(main_on_this_thread);
+    match run.map(|t| t.join()) {
+        Ok(Ok(code)) => code,
+        // The panic message was printed by the default hook.
+        Ok(Err(_)) => EXIT_INTERNAL,
+        Err(_) => main_on_this_thread(),
+    }
+}
+
+fn main_on_this_thread() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

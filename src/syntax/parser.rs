@@ -10,7 +10,24 @@ use std::collections::HashMap;
 
 type PResult<T> = Result<T, ()>;
 
+/// Brackets (`(`, `{`, `[`) nested deeper than this are an error: parsing
+/// and the analyses recurse once per level (README, "Limits").
+pub const MAX_NESTING: usize = 10_000;
+
 pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
+    let mut depth = 0usize;
+    for t in &tokens {
+        match t.kind {
+            TokKind::Punct("(" | "{" | "[") => depth += 1,
+            TokKind::Punct(")" | "}" | "]") => depth = depth.saturating_sub(1),
+            _ => continue,
+        }
+        if depth > MAX_NESTING {
+            let msg = format!("brackets are nested more than {MAX_NESTING} deep");
+            diags.push(Diag::error(Class::Unsupported, t.span, msg).with_label("too deep"));
+            return Program { items: Vec::new() };
+        }
+    }
     let mut p = Parser {
         toks: tokens,
         pos: 0,

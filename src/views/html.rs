@@ -11,12 +11,12 @@ use std::path::{Path, PathBuf};
 
 /// Writes `index.html` and one page per file under `dir`; returns the
 /// index's path.
-pub fn write_report(dir: &Path, files: &[(&FileDoc, &SourceFile)]) -> std::io::Result<PathBuf> {
+pub fn write_report(dir: &Path, files: &[(&FileDoc, Option<&SourceFile>)]) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir.join("files"))?;
     let mut rows = Vec::new();
     for (i, (doc, source)) in files.iter().enumerate() {
         let name = format!("files/{:04}-{}.html", i + 1, slug(&doc.file));
-        std::fs::write(dir.join(&name), file_page(doc, source))?;
+        std::fs::write(dir.join(&name), file_page(doc, *source))?;
         rows.push((name, *doc));
     }
     let index = dir.join("index.html");
@@ -82,6 +82,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .trace li { cursor: pointer; }
 code, .mono { font-family: ui-monospace, monospace; }
 small { color: #666; }
+ul.messages { font-size: 13px; padding-left: 1.2em; } li.error b { color: #c92a2a; } li.warning b { color: #e67700; }
 "#;
 
 const SCRIPT: &str = r#"
@@ -145,6 +146,16 @@ fn index_page(rows: &[(String, &FileDoc)]) -> String {
         if rows.len() == 1 { "" } else { "s" }
     );
     for (href, d) in rows {
+        if d.status != "checked" {
+            let _ = write!(
+                b,
+                "<tr class=\"not-checked\"><td><a href=\"{}\">{}</a></td><td colspan=6><span class=\"badge unsafe\">not checked</span> {}</td></tr>",
+                esc(href),
+                esc(&d.file),
+                esc(&status_text(d))
+            );
+            continue;
+        }
         let fss: usize = d.conditions.iter().map(|c| c.fss.len()).sum();
         let _ = write!(
             b,
@@ -167,8 +178,62 @@ fn join_lines(ls: impl Iterator<Item = u32>) -> String {
     ls.map(|l| l.to_string()).collect::<Vec<_>>().join(",")
 }
 
-fn file_page(doc: &FileDoc, source: &SourceFile) -> String {
+/// Why a file was not checked, in words, with its first error.
+fn status_text(d: &FileDoc) -> String {
+    let why = match d.status {
+        "rejected" => "not accepted",
+        "unreadable" => "cannot be read",
+        "internal_error" => "internal error",
+        other => other,
+    };
+    match d.errors.first() {
+        Some(e) => format!("{why}: {}", e.message),
+        None => why.to_string(),
+    }
+}
+
+/// The errors and warnings about a file, each with its line.
+fn messages(b: &mut String, doc: &FileDoc) {
+    let all = doc
+        .errors
+        .iter()
+        .map(|m| ("error", m))
+        .chain(doc.warnings.iter().map(|m| ("warning", m)));
+    let mut any = false;
+    for (level, m) in all {
+        if !any {
+            b.push_str("<ul class=\"messages\">");
+            any = true;
+        }
+        let at = match (m.line, m.column) {
+            (Some(l), Some(c)) => format!("<a href=\"#L{l}\" class=mono>{l}:{c}</a> "),
+            _ => String::new(),
+        };
+        let _ = write!(b, "<li class=\"{level}\"><b>{level}</b>: {at}{}</li>", esc(&m.message));
+    }
+    if any {
+        b.push_str("</ul>");
+    }
+}
+
+fn file_page(doc: &FileDoc, source: Option<&SourceFile>) -> String {
     let mut b = String::new();
+    if doc.status != "checked" {
+        let _ = write!(
+            b,
+            "<header><a href=\"../index.html\">index</a> &nbsp; <b class=mono>{}</b> &nbsp; not checked ({})</header><main><section id=\"report\">",
+            esc(&doc.file),
+            esc(doc.status)
+        );
+        messages(&mut b, doc);
+        b.push_str("</section><section id=\"source\"><pre class=\"src\">");
+        if let Some(source) = source {
+            let lines: Vec<u32> = doc.errors.iter().filter_map(|m| m.line).collect();
+            source_lines(&mut b, source, &lines);
+        }
+        b.push_str("</pre></section></main>");
+        return page(&doc.file, &b);
+    }
     let _ = write!(
         b,
         "<header><a href=\"../index.html\">index</a> &nbsp; <b class=mono>{}</b> &nbsp; {} unsafe, {} unknown, {} safe <small style=\"color:#ccc\">({} states, {:.2}s)</small></header><main><section id=\"report\">",
@@ -179,6 +244,14 @@ fn file_page(doc: &FileDoc, source: &SourceFile) -> String {
         doc.states,
         doc.seconds
     );
+    messages(&mut b, doc);
+    if doc.truncated {
+        let _ = write!(
+            b,
+            "<p class=\"truncated\"><small>The check was cut short ({}): what it left open is unknown.</small></p>",
+            esc(doc.limit.as_deref().unwrap_or("a limit was reached"))
+        );
+    }
     for (ci, c) in doc.conditions.iter().enumerate() {
         condition(&mut b, ci, c);
     }
@@ -189,9 +262,18 @@ fn file_page(doc: &FileDoc, source: &SourceFile) -> String {
         .filter(|c| c.verdict != "safe")
         .filter_map(|c| c.line)
         .collect();
+    if let Some(source) = source {
+        source_lines(&mut b, source, &error_lines);
+    }
+    b.push_str("</pre></section></main>");
+    page(&doc.file, &b)
+}
+
+/// The source, one block per line; `marked` lines in the error colour.
+fn source_lines(b: &mut String, source: &SourceFile, marked: &[u32]) {
     for (i, text) in source.text.lines().enumerate() {
         let n = i as u32 + 1;
-        let cls = if error_lines.contains(&n) { "ln err" } else { "ln" };
+        let cls = if marked.contains(&n) { "ln err" } else { "ln" };
         // Each line is a block of its own: no line break between them.
         let _ = write!(
             b,
@@ -199,8 +281,6 @@ fn file_page(doc: &FileDoc, source: &SourceFile) -> String {
             esc(text)
         );
     }
-    b.push_str("</pre></section></main>");
-    page(&doc.file, &b)
 }
 
 fn condition(b: &mut String, ci: usize, c: &CondDoc) {

@@ -3,17 +3,30 @@
 use super::text::projected;
 use super::trace::{trace_lines, TraceLine};
 use crate::check::Report;
+use crate::diag::Diag;
 use crate::explain::assume::Assumption;
 use crate::explain::entries::{AtomOutcome, Entry, EntryKind};
 use crate::explain::{Explanation, FssReport};
 use crate::facts::Analysis;
 use crate::ir::Program;
+use crate::syntax::source::SourceFile;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 #[derive(Serialize)]
 pub struct FileDoc {
     pub file: String,
+    /// `checked`, or why not: `rejected` (does not parse, outside Cimple,
+    /// a bad `--error`), `unreadable`, `internal_error`.
+    pub status: &'static str,
+    /// Errors about the file (why it was not checked).
+    pub errors: Vec<MessageDoc>,
+    /// Warnings about the file (a function left out, ...).
+    pub warnings: Vec<MessageDoc>,
+    /// A budget cut the check short (its conditions are not `safe`).
+    pub truncated: bool,
+    /// Which budget, if one did.
+    pub limit: Option<String>,
     pub conditions: Vec<CondDoc>,
     pub states: usize,
     pub seconds: f64,
@@ -22,6 +35,71 @@ pub struct FileDoc {
     /// Procedure summaries: forward (fsum exit valuations) and backward
     /// (bsum keys).
     pub summaries: Summaries,
+}
+
+/// A diagnostic: its message and where (null when it is not in the file,
+/// e.g. an internal error or a bad `--error` condition).
+#[derive(Serialize, Clone)]
+pub struct MessageDoc {
+    pub message: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+/// The diagnostics about `file`, split into errors and warnings; `located`
+/// says whether their spans are positions in `file`.
+pub fn diagnostics(file: &SourceFile, diags: &[Diag], located: bool) -> (Vec<MessageDoc>, Vec<MessageDoc>) {
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    for d in diags {
+        let at = located.then(|| file.start(d.span));
+        let mut message = d.message.clone();
+        for n in &d.notes {
+            message.push_str(&format!(" ({n})"));
+        }
+        let m = MessageDoc {
+            message,
+            line: at.map(|a| a.line),
+            column: at.map(|a| a.col),
+        };
+        if d.is_error() {
+            errors.push(m);
+        } else {
+            warnings.push(m);
+        }
+    }
+    (errors, warnings)
+}
+
+impl FileDoc {
+    /// A file that was not checked, and why.
+    pub fn not_checked(
+        file: &str,
+        status: &'static str,
+        errors: Vec<MessageDoc>,
+        warnings: Vec<MessageDoc>,
+    ) -> FileDoc {
+        FileDoc {
+            file: file.to_string(),
+            status,
+            errors,
+            warnings,
+            truncated: false,
+            limit: None,
+            conditions: Vec::new(),
+            states: 0,
+            seconds: 0.0,
+            timings: Timings {
+                explore: 0.0,
+                verdicts: 0.0,
+                explain: 0.0,
+            },
+            summaries: Summaries {
+                forward: 0,
+                backward: 0,
+            },
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -43,6 +121,8 @@ pub struct CondDoc {
     pub kind: &'static str,
     pub line: Option<u32>,
     pub column: Option<u32>,
+    /// For a user condition: where the variable it reads is declared.
+    pub declared: Option<Place>,
     pub verdict: &'static str,
     pub reason: String,
     /// Feasible focus-statement sequences, ranked.
@@ -57,6 +137,12 @@ pub struct CondDoc {
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
     pub trace: Vec<TraceLine>,
+}
+
+#[derive(Serialize, Clone, Copy)]
+pub struct Place {
+    pub line: u32,
+    pub column: u32,
 }
 
 #[derive(Serialize)]
@@ -204,7 +290,7 @@ fn fss_docs(
 pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileDoc {
     let a = Analysis::new(p);
     let names: Vec<String> = p.input_slots().into_iter().map(|s| s.name).collect();
-    let conditions = r
+    let conditions: Vec<CondDoc> = r
         .results
         .iter()
         .map(|res| {
@@ -233,20 +319,37 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
                 kind: c.json_kind(p),
                 line: at.map(|l| l.line),
                 column: at.map(|l| l.col),
+                declared: c.user().and_then(|u| u.vars.first()).map(|&v| {
+                    let d = p.source.start(p.var(v).span);
+                    Place {
+                        line: d.line,
+                        column: d.col,
+                    }
+                }),
                 verdict: res.verdict.name(),
                 reason: res.reason.clone(),
                 fss,
                 reduced,
                 infeasible: ex.map(|e| e.infeasible).unwrap_or(0),
-                truncated: ex.is_some_and(|e| e.truncated),
+                // A cut exploration leaves the listing incomplete too.
+                truncated: ex.is_some_and(|e| e.truncated) || r.budget_hit.is_some(),
                 inputs,
                 choices,
                 trace,
             }
         })
         .collect();
+    let truncated = r.budget_hit.is_some() || conditions.iter().any(|c: &CondDoc| c.truncated);
     FileDoc {
         file: p.source.name.clone(),
+        status: "checked",
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        truncated,
+        limit: r
+            .budget_hit
+            .map(str::to_string)
+            .or_else(|| truncated.then(|| "a limit of the explanation was reached".to_string())),
         conditions,
         states: r.states,
         seconds: r.total_time.as_secs_f64(),

@@ -4,7 +4,7 @@
 //! are related locations. Built from the JSON documents, so it says exactly
 //! what `--format json` says.
 
-use super::json::{CondDoc, FileDoc, FssDoc, StatementDoc};
+use super::json::{CondDoc, FileDoc, FssDoc, MessageDoc, StatementDoc};
 use crate::syntax::source::SourceFile;
 use serde_json::{json, Value};
 
@@ -90,7 +90,7 @@ fn code_flow(uri: &str, index: usize, f: &FssDoc, of: usize) -> Value {
     })
 }
 
-fn result(uri: &str, index: usize, c: &CondDoc, source: &SourceFile) -> Value {
+fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> Value {
     let (kind, level) = match c.verdict {
         "unsafe" => ("fail", "error"),
         "unknown" => ("fail", "warning"),
@@ -120,21 +120,30 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: &SourceFile) -> Value {
             "choices": c.choices,
         },
     });
-    // Where it fails: the site, or for a condition on variables the last
-    // statement of the top FSS.
+    // Where it fails: the site; for a condition on variables the last
+    // statement of the top FSS or counterexample, else where its variable
+    // is declared; else the file itself.
     let at = match (c.line, c.column) {
         (Some(l), Some(col)) => Some((l, col)),
         _ => c
             .fss
             .first()
             .and_then(|f| f.statements.last())
-            .map(|s| (s.line, s.column)),
+            .map(|s| (s.line, s.column))
+            .or_else(|| c.trace.last().map(|t| (t.line, t.column)))
+            .or(c.declared.as_ref().map(|d| (d.line, d.column))),
     };
-    if let Some((l, col)) = at {
-        let mut loc = location(uri, index, l, col);
-        loc["physicalLocation"]["region"]["snippet"] = json!({"text": source.line_text(l)});
-        r["locations"] = json!([loc]);
-    }
+    let loc = match at {
+        Some((l, col)) => {
+            let mut loc = location(uri, index, l, col);
+            if let Some(source) = source {
+                loc["physicalLocation"]["region"]["snippet"] = json!({"text": source.line_text(l)});
+            }
+            loc
+        }
+        None => json!({"physicalLocation": {"artifactLocation": {"uri": uri, "index": index}}}),
+    };
+    r["locations"] = json!([loc]);
     if !c.fss.is_empty() {
         let flows: Vec<Value> = c.fss.iter().map(|f| code_flow(uri, index, f, c.fss.len())).collect();
         r["codeFlows"] = Value::Array(flows);
@@ -160,8 +169,38 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: &SourceFile) -> Value {
     r
 }
 
-/// The SARIF log for the checked files.
-pub fn log(files: &[(&FileDoc, &SourceFile)]) -> Value {
+/// A file's errors and warnings as tool execution notifications, each
+/// located in the file (at its line when it has one).
+fn notifications(uri: &str, index: usize, d: &FileDoc) -> Vec<Value> {
+    let one = |m: &MessageDoc, level: &str| {
+        let mut at = json!({"physicalLocation": {"artifactLocation": {"uri": uri, "index": index}}});
+        if let (Some(l), Some(c)) = (m.line, m.column) {
+            at["physicalLocation"]["region"] = region(l, c);
+        }
+        json!({
+            "level": level,
+            "message": {"text": m.message},
+            "locations": [at],
+            "descriptor": {"id": if d.status == "checked" { "warning" } else { d.status }},
+        })
+    };
+    let mut out: Vec<Value> = d.errors.iter().map(|m| one(m, "error")).collect();
+    out.extend(d.warnings.iter().map(|m| one(m, "warning")));
+    if d.truncated {
+        let why = d.limit.clone().unwrap_or_else(|| "a limit was reached".into());
+        out.push(json!({
+            "level": "warning",
+            "message": {"text": format!("{}: the check was cut short ({why}); what it left open is unknown", d.file)},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri, "index": index}}}],
+            "descriptor": {"id": "truncated"},
+        }));
+    }
+    out
+}
+
+/// The SARIF log for the files (those not checked appear as error
+/// notifications, and make the run's execution unsuccessful).
+pub fn log(files: &[(&FileDoc, Option<&SourceFile>)]) -> Value {
     let rules: Vec<Value> = RULES
         .iter()
         .map(|(id, name, text)| {
@@ -182,8 +221,14 @@ pub fn log(files: &[(&FileDoc, &SourceFile)]) -> Value {
     let results: Vec<Value> = files
         .iter()
         .enumerate()
-        .flat_map(|(i, (d, s))| d.conditions.iter().map(move |c| result(&uri(&d.file), i, c, s)))
+        .flat_map(|(i, (d, s))| d.conditions.iter().map(move |c| result(&uri(&d.file), i, c, *s)))
         .collect();
+    let notes: Vec<Value> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (d, _))| notifications(&uri(&d.file), i, d))
+        .collect();
+    let success = files.iter().all(|(d, _)| d.status == "checked");
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -193,6 +238,10 @@ pub fn log(files: &[(&FileDoc, &SourceFile)]) -> Value {
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
             }},
+            "invocations": [{
+                "executionSuccessful": success,
+                "toolExecutionNotifications": notes,
+            }],
             "artifacts": artifacts,
             "results": results,
             "columnKind": "unicodeCodePoints",

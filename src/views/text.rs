@@ -195,22 +195,44 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         r.states,
         r.total_time.as_secs_f64()
     );
+    if r.results.is_empty() {
+        out.push_str(&no_condition(p));
+    }
     let names: Vec<String> = p.input_slots().into_iter().map(|s| s.name).collect();
     for res in &r.results {
         let c = r.condition(res);
         if res.verdict == Verdict::Safe {
-            let _ = writeln!(out, "  {}: {}", verdict_word(o.color, res.verdict), c.describe(p));
+            // Where: the site, or where a user condition's variable is declared.
+            let at = match (c.site(), c.user().and_then(|u| u.vars.first())) {
+                (Some(site), _) => Some(("", p.source.start(p.site(site).span))),
+                (None, Some(&v)) => Some(("declared at ", p.source.start(p.var(v).span))),
+                _ => None,
+            };
+            let at = at
+                .map(|(what, at)| {
+                    let (file, line) = o.lines.place(at.line);
+                    format!(" ({what}{file}:{line}:{})", at.col)
+                })
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {}: {}{at}", verdict_word(o.color, res.verdict), c.describe(p));
             continue;
         }
         let ex = r.explanations.get(&res.id);
-        let n_fss = ex.map(|e| e.fss.len()).unwrap_or(0);
-        let n_red = ex.map(|e| e.reduced.len()).unwrap_or(0);
+        // Without explanations (`--no-explain`) there are no FSSs to count.
+        let counts = match ex {
+            Some(e) => format!(
+                " ({} FSS{}, {} after Reduce)",
+                e.fss.len(),
+                if e.fss.len() == 1 { "" } else { "s" },
+                e.reduced.len()
+            ),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
-            "\n{}: {} ({n_fss} FSS{}, {n_red} after Reduce)",
+            "\n{}: {}{counts}",
             verdict_word(o.color, res.verdict),
-            c.describe(p),
-            if n_fss == 1 { "" } else { "s" }
+            c.describe(p)
         );
         if let Some(site) = c.site() {
             let at = p.source.start(p.site(site).span);
@@ -226,7 +248,24 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                 "  note: the FSS listing is incomplete (a time or size limit of the explanation was reached)"
             );
         }
+        let out_of_range = match (o.fss, ex) {
+            (Some(n), Some(ex)) if n > ex.fss.len() => Some((n, ex.fss.len())),
+            _ => None,
+        };
         match (o.view, ex) {
+            _ if out_of_range.is_some() => {
+                let (n, k) = out_of_range.unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "  no FSS of rank {n}: this condition has {k} FSS{}{}",
+                    if k == 1 { "" } else { "s" },
+                    match k {
+                        0 => String::new(),
+                        1 => " (`--fss 1`)".to_string(),
+                        _ => format!(" (`--fss 1` to `--fss {k}`)"),
+                    }
+                );
+            }
             (View::Reduced, Some(ex)) if !ex.fss.is_empty() => reduced_view(p, ex, o, &names, &mut out),
             (View::Fss, Some(ex)) if !ex.fss.is_empty() => fss_view(p, ex, o, &names, &mut out),
             (View::Full, Some(ex)) if ex.fss.iter().any(|f| f.witness.is_some()) => full_view(p, &a, ex, o, &mut out),
@@ -274,7 +313,7 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String]
     if picked.is_empty() {
         let _ = writeln!(
             out,
-            "  FSS {} was merged away by Reduce or does not exist; `--view fss --fss {0}` shows it",
+            "  FSS {} was merged away by Reduce; `--view fss --fss {0}` shows it",
             o.fss.unwrap_or(0)
         );
     }
@@ -539,4 +578,44 @@ fn trace_block(
             t.text
         );
     }
+}
+
+/// What to say about a file without any error condition: what would make
+/// one, and the variables that look like error flags.
+fn no_condition(p: &Program) -> String {
+    use crate::ir::VarKind;
+    let flag_like = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        ["err", "fail", "bug", "bad", "unsafe", "violat"]
+            .iter()
+            .any(|w| n.contains(w))
+    };
+    let mut candidates: Vec<String> = p
+        .vars
+        .iter()
+        .filter(|v| matches!(v.kind, VarKind::Global | VarKind::Local | VarKind::Param) && v.len.is_none())
+        .filter(|v| flag_like(&v.name))
+        .map(|v| match (v.kind, v.proc) {
+            (VarKind::Global, _) | (_, None) => v.name.clone(),
+            (_, Some(f)) => format!("{}::{}", p.proc(f).name, v.name),
+        })
+        .collect();
+    candidates.sort();
+    candidates.dedup();
+    let mut out = String::from(
+        "  no error condition to check: no reachable assertion, reach_error() call, array access \
+         or division of the kinds `--property` selects, and no `error` variable\n",
+    );
+    if candidates.is_empty() {
+        out.push_str("  give one with `--error EXPR` (over globals and `proc::local`, e.g. `--error 'x > 10'`)\n");
+    } else {
+        let shown: Vec<String> = candidates.iter().take(8).map(|c| format!("`--error '{c}'`")).collect();
+        let _ = writeln!(
+            out,
+            "  give one with `--error EXPR`; variables that look like error flags: {}{}",
+            shown.join(", "),
+            if candidates.len() > 8 { ", ..." } else { "" }
+        );
+    }
+    out
 }
