@@ -138,7 +138,9 @@ fn jsonl_gives_one_document_per_file() {
     let e = &lines[1]["errors"][0];
     assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(2), Some(12)), "{e}");
     assert!(e["message"].as_str().unwrap().contains("expected `;`"), "{e}");
-    assert!(lines.iter().all(|l| l["status"] != "rejected" || l["conditions"] == serde_json::json!([])));
+    assert!(lines
+        .iter()
+        .all(|l| l["status"] != "rejected" || l["conditions"] == serde_json::json!([])));
     // The same schema as a single file's JSON.
     let single: serde_json::Value =
         serde_json::from_slice(&check(&[d.path().join("a_unsafe.c").to_str().unwrap(), "--format", "json"]).stdout)
