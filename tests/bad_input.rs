@@ -6,6 +6,9 @@
 use std::path::Path;
 use std::process::Command;
 
+#[path = "support/shared.rs"]
+mod shared;
+
 /// What one run of the binary printed.
 struct Outcome {
     code: i32,
@@ -534,14 +537,14 @@ fn reachable_function_outside_the_subset_is_an_error() {
     );
 }
 
-fn tcas() -> &'static str {
-    "/work/shared/corpus/tcas/orig/tcas.c"
+fn tcas() -> String {
+    shared::shared("corpus/tcas/orig/tcas.c").display().to_string()
 }
 
 #[test]
 fn tcas_with_entry_alt_sep_test_leaves_main_out() {
     let dir = tempfile::tempdir().unwrap();
-    let out = focuscheck(dir.path(), &["parse", "--entry", "alt_sep_test", tcas()]);
+    let out = focuscheck(dir.path(), &["parse", "--entry", "alt_sep_test", &tcas()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("left out: main"), "{}", out.stdout);
     assert!(out.stderr.contains("warning: "), "{}", out.stderr);
@@ -551,7 +554,7 @@ fn tcas_with_entry_alt_sep_test_leaves_main_out() {
 #[test]
 fn tcas_with_the_default_entry_names_the_knr_definition() {
     let dir = tempfile::tempdir().unwrap();
-    let out = focuscheck(dir.path(), &["parse", tcas()]);
+    let out = focuscheck(dir.path(), &["parse", &tcas()]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     let loc = format!("error: {}:144:1: ", tcas());
     assert!(

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/shared.rs"]
+mod shared;
 use cli::focuscheck;
 
 fn diff_json(reference: &str, new: &str, extra: &[&str]) -> (i32, Value) {
@@ -200,13 +202,8 @@ fn bad_input_is_reported_against_its_file() {
 }
 
 fn tcas() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/tcas");
-    assert!(
-        dir.join("orig/tcas.c").is_file(),
-        "the TCAS corpus is expected at {}",
-        dir.display()
-    );
-    dir
+    shared::shared("corpus/tcas/orig/tcas.c");
+    shared::shared("corpus/tcas")
 }
 
 #[test]

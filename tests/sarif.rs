@@ -7,6 +7,9 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
 
+#[path = "support/shared.rs"]
+mod shared;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -27,7 +30,7 @@ fn sarif(args: &[&str]) -> Value {
 }
 
 fn validator() -> jsonschema::Validator {
-    let path = root().join("../shared/schemas/sarif-schema-2.1.0.json");
+    let path = shared::shared("schemas/sarif-schema-2.1.0.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let schema: Value = serde_json::from_str(&text).unwrap();
     jsonschema::draft4::new(&schema).expect("the SARIF schema compiles")
@@ -47,7 +50,7 @@ fn the_log_validates_against_the_sarif_schema() {
     let v = validator();
     // The paper's programs, the examples (every kind of condition and
     // verdict), and a few SV-COMP tasks.
-    let svcomp = root().join("../shared/corpus/svcomp/loop-simple");
+    let svcomp = shared::shared("corpus/svcomp/loop-simple");
     let log = sarif(&[
         "programs/paper",
         "programs/examples",

@@ -81,6 +81,7 @@ enum Command {
     },
     /// Print the program as relations (facts), sorted and tab-separated.
     Facts {
+        /// The Cimple file.
         file: PathBuf,
         #[command(flatten)]
         front: FrontArgs,

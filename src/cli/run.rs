@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 #[derive(Args)]
 pub struct RunArgs {
+    /// The Cimple file to run.
     file: PathBuf,
     #[command(flatten)]
     front: FrontArgs,
