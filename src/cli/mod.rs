@@ -15,6 +15,7 @@ mod batch;
 mod check;
 mod diff;
 mod run;
+mod verify;
 
 /// Writes to standard output; a closed pipe ends the process with status 0
 /// instead of a panic.
@@ -88,6 +89,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Run a program on given inputs with the concrete interpreter.
     Run(run::RunArgs),
+    /// Verification conditions with Z3: warnings with execution traces.
+    Verify(verify::VerifyArgs),
 }
 
 /// Options that decide what program a file means.
@@ -159,6 +162,7 @@ pub fn main() -> i32 {
         Command::Check(args) => check::cmd_check(&ui, &args),
         Command::Diff(args) => diff::cmd_diff(&ui, &args),
         Command::Run(args) => run::cmd_run(&ui, &args),
+        Command::Verify(args) => verify::cmd_verify(&ui, &args),
     }
 }
 
