@@ -12,6 +12,7 @@ pub mod facts;
 pub mod interp;
 pub mod ir;
 pub mod syntax;
+pub mod vc;
 pub mod views;
 
 use diag::Diag;

@@ -143,7 +143,7 @@ fn value_name<T: ValueEnum>(v: T) -> String {
         .unwrap_or_default()
 }
 
-fn shell_word(s: &str) -> String {
+pub(super) fn shell_word(s: &str) -> String {
     if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,".contains(c)) {
         s.to_string()
     } else {
@@ -152,7 +152,7 @@ fn shell_word(s: &str) -> String {
 }
 
 /// `.c`, `.i` and `.cimple` files under the given paths, sorted.
-fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+pub(super) fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {

@@ -16,6 +16,7 @@ mod check;
 mod diff;
 mod options;
 mod run;
+mod verify;
 
 /// Writes to standard output; a closed pipe ends the process with status 0
 /// instead of a panic.
@@ -92,6 +93,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Run a program on given inputs with the concrete interpreter.
     Run(run::RunArgs),
+    /// Verification conditions with Z3: warnings with execution traces.
+    Verify(verify::VerifyArgs),
 }
 
 /// Options that decide what program a file means.
@@ -180,6 +183,7 @@ fn main_on_this_thread() -> i32 {
         Command::Check(args) => check::cmd_check(&ui, &args),
         Command::Diff(args) => diff::cmd_diff(&ui, &args),
         Command::Run(args) => run::cmd_run(&ui, &args),
+        Command::Verify(args) => verify::cmd_verify(&ui, &args),
     }
 }
 

@@ -1,0 +1,482 @@
+//! `focuscheck verify`: the verification-condition engine (Z3), warnings
+//! with ESC/Java-style execution traces (seed 000).
+
+use super::check::{collect_files, shell_word, Format};
+use super::*;
+use crate::analysis::conditions::Property;
+use crate::ir::cond::{self, UserCond};
+use crate::syntax::source::Span;
+use crate::vc::{self, gc::EventKind, Loops, Outcome, ProcResult, Status, Warning};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Cimple files, or directories to search (recursively) for `.c`,
+    /// `.i` and `.cimple` files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    front: FrontArgs,
+    /// An error condition over globals or `proc::local` (may repeat).
+    /// Default: `error` when a global or entry local of that name exists.
+    #[arg(long = "error", value_name = "EXPR")]
+    errors: Vec<String>,
+    /// Which errors to report: `all`, `unreach-call` (reach_error and
+    /// __VERIFIER_assert only) or `user` (the `--error` conditions).
+    #[arg(long, value_enum, default_value_t = Property::All)]
+    property: Property,
+    /// Loops: `unroll:K` follows each loop K times (default K=1; can miss
+    /// errors beyond K, so no warning means "no error within K
+    /// iterations"), `havoc` cuts loops with invariants (the user's
+    /// `/*@ loop invariant E; */` and inferred ones: sound).
+    #[arg(long, default_value = "unroll:1", value_parser = parse_loops, value_name = "MODE")]
+    loops: Loops,
+    /// Calls are inlined this deep; deeper (and deeper recursive) calls
+    /// havoc their result and the globals they may write.
+    #[arg(long, default_value_t = 3, value_name = "D")]
+    inline_depth: u32,
+    /// Stop after this many warnings per procedure.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    max_warnings: usize,
+    /// Give up on a query after this many seconds (the result is `unknown`).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// In `--loops havoc`: use only the user's invariants (no Houdini).
+    #[arg(long)]
+    no_infer: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Print the VC's size, the invariants used and the time in Z3.
+    #[arg(long)]
+    stats: bool,
+    /// Files checked at once (default: the number of cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+}
+
+fn parse_loops(s: &str) -> Result<Loops, String> {
+    match s {
+        "havoc" => Ok(Loops::Havoc),
+        "unroll" => Ok(Loops::Unroll(1)),
+        _ => match s.strip_prefix("unroll:").map(str::parse::<u32>) {
+            Some(Ok(k)) => Ok(Loops::Unroll(k)),
+            _ => Err(format!("`{s}`: expected `unroll:K` (K a number) or `havoc`")),
+        },
+    }
+}
+
+pub fn vc_options(
+    loops: Loops,
+    inline_depth: u32,
+    max_warnings: usize,
+    timeout: Option<f64>,
+    property: Property,
+) -> vc::Options {
+    vc::Options {
+        loops,
+        inline_depth,
+        max_warnings,
+        timeout: timeout.map(Duration::from_secs_f64),
+        property: match property {
+            Property::All => vc::Property::All,
+            Property::UnreachCall => vc::Property::UnreachCall,
+            Property::User => vc::Property::User,
+        },
+        ..vc::Options::default()
+    }
+}
+
+struct FileOut {
+    stderr: String,
+    stdout: String,
+    doc: Option<Value>,
+    found: bool,
+    bad: bool,
+}
+
+impl batch::Progress for FileOut {
+    fn progress_note(&self) -> String {
+        if self.bad {
+            "not checked".into()
+        } else if self.found {
+            "warnings".into()
+        } else {
+            "no warning".into()
+        }
+    }
+}
+
+/// The user's invariants (when loops are cut) and the checker's result.
+pub fn verify_program(
+    p: &Program,
+    users: &[UserCond],
+    opts: &vc::Options,
+    infer: bool,
+) -> Result<ProcResult, Vec<diag::Diag>> {
+    let invariants = if opts.loops == Loops::Havoc {
+        vc::houdini::user_invariants(p, &facts::Analysis::new(p))?
+    } else {
+        Vec::new()
+    };
+    let opts = vc::Options { infer, ..opts.clone() };
+    Ok(vc::verify(p, users, &invariants, &opts))
+}
+
+fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
+    let mut out = FileOut {
+        stderr: String::new(),
+        stdout: String::new(),
+        doc: None,
+        found: false,
+        bad: true,
+    };
+    let name = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            out.stderr = format!("error: cannot read `{name}`: {}\n", io_reason(&e));
+            return out;
+        }
+    };
+    let (file, bad) = crate::source_from_bytes(&name, bytes);
+    if let Some(d) = bad {
+        out.stderr = diag::render(&file, &[d], ui.color);
+        return out;
+    }
+    let (program, diags) = crate::load(file.clone(), &args.front.lower_options());
+    out.stderr = diag::render(&file, &diags, ui.color);
+    let Some(p) = program else { return out };
+    let users = match cond::user_conditions(&p, &args.errors) {
+        Ok(c) => c,
+        Err((text, diags)) => {
+            out.stderr
+                .push_str(&diag::render(&SourceFile::new("--error", text), &diags, ui.color));
+            return out;
+        }
+    };
+    let opts = vc_options(
+        args.loops,
+        args.inline_depth,
+        args.max_warnings,
+        args.timeout,
+        args.property,
+    );
+    let r = match verify_program(&p, &users, &opts, !args.no_infer) {
+        Ok(r) => r,
+        Err(diags) => {
+            out.stderr.push_str(&diag::render(&file, &diags, ui.color));
+            return out;
+        }
+    };
+    out.bad = false;
+    out.found = !r.warnings.is_empty() || r.outcome == Outcome::Unknown;
+    let replay = |w: &Warning| replay_command(args, path, w);
+    match args.format {
+        Format::Text => out.stdout = text(&p, &r, &replay, args.stats),
+        _ => {
+            let doc = json_doc(&p, &r, &replay);
+            if args.format == Format::Jsonl {
+                out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
+            }
+            out.doc = Some(doc);
+        }
+    }
+    out
+}
+
+/// `focuscheck run FILE ... --input k=-1 --choices 1,0`: the command that
+/// replays a warning's counterexample.
+fn replay_command(args: &VerifyArgs, file: &Path, w: &Warning) -> String {
+    let mut out = vec![
+        "focuscheck".to_string(),
+        "run".to_string(),
+        shell_word(&file.display().to_string()),
+    ];
+    if args.front.entry != "main" {
+        out.push(format!("--entry {}", shell_word(&args.front.entry)));
+    }
+    if let Some(g) = args.front.globals {
+        out.push(format!(
+            "--globals {}",
+            if g == GlobalsMode::Zero { "zero" } else { "input" }
+        ));
+    }
+    for e in &args.errors {
+        out.push(format!("--error {}", shell_word(e)));
+    }
+    for (n, v) in &w.used_inputs {
+        out.push(format!("--input {}", shell_word(&format!("{n}={v}"))));
+    }
+    if !w.choices.is_empty() {
+        let c: Vec<String> = w.choices.iter().map(|c| c.to_string()).collect();
+        out.push(format!("--choices {}", c.join(",")));
+    }
+    if w.seeded {
+        out.push("--seed 0".into());
+    }
+    out.join(" ")
+}
+
+fn loc(p: &Program, span: Span) -> (u32, u32) {
+    let at = p.source.start(span);
+    (at.line, at.col)
+}
+
+/// One trace line in the seed's words.
+pub fn trace_text(p: &Program, s: &vc::TraceStep) -> String {
+    let (line, col) = loc(p, s.span);
+    let what = match s.kind {
+        EventKind::Then => "Executed then branch".to_string(),
+        EventKind::Else => "Executed else branch".to_string(),
+        EventKind::LoopHead => {
+            let n = s.iteration.unwrap_or(0);
+            format!(
+                "Reached top of loop after {n} iteration{}",
+                if n == 1 { "" } else { "s" }
+            )
+        }
+        EventKind::Call if s.havocked => format!(
+            "Called {} (not inlined: its result and the globals it writes are any values)",
+            s.callee.as_deref().unwrap_or("?")
+        ),
+        EventKind::Call => format!("Called {}", s.callee.as_deref().unwrap_or("?")),
+        EventKind::Return => format!("Returned from {}", s.callee.as_deref().unwrap_or("?")),
+    };
+    format!("{what} in \"{}\", line {line}, col {col}.", p.source.name)
+}
+
+fn inputs_text(inputs: &[(String, i64)]) -> String {
+    if inputs.is_empty() {
+        return "(no inputs)".into();
+    }
+    inputs
+        .iter()
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn text(p: &Program, r: &ProcResult, replay: &dyn Fn(&Warning) -> String, stats: bool) -> String {
+    let mut out = String::new();
+    for w in &r.warnings {
+        let d = diag::Diag::warning(w.span, format!("{} ({})", w.message, w.kind));
+        out.push_str(&d.one_line(&p.source));
+        out.push('\n');
+        out.push_str("Execution trace information:\n");
+        for s in &w.trace {
+            out.push_str(&format!("    {}\n", trace_text(p, s)));
+        }
+        let shown = if w.status == Status::Confirmed {
+            &w.used_inputs
+        } else {
+            &w.inputs
+        };
+        out.push_str(&format!("Counterexample: {}\n", inputs_text(shown)));
+        if !w.choices.is_empty() {
+            let c: Vec<String> = w.choices.iter().map(|c| c.to_string()).collect();
+            out.push_str(&format!("Choices: {}\n", c.join(",")));
+        }
+        match (&w.status, &w.replay_note) {
+            (Status::Confirmed, _) => out.push_str("status: confirmed (the replay reaches this error)\n"),
+            (_, Some(n)) => out.push_str(&format!("status: possible ({n})\n")),
+            _ => out.push_str("status: possible\n"),
+        }
+        if w.key_is_replayable() {
+            out.push_str(&format!("replay: {}\n", replay(w)));
+        }
+        out.push('\n');
+    }
+    let confirmed = r.warnings.iter().filter(|w| w.status == Status::Confirmed).count();
+    let summary = match r.outcome {
+        Outcome::Warnings => format!(
+            "{} warning{} ({confirmed} confirmed); {}",
+            r.warnings.len(),
+            if r.warnings.len() == 1 { "" } else { "s" },
+            r.reason
+        ),
+        _ => r.reason.clone(),
+    };
+    out.push_str(&format!(
+        "{}: `{}`: {}: {summary}\n",
+        p.source.name,
+        r.name,
+        r.outcome.name()
+    ));
+    if stats {
+        out.push_str(&format!(
+            "stats: {} blocks, {} commands; Z3 {:.3}s of {:.3}s\n",
+            r.blocks,
+            r.commands,
+            r.solver_time.as_secs_f64(),
+            r.total_time.as_secs_f64()
+        ));
+        for (line, t, user) in &r.invariants {
+            out.push_str(&format!(
+                "invariant at line {line}: {t}{}\n",
+                if *user { " (given)" } else { " (inferred)" }
+            ));
+        }
+    }
+    out
+}
+
+impl Warning {
+    fn key_is_replayable(&self) -> bool {
+        matches!(self.key, vc::gc::CheckKey::Site(_) | vc::gc::CheckKey::User(_))
+    }
+}
+
+pub fn json_doc(p: &Program, r: &ProcResult, replay: &dyn Fn(&Warning) -> String) -> Value {
+    let warnings: Vec<Value> = r
+        .warnings
+        .iter()
+        .map(|w| {
+            let (line, column) = loc(p, w.span);
+            let trace: Vec<Value> = w
+                .trace
+                .iter()
+                .map(|s| {
+                    let (line, column) = loc(p, s.span);
+                    json!({
+                        "event": s.kind.name(),
+                        "line": line,
+                        "column": column,
+                        "iteration": s.iteration,
+                        "callee": s.callee,
+                        "seq": s.seq,
+                        "text": trace_text(p, s),
+                    })
+                })
+                .collect();
+            let inputs: serde_json::Map<String, Value> = w.inputs.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
+            json!({
+                "kind": w.kind,
+                "line": line,
+                "column": column,
+                "message": w.message,
+                "status": w.status.name(),
+                "trace": trace,
+                "inputs": inputs,
+                "choices": w.choices,
+                "replay": if w.key_is_replayable() { Some(replay(w)) } else { None },
+            })
+        })
+        .collect();
+    json!({
+        "file": p.source.name,
+        "procedures": [{
+            "name": r.name,
+            "warnings": warnings,
+            "result": r.outcome.name(),
+            "reason": r.reason,
+            "invariants": r.invariants.iter().map(|(l, t, u)| json!({"line": l, "text": t, "user": u})).collect::<Vec<_>>(),
+            "blocks": r.blocks,
+            "commands": r.commands,
+            "seconds": r.total_time.as_secs_f64(),
+            "solver_seconds": r.solver_time.as_secs_f64(),
+        }],
+    })
+}
+
+/// SARIF 2.1.0: one result per warning, its trace as a code flow.
+fn sarif(docs: &[Value]) -> Value {
+    let mut results = Vec::new();
+    for d in docs {
+        let file = d["file"].as_str().unwrap_or_default();
+        let loc = |line: &Value, col: &Value, msg: Option<&str>| {
+            let mut l = json!({
+                "physicalLocation": {
+                    "artifactLocation": {"uri": file},
+                    "region": {"startLine": line, "startColumn": col},
+                }
+            });
+            if let Some(m) = msg {
+                l["message"] = json!({ "text": m });
+            }
+            l
+        };
+        for proc_ in d["procedures"].as_array().into_iter().flatten() {
+            for w in proc_["warnings"].as_array().into_iter().flatten() {
+                let mut steps: Vec<Value> = w["trace"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|s| json!({ "location": loc(&s["line"], &s["column"], s["text"].as_str()) }))
+                    .collect();
+                steps.push(json!({ "location": loc(&w["line"], &w["column"], w["message"].as_str()) }));
+                results.push(json!({
+                    "ruleId": w["kind"],
+                    "level": if w["status"] == "confirmed" { "error" } else { "warning" },
+                    "message": {"text": format!("{} ({})", w["message"].as_str().unwrap_or_default(), w["status"].as_str().unwrap_or_default())},
+                    "locations": [loc(&w["line"], &w["column"], None)],
+                    "codeFlows": [{"threadFlows": [{"locations": steps}]}],
+                }));
+            }
+        }
+    }
+    json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {"driver": {"name": "focuscheck", "informationUri": "https://example.invalid/focuscheck", "version": env!("CARGO_PKG_VERSION")}},
+            "results": results,
+        }],
+    })
+}
+
+pub fn cmd_verify(ui: &Ui, args: &VerifyArgs) -> i32 {
+    let files = collect_files(&args.files);
+    if files.is_empty() {
+        ui.error("no `.c`, `.i` or `.cimple` files in the given directories");
+        return EXIT_USAGE;
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let mut bad = false;
+    let mut found = false;
+    let mut docs = Vec::new();
+    batch::run(
+        &files,
+        jobs,
+        |path| verify_file(path, args, ui),
+        |i, result| match result {
+            Ok(r) => {
+                eprint!("{}", r.stderr);
+                out!("{}", r.stdout);
+                bad |= r.bad;
+                found |= r.found;
+                docs.extend(r.doc);
+            }
+            Err(crash) => {
+                ui.error(&format!(
+                    "internal error while verifying `{}`: {} (a bug in focuscheck; the batch goes on)",
+                    files[i].display(),
+                    crash.0
+                ));
+                found = true;
+            }
+        },
+    );
+    match args.format {
+        Format::Json => {
+            let text = if docs.len() == 1 && files.len() == 1 {
+                serde_json::to_string_pretty(&docs[0])
+            } else {
+                serde_json::to_string_pretty(&docs)
+            };
+            outln!("{}", text.unwrap_or_default());
+        }
+        Format::Sarif => outln!("{}", serde_json::to_string_pretty(&sarif(&docs)).unwrap_or_default()),
+        _ => {}
+    }
+    if bad {
+        EXIT_USAGE
+    } else if found {
+        EXIT_ERROR_FOUND
+    } else {
+        EXIT_OK
+    }
+}

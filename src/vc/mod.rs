@@ -1,0 +1,241 @@
+//! The verification-condition engine (seed 000, Leino/Millstein/Saxe): one
+//! VC for the entry procedure, checked by Z3, with labelled checks and
+//! error traces read back from the counterexample.
+//!
+//! Pipeline: IR --gc--> guarded commands (unrolled or invariant-cut loops,
+//! inlined calls) --passive--> single-assignment form and a VC of linear
+//! size --solve--> warnings (one per check label, the label blocked after
+//! each), each with the path the model takes, its inputs and choices, and
+//! the interpreter's replay (`confirmed` when it reaches the same error).
+//!
+//! Depends on `ir`, `facts` and `interp` (the referee) only.
+
+pub mod gc;
+pub mod houdini;
+pub mod passive;
+pub mod solve;
+pub mod term;
+
+use crate::facts::Analysis;
+use crate::ir::cond::{BoolExpr, UserCond};
+use crate::ir::*;
+use crate::syntax::source::Span;
+use gc::{CheckKey, EventKind};
+use std::time::Duration;
+
+/// How loops are translated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loops {
+    /// Follow back edges K times (can miss errors: "no error within K
+    /// iterations", never "verified" unless the bound is unreachable).
+    Unroll(u32),
+    /// Cut at the head with invariants (the user's and inferred ones):
+    /// sound.
+    Havoc,
+}
+
+/// Which checks are reported (the others still end paths).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Property {
+    #[default]
+    All,
+    /// `reach_error()`/`__VERIFIER_error()` and failed `__VERIFIER_assert`.
+    UnreachCall,
+    /// The `--error` conditions only.
+    User,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub loops: Loops,
+    pub inline_depth: u32,
+    pub max_warnings: usize,
+    pub timeout: Option<Duration>,
+    pub property: Property,
+    /// Give up (unknown) beyond this many blocks.
+    pub max_blocks: usize,
+    /// Infer loop invariants (Houdini) in `Havoc` mode.
+    pub infer: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            loops: Loops::Unroll(1),
+            inline_depth: 3,
+            max_warnings: 10,
+            timeout: None,
+            property: Property::All,
+            max_blocks: 200_000,
+            infer: true,
+        }
+    }
+}
+
+/// A loop invariant: the user's (`/*@ loop invariant E; */`) or a candidate.
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    pub head: NodeId,
+    pub expr: BoolExpr,
+    pub text: String,
+    pub user: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The interpreter, run on the model's inputs and choices, reaches the
+    /// same error.
+    Confirmed,
+    /// It does not (havoc, invariants or the unrolling made the path up),
+    /// or the model could not be replayed.
+    Possible,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Confirmed => "confirmed",
+            Status::Possible => "possible",
+        }
+    }
+}
+
+/// One step of an error trace, in execution order.
+#[derive(Clone, Debug)]
+pub struct TraceStep {
+    pub kind: EventKind,
+    pub span: Span,
+    pub iteration: Option<u32>,
+    /// Calls and returns: the callee's name.
+    pub callee: Option<String>,
+    /// A call that was not inlined.
+    pub havocked: bool,
+    /// The label's sequence number (ascending along every path).
+    pub seq: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Warning {
+    pub key: CheckKey,
+    /// `assert`, `reach_error`, `bounds`, `div_by_zero`, `user`, `invariant`.
+    pub kind: &'static str,
+    pub span: Span,
+    pub message: String,
+    pub status: Status,
+    pub trace: Vec<TraceStep>,
+    /// Every input's value in the model.
+    pub inputs: Vec<(String, i64)>,
+    /// The inputs the replay reads (what a reader needs).
+    pub used_inputs: Vec<(String, i64)>,
+    pub choices: Vec<i64>,
+    /// Some inputs are left out of `used_inputs`: replay with a seed for
+    /// them (their values do not matter).
+    pub seeded: bool,
+    /// Why the replay did not confirm it, when it did not.
+    pub replay_note: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// No check can fail in any run (sound mode, every run covered).
+    Verified,
+    Warnings,
+    /// No warning within the bounds (loop unrolling, inlining depth).
+    Bounded,
+    Unknown,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Verified => "verified",
+            Outcome::Warnings => "warnings",
+            Outcome::Bounded => "bounded",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// The result for one procedure's VC.
+#[derive(Clone, Debug)]
+pub struct ProcResult {
+    pub name: String,
+    pub warnings: Vec<Warning>,
+    pub outcome: Outcome,
+    /// What the outcome rests on, or why it is unknown.
+    pub reason: String,
+    /// Checks whose warning was not reported (`--property`): they may fail
+    /// first, so nothing is called verified.
+    pub hidden: usize,
+    /// The loop invariants used (havoc mode), as text with their line.
+    pub invariants: Vec<(u32, String, bool)>,
+    pub blocks: usize,
+    pub commands: usize,
+    pub solver_time: Duration,
+    pub total_time: Duration,
+}
+
+impl ProcResult {
+    /// The verdict of a check label as `check` reports it: `Some(true)`
+    /// unsafe (confirmed), `Some(false)` safe, `None` unknown.
+    pub fn decides(&self, key: CheckKey) -> Option<bool> {
+        match self.warnings.iter().find(|w| w.key == key) {
+            Some(w) if w.status == Status::Confirmed => Some(true),
+            Some(_) => None,
+            None if self.outcome == Outcome::Verified => Some(false),
+            None => None,
+        }
+    }
+}
+
+/// Verifies the program from its entry: warnings for every check that can
+/// fail, with traces.
+pub fn verify(p: &Program, users: &[UserCond], invariants: &[Invariant], opts: &Options) -> ProcResult {
+    let a = Analysis::new(p);
+    solve::run(p, &a, users, invariants, opts)
+}
+
+/// The kind word and message of a check.
+pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[Invariant]) -> (&'static str, String) {
+    let text = |s: Span| p.text(s).split_whitespace().collect::<Vec<_>>().join(" ");
+    match key {
+        CheckKey::Site(s) => {
+            let site = p.site(s);
+            let t = text(site.span);
+            match site.kind {
+                SiteKind::Assert => ("assert", format!("possible assertion failure: `{t}`")),
+                SiteKind::ReachError => ("reach_error", format!("possible call of `{t}`")),
+                SiteKind::Bounds => ("bounds", format!("possible array index out of bounds: `{t}`")),
+                SiteKind::DivByZero => ("div_by_zero", format!("possible division by zero: `{t}`")),
+            }
+        }
+        CheckKey::User(i) => ("user", format!("the condition `{}` may hold", users[i].text)),
+        CheckKey::Invariant { cand, init } => (
+            "invariant",
+            format!(
+                "loop invariant `{}` may not {}",
+                invariants[cand].text,
+                if init { "hold on entry" } else { "be maintained" }
+            ),
+        ),
+        CheckKey::Unwind(_) => ("unwind", "the loop unrolling bound is reached".into()),
+        CheckKey::Depth(_) => ("depth", "a call deeper than the inlining depth".into()),
+    }
+}
+
+/// Is a check reported under the property?
+pub fn reported(p: &Program, key: CheckKey, property: Property) -> bool {
+    match key {
+        CheckKey::Site(s) => {
+            let site = p.site(s);
+            match property {
+                Property::All => !site.static_ok,
+                Property::UnreachCall => matches!(site.kind, SiteKind::Assert | SiteKind::ReachError),
+                Property::User => false,
+            }
+        }
+        CheckKey::User(_) => true,
+        CheckKey::Invariant { .. } => property == Property::All,
+        CheckKey::Unwind(_) | CheckKey::Depth(_) => false,
+    }
+}

@@ -1,0 +1,406 @@
+//! Guarded commands -> passive form -> a verification condition of linear
+//! size (Flanagan–Saxe; one `ok` variable per block, as Boogie does).
+//!
+//! Passive form: every assignment and havoc makes a new incarnation of the
+//! variable (a fresh Z3 constant, constrained by an equation for an
+//! assignment); where paths join, variables whose incarnations differ get
+//! a new one, equated to each predecessor's on the edge from it. The
+//! commands left are `assume`, `assert`, and the trace events.
+//!
+//! The VC: `ok_B <=> wp(B's commands, AND over successors S of (edge
+//! equations => ok_S))`, with `wp(assume P, Q) = P => Q` and `wp(assert P,
+//! Q) = (P || L) && Q` where `L` is the check's label. The program is
+//! correct iff `ok_entry` is valid; a model of `!ok_entry` is a
+//! counterexample, read back by walking it (`solve.rs`).
+
+use super::gc::{Cmd, Event, Gc};
+use super::term::{self, Env, VarKey, GLOBAL};
+use crate::ir::{InputSlot, Program, VarInit};
+use std::collections::HashMap;
+use z3::ast::{Array, Bool, Int};
+use z3::Sort;
+
+#[derive(Clone)]
+pub enum Val {
+    Int(Int),
+    Arr(Array),
+}
+
+impl Val {
+    fn same(&self, other: &Val) -> bool {
+        match (self, other) {
+            (Val::Int(a), Val::Int(b)) => a == b,
+            (Val::Arr(a), Val::Arr(b)) => a == b,
+            _ => false,
+        }
+    }
+
+    fn equals(&self, other: &Val) -> Bool {
+        match (self, other) {
+            (Val::Int(a), Val::Int(b)) => a.eq(b),
+            (Val::Arr(a), Val::Arr(b)) => a.eq(b),
+            _ => Bool::from_bool(false),
+        }
+    }
+}
+
+pub enum PCmd {
+    Assume(Bool),
+    /// The checked formula and the check (index into `Gc::checks`).
+    Assert(Bool, usize),
+    Event(Event, u32),
+    Choice(Int),
+}
+
+pub struct PBlock {
+    pub cmds: Vec<PCmd>,
+    /// Successors with the equations on the edge to each.
+    pub succs: Vec<(usize, Bool)>,
+}
+
+pub struct Passive {
+    pub blocks: Vec<PBlock>,
+    /// Blocks in topological order (the entry first).
+    pub order: Vec<usize>,
+    /// The initial value of each input slot.
+    pub inputs: Vec<(InputSlot, Int)>,
+    /// Switches of candidate invariants.
+    pub enabled: Vec<Bool>,
+    /// Values drawn (fresh terms), for small models.
+    pub draws: Vec<Int>,
+}
+
+struct Names {
+    next: u32,
+}
+
+impl Names {
+    fn name(&mut self, p: &Program, k: VarKey) -> String {
+        self.next += 1;
+        let base = &p.var(k.var).name;
+        if k.frame == GLOBAL {
+            format!("{base}@{}", self.next)
+        } else {
+            format!("{base}#{}@{}", k.frame, self.next)
+        }
+    }
+
+    fn val(&mut self, p: &Program, k: VarKey) -> Val {
+        let name = self.name(p, k);
+        if p.var(k.var).len.is_some() {
+            Val::Arr(Array::new_const(name, &Sort::int(), &Sort::int()))
+        } else {
+            Val::Int(Int::new_const(name))
+        }
+    }
+}
+
+struct BlockEnv<'a> {
+    p: &'a Program,
+    vars: im::HashMap<VarKey, Val>,
+    names: &'a mut Names,
+    fresh: &'a mut HashMap<u32, Int>,
+    enabled: &'a mut Vec<Bool>,
+}
+
+impl BlockEnv<'_> {
+    fn get(&mut self, k: VarKey) -> Val {
+        if let Some(v) = self.vars.get(&k) {
+            return v.clone();
+        }
+        // Read before any write on this path: any value.
+        let v = self.names.val(self.p, k);
+        self.vars.insert(k, v.clone());
+        v
+    }
+}
+
+impl Env for BlockEnv<'_> {
+    fn int(&mut self, k: VarKey) -> Int {
+        match self.get(k) {
+            Val::Int(i) => i,
+            Val::Arr(a) => a.select(&Int::from_i64(0)).as_int().expect("an integer array"),
+        }
+    }
+
+    fn array(&mut self, k: VarKey) -> Array {
+        match self.get(k) {
+            Val::Arr(a) => a,
+            Val::Int(i) => Array::const_array(&Sort::int(), &i),
+        }
+    }
+
+    fn fresh(&mut self, n: u32) -> Int {
+        self.fresh
+            .entry(n)
+            .or_insert_with(|| Int::new_const(format!("draw@{n}")))
+            .clone()
+    }
+
+    fn enabled(&mut self, n: usize) -> Bool {
+        while self.enabled.len() <= n {
+            let i = self.enabled.len();
+            self.enabled.push(Bool::new_const(format!("inv@{i}")));
+        }
+        self.enabled[n].clone()
+    }
+}
+
+/// Blocks reachable from the entry, in topological order.
+pub fn topo_order(gc: &Gc) -> Vec<usize> {
+    let n = gc.blocks.len();
+    let mut state = vec![0u8; n];
+    let mut post = Vec::with_capacity(n);
+    let mut stack = vec![(0usize, 0usize)];
+    state[0] = 1;
+    while let Some((b, i)) = stack.pop() {
+        let succs = &gc.blocks[b].succs;
+        if i < succs.len() {
+            stack.push((b, i + 1));
+            let s = succs[i];
+            if state[s] == 0 {
+                state[s] = 1;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}
+
+/// The range assumptions of an input of type `range` (each element of an
+/// array, up to a size).
+fn range_assumption(v: &Val, range: (i64, i64), len: Option<u32>) -> Option<Bool> {
+    let within = |x: &Int| Bool::and(&[x.ge(Int::from_i64(range.0)), x.le(Int::from_i64(range.1))]);
+    match (v, len) {
+        (Val::Int(x), _) => Some(within(x)),
+        (Val::Arr(a), Some(n)) if n <= 1024 => Some(Bool::and(
+            &(0..n)
+                .map(|k| within(&a.select(&Int::from_i64(k as i64)).as_int().expect("int")))
+                .collect::<Vec<_>>(),
+        )),
+        _ => None,
+    }
+}
+
+pub fn passify(p: &Program, gc: &Gc) -> Passive {
+    let order = topo_order(gc);
+    let mut names = Names { next: 0 };
+    let mut fresh = HashMap::new();
+    let mut enabled = Vec::new();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); gc.blocks.len()];
+    for &b in &order {
+        for &s in &gc.blocks[b].succs {
+            preds[s].push(b);
+        }
+    }
+    let mut out_env: Vec<Option<im::HashMap<VarKey, Val>>> = vec![None; gc.blocks.len()];
+    let mut edge_eqs: HashMap<(usize, usize), Vec<Bool>> = HashMap::new();
+    let mut blocks: Vec<PBlock> = (0..gc.blocks.len())
+        .map(|_| PBlock {
+            cmds: Vec::new(),
+            succs: Vec::new(),
+        })
+        .collect();
+    let mut inputs = Vec::new();
+    let mut seq = 0u32;
+    for &b in &order {
+        let mut cmds = Vec::new();
+        let vars = if b == 0 {
+            initial_env(p, &mut names, &mut cmds, &mut inputs)
+        } else {
+            merge(p, b, &preds[b], &out_env, &mut names, &mut edge_eqs)
+        };
+        let mut env = BlockEnv {
+            p,
+            vars,
+            names: &mut names,
+            fresh: &mut fresh,
+            enabled: &mut enabled,
+        };
+        for c in &gc.blocks[b].cmds {
+            match c {
+                Cmd::Assume(f) => cmds.push(PCmd::Assume(term::formula(f, &mut env))),
+                Cmd::Assert(f, check) => cmds.push(PCmd::Assert(term::formula(f, &mut env), *check)),
+                Cmd::Assign(k, t) => {
+                    let v = term::int(t, &mut env);
+                    let x = Int::new_const(env.names.name(p, *k));
+                    cmds.push(PCmd::Assume(x.eq(&v)));
+                    env.vars.insert(*k, Val::Int(x));
+                }
+                Cmd::Store(k, i, t) => {
+                    let i = term::int(i, &mut env);
+                    let v = term::int(t, &mut env);
+                    let a = env.array(*k).store(&i, &v);
+                    let x = Array::new_const(env.names.name(p, *k), &Sort::int(), &Sort::int());
+                    cmds.push(PCmd::Assume(x.eq(&a)));
+                    env.vars.insert(*k, Val::Arr(x));
+                }
+                Cmd::Havoc(k, range) => {
+                    let v = env.names.val(p, *k);
+                    if let Some(r) = range {
+                        if let Some(a) = range_assumption(&v, *r, p.var(k.var).len) {
+                            cmds.push(PCmd::Assume(a));
+                        }
+                    }
+                    env.vars.insert(*k, v);
+                }
+                Cmd::Event(e) => {
+                    seq += 1;
+                    cmds.push(PCmd::Event(e.clone(), seq));
+                }
+                Cmd::Choice(t) => cmds.push(PCmd::Choice(term::int(t, &mut env))),
+            }
+        }
+        out_env[b] = Some(env.vars);
+        blocks[b].cmds = cmds;
+        // Environments are dropped once every successor has merged them.
+        for &pb in &preds[b] {
+            if gc.blocks[pb].succs.iter().all(|&s| out_env[s].is_some()) {
+                out_env[pb] = Some(im::HashMap::new());
+            }
+        }
+    }
+    for &b in &order {
+        blocks[b].succs = gc.blocks[b]
+            .succs
+            .iter()
+            .map(|&s| {
+                let eqs = edge_eqs.remove(&(b, s)).unwrap_or_default();
+                (s, Bool::and(&eqs))
+            })
+            .collect();
+    }
+    let draws = fresh.into_values().collect();
+    Passive {
+        blocks,
+        order,
+        inputs,
+        enabled,
+        draws,
+    }
+}
+
+/// The state at the entry: constant initial values, inputs within their
+/// types' ranges.
+fn initial_env(
+    p: &Program,
+    names: &mut Names,
+    cmds: &mut Vec<PCmd>,
+    inputs: &mut Vec<(InputSlot, Int)>,
+) -> im::HashMap<VarKey, Val> {
+    let mut vars = im::HashMap::new();
+    let entry = p.proc(p.entry);
+    let mut start: Vec<VarKey> = p.globals.iter().map(|&g| VarKey { var: g, frame: GLOBAL }).collect();
+    start.extend(entry.locals.iter().map(|&l| VarKey { var: l, frame: 0 }));
+    for k in start {
+        let var = p.var(k.var);
+        let v = names.val(p, k);
+        match &var.init {
+            VarInit::Values(vals) => {
+                let at = |i: u32| vals.get(i as usize).copied().unwrap_or(0);
+                let eqs: Vec<Bool> = match &v {
+                    Val::Int(x) => vec![x.eq(Int::from_i64(at(0)))],
+                    Val::Arr(a) => (0..var.slots())
+                        .map(|i| {
+                            a.select(&Int::from_i64(i as i64))
+                                .as_int()
+                                .expect("int")
+                                .eq(Int::from_i64(at(i)))
+                        })
+                        .collect(),
+                };
+                cmds.push(PCmd::Assume(Bool::and(&eqs)));
+            }
+            VarInit::Input => {
+                if let Some(a) = range_assumption(&v, var.ty.range(), var.len) {
+                    cmds.push(PCmd::Assume(a));
+                }
+            }
+            VarInit::Assigned => {}
+        }
+        vars.insert(k, v);
+    }
+    for slot in p.input_slots() {
+        let frame = if p.var(slot.var).is_global_storage() { GLOBAL } else { 0 };
+        let x = match vars.get(&VarKey { var: slot.var, frame }) {
+            Some(Val::Int(x)) => x.clone(),
+            Some(Val::Arr(a)) => a
+                .select(&Int::from_i64(slot.index.unwrap_or(0) as i64))
+                .as_int()
+                .expect("int"),
+            None => continue,
+        };
+        inputs.push((slot, x));
+    }
+    vars
+}
+
+/// The environment where paths join; edge equations for what differs.
+fn merge(
+    p: &Program,
+    b: usize,
+    preds: &[usize],
+    out_env: &[Option<im::HashMap<VarKey, Val>>],
+    names: &mut Names,
+    edge_eqs: &mut HashMap<(usize, usize), Vec<Bool>>,
+) -> im::HashMap<VarKey, Val> {
+    let envs: Vec<&im::HashMap<VarKey, Val>> = preds
+        .iter()
+        .map(|&pb| out_env[pb].as_ref().expect("a predecessor before its successor"))
+        .collect();
+    if envs.len() == 1 {
+        return envs[0].clone();
+    }
+    let mut keys: Vec<VarKey> = envs.iter().flat_map(|e| e.keys().copied()).collect();
+    keys.sort();
+    keys.dedup();
+    let mut out = im::HashMap::new();
+    for k in keys {
+        let vals: Vec<Option<&Val>> = envs.iter().map(|e| e.get(&k)).collect();
+        let first = vals[0];
+        if let Some(f) = first {
+            if vals.iter().all(|v| v.is_some_and(|v| v.same(f))) {
+                out.insert(k, f.clone());
+                continue;
+            }
+        }
+        let x = names.val(p, k);
+        for (i, v) in vals.iter().enumerate() {
+            if let Some(v) = v {
+                edge_eqs.entry((preds[i], b)).or_default().push(x.equals(v));
+            }
+        }
+        out.insert(k, x);
+    }
+    out
+}
+
+/// Defines `ok_B` for every block (in reverse topological order) on the
+/// solver; returns the `ok` constants. `label` gives a check's label.
+pub fn assert_vc(solver: &z3::Solver, pv: &Passive, label: &dyn Fn(usize) -> Bool) -> Vec<Bool> {
+    let ok: Vec<Bool> = (0..pv.blocks.len())
+        .map(|b| Bool::new_const(format!("ok@{b}")))
+        .collect();
+    for &b in pv.order.iter().rev() {
+        let block = &pv.blocks[b];
+        let succ: Vec<Bool> = block.succs.iter().map(|(s, eq)| eq.implies(&ok[*s])).collect();
+        let mut q = Bool::and(&succ);
+        for c in block.cmds.iter().rev() {
+            q = match c {
+                PCmd::Assume(f) => f.implies(&q),
+                PCmd::Assert(f, check) => Bool::and(&[Bool::or(&[f.clone(), label(*check)]), q]),
+                PCmd::Event(..) | PCmd::Choice(_) => q,
+            };
+        }
+        solver.assert(ok[b].iff(&q));
+    }
+    ok
+}
+
+/// The VC's size: commands and blocks (for `--stats`).
+pub fn size(pv: &Passive) -> (usize, usize) {
+    (pv.order.len(), pv.order.iter().map(|&b| pv.blocks[b].cmds.len()).sum())
+}

@@ -1,0 +1,131 @@
+//! Terms and formulas of the guarded commands, and their meaning in Z3: the
+//! one place that says what an operation means (mathematical integers, C's
+//! truncating `/` and `%`, arrays as Z3 arrays). A wrap-around or
+//! conversion operation belongs here too, translated exactly.
+
+use crate::ir::{ArithOp, RelOp, VarId};
+use z3::ast::{Array, Bool, Int};
+
+/// Variables of the other frames never mix: the frame of global storage.
+pub const GLOBAL: u32 = u32::MAX;
+
+/// A variable in one frame (an inlined call), or in global storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarKey {
+    pub var: VarId,
+    pub frame: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    Const(i64),
+    Var(VarKey),
+    Select(VarKey, Box<Term>),
+    Neg(Box<Term>),
+    Arith(ArithOp, Box<Term>, Box<Term>),
+    /// `/` (or `%` when `rem`), truncating toward zero as C does.
+    Div {
+        num: Box<Term>,
+        den: Box<Term>,
+        rem: bool,
+    },
+    /// A value nothing constrains (numbered: one per draw).
+    Fresh(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Formula {
+    Bool(bool),
+    Rel(RelOp, Term, Term),
+    Not(Box<Formula>),
+    And(Vec<Formula>),
+    Or(Vec<Formula>),
+    /// Holds when candidate invariant `n` is switched off (Houdini), else
+    /// the formula.
+    Enabled(usize, Box<Formula>),
+}
+
+impl Formula {
+    /// `lo <= t <= hi`.
+    pub fn in_range(t: &Term, (lo, hi): (i64, i64)) -> Formula {
+        Formula::And(vec![
+            Formula::Rel(RelOp::Ge, t.clone(), Term::Const(lo)),
+            Formula::Rel(RelOp::Le, t.clone(), Term::Const(hi)),
+        ])
+    }
+}
+
+/// Where terms find the current value of a variable.
+pub trait Env {
+    fn int(&mut self, k: VarKey) -> Int;
+    fn array(&mut self, k: VarKey) -> Array;
+    fn fresh(&mut self, n: u32) -> Int;
+    /// The switch of candidate invariant `n`.
+    fn enabled(&mut self, n: usize) -> Bool;
+}
+
+pub fn int(t: &Term, env: &mut dyn Env) -> Int {
+    match t {
+        Term::Const(c) => Int::from_i64(*c),
+        Term::Var(k) => env.int(*k),
+        Term::Select(k, i) => {
+            let i = int(i, env);
+            env.array(*k).select(&i).as_int().expect("an integer array")
+        }
+        Term::Neg(x) => int(x, env).unary_minus(),
+        Term::Arith(op, a, b) => {
+            let (a, b) = (int(a, env), int(b, env));
+            match op {
+                ArithOp::Add => Int::add(&[a, b]),
+                ArithOp::Sub => Int::sub(&[a, b]),
+                ArithOp::Mul => Int::mul(&[a, b]),
+            }
+        }
+        Term::Div { num, den, rem } => {
+            let (a, b) = (int(num, env), int(den, env));
+            let zero = Int::from_i64(0);
+            let abs = |x: &Int| x.ge(&zero).ite(x, &x.unary_minus());
+            // |a| div |b| is C's quotient up to the sign (Z3's `div` floors,
+            // which is truncation for non-negative operands).
+            let q = abs(&a).div(abs(&b));
+            let same_sign = a.ge(&zero).iff(b.gt(&zero));
+            let quot = same_sign.ite(&q, &q.unary_minus());
+            if *rem {
+                Int::sub(&[a, Int::mul(&[b, quot])])
+            } else {
+                quot
+            }
+        }
+        Term::Fresh(n) => env.fresh(*n),
+    }
+}
+
+pub fn formula(f: &Formula, env: &mut dyn Env) -> Bool {
+    match f {
+        Formula::Bool(b) => Bool::from_bool(*b),
+        Formula::Rel(op, a, b) => {
+            let (a, b) = (int(a, env), int(b, env));
+            match op {
+                RelOp::Eq => a.eq(&b),
+                RelOp::Ne => a.eq(&b).not(),
+                RelOp::Lt => a.lt(&b),
+                RelOp::Le => a.le(&b),
+                RelOp::Gt => a.gt(&b),
+                RelOp::Ge => a.ge(&b),
+            }
+        }
+        Formula::Not(x) => formula(x, env).not(),
+        Formula::And(xs) => {
+            let xs: Vec<Bool> = xs.iter().map(|x| formula(x, env)).collect();
+            Bool::and(&xs)
+        }
+        Formula::Or(xs) => {
+            let xs: Vec<Bool> = xs.iter().map(|x| formula(x, env)).collect();
+            Bool::or(&xs)
+        }
+        Formula::Enabled(n, x) => {
+            let on = env.enabled(*n);
+            on.implies(formula(x, env))
+        }
+    }
+}
