@@ -83,6 +83,7 @@ pub fn vc_options(
             Property::All => vc::Property::All,
             Property::UnreachCall => vc::Property::UnreachCall,
             Property::User => vc::Property::User,
+            Property::NoOverflow => vc::Property::NoOverflow,
         },
         ..vc::Options::default()
     }
@@ -145,7 +146,11 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
         out.stderr = diag::render(&file, &[d], ui.color);
         return out;
     }
-    let (program, diags) = crate::load(file.clone(), &args.front.lower_options());
+    let lower = crate::ir::lower::LowerOptions {
+        overflow_checks: args.property == Property::NoOverflow,
+        ..args.front.lower_options()
+    };
+    let (program, diags) = crate::load(file.clone(), &lower);
     out.stderr = diag::render(&file, &diags, ui.color);
     let Some(p) = program else { return out };
     let users = match cond::user_conditions(&p, &args.errors) {

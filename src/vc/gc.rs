@@ -498,6 +498,15 @@ impl Builder<'_> {
                 Term::Select(self.key(*v, frame), Box::new(i))
             }
             ExprKind::Neg(x) => Term::Neg(Box::new(self.term(x, frame, cmds, n))),
+            ExprKind::Conv(t, x) => conv(*t, self.term(x, frame, cmds, n)),
+            ExprKind::Checked { value, ty, site } => {
+                let v = self.term(value, frame, cmds, n);
+                let ok = Formula::in_range(&v, ty.range());
+                let c = self.check(CheckKey::Site(*site), n, self.p.site(*site).span);
+                cmds.push(Cmd::Assert(ok.clone(), c));
+                cmds.push(Cmd::Assume(ok));
+                v
+            }
             ExprKind::Arith(op, a, b) => {
                 let a = self.term(a, frame, cmds, n);
                 let b = self.term(b, frame, cmds, n);
@@ -604,6 +613,14 @@ impl Builder<'_> {
                 let (d, x) = self.pure_term(x, frame);
                 (d, Term::Neg(Box::new(x)))
             }
+            ExprKind::Conv(t, x) => {
+                let (d, x) = self.pure_term(x, frame);
+                (d, conv(*t, x))
+            }
+            ExprKind::Checked { value, ty, .. } => {
+                let (d, v) = self.pure_term(value, frame);
+                (Formula::And(vec![d, Formula::in_range(&v, ty.range())]), v)
+            }
             ExprKind::Arith(op, a, b) => {
                 let (da, a) = self.pure_term(a, frame);
                 let (db, b) = self.pure_term(b, frame);
@@ -623,6 +640,15 @@ impl Builder<'_> {
                 )
             }
         }
+    }
+}
+
+/// A C conversion to `t` (not `_Bool`: lowering makes that a branch).
+fn conv(t: crate::ir::IntType, x: Term) -> Term {
+    Term::Conv {
+        arg: Box::new(x),
+        lo: t.range().0,
+        bits: t.bits(),
     }
 }
 

@@ -33,9 +33,9 @@ fn atom(lhs: Expr, op: RelOp, rhs: Expr) -> Atom {
 fn plain(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Var(_) => true,
-        ExprKind::Neg(x) => plain(x),
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) => plain(x),
         ExprKind::Arith(_, a, b) => plain(a) && plain(b),
-        ExprKind::Elem(..) | ExprKind::Div { .. } => false,
+        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } => false,
     }
 }
 

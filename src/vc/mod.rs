@@ -43,6 +43,8 @@ pub enum Property {
     UnreachCall,
     /// The `--error` conditions only.
     User,
+    /// Signed arithmetic overflow only (`--property no-overflow`).
+    NoOverflow,
 }
 
 #[derive(Clone, Debug)]
@@ -207,6 +209,7 @@ pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[In
                 SiteKind::ReachError => ("reach_error", format!("possible call of `{t}`")),
                 SiteKind::Bounds => ("bounds", format!("possible array index out of bounds: `{t}`")),
                 SiteKind::DivByZero => ("div_by_zero", format!("possible division by zero: `{t}`")),
+                SiteKind::Overflow => ("overflow", format!("possible signed overflow: `{t}`")),
             }
         }
         CheckKey::User(i) => ("user", format!("the condition `{}` may hold", users[i].text)),
@@ -232,6 +235,7 @@ pub fn reported(p: &Program, key: CheckKey, property: Property) -> bool {
                 Property::All => !site.static_ok,
                 Property::UnreachCall => matches!(site.kind, SiteKind::Assert | SiteKind::ReachError),
                 Property::User => false,
+                Property::NoOverflow => site.kind == SiteKind::Overflow,
             }
         }
         CheckKey::User(_) => true,

@@ -375,6 +375,7 @@ fn label_name(p: &Program, c: &gc::Check, n: usize) -> String {
             SiteKind::ReachError => "ReachError",
             SiteKind::Bounds => "Bounds",
             SiteKind::DivByZero => "DivByZero",
+            SiteKind::Overflow => "Overflow",
         },
         CheckKey::User(_) => "Condition",
         CheckKey::Invariant { init: true, .. } => "LoopInvInit",

@@ -31,6 +31,12 @@ pub enum Term {
     },
     /// A value nothing constrains (numbered: one per draw).
     Fresh(u32),
+    /// A C conversion (`IntType::convert`): `lo + (arg - lo) mod 2^bits`.
+    Conv {
+        arg: Box<Term>,
+        lo: i64,
+        bits: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -97,6 +103,20 @@ pub fn int(t: &Term, env: &mut dyn Env) -> Int {
             }
         }
         Term::Fresh(n) => env.fresh(*n),
+        Term::Conv { arg, lo, bits } => {
+            let lo = Int::from_i64(*lo);
+            let half = Int::from_u64(1u64 << (bits / 2));
+            let m = Int::mul(&[
+                half.clone(),
+                if bits % 2 == 0 {
+                    half
+                } else {
+                    Int::mul(&[half, Int::from_i64(2)])
+                },
+            ]);
+            let shifted = Int::sub(&[int(arg, env), lo.clone()]);
+            Int::add(&[lo, shifted.modulo(&m)])
+        }
     }
 }
 
