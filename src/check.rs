@@ -70,15 +70,20 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
         let lo = p.node(n).span.lo;
         opts.localise.is_empty() || opts.localise.iter().any(|r| r.contains(&lo))
     };
-    let (explanations, explain_stats) = explain::explain(
-        &engine,
-        &graph,
-        users,
-        &to_explain,
-        limits,
-        &localise,
-        !opts.localise.is_empty(),
-    );
+    // Nothing to explain: no backward pass over the graph at all.
+    let (explanations, explain_stats) = if to_explain.is_empty() {
+        Default::default()
+    } else {
+        explain::explain(
+            &engine,
+            &graph,
+            users,
+            &to_explain,
+            limits,
+            &localise,
+            !opts.localise.is_empty(),
+        )
+    };
     // A counterexample found for an FSS confirms the condition too.
     let mut results = results;
     for r in &mut results {

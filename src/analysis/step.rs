@@ -768,6 +768,11 @@ impl<'a> Engine<'a> {
 
     /// The activations a call can start.
     pub fn calls(&self, c: CtxId, n: NodeId, v: ValId) -> Vec<(LabelId, CtxId)> {
+        // Once a budget is spent, no new work: the fixpoint then ends soon
+        // (and the verdicts of a cut graph are never "safe").
+        if self.budget.hit.get().is_some() {
+            return Vec::new();
+        }
         let NodeKind::Call { callee, .. } = &self.p.node(n).kind else {
             return Vec::new();
         };
@@ -869,6 +874,9 @@ impl<'a> Engine<'a> {
     /// Where a call returns to, given the callee's exit valuation; plus user
     /// conditions the result may violate.
     pub fn returns(&self, c: CtxId, n: NodeId, v: ValId, l: LabelId, x: ValId) -> Vec<(LabelId, Target)> {
+        if self.budget.hit.get().is_some() {
+            return Vec::new();
+        }
         let p = self.p;
         let NodeKind::Call { callee, next, .. } = &p.node(n).kind else {
             return Vec::new();
