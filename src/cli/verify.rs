@@ -355,7 +355,13 @@ pub fn json_doc(p: &Program, r: &ProcResult, replay: &dyn Fn(&Warning) -> String
                     })
                 })
                 .collect();
-            let inputs: serde_json::Map<String, Value> = w.inputs.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
+            // A confirmed warning shows the inputs its replay reads.
+            let shown = if w.status == Status::Confirmed {
+                &w.used_inputs
+            } else {
+                &w.inputs
+            };
+            let inputs: serde_json::Map<String, Value> = shown.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
             json!({
                 "kind": w.kind,
                 "line": line,

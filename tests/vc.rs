@@ -1,0 +1,232 @@
+//! `focuscheck verify` as a user runs it: the seed's example program (1)
+//! with its warning and trace, unrolling and sequence numbers, calls,
+//! several warnings per procedure, invariants, JSON and SARIF, and every
+//! printed replay command run as printed.
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::focuscheck;
+use serde_json::Value;
+
+/// Runs every `replay: ...` command of a report as printed; each must end
+/// in an error (exit 1, `result: error`).
+fn replays_reach_errors(stdout: &str) -> usize {
+    let mut n = 0;
+    for line in stdout.lines() {
+        let Some(cmd) = line.strip_prefix("replay: focuscheck ") else {
+            continue;
+        };
+        let args: Vec<String> = cmd.split(' ').map(|a| a.trim_matches('\'').to_string()).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = focuscheck(&args);
+        assert_eq!(code, 1, "replay `{cmd}` did not reach an error:\n{out}{err}");
+        assert!(out.contains("result: error"), "replay `{cmd}`:\n{out}");
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn seed_example_warning_trace_and_replay() {
+    let (code, out, err) = focuscheck(&["verify", "programs/vc/seed_example.c"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let expected = [
+        "programs/vc/seed_example.c:14:7: warning: possible array index out of bounds: `A[j]` (bounds)",
+        "Execution trace information:",
+        "    Executed else branch in \"programs/vc/seed_example.c\", line 10, col 7.",
+        "Counterexample: k = -1",
+        "status: confirmed (the replay reaches this error)",
+        "replay: focuscheck run programs/vc/seed_example.c --input k=-1 --seed 0",
+    ];
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(&lines[..expected.len()], &expected, "{out}");
+    assert!(out.contains("`main`: warnings: 1 warning (1 confirmed)"), "{out}");
+    assert_eq!(replays_reach_errors(&out), 1);
+}
+
+#[test]
+fn unrolling_bound_is_reported_not_verified() {
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/loop_unroll.c", "--loops", "unroll:1"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("bounded: no error within 1 loop iteration and call depth 3"),
+        "{out}"
+    );
+    assert!(!out.contains("verified"), "{out}");
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/loop_unroll.c", "--loops", "unroll:2"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("warning: possible array index out of bounds: `A[s]`"),
+        "{out}"
+    );
+    assert!(out.contains("Reached top of loop after 1 iteration in"), "{out}");
+    assert!(out.contains("Reached top of loop after 2 iterations in"), "{out}");
+    assert_eq!(replays_reach_errors(&out), 1);
+}
+
+#[test]
+fn sequence_numbers_order_the_trace_by_iteration() {
+    let (code, out, _) = focuscheck(&[
+        "verify",
+        "programs/vc/sequence.c",
+        "--loops",
+        "unroll:2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    let doc: Value = serde_json::from_str(&out).expect("JSON");
+    let proc_ = &doc["procedures"][0];
+    assert_eq!(proc_["name"], "main");
+    assert_eq!(proc_["result"], "warnings");
+    let w = &proc_["warnings"][0];
+    assert_eq!(w["kind"], "assert");
+    assert_eq!(w["status"], "confirmed");
+    let trace = w["trace"].as_array().expect("a trace");
+    let seqs: Vec<u64> = trace.iter().map(|s| s["seq"].as_u64().expect("seq")).collect();
+    assert!(
+        seqs.windows(2).all(|w| w[0] < w[1]),
+        "sequence numbers ascend: {seqs:?}"
+    );
+    // The `if` in the body (line 10): one outcome per iteration, after the
+    // loop head of that iteration.
+    let events: Vec<(String, u64, Option<u64>)> = trace
+        .iter()
+        .map(|s| {
+            (
+                s["event"].as_str().unwrap_or_default().to_string(),
+                s["line"].as_u64().unwrap_or(0),
+                s["iteration"].as_u64(),
+            )
+        })
+        .collect();
+    let heads: Vec<u64> = events
+        .iter()
+        .filter(|e| e.0 == "loop_head")
+        .filter_map(|e| e.2)
+        .collect();
+    assert_eq!(heads, vec![0, 1, 2], "{events:?}");
+    let inner: Vec<&str> = events.iter().filter(|e| e.1 == 10).map(|e| e.0.as_str()).collect();
+    assert_eq!(inner.len(), 2, "{events:?}");
+    assert_ne!(inner[0], inner[1], "one branch per iteration: {events:?}");
+    // The model's input takes exactly that path.
+    let x = w["inputs"]["x"].as_i64().expect("x");
+    assert_eq!(inner[0] == "then", x == 0, "{events:?} with x = {x}");
+}
+
+#[test]
+fn calls_and_several_warnings_per_procedure() {
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/calls.c"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("warning: possible assertion failure: `__VERIFIER_assert(g != 42)`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("warning: possible division by zero: `v / (v - 101)`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    Called scale in \"programs/vc/calls.c\", line 15, col 3."),
+        "{out}"
+    );
+    assert!(
+        out.contains("    Returned from scale in \"programs/vc/calls.c\", line 15, col 3."),
+        "{out}"
+    );
+    assert!(out.contains("2 warnings (2 confirmed)"), "{out}");
+    assert_eq!(replays_reach_errors(&out), 2);
+    // One warning at most.
+    let (_, out, _) = focuscheck(&["verify", "programs/vc/calls.c", "--max-warnings", "1"]);
+    assert_eq!(out.matches(": warning: ").count(), 1, "{out}");
+    assert!(out.contains("stopped after 1 warnings (--max-warnings)"), "{out}");
+}
+
+#[test]
+fn inline_depth_zero_havocs_calls() {
+    let (_, out, _) = focuscheck(&["verify", "programs/vc/calls.c", "--inline-depth", "0"]);
+    // The havocked result can be anything: the assertion may fail, but the
+    // division inside the callee is not checked, and nothing is verified.
+    assert!(out.contains("not inlined"), "{out}");
+    assert!(!out.contains("division by zero"), "{out}");
+    assert!(!out.contains("verified"), "{out}");
+}
+
+#[test]
+fn havoc_with_invariants_verifies_a_loop() {
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/invariant.c", "--loops", "havoc", "--stats"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("verified: no check can fail: the loop invariants are inductive"),
+        "{out}"
+    );
+    assert!(out.contains("invariant at line 8: 0 <= i (given)"), "{out}");
+    // Unrolled once, the same loop is only bounded.
+    let (_, out, _) = focuscheck(&["verify", "programs/vc/invariant.c"]);
+    assert!(out.contains("bounded"), "{out}");
+}
+
+#[test]
+fn a_wrong_user_invariant_is_a_warning() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("bad_inv.c");
+    std::fs::write(
+        &path,
+        "int main(void) {\n  int i = 0;\n  /*@ loop invariant i < 5; */\n  while (i < 10) i++;\n  return 0;\n}\n",
+    )
+    .expect("write");
+    let (code, out, _) = focuscheck(&["verify", path.to_str().expect("path"), "--loops", "havoc"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("loop invariant `i < 5` may not be maintained (invariant)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn verified_without_loops_and_exit_codes() {
+    let (code, out, _) = focuscheck(&["verify", "programs/examples/abs_safe.c"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("`main`: verified"), "{out}");
+    let (code, _, err) = focuscheck(&["verify", "programs/vc/seed_example.c", "--loops", "unroll:x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("expected `unroll:K`"), "{err}");
+    let (code, _, err) = focuscheck(&["verify", "no/such/file.c"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no such file"), "{err}");
+}
+
+#[test]
+fn user_conditions_and_directories() {
+    let (code, out, _) = focuscheck(&["verify", "programs/paper/minmax.c"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the condition `error` may hold (user)"), "{out}");
+    assert_eq!(replays_reach_errors(&out), 1);
+    let (_, out, _) = focuscheck(&["verify", "programs/vc", "--format", "jsonl"]);
+    let docs: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(docs.len(), 5, "{out}");
+    for d in &docs {
+        let r = d["procedures"][0]["result"].as_str().expect("result");
+        assert!(["verified", "warnings", "bounded", "unknown"].contains(&r), "{d}");
+    }
+}
+
+#[test]
+fn sarif_has_a_code_flow_per_warning() {
+    let (_, out, _) = focuscheck(&["verify", "programs/vc/calls.c", "--format", "sarif"]);
+    let log: Value = serde_json::from_str(&out).expect("SARIF is JSON");
+    assert_eq!(log["version"], "2.1.0");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2);
+    for r in results {
+        let steps = r["codeFlows"][0]["threadFlows"][0]["locations"]
+            .as_array()
+            .expect("a flow");
+        assert!(steps.len() >= 2, "{r}");
+        assert_eq!(r["level"], "error", "confirmed warnings are errors: {r}");
+    }
+}
