@@ -6,6 +6,9 @@ use crate::syntax::ast;
 use crate::syntax::ast::{AssignOp, BinOp, ExprKind as AK, StmtKind, UnOp};
 use std::collections::{HashMap, HashSet};
 
+mod convert;
+use convert::const_eval_typed;
+
 pub struct LowerOptions {
     pub entry: String,
     /// `None`: zero for SV-COMP-style files, inputs otherwise.
@@ -419,59 +422,6 @@ fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
 /// initialisers).
 pub fn const_eval(e: &ast::Expr) -> Option<i64> {
     const_eval_typed(e).and_then(|(v, _)| i64::try_from(v).ok())
-}
-
-/// A constant expression's value and C type, with C's conversions.
-fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
-    use IntType::Int;
-    let truth = |b: bool| Some((b as i128, Int));
-    match &e.kind {
-        AK::Int(v, t) => Some((*v as i128, *t)),
-        AK::Bool(b) => truth(*b),
-        AK::Unary(op, x) => {
-            let (v, t) = const_eval_typed(x)?;
-            let t = t.promote();
-            match op {
-                UnOp::Neg => Some((t.convert_arith(-v)?, t)),
-                UnOp::Plus => Some((v, t)),
-                UnOp::Not => truth(v == 0),
-            }
-        }
-        AK::Cast(t, x) => Some((t.convert(const_eval_typed(x)?.0), *t)),
-        AK::Binary(op, a, b) => {
-            let ((a, ta), (b, tb)) = (const_eval_typed(a)?, const_eval_typed(b)?);
-            if op.is_logical() {
-                return truth(if *op == BinOp::And {
-                    a != 0 && b != 0
-                } else {
-                    a != 0 || b != 0
-                });
-            }
-            let t = IntType::common(ta, tb);
-            let (a, b) = (t.convert(a), t.convert(b));
-            let v = match op {
-                BinOp::Add => a + b,
-                BinOp::Sub => a - b,
-                BinOp::Mul => a.checked_mul(b)?,
-                BinOp::Div => a.checked_div(b)?,
-                BinOp::Mod => a.checked_rem(b)?,
-                BinOp::Eq => return truth(a == b),
-                BinOp::Ne => return truth(a != b),
-                BinOp::Lt => return truth(a < b),
-                BinOp::Le => return truth(a <= b),
-                BinOp::Gt => return truth(a > b),
-                BinOp::Ge => return truth(a >= b),
-                BinOp::And | BinOp::Or => unreachable!("handled above"),
-            };
-            Some((t.convert_arith(v)?, t))
-        }
-        AK::Ternary(c, a, b) => {
-            let ((a, ta), (b, tb)) = (const_eval_typed(a)?, const_eval_typed(b)?);
-            let t = IntType::common(ta, tb);
-            Some((t.convert(if const_eval_typed(c)?.0 != 0 { a } else { b }), t))
-        }
-        _ => None,
-    }
 }
 
 const NONE: NodeId = NodeId(u32::MAX);
@@ -1427,155 +1377,6 @@ impl Cx<'_> {
         builtin(&name.name)
     }
 
-    // ---- C types and conversions ----
-
-    /// The variable a name refers to here, without reporting anything.
-    fn peek_var(&self, fl: &FnLower, id: &ast::Ident) -> Option<VarId> {
-        fl.scopes
-            .iter()
-            .rev()
-            .find_map(|s| s.get(&id.name).copied())
-            .or_else(|| self.global_names.get(&id.name).copied())
-    }
-
-    /// The C type of an expression (C11 6.5: promotions and the usual
-    /// arithmetic conversions; comparisons and logic are `int`).
-    fn type_of(&self, fl: &FnLower, e: &ast::Expr) -> IntType {
-        match &e.kind {
-            AK::Int(_, t) | AK::Cast(t, _) => *t,
-            AK::Bool(_) | AK::Unary(UnOp::Not, _) => IntType::Int,
-            AK::Var(id) | AK::Index(id, _) => self.peek_var(fl, id).map_or(IntType::Int, |v| self.vars[v.index()].ty),
-            AK::Call(name, _) => match (self.procs.get(&name.name), self.builtin_for(name)) {
-                (_, Some(Builtin::Nondet(t))) => t,
-                (Some(p), _) => match self.proc_list[p.index()].ret {
-                    ast::RetType::Int(t) => t,
-                    ast::RetType::Void => IntType::Int,
-                },
-                _ => IntType::Int,
-            },
-            AK::Unary(_, x) => self.type_of(fl, x).promote(),
-            AK::Binary(op, ..) if op.is_relational() || op.is_logical() => IntType::Int,
-            AK::Binary(_, a, b) | AK::Ternary(_, a, b) => IntType::common(self.type_of(fl, a), self.type_of(fl, b)),
-            AK::Assign(_, x, _) | AK::IncDec { target: x, .. } => self.type_of(fl, x),
-            AK::Comma(list) => list.last().map_or(IntType::Int, |x| self.type_of(fl, x)),
-        }
-    }
-
-    fn range_of(&self, e: &Expr) -> (i128, i128) {
-        static_range(e, &|v| self.vars[v.index()].ty)
-    }
-
-    /// Every value `e` can take is a value of `to`.
-    fn fits(&self, e: &Expr, to: IntType) -> bool {
-        let ((lo, hi), (tlo, thi)) = (self.range_of(e), to.c_range());
-        tlo <= lo && hi <= thi
-    }
-
-    /// `e` converted to `to` (not `_Bool`, which needs a branch: `store`).
-    fn convert(&self, e: Expr, to: IntType) -> Expr {
-        if self.fits(&e, to) {
-            return e;
-        }
-        let span = e.span;
-        let kind = match e.kind {
-            ExprKind::Const(c) => match i64::try_from(to.convert(c as i128)) {
-                Ok(v) => ExprKind::Const(v),
-                Err(_) => ExprKind::Conv(to, Box::new(Expr { kind: e.kind, span })),
-            },
-            kind => ExprKind::Conv(to, Box::new(Expr { kind, span })),
-        };
-        Expr { kind, span }
-    }
-
-    /// A value of C type `from` used where C converts it to `to`; a value
-    /// already of that type is left alone (a signed overflow is undefined in
-    /// C: it keeps its mathematical value, see docs/cimple.md).
-    fn convert_from(&self, e: Expr, from: IntType, to: IntType) -> Expr {
-        if from == to {
-            e
-        } else {
-            self.convert(e, to)
-        }
-    }
-
-    /// The narrowest of `int`, `unsigned int`, `long long` holding every
-    /// value of `e` (the type of a temporary that keeps it).
-    fn type_holding(&self, e: &Expr) -> IntType {
-        [IntType::Int, IntType::UInt, IntType::LongLong]
-            .into_iter()
-            .find(|t| self.fits(e, *t))
-            .unwrap_or(IntType::LongLong)
-    }
-
-    /// `place = value`, `value` of C type `from`, converted to the place's
-    /// type as C does on assignment.
-    fn store(&mut self, fl: &mut FnLower, place: Place, value: Expr, from: IntType, span: Span) {
-        let to = self.vars[place.var.index()].ty;
-        if to == IntType::Bool && !self.fits(&value, to) {
-            // C: a conversion to `_Bool` is `value != 0`.
-            let zero = Expr {
-                kind: ExprKind::Const(0),
-                span: value.span,
-            };
-            let atom = Atom {
-                lhs: value,
-                op: RelOp::Ne,
-                rhs: zero,
-            };
-            let (t, f) = self.emit_branch(fl, Cond::Atom(atom), span);
-            let mut after = Vec::new();
-            for (holes, v) in [(t, 1), (f, 0)] {
-                fl.open = holes;
-                let value = Expr {
-                    kind: ExprKind::Const(v),
-                    span,
-                };
-                let next = NONE;
-                self.emit(
-                    fl,
-                    NodeKind::Assign {
-                        place: place.clone(),
-                        value,
-                        next,
-                    },
-                    span,
-                );
-                after.append(&mut fl.open);
-            }
-            fl.open = after;
-            return;
-        }
-        let value = self.convert_from(value, from, to);
-        self.emit(
-            fl,
-            NodeKind::Assign {
-                place,
-                value,
-                next: NONE,
-            },
-            span,
-        );
-    }
-
-    /// `value` (of C type `from`) as a value of type `to`, through a
-    /// temporary when `to` is `_Bool`.
-    fn converted_value(&mut self, fl: &mut FnLower, value: Expr, from: IntType, to: IntType, span: Span) -> Expr {
-        if to != IntType::Bool || self.fits(&value, to) {
-            return self.convert_from(value, from, to);
-        }
-        let t = self.temp(fl, IntType::Bool, span);
-        let place = Place {
-            var: t,
-            index: None,
-            span,
-        };
-        self.store(fl, place, value, from, span);
-        Expr {
-            kind: ExprKind::Var(t),
-            span,
-        }
-    }
-
     // ---- expressions ----
 
     /// An expression evaluated for its effects (an expression statement).
@@ -1823,46 +1624,6 @@ impl Cx<'_> {
         let ty = self.vars[place.var.index()].ty;
         let (value, vt) = self.typed_arith(fl, op, (old, ty), (one, IntType::Int), span);
         self.store(fl, place, value, vt, span);
-    }
-
-    /// `l op r` in C: both operands converted to their common type, the
-    /// result wrapped when that type is unsigned. Returns the result and
-    /// its type.
-    fn typed_arith(
-        &mut self,
-        fl: &mut FnLower,
-        op: BinOp,
-        (l, tl): (Expr, IntType),
-        (r, tr): (Expr, IntType),
-        span: Span,
-    ) -> (Expr, IntType) {
-        let ty = IntType::common(tl, tr);
-        let (l, r) = (self.convert_from(l, tl, ty), self.convert_from(r, tr, ty));
-        let v = self.arith(fl, op, l, r, span);
-        let v = if ty.is_signed() {
-            self.overflow_check(fl, v, ty)
-        } else {
-            self.convert(v, ty)
-        };
-        (v, ty)
-    }
-
-    /// A signed result, checked for overflow when asked to and when it may
-    /// leave its type.
-    fn overflow_check(&mut self, fl: &FnLower, v: Expr, ty: IntType) -> Expr {
-        if !self.overflow_checks || self.fits(&v, ty) {
-            return v;
-        }
-        let span = v.span;
-        let site = self.new_site(SiteKind::Overflow, span, fl.pid, None);
-        Expr {
-            kind: ExprKind::Checked {
-                value: Box::new(v),
-                ty,
-                site,
-            },
-            span,
-        }
     }
 
     fn check_arity(&mut self, name: &ast::Ident, given: usize, wanted: usize) -> bool {
