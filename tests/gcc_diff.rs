@@ -50,7 +50,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The shared SV-COMP corpus, `../shared` beside the project (override with `FOCUSCHECK_SVCOMP`).
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/svcomp");
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/", "../shared/corpus/svcomp");
 const GENERATED: u64 = 150;
 const RUNS_PER_GENERATED: usize = 4;
 const RUNS_PER_TASK: usize = 6;
