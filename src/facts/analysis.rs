@@ -114,10 +114,8 @@ impl Analysis {
         for &(b, o, v) in &derived.region_may_def {
             a.region_defs.entry((b, o)).or_default().insert(v);
         }
-        for &(f, g) in &derived.same_scc {
-            if g < a.scc[f.index()] {
-                a.scc[f.index()] = g;
-            }
+        for &(f, rep) in &input.scc_member {
+            a.scc[f.index()] = rep;
         }
         for &x in &derived.can_exit {
             a.can_exit[x.index()] = true;

@@ -31,6 +31,11 @@ pub struct InputFacts {
     pub global_storage: Vec<VarId>,
     /// `entry_proc(proc)`: the run starts in proc.
     pub entry_proc: Vec<ProcId>,
+    /// `scc_member(f, rep)`: procedure f is in the strongly connected
+    /// component of the call graph named by its smallest member rep (found
+    /// by Tarjan's depth-first search, like loops: as a relation, the
+    /// transitive closure it needs is quadratic on a chain of calls).
+    pub scc_member: Vec<(ProcId, ProcId)>,
     /// `loop_body(head, p)`: p belongs to the natural loop headed by head
     /// (heads are the targets of retreating edges of a depth-first search
     /// from the entry, so every cycle, irreducible ones too, has a head).
@@ -74,6 +79,7 @@ impl InputFacts {
                 f.loop_body.extend(body.into_iter().map(|x| (head, x)));
             }
         }
+        f.scc_member = call_graph_sccs(p.procs.len(), &f.call_at, &f.node_in_proc);
         f.global_storage = (0..p.vars.len() as u32)
             .map(VarId)
             .filter(|&v| p.var(v).is_global_storage())
@@ -167,4 +173,71 @@ fn natural_loops(p: &Program, entry: NodeId, preds: &[Vec<NodeId>]) -> BTreeMap<
         }
     }
     by_head
+}
+
+/// Strongly connected components of the call graph (Tarjan, iterative):
+/// each procedure with the smallest member of its component.
+fn call_graph_sccs(
+    procs: usize,
+    call_at: &[(NodeId, ProcId)],
+    node_in_proc: &[(NodeId, ProcId)],
+) -> Vec<(ProcId, ProcId)> {
+    let mut proc_of = std::collections::HashMap::new();
+    for &(x, f) in node_in_proc {
+        proc_of.insert(x, f);
+    }
+    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); procs];
+    for &(x, g) in call_at {
+        callees[proc_of[&x].index()].push(g.index());
+    }
+    for c in &mut callees {
+        c.sort();
+        c.dedup();
+    }
+    const UNSEEN: usize = usize::MAX;
+    let (mut index, mut low) = (vec![UNSEEN; procs], vec![0; procs]);
+    let mut on_stack = vec![false; procs];
+    let (mut stack, mut next, mut out) = (Vec::new(), 0, Vec::new());
+    for root in 0..procs {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        let mut work = vec![(root, 0usize)];
+        while let Some(&mut (v, ref mut i)) = work.last_mut() {
+            if *i == 0 {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = callees[v].get(*i) {
+                *i += 1;
+                if index[w] == UNSEEN {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(u, _)) = work.last() {
+                low[u] = low[u].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let rep = ProcId(*members.iter().min().unwrap() as u32);
+                out.extend(members.into_iter().map(|w| (ProcId(w as u32), rep)));
+            }
+        }
+    }
+    out.sort();
+    out
 }

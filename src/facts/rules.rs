@@ -1,12 +1,10 @@
-//! Runs the static rules (`rules/static.rs`, crepe) on the input facts and
+//! Runs the static rules (`rules/static.rs`, Ascent) on the input facts and
 //! returns the derived relations, each sorted.
-
-#[path = "../../rules/static.rs"]
-mod static_rules;
 
 use super::input::InputFacts;
 use crate::ir::{NodeId, ProcId, VarId};
-use static_rules::*;
+use ascent::{ascent_run, Lattice};
+use std::cmp::Ordering;
 
 /// Every derived relation of the static rules (see `rules/static.rs` for
 /// each one's meaning), rows sorted.
@@ -22,65 +20,84 @@ pub struct Derived {
     pub end_point: Vec<NodeId>,
     pub can_exit: Vec<NodeId>,
     pub can_reach_error: Vec<NodeId>,
-    pub postdominates: Vec<(NodeId, NodeId)>,
     pub ipdom: Vec<(NodeId, NodeId)>,
     pub control_dep: Vec<(NodeId, NodeId, bool)>,
     pub region_may_def: Vec<(NodeId, bool, VarId)>,
     pub loop_modifies: Vec<(NodeId, VarId)>,
 }
 
-fn sorted<T: Ord, R>(rows: impl IntoIterator<Item = R>, f: impl Fn(R) -> T) -> Vec<T> {
-    let mut v: Vec<T> = rows.into_iter().map(f).collect();
+/// A set that shrinks by intersection: the postdominators of a point. Sets
+/// share structure, so adding a point to a successor's set is cheap.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PostdomSet(im::OrdSet<NodeId>);
+
+impl PostdomSet {
+    fn one(p: NodeId) -> PostdomSet {
+        PostdomSet(im::OrdSet::unit(p))
+    }
+    fn with(&self, p: NodeId) -> PostdomSet {
+        PostdomSet(self.0.update(p))
+    }
+    fn contains(&self, p: &NodeId) -> bool {
+        self.0.contains(p)
+    }
+}
+
+impl PartialOrd for PostdomSet {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        subset_order(&self.0, &other.0).map(Ordering::reverse)
+    }
+}
+
+impl Lattice for PostdomSet {
+    fn meet_mut(&mut self, other: Self) -> bool {
+        let before = self.0.len();
+        self.0 = std::mem::take(&mut self.0).union(other.0);
+        self.0.len() != before
+    }
+    fn join_mut(&mut self, other: Self) -> bool {
+        let new = self.0.clone().intersection(other.0);
+        let changed = new.len() != self.0.len();
+        self.0 = new;
+        changed
+    }
+}
+
+fn subset_order<T: Ord + Clone>(a: &im::OrdSet<T>, b: &im::OrdSet<T>) -> Option<Ordering> {
+    if a == b {
+        Some(Ordering::Equal)
+    } else if a.is_subset(b) {
+        Some(Ordering::Less)
+    } else if b.is_subset(a) {
+        Some(Ordering::Greater)
+    } else {
+        None
+    }
+}
+
+fn sorted<T: Ord>(rows: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = rows.into_iter().collect();
     v.sort();
     v
 }
 
 pub fn run(input: &InputFacts) -> Derived {
-    let mut rt = Crepe::new();
-    rt.extend(input.node_in_proc.iter().map(|&(x, f)| NodeInProc(x, f)));
-    rt.extend(input.cfg_edge.iter().map(|&(x, y)| CfgEdge(x, y)));
-    rt.extend(input.branch_edge.iter().map(|&(b, o, x)| BranchEdge(b, o, x)));
-    rt.extend(input.def_base.iter().map(|&(x, v)| DefBase(x, v)));
-    rt.extend(input.use_base.iter().map(|&(x, v)| UseBase(x, v)));
-    rt.extend(input.call_at.iter().map(|&(x, f)| CallAt(x, f)));
-    rt.extend(input.proc_entry.iter().map(|&(f, x)| ProcEntry(f, x)));
-    rt.extend(input.proc_exit.iter().map(|&(f, x)| ProcExit(f, x)));
-    rt.extend(input.error_point.iter().map(|&x| ErrorPoint(x)));
-    rt.extend(input.global_storage.iter().map(|&v| GlobalStorage(v)));
-    rt.extend(input.entry_proc.iter().map(|&f| EntryProc(f)));
-    rt.extend(input.loop_body.iter().map(|&(h, x)| LoopBody(h, x)));
-    let (
-        reachable_proc,
-        same_scc,
-        recursive,
-        proc_may_def,
-        proc_may_use,
-        defs,
-        uses,
-        end_point,
-        can_exit,
-        can_reach_error,
-        postdominates,
-        ipdom,
-        control_dep,
-        region_may_def,
-        loop_modifies,
-    ) = rt.run();
+    let res = include!("../../rules/static.rs");
+    let ones = |v: Vec<(NodeId,)>| sorted(v.into_iter().map(|(x,)| x));
     Derived {
-        reachable_proc: sorted(reachable_proc, |ReachableProc(f)| f),
-        same_scc: sorted(same_scc, |SameScc(f, g)| (f, g)),
-        recursive: sorted(recursive, |Recursive(f)| f),
-        proc_may_def: sorted(proc_may_def, |ProcMayDef(f, v)| (f, v)),
-        proc_may_use: sorted(proc_may_use, |ProcMayUse(f, v)| (f, v)),
-        defs: sorted(defs, |Defs(x, v)| (x, v)),
-        uses: sorted(uses, |Uses(x, v)| (x, v)),
-        end_point: sorted(end_point, |EndPoint(x)| x),
-        can_exit: sorted(can_exit, |CanExit(x)| x),
-        can_reach_error: sorted(can_reach_error, |CanReachError(x)| x),
-        postdominates: sorted(postdominates, |Postdominates(d, x)| (d, x)),
-        ipdom: sorted(ipdom, |Ipdom(x, d)| (x, d)),
-        control_dep: sorted(control_dep, |ControlDep(x, b, o)| (x, b, o)),
-        region_may_def: sorted(region_may_def, |RegionMayDef(b, o, v)| (b, o, v)),
-        loop_modifies: sorted(loop_modifies, |LoopModifies(h, v)| (h, v)),
+        reachable_proc: sorted(res.reachable_proc.into_iter().map(|(f,)| f)),
+        same_scc: sorted(res.same_scc),
+        recursive: sorted(res.recursive.into_iter().map(|(f,)| f)),
+        proc_may_def: sorted(res.proc_may_def),
+        proc_may_use: sorted(res.proc_may_use),
+        defs: sorted(res.defs),
+        uses: sorted(res.uses),
+        end_point: ones(res.end_point),
+        can_exit: ones(res.can_exit),
+        can_reach_error: ones(res.can_reach_error),
+        ipdom: sorted(res.ipdom),
+        control_dep: sorted(res.control_dep),
+        region_may_def: sorted(res.region_may_def),
+        loop_modifies: sorted(res.loop_modifies),
     }
 }
