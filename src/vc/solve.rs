@@ -208,6 +208,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         reason: String::new(),
         hidden: 0,
         invariants: Vec::new(),
+        kept: Vec::new(),
         blocks,
         commands,
         solver_time: Duration::ZERO,
@@ -256,6 +257,16 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
                 }
             }
         }
+    }
+    if unknown.is_none() && !e.gc.too_big {
+        result.kept = (e.invariants.iter().enumerate())
+            .filter(|(i, inv)| {
+                !inv.user
+                    && !dropped.contains(i)
+                    && (e.labels.keys()).any(|k| matches!(k, CheckKey::Invariant { cand, .. } if cand == i))
+            })
+            .map(|(_, inv)| inv.clone())
+            .collect();
     }
     for (i, inv) in e.invariants.iter().enumerate() {
         if inv.user
@@ -330,7 +341,9 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             if k == 1 { "" } else { "s" },
             opts.inline_depth
         ),
-        Loops::Havoc => format!("no error, but calls deeper than {} were havocked", opts.inline_depth),
+        Loops::Havoc | Loops::Copies => {
+            format!("no error, but calls deeper than {} were havocked", opts.inline_depth)
+        }
     };
     (result.outcome, result.reason) = if !result.warnings.is_empty() {
         let why = match (&unknown, result.warnings.len() >= opts.max_warnings) {
@@ -356,6 +369,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             Loops::Unroll(_) => "every run stays within the unrolling and inlining bounds",
             Loops::Havoc if result.invariants.is_empty() => "no loop needed an invariant",
             Loops::Havoc => "the loop invariants are inductive",
+            Loops::Copies => "each loop's first, an arbitrary and its last pass cover every run",
         };
         (Outcome::Verified, format!("no check can fail: {how}"))
     } else {
