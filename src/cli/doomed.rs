@@ -58,6 +58,18 @@ pub struct DoomedOptions {
     local: bool,
 }
 
+impl Default for DoomedOptions {
+    /// The command line's defaults.
+    fn default() -> Self {
+        DoomedOptions {
+            inline_depth: 3,
+            query_timeout: Duration::from_secs(10),
+            no_infer: false,
+            local: false,
+        }
+    }
+}
+
 impl DoomedOptions {
     fn engine(&self) -> doomed::Options {
         doomed::Options {
@@ -92,6 +104,17 @@ pub fn findings(p: &Program, opts: &DoomedOptions) -> Result<Findings, Vec<Diag>
 /// The line of a span.
 fn line(p: &Program, s: Span) -> u32 {
     p.line(s)
+}
+
+/// Is the point a branch edge out of a loop?
+fn loop_exit(p: &Program, a: &Analysis, o: Origin) -> bool {
+    match (o, point_node(o).map(|n| &p.node(n).kind)) {
+        (Origin::Edge(n, outcome), Some(NodeKind::Branch { then_, else_, .. })) => {
+            let t = if outcome { *then_ } else { *else_ };
+            a.loops.iter().any(|l| l.body.contains(&n) && !l.body.contains(&t))
+        }
+        _ => false,
+    }
 }
 
 /// Does the branch edge `n -> t` leave a loop for code outside every loop?
@@ -245,19 +268,42 @@ fn region_diag(p: &Program, a: &Analysis, r: &Region) -> (Diag, Value) {
         .filter_map(|&o| proc_of(o).filter(|&g| o == Origin::Node(p.proc(g).entry)))
         .map(|g| p.proc(g).name.as_str())
         .collect();
-    let entry_spans: Vec<Span> = (r.entries.iter())
-        .filter(|&&o| !proc_of(o).is_some_and(|g| o == Origin::Node(p.proc(g).entry)))
-        .filter_map(|&o| shown(p, o))
+    let entries: Vec<Origin> = (r.entries.iter())
+        .copied()
+        .filter(|&o| !proc_of(o).is_some_and(|g| o == Origin::Node(p.proc(g).entry)))
         .collect();
+    let entry_spans: Vec<Span> = entries.iter().filter_map(|&o| shown(p, o)).collect();
     let entry_lines: BTreeSet<u32> = entry_spans.iter().map(|&s| line(p, s)).collect();
-    let names = whole.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ");
-    let who = match (whole.is_empty(), entry_lines.is_empty()) {
-        (false, true) => format!("every execution of {names}"),
-        (true, _) => format!("every execution that reaches {}", lines_phrase(&entry_lines)),
-        (false, false) => format!(
-            "every execution of {names}, or that reaches {},",
-            lines_phrase(&entry_lines)
-        ),
+    // Where runs enter: "reaches line 5", "leaves the loop at line 13".
+    let mut how: Vec<String> = Vec::new();
+    let exits: BTreeSet<u32> = (entries.iter())
+        .filter(|&&o| loop_exit(p, a, o))
+        .filter_map(|&o| shown(p, o))
+        .map(|s| line(p, s))
+        .collect();
+    let others: BTreeSet<u32> = (entries.iter())
+        .filter(|&&o| !loop_exit(p, a, o))
+        .filter_map(|&o| shown(p, o))
+        .map(|s| line(p, s))
+        .collect();
+    if !whole.is_empty() {
+        let names = whole.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>();
+        how.push(format!("enters {}", names.join(" or ")));
+    }
+    if !others.is_empty() {
+        how.push(format!("reaches {}", lines_phrase(&others).replace(" and ", " or ")));
+    }
+    if !exits.is_empty() {
+        how.push(format!(
+            "leaves the loop at {}",
+            lines_phrase(&exits).replace(" and ", " or ")
+        ));
+    }
+    let who = if others.is_empty() && exits.is_empty() && !whole.is_empty() {
+        let names = whole.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>();
+        format!("every execution of {}", names.join(" or "))
+    } else {
+        format!("every execution that {}", how.join(" or "))
     };
     let message = if r.fails.is_empty() {
         format!("doomed: {who} is cut off by an assumption")
@@ -377,6 +423,7 @@ fn render(p: &Program, a: &Analysis, report: &Report, seconds: f64) -> Findings 
             "undecided": report.undecided(),
             "seconds": seconds,
             "procedures": procs,
+            "invariants": report.invariants.iter().map(|i| json!({"line": line(p, p.node(i.head).span), "text": i.text})).collect::<Vec<_>>(),
         }),
     );
     Findings {
@@ -420,6 +467,14 @@ impl Findings {
                     ms(&s["first_query_seconds"]),
                     if q == 0 { 0.0 } else { ms(&s["query_seconds"]) / q as f64 },
                 ));
+            }
+            for (line, text) in self.doc["stats"]["invariants"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|i| Some((i["line"].as_u64()?, i["text"].as_str()?)))
+            {
+                out.push_str(&format!("stats: {}: invariant at line {line}: {text}\n", p.source.name));
             }
             out.push_str(&format!(
                 "stats: {}: {} doomed region{}, {} queries, {:.3} s\n",

@@ -13,10 +13,13 @@
 //! doomed in every copy (`evc.rs` asks Z3 per block). `assume` cuts a run;
 //! `abort()`/`exit()` end it normally; Z3's `unknown` is "not doomed".
 //!
-//! Points from which every path of the control-flow graph ends at an error
+//! Points are statements (the start of one, or a branch into another).
+//! Those from which every path of the control-flow graph ends at an error
 //! or a failed assumption (the failing branch of a check, the `ERROR:`
 //! block of SV-COMP's `__VERIFIER_assert`) are the checks themselves, not
-//! findings: they are not reported.
+//! findings: they are not reported. Nor is the inside of a statement (the
+//! false value of `1 <= j` in `__VERIFIER_assert(1 <= j)` is doomed, the
+//! statement is not).
 
 mod evc;
 
@@ -108,6 +111,8 @@ pub struct Report {
     /// Procedures not analysed, and why.
     pub skipped: Vec<(ProcId, String)>,
     pub stats: Vec<ProcStats>,
+    /// The loop invariants Houdini proved (assumed in the arbitrary copies).
+    pub invariants: Vec<Invariant>,
 }
 
 impl Report {
@@ -166,6 +171,7 @@ pub fn analyse(p: &Program, invariants: &[Invariant], opts: &Options) -> Report 
         }
     }
     report.regions = regions.into_values().collect();
+    report.invariants = proven;
     report
 }
 
@@ -283,13 +289,11 @@ fn ends_normally(p: &Program, n: NodeId) -> bool {
     matches!(p.node(n).kind, NodeKind::Halt) && p.unit(p.node(n).unit).kind != UnitKind::Check
 }
 
-/// Nodes of `g` from which every path ends at an error or a failed
-/// assumption (least fixpoint: a cycle is not forced).
-fn forced(p: &Program, a: &Analysis, g: ProcId) -> HashSet<NodeId> {
-    let nodes = &a.proc_nodes[g.index()];
-    let mut out: HashSet<NodeId> = nodes
-        .iter()
-        .copied()
+/// Nodes from which every path ends at an error or a failed assumption,
+/// through calls (a call of a procedure that always fails, like CIL's
+/// `error()`, is forced). Least fixpoint: a cycle is not forced.
+fn forced(p: &Program) -> HashSet<NodeId> {
+    let mut out: HashSet<NodeId> = (p.node_ids())
         .filter(|&n| match p.node(n).kind {
             NodeKind::Error { .. } => true,
             NodeKind::Halt => !ends_normally(p, n),
@@ -298,9 +302,14 @@ fn forced(p: &Program, a: &Analysis, g: ProcId) -> HashSet<NodeId> {
         .collect();
     loop {
         let mut changed = false;
-        for &n in nodes {
+        for n in p.node_ids() {
+            if out.contains(&n) {
+                continue;
+            }
             let succs = p.node(n).successors();
-            if !out.contains(&n) && !succs.is_empty() && succs.iter().all(|s| out.contains(s)) {
+            let callee_fails = matches!(&p.node(n).kind,
+                NodeKind::Call { callee, .. } if out.contains(&p.proc(*callee).entry));
+            if callee_fails || (!succs.is_empty() && succs.iter().all(|s| out.contains(s))) {
                 out.insert(n);
                 changed = true;
             }
@@ -381,7 +390,23 @@ fn analyse_proc(
 
     // The copies of each point of `g` (other procedures' points are
     // reported from their own analysis).
-    let forced_nodes = forced(q, a, g);
+    let forced_nodes = forced(q);
+    // Only statements are reported: the start of one, or a branch into
+    // another (not the inside of a condition or of an argument).
+    let proc_entry = q.proc(g).entry;
+    let statement = |o: Origin| match o {
+        Origin::Node(n) => {
+            let u = q.node(n).unit;
+            n == proc_entry || a.preds[n.index()].iter().all(|m| q.node(*m).unit != u)
+        }
+        Origin::Edge(n, outcome) => match &q.node(n).kind {
+            NodeKind::Branch { then_, else_, .. } => {
+                q.node(if outcome { *then_ } else { *else_ }).unit != q.node(n).unit
+            }
+            _ => false,
+        },
+        Origin::None | Origin::LoopCut(_) => false,
+    };
     let is_forced = |o: Origin| match o {
         Origin::Node(n) => forced_nodes.contains(&n),
         Origin::Edge(n, outcome) => match &q.node(n).kind {
@@ -399,7 +424,7 @@ fn analyse_proc(
     }
     let mut wanted = vec![false; pv.blocks.len()];
     for (o, bs) in &copies {
-        if !is_forced(*o) {
+        if statement(*o) && !is_forced(*o) {
             for &b in bs {
                 wanted[b] = true;
             }
@@ -422,7 +447,7 @@ fn analyse_proc(
     let mut doomed: BTreeMap<Origin, Vec<usize>> = BTreeMap::new();
     let mut dead = Vec::new();
     for (o, bs) in &copies {
-        if is_forced(*o) || !bs.iter().all(|&b| status[b] == Status::Doomed) {
+        if !statement(*o) || is_forced(*o) || !bs.iter().all(|&b| status[b] == Status::Doomed) {
             continue;
         }
         if evc.dead(bs) {
@@ -452,16 +477,33 @@ fn analyse_proc(
             by_fails.entry((fails, complete)).or_default().push(*o);
         }
     }
-    let proc_entry = q.proc(g).entry;
     let regions = by_fails
         .into_iter()
         .map(|((fails, complete), points)| {
             let inside: BTreeSet<Origin> = points.iter().copied().collect();
             let outside_run = |o: &Origin| !inside.contains(o) && copies.contains_key(o) && !all_dead.contains(o);
+            // The statements right before a point (through the inside of
+            // statements).
+            let statement_preds = |o: Origin| {
+                let mut out = Vec::new();
+                let mut seen = BTreeSet::new();
+                let mut work = point_preds(q, a, o);
+                while let Some(x) = work.pop() {
+                    if !seen.insert(x) {
+                        continue;
+                    }
+                    if statement(x) {
+                        out.push(x);
+                    } else {
+                        work.extend(point_preds(q, a, x));
+                    }
+                }
+                out
+            };
             let mut entries: Vec<Origin> = points
                 .iter()
                 .copied()
-                .filter(|&o| o == Origin::Node(proc_entry) || point_preds(q, a, o).iter().any(outside_run))
+                .filter(|&o| o == Origin::Node(proc_entry) || statement_preds(o).iter().any(outside_run))
                 .collect();
             if entries.is_empty() {
                 entries.push(points[0]);
