@@ -270,7 +270,7 @@ fn region_diag(p: &Program, a: &Analysis, r: &Region) -> (Diag, Value) {
         .collect();
     let entries: Vec<Origin> = (r.entries.iter())
         .copied()
-        .filter(|&o| !proc_of(o).is_some_and(|g| o == Origin::Node(p.proc(g).entry)))
+        .filter(|&o| proc_of(o).is_none_or(|g| o != Origin::Node(p.proc(g).entry)))
         .collect();
     let entry_spans: Vec<Span> = entries.iter().filter_map(|&o| shown(p, o)).collect();
     let entry_lines: BTreeSet<u32> = entry_spans.iter().map(|&s| line(p, s)).collect();
