@@ -17,6 +17,7 @@ mod diff;
 mod doomed;
 mod options;
 mod run;
+mod values;
 mod verify;
 
 /// Writes to standard output; a closed pipe ends the process with status 0
