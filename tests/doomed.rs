@@ -10,6 +10,8 @@ mod cli;
 mod exhaust;
 #[path = "support/gen.rs"]
 mod gen;
+#[path = "support/shared.rs"]
+mod shared;
 
 use cli::focuscheck;
 use focuscheck::interp::Outcome;
@@ -142,6 +144,11 @@ fn directories_jsonl_and_sarif() {
     let (code, stdout, _) = focuscheck(&["doomed", "--format", "sarif", "programs/doomed"]);
     assert_eq!(code, 1);
     let log: Value = serde_json::from_str(&stdout).unwrap();
+    let path = shared::shared("schemas/sarif-schema-2.1.0.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let validator = jsonschema::draft4::new(&schema).expect("the SARIF schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).take(10).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "invalid SARIF:\n{}", errors.join("\n"));
     let results = log["runs"][0]["results"].as_array().unwrap();
     assert_eq!(results.len(), 3);
     assert!(results.iter().all(|r| r["level"] == "error" && r["ruleId"] == "doomed"));
