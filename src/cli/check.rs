@@ -86,6 +86,10 @@ pub struct CheckArgs {
     #[arg(long, short = 'j', value_name = "N",
           value_parser = super::options::count)]
     jobs: Option<usize>,
+    /// Also report doomed program points (as `focuscheck doomed` does,
+    /// with its default options).
+    #[arg(long)]
+    doomed: bool,
     /// Also write a self-contained HTML report (index.html and one page
     /// per file) into this directory.
     #[arg(long, value_name = "DIR")]
@@ -202,6 +206,8 @@ struct Row {
     seconds: f64,
     /// Why the file was not checked.
     problem: Option<String>,
+    /// Doomed regions (`--doomed`).
+    doomed: usize,
 }
 
 impl batch::Progress for FileResult {
@@ -356,6 +362,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
             max_fss: report.explanations.values().map(|e| e.fss.len()).max().unwrap_or(0),
             seconds: report.total_time.as_secs_f64(),
             problem: None,
+            doomed: 0,
         },
     };
     if args.format == Format::Text {
@@ -375,9 +382,20 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
             },
         );
     }
+    let doomed = args.doomed.then(|| super::doomed::findings(&p, &Default::default()));
+    if let Some(Ok(f)) = &doomed {
+        out.row.doomed = f.doomed;
+        if args.format == Format::Text {
+            out.stdout.push_str(&f.text(&p, ui.color_out, args.stats));
+        }
+    }
+    if let Some(Err(diags)) = &doomed {
+        out.messages.push_str(&diag::render(&p.source, diags, color));
+    }
     if args.format != Format::Text || args.html.is_some() {
         let mut doc = views::json::file_doc(&p, &report, &args.project);
         doc.warnings = warnings;
+        doc.doomed = doomed.and_then(Result::ok).map(|f| f.doc);
         if args.format == Format::Jsonl {
             out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
         }
@@ -448,7 +466,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
             }
             out!("{}", r.stdout);
             bad_input |= r.row.problem.is_some() && r.doc.as_ref().is_none_or(|d| d.status != "internal_error");
-            found |= r.row.unsafe_ + r.row.unknown > 0;
+            found |= r.row.unsafe_ + r.row.unknown + r.row.doomed > 0;
             if let Some(d) = r.doc {
                 docs.push((d, r.source));
             }

@@ -14,6 +14,7 @@ macro_rules! outln {
 mod batch;
 mod check;
 mod diff;
+mod doomed;
 mod options;
 mod run;
 mod values;
@@ -96,6 +97,9 @@ enum Command {
     Run(run::RunArgs),
     /// Verification conditions with Z3: warnings with execution traces.
     Verify(verify::VerifyArgs),
+    /// Doomed program points: lines through which no execution ends
+    /// normally (every run through them fails), found with Z3.
+    Doomed(doomed::DoomedArgs),
 }
 
 /// Options that decide what program a file means.
@@ -185,6 +189,7 @@ fn main_on_this_thread() -> i32 {
         Command::Diff(args) => diff::cmd_diff(&ui, &args),
         Command::Run(args) => run::cmd_run(&ui, &args),
         Command::Verify(args) => verify::cmd_verify(&ui, &args),
+        Command::Doomed(args) => doomed::cmd_doomed(&ui, &args),
     }
 }
 

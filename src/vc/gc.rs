@@ -8,7 +8,8 @@
 //!   meets an `Unwind` check (so the engine can tell whether the bound was
 //!   reached) and ends; `Havoc` asserts the loop's invariants on entry,
 //!   havocs what the loop writes, assumes the invariants, and at a back edge
-//!   asserts them again and ends the path.
+//!   asserts them again and ends the path; `Copies` makes three copies of
+//!   the loop (first, arbitrary, last pass) for `doomed`.
 //! - Calls are inlined up to `inline_depth`; a deeper call havocs its result
 //!   and the globals the callee may write, and meets a `Depth` check.
 //! - Run-time checks (bounds, division by zero) become `assert P; assume P`;
@@ -110,6 +111,24 @@ pub enum Cmd {
 pub struct Block {
     pub cmds: Vec<Cmd>,
     pub succs: Vec<usize>,
+    /// The source point the block stands for (`doomed` reports per point).
+    pub origin: Origin,
+}
+
+/// The source point of a block: copies of one point (loop copies, inlined
+/// calls) share it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Origin {
+    /// Glue: the entry, havoc and choice blocks.
+    #[default]
+    None,
+    /// An instance of the node.
+    Node(NodeId),
+    /// The edge of a branch node with this outcome.
+    Edge(NodeId, bool),
+    /// `Loops::Copies`: the back edge of the last copy of the loop at this
+    /// head, where the path ends (the last pass leaves the loop).
+    LoopCut(NodeId),
 }
 
 /// The unfolded program; block 0 is the entry.
@@ -194,7 +213,11 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
 
 impl Builder<'_> {
     fn new_block(&mut self, cmds: Vec<Cmd>, succs: Vec<usize>) -> usize {
-        self.gc.blocks.push(Block { cmds, succs });
+        self.gc.blocks.push(Block {
+            cmds,
+            succs,
+            origin: Origin::None,
+        });
         self.gc.blocks.len() - 1
     }
 
@@ -268,6 +291,7 @@ impl Builder<'_> {
                         cmds.push(Cmd::Assume(Formula::Bool(false)));
                         return self.new_block(cmds, Vec::new());
                     }
+                    Loops::Copies => return self.next_copy(from.frame, loops, i),
                 },
                 None => {
                     loops.push((to, 0));
@@ -280,6 +304,55 @@ impl Builder<'_> {
             frame: from.frame,
             loops,
         })
+    }
+
+    /// `Loops::Copies`: the back edge of copy `loops[i]` (0 the first pass,
+    /// 1 an arbitrary one, 2 the last). The first goes on to the arbitrary
+    /// copy (through a havoc) or straight to the last; the arbitrary one to
+    /// the last through a havoc; the last ends the path.
+    fn next_copy(&mut self, frame: u32, mut loops: Vec<(NodeId, u32)>, i: usize) -> usize {
+        let head = loops[i].0;
+        let copy = loops[i].1;
+        let mut at = |c: u32| {
+            loops[i].1 = c;
+            Inst {
+                node: head,
+                frame,
+                loops: loops.clone(),
+            }
+        };
+        match copy {
+            0 => {
+                let (any, last) = (at(1), at(2));
+                let any = self.havoc_loop(head, frame, any);
+                let last = self.inst(last);
+                self.new_block(Vec::new(), vec![any, last])
+            }
+            1 => {
+                let last = at(2);
+                self.havoc_loop(head, frame, last)
+            }
+            _ => {
+                let b = self.new_block(vec![Cmd::Assume(Formula::Bool(false))], Vec::new());
+                self.gc.blocks[b].origin = Origin::LoopCut(head);
+                b
+            }
+        }
+    }
+
+    /// A block that havocs what the loop at `head` writes, assumes its
+    /// (proven) invariants and goes on to `next`.
+    fn havoc_loop(&mut self, head: NodeId, frame: u32, next: Inst) -> usize {
+        let mut cmds = Vec::new();
+        let l = &self.a.loops[self.a.loop_at[&head]];
+        for &v in &l.modifies {
+            cmds.push(Cmd::Havoc(self.key(v, frame), None));
+        }
+        for inv in self.invariants.iter().filter(|inv| inv.head == head) {
+            cmds.push(Cmd::Assume(self.bool_expr(&inv.expr, frame).1));
+        }
+        let next = self.inst(next);
+        self.new_block(cmds, vec![next])
     }
 
     /// `assert inv` for every candidate invariant of the loop at `head`.
@@ -355,6 +428,7 @@ impl Builder<'_> {
                     }
                     let next = self.edge(&inst, to);
                     let b = self.new_block(cmds, vec![next]);
+                    self.gc.blocks[b].origin = Origin::Edge(n, outcome);
                     succs.push(b);
                 }
             }
@@ -484,6 +558,7 @@ impl Builder<'_> {
         let b = &mut self.gc.blocks[id];
         b.cmds = cmds;
         b.succs = succs;
+        b.origin = Origin::Node(n);
     }
 
     /// An IR expression as a term; its run-time checks (in the order the

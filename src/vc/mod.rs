@@ -10,6 +10,7 @@
 //!
 //! Depends on `ir`, `facts` and `interp` (the referee) only.
 
+pub mod doomed;
 pub mod gc;
 pub mod houdini;
 pub mod passive;
@@ -32,6 +33,12 @@ pub enum Loops {
     /// Cut at the head with invariants (the user's and inferred ones):
     /// sound.
     Havoc,
+    /// Three copies of each loop (seed 004): the first pass, an arbitrary
+    /// one and the last, with what the loop writes havocked (and the given
+    /// invariants assumed) before and after the arbitrary one; the last
+    /// copy's back edge ends the path. Every run that leaves the loop is
+    /// covered; for `doomed` only (no checks of invariants).
+    Copies,
 }
 
 /// Which checks are reported (the others still end paths).
@@ -171,6 +178,10 @@ pub struct ProcResult {
     pub hidden: usize,
     /// The loop invariants used (havoc mode), as text with their line.
     pub invariants: Vec<(u32, String, bool)>,
+    /// The candidate invariants (not the user's) Houdini kept, when it ran
+    /// to the end: each holds at its loop head on every run whose checks
+    /// held so far (assuming the user's invariants).
+    pub kept: Vec<Invariant>,
     pub blocks: usize,
     pub commands: usize,
     pub solver_time: Duration,

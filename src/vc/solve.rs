@@ -37,6 +37,8 @@ enum Query<'q> {
 
 struct Found {
     check: usize,
+    /// The block of the failing check.
+    block: usize,
     trace: Vec<TraceStep>,
     choices: Vec<i64>,
     inputs: Vec<(String, i64)>,
@@ -111,6 +113,7 @@ impl Engine<'_> {
                                 .collect();
                             return Ok(Found {
                                 check: *check,
+                                block: b,
                                 trace,
                                 choices,
                                 inputs,
@@ -137,6 +140,21 @@ impl Engine<'_> {
                 None => return Err("no successor of a failing block fails".into()),
             }
         }
+    }
+
+    /// The inferred candidates whose check in `block` the model falsifies.
+    fn failing_candidates(&self, m: &Model, block: usize) -> Vec<usize> {
+        (self.pv.blocks[block].cmds.iter())
+            .filter_map(|c| match c {
+                PCmd::Assert(f, check) => match self.gc.checks[*check].key {
+                    CheckKey::Invariant { cand, .. } if !self.invariants[cand].user => {
+                        (m.eval(f, true).and_then(|v| v.as_bool()) == Some(false)).then_some(cand)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
     }
 
     /// The same failure with inputs and draws as small as Z3 allows.
@@ -208,6 +226,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         reason: String::new(),
         hidden: 0,
         invariants: Vec::new(),
+        kept: Vec::new(),
         blocks,
         commands,
         solver_time: Duration::ZERO,
@@ -233,11 +252,18 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
                 Answer::Sat(m) => match e.walk(&m) {
                     Ok(f) => match e.gc.checks[f.check].key {
                         CheckKey::Invariant { cand, .. } => {
-                            dropped.insert(cand);
-                            e.pv.enabled[cand] = e.pv.enabled[cand].not();
-                            let off = e.pv.enabled[cand].clone();
-                            // A dropped candidate is switched off for good.
-                            e.solver.assert(&off);
+                            // The candidates that fail in the same state go
+                            // too (one query each would find them later).
+                            let mut out = e.failing_candidates(&m, f.block);
+                            out.push(cand);
+                            for cand in out {
+                                if dropped.insert(cand) {
+                                    e.pv.enabled[cand] = e.pv.enabled[cand].not();
+                                    let off = e.pv.enabled[cand].clone();
+                                    // A dropped candidate is switched off for good.
+                                    e.solver.assert(&off);
+                                }
+                            }
                         }
                         _ => {
                             unknown = Some("the invariant inference met an unexpected failure".into());
@@ -256,6 +282,16 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
                 }
             }
         }
+    }
+    if unknown.is_none() && !e.gc.too_big {
+        result.kept = (e.invariants.iter().enumerate())
+            .filter(|(i, inv)| {
+                !inv.user
+                    && !dropped.contains(i)
+                    && (e.labels.keys()).any(|k| matches!(k, CheckKey::Invariant { cand, .. } if cand == i))
+            })
+            .map(|(_, inv)| inv.clone())
+            .collect();
     }
     for (i, inv) in e.invariants.iter().enumerate() {
         if inv.user
@@ -330,7 +366,9 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             if k == 1 { "" } else { "s" },
             opts.inline_depth
         ),
-        Loops::Havoc => format!("no error, but calls deeper than {} were havocked", opts.inline_depth),
+        Loops::Havoc | Loops::Copies => {
+            format!("no error, but calls deeper than {} were havocked", opts.inline_depth)
+        }
     };
     (result.outcome, result.reason) = if !result.warnings.is_empty() {
         let why = match (&unknown, result.warnings.len() >= opts.max_warnings) {
@@ -356,6 +394,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             Loops::Unroll(_) => "every run stays within the unrolling and inlining bounds",
             Loops::Havoc if result.invariants.is_empty() => "no loop needed an invariant",
             Loops::Havoc => "the loop invariants are inductive",
+            Loops::Copies => "each loop's first, an arbitrary and its last pass cover every run",
         };
         (Outcome::Verified, format!("no check can fail: {how}"))
     } else {

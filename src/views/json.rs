@@ -35,6 +35,10 @@ pub struct FileDoc {
     /// Procedure summaries: forward (fsum exit valuations) and backward
     /// (bsum keys).
     pub summaries: Summaries,
+    /// `check --doomed`: `doomed`, `unreachable`, `skipped`, `stats` as
+    /// `focuscheck doomed` writes them.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub doomed: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// A diagnostic: its message and where (null when it is not in the file,
@@ -98,6 +102,7 @@ impl FileDoc {
                 forward: 0,
                 backward: 0,
             },
+            doomed: None,
         }
     }
 }
@@ -362,6 +367,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
             forward: r.summaries,
             backward: r.explain.summaries,
         },
+        doomed: None,
     }
 }
 

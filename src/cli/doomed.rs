@@ -1,0 +1,666 @@
+//! `focuscheck doomed`: program points through which no execution ends
+//! normally (seed 004), as compiler-style errors; dead code as notes. Also
+//! the findings `check --doomed` adds to its report.
+
+use super::check::{collect_files, Format};
+use super::*;
+use crate::diag::{Class, Diag};
+use crate::facts::Analysis;
+use crate::ir::*;
+use crate::syntax::source::Span;
+use crate::vc::doomed::{self, point_node, Failure, Region, Report};
+use crate::vc::gc::Origin;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct DoomedArgs {
+    /// Cimple files, or directories to search (recursively) for `.c`,
+    /// `.i` and `.cimple` files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    front: FrontArgs,
+    #[command(flatten)]
+    opts: DoomedOptions,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Print, per procedure, the queries, the time to build the formula and
+    /// the time per query (the seed's Table 4).
+    #[arg(long)]
+    stats: bool,
+    /// Files analysed at once (default: the number of cores).
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::options::count)]
+    jobs: Option<usize>,
+}
+
+/// The analysis options `doomed` and `check --doomed` share.
+#[derive(Args, Clone)]
+pub struct DoomedOptions {
+    /// Calls are inlined this deep; deeper (and deeper recursive) calls
+    /// havoc their result and the globals they write.
+    #[arg(long, default_value_t = 3, value_name = "D")]
+    inline_depth: u32,
+    /// Give up on a Z3 query after this many seconds (that point is then
+    /// not reported).
+    #[arg(long = "query-timeout", default_value = "10", value_name = "SECONDS",
+          value_parser = super::options::seconds)]
+    query_timeout: Duration,
+    /// Assume only the user's `/*@ loop invariant E; */` comments Houdini
+    /// proves, infer no others.
+    #[arg(long)]
+    no_infer: bool,
+    /// Ask only whether a run from each point, in any state, ends normally
+    /// (the seed's basic error VC: finds fewer points, e.g. not PATHPROG).
+    #[arg(long)]
+    local: bool,
+}
+
+impl Default for DoomedOptions {
+    /// The command line's defaults.
+    fn default() -> Self {
+        DoomedOptions {
+            inline_depth: 3,
+            query_timeout: Duration::from_secs(10),
+            no_infer: false,
+            local: false,
+        }
+    }
+}
+
+impl DoomedOptions {
+    fn engine(&self) -> doomed::Options {
+        doomed::Options {
+            inline_depth: self.inline_depth,
+            timeout: Some(self.query_timeout),
+            infer: !self.no_infer,
+            extended: !self.local,
+            ..doomed::Options::default()
+        }
+    }
+}
+
+/// What one file's analysis found, ready to print.
+pub struct Findings {
+    pub diags: Vec<Diag>,
+    /// `doomed`, `unreachable`, `skipped`, `stats` (the JSON fields).
+    pub doc: serde_json::Map<String, Value>,
+    pub doomed: usize,
+    pub seconds: f64,
+}
+
+/// Analyses `p`; `Err` when the user's loop invariants do not parse.
+pub fn findings(p: &Program, opts: &DoomedOptions) -> Result<Findings, Vec<Diag>> {
+    let start = Instant::now();
+    let a = Analysis::new(p);
+    let invariants = crate::vc::houdini::user_invariants(p, &a)?;
+    let report = doomed::analyse(p, &invariants, &opts.engine());
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(render(p, &a, &report, seconds))
+}
+
+/// The line of a span.
+fn line(p: &Program, s: Span) -> u32 {
+    p.line(s)
+}
+
+/// Is the point a branch edge out of a loop?
+fn loop_exit(p: &Program, a: &Analysis, o: Origin) -> bool {
+    match (o, point_node(o).map(|n| &p.node(n).kind)) {
+        (Origin::Edge(n, outcome), Some(NodeKind::Branch { then_, else_, .. })) => {
+            let t = if outcome { *then_ } else { *else_ };
+            a.loops.iter().any(|l| l.body.contains(&n) && !l.body.contains(&t))
+        }
+        _ => false,
+    }
+}
+
+/// Does the branch edge `n -> t` leave a loop for code outside every loop?
+fn leaves_loops(a: &Analysis, n: NodeId, t: NodeId) -> bool {
+    a.loops.iter().any(|l| l.body.contains(&n)) && !a.loops.iter().any(|l| l.body.contains(&t))
+}
+
+/// The `else` keyword right before the statement at `s`, if there is one.
+fn else_before(p: &Program, s: Span) -> Option<Span> {
+    let text = &p.source.text[..s.lo as usize];
+    let t = text.trim_end();
+    let t = t.strip_suffix('{').map(str::trim_end).unwrap_or(t);
+    let before = t.strip_suffix("else")?;
+    if before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    Some(Span::new(before.len(), before.len() + 4))
+}
+
+/// Where a point is shown: a node at its statement; an edge at the `else`
+/// that starts it, at the loop condition it leaves, or at the statement it
+/// leads to. The procedure's exit is not shown.
+fn shown(p: &Program, o: Origin) -> Option<Span> {
+    match o {
+        Origin::Node(n) if matches!(p.node(n).kind, NodeKind::Exit) => None,
+        Origin::Node(n) => Some(p.node(n).span),
+        Origin::Edge(n, outcome) => {
+            let NodeKind::Branch { then_, else_, .. } = &p.node(n).kind else {
+                return Some(p.node(n).span);
+            };
+            let t = if outcome { *then_ } else { *else_ };
+            let target = p.node(t);
+            let stmt = p.unit(target.unit).span;
+            if let Some(e) = else_before(p, stmt) {
+                return Some(e);
+            }
+            // The first statement of a branch the condition opens, or the
+            // condition itself (a loop's exit, the edge past an `if`).
+            if !matches!(target.kind, NodeKind::Exit) && nested(p, target.block, p.node(n).block) {
+                return Some(stmt);
+            }
+            Some(p.node(n).span)
+        }
+        Origin::None | Origin::LoopCut(_) => None,
+    }
+}
+
+/// Is scope `inner` strictly inside scope `outer`?
+fn nested(p: &Program, inner: BlockId, outer: BlockId) -> bool {
+    let mut b = p.blocks[inner.index()].parent;
+    while let Some(x) = b {
+        if x == outer {
+            return true;
+        }
+        b = p.blocks[x.index()].parent;
+    }
+    false
+}
+
+/// `line 5`, `lines 5 and 7`, `lines 3, 5 and 7`.
+fn lines_phrase(lines: &BTreeSet<u32>) -> String {
+    let v: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    match v.len() {
+        0 => "no line".into(),
+        1 => format!("line {}", v[0]),
+        _ => format!("lines {} and {}", v[..v.len() - 1].join(", "), v[v.len() - 1]),
+    }
+}
+
+/// `3-7, 9`.
+fn ranges(lines: &BTreeSet<u32>) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut it = lines.iter().copied().peekable();
+    while let Some(lo) = it.next() {
+        let mut hi = lo;
+        while it.peek() == Some(&(hi + 1)) {
+            hi = it.next().unwrap_or(hi);
+        }
+        out.push(if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") });
+    }
+    out.join(", ")
+}
+
+fn failure_span(p: &Program, f: Failure) -> Span {
+    match f {
+        Failure::Site(s) => p.site(s).span,
+        Failure::Diverges(h) => p.node(h).span,
+    }
+}
+
+fn failure_kind(p: &Program, f: Failure) -> &'static str {
+    match f {
+        Failure::Site(s) => p.site(s).kind.json_name(),
+        Failure::Diverges(_) => "diverges",
+    }
+}
+
+/// What goes wrong, as a clause: "`a[j]` is out of bounds".
+fn failure_text(p: &Program, f: Failure) -> String {
+    let t = p
+        .text(failure_span(p, f))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    match f {
+        Failure::Site(s) => match p.site(s).kind {
+            SiteKind::Assert => format!("`{t}` fails"),
+            SiteKind::ReachError => format!("`{t}` is called"),
+            SiteKind::Bounds => format!("`{t}` is out of bounds"),
+            SiteKind::DivByZero => format!("`{t}` divides by zero"),
+            SiteKind::Overflow => format!("`{t}` overflows"),
+        },
+        Failure::Diverges(_) => "the loop never ends".into(),
+    }
+}
+
+/// "fails at line 6", "never leaves the loop at line 3", joined by "or".
+fn outcome_phrase(p: &Program, fails: &[Failure]) -> String {
+    let sites: BTreeSet<u32> = fails
+        .iter()
+        .filter(|f| matches!(f, Failure::Site(_)))
+        .map(|&f| line(p, failure_span(p, f)))
+        .collect();
+    let loops: BTreeSet<u32> = fails
+        .iter()
+        .filter(|f| matches!(f, Failure::Diverges(_)))
+        .map(|&f| line(p, failure_span(p, f)))
+        .collect();
+    let or = |s: &BTreeSet<u32>| lines_phrase(s).replace(" and ", " or ");
+    let mut parts = Vec::new();
+    if !sites.is_empty() {
+        parts.push(format!("fails at {}", or(&sites)));
+    }
+    if !loops.is_empty() {
+        parts.push(format!("never leaves the loop at {}", or(&loops)));
+    }
+    parts.join(" or ")
+}
+
+fn region_diag(p: &Program, a: &Analysis, r: &Region) -> (Diag, Value) {
+    let proc_of = |o: Origin| point_node(o).map(|n| p.node(n).proc);
+    let procs: BTreeSet<ProcId> = r.points.iter().filter_map(|&o| proc_of(o)).collect();
+    let lines: BTreeSet<u32> = r
+        .points
+        .iter()
+        .filter_map(|&o| shown(p, o))
+        .map(|s| line(p, s))
+        .collect();
+    // A procedure doomed from its start is named; other entries by line.
+    let whole: Vec<&str> = (r.entries.iter())
+        .filter_map(|&o| proc_of(o).filter(|&g| o == Origin::Node(p.proc(g).entry)))
+        .map(|g| p.proc(g).name.as_str())
+        .collect();
+    let entries: Vec<Origin> = (r.entries.iter())
+        .copied()
+        .filter(|&o| proc_of(o).is_none_or(|g| o != Origin::Node(p.proc(g).entry)))
+        .collect();
+    let entry_spans: Vec<Span> = entries.iter().filter_map(|&o| shown(p, o)).collect();
+    let entry_lines: BTreeSet<u32> = entry_spans.iter().map(|&s| line(p, s)).collect();
+    // Where runs enter: "reaches line 5", "leaves the loop at line 13".
+    let mut how: Vec<String> = Vec::new();
+    let exits: BTreeSet<u32> = (entries.iter())
+        .filter(|&&o| loop_exit(p, a, o))
+        .filter_map(|&o| shown(p, o))
+        .map(|s| line(p, s))
+        .collect();
+    let others: BTreeSet<u32> = (entries.iter())
+        .filter(|&&o| !loop_exit(p, a, o))
+        .filter_map(|&o| shown(p, o))
+        .map(|s| line(p, s))
+        .collect();
+    if !whole.is_empty() {
+        let names = whole.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>();
+        how.push(format!("enters {}", names.join(" or ")));
+    }
+    if !others.is_empty() {
+        how.push(format!("reaches {}", lines_phrase(&others).replace(" and ", " or ")));
+    }
+    if !exits.is_empty() {
+        how.push(format!(
+            "leaves the loop at {}",
+            lines_phrase(&exits).replace(" and ", " or ")
+        ));
+    }
+    let who = if others.is_empty() && exits.is_empty() && !whole.is_empty() {
+        let names = whole.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>();
+        format!("every execution of {}", names.join(" or "))
+    } else {
+        format!("every execution that {}", how.join(" or "))
+    };
+    let message = if r.fails.is_empty() {
+        format!("doomed: {who} is cut off by an assumption")
+    } else {
+        format!("doomed: {who} {}", outcome_phrase(p, &r.fails))
+    };
+    let primary = r
+        .fails
+        .first()
+        .map(|&f| failure_span(p, f))
+        .or_else(|| entry_spans.first().copied())
+        .unwrap_or_else(|| procs.iter().next().map(|&g| p.proc(g).span).unwrap_or_default());
+    let each = if r.fails.len() == 1 && r.complete {
+        "on every such run"
+    } else {
+        "on some of them"
+    };
+    let label = match r.fails.first() {
+        Some(&f) => format!("{} {each}", failure_text(p, f)),
+        None => "no run gets past the assumption".into(),
+    };
+    let mut d = Diag::error(Class::Info, primary, message.clone()).with_label(label);
+    for &f in r.fails.iter().skip(1) {
+        d = d.with_secondary(failure_span(p, f), format!("{} {each}", failure_text(p, f)));
+    }
+    for &s in &entry_spans {
+        if s != primary {
+            d = d.with_secondary(s, "every execution that reaches this is doomed");
+        }
+    }
+    for &o in &r.points {
+        if let Origin::Edge(n, outcome) = o {
+            if let NodeKind::Branch { then_, else_, .. } = &p.node(n).kind {
+                let t = if outcome { *then_ } else { *else_ };
+                if leaves_loops(a, n, t) {
+                    d = d.with_secondary(p.node(n).span, "every such run leaves the loop here");
+                }
+            }
+        }
+    }
+    d = d.with_note(format!("doomed lines: {}", ranges(&lines)));
+    if !r.complete {
+        d = d.with_note("other checks may fail on these runs too (the search for them stopped)");
+    }
+    let fail_doc = |f: Failure| {
+        let at = p.source.start(failure_span(p, f));
+        json!({"line": at.line, "column": at.col, "kind": failure_kind(p, f), "text": failure_text(p, f)})
+    };
+    let doc = json!({
+        "procedures": procs.iter().map(|&g| p.proc(g).name.clone()).collect::<Vec<_>>(),
+        "lines": lines,
+        "entry_lines": entry_lines,
+        "message": message,
+        "fails_at": r.fails.first().map(|&f| fail_doc(f)),
+        "fails": r.fails.iter().map(|&f| fail_doc(f)).collect::<Vec<_>>(),
+        "complete": r.complete,
+    });
+    (d, doc)
+}
+
+fn render(p: &Program, a: &Analysis, report: &Report, seconds: f64) -> Findings {
+    let mut diags = Vec::new();
+    let mut doomed_docs = Vec::new();
+    for r in &report.regions {
+        let (d, doc) = region_diag(p, a, r);
+        diags.push(d);
+        doomed_docs.push(doc);
+    }
+    let mut dead_docs = Vec::new();
+    for (g, points) in &report.unreachable {
+        let spans: Vec<Span> = points.iter().filter_map(|&o| shown(p, o)).collect();
+        let lines: BTreeSet<u32> = spans.iter().map(|&s| line(p, s)).collect();
+        let Some(&first) = spans.iter().min_by_key(|s| s.lo) else {
+            continue;
+        };
+        let name = &p.proc(*g).name;
+        let mut d = Diag::note(
+            first,
+            format!("unreachable: no execution of `{name}` reaches {}", lines_phrase(&lines)),
+        )
+        .with_label("never executed");
+        for &s in spans.iter().filter(|&&s| s != first) {
+            d = d.with_secondary(s, "never executed");
+        }
+        diags.push(d);
+        dead_docs.push(json!({"procedure": name, "lines": lines}));
+    }
+    let skipped: Vec<Value> = report
+        .skipped
+        .iter()
+        .map(|(g, why)| json!({"procedure": p.proc(*g).name, "reason": why}))
+        .collect();
+    let procs: Vec<Value> = report
+        .stats
+        .iter()
+        .map(|s| {
+            json!({
+                "procedure": p.proc(s.proc).name,
+                "blocks": s.blocks,
+                "queries": s.queries,
+                "undecided": s.undecided,
+                "invariant_seconds": s.invariants.as_secs_f64(),
+                "build_seconds": s.build.as_secs_f64(),
+                "first_query_seconds": s.first_query.map(|d| d.as_secs_f64()),
+                "query_seconds": s.query_time.as_secs_f64(),
+            })
+        })
+        .collect();
+    let mut doc = serde_json::Map::new();
+    doc.insert("doomed".into(), json!(doomed_docs));
+    doc.insert("unreachable".into(), json!(dead_docs));
+    doc.insert("skipped".into(), json!(skipped));
+    doc.insert(
+        "stats".into(),
+        json!({
+            "queries": report.queries(),
+            "undecided": report.undecided(),
+            "seconds": seconds,
+            "procedures": procs,
+            "invariants": report.invariants.iter().map(|i| json!({"line": line(p, p.node(i.head).span), "text": i.text})).collect::<Vec<_>>(),
+        }),
+    );
+    Findings {
+        diags,
+        doc,
+        doomed: report.regions.len(),
+        seconds,
+    }
+}
+
+impl Findings {
+    /// The diagnostics, then what was not analysed (and `--stats`).
+    pub fn text(&self, p: &Program, color: bool, stats: bool) -> String {
+        let mut out = diag::render(&p.source, &self.diags, color);
+        for s in self.doc["skipped"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "{}: note: `{}` was not analysed for doomed points: {}\n",
+                p.source.name,
+                s["procedure"].as_str().unwrap_or_default(),
+                s["reason"].as_str().unwrap_or_default()
+            ));
+        }
+        let st = &self.doc["stats"];
+        if st["undecided"].as_u64().unwrap_or(0) > 0 {
+            out.push_str(&format!(
+                "{}: note: Z3 could not decide {} queries; those points are not reported\n",
+                p.source.name, st["undecided"]
+            ));
+        }
+        if stats {
+            let ms = |v: &Value| v.as_f64().unwrap_or(0.0) * 1000.0;
+            for s in st["procedures"].as_array().into_iter().flatten() {
+                let q = s["queries"].as_u64().unwrap_or(0);
+                out.push_str(&format!(
+                    "stats: {}: `{}`: {} blocks, {q} queries; invariants {:.1} ms, formula {:.1} ms, first query {:.1} ms, {:.2} ms/query\n",
+                    p.source.name,
+                    s["procedure"].as_str().unwrap_or_default(),
+                    s["blocks"],
+                    ms(&s["invariant_seconds"]),
+                    ms(&s["build_seconds"]),
+                    ms(&s["first_query_seconds"]),
+                    if q == 0 { 0.0 } else { ms(&s["query_seconds"]) / q as f64 },
+                ));
+            }
+            for (line, text) in self.doc["stats"]["invariants"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|i| Some((i["line"].as_u64()?, i["text"].as_str()?)))
+            {
+                out.push_str(&format!("stats: {}: invariant at line {line}: {text}\n", p.source.name));
+            }
+            out.push_str(&format!(
+                "stats: {}: {} doomed region{}, {} queries, {:.3} s\n",
+                p.source.name,
+                self.doomed,
+                if self.doomed == 1 { "" } else { "s" },
+                st["queries"],
+                self.seconds
+            ));
+        }
+        out
+    }
+}
+
+struct FileOut {
+    stderr: String,
+    stdout: String,
+    doc: Option<Value>,
+    doomed: usize,
+    bad: bool,
+}
+
+impl batch::Progress for FileOut {
+    fn progress_note(&self) -> String {
+        match (self.bad, self.doomed) {
+            (true, _) => "not analysed".into(),
+            (false, 0) => "nothing doomed".into(),
+            (false, n) => format!("{n} doomed region{}", if n == 1 { "" } else { "s" }),
+        }
+    }
+}
+
+fn doomed_file(path: &Path, args: &DoomedArgs, ui: &Ui) -> FileOut {
+    let mut out = FileOut {
+        stderr: String::new(),
+        stdout: String::new(),
+        doc: None,
+        doomed: 0,
+        bad: true,
+    };
+    let name = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            out.stderr = format!("error: cannot read `{name}`: {}\n", io_reason(&e));
+            return out;
+        }
+    };
+    let (file, bad) = crate::source_from_bytes(&name, bytes);
+    if let Some(d) = bad {
+        out.stderr = diag::render(&file, &[d], ui.color);
+        return out;
+    }
+    let (program, diags) = crate::load(file.clone(), &args.front.lower_options());
+    out.stderr = diag::render(&file, &diags, ui.color);
+    let Some(p) = program else { return out };
+    let f = match findings(&p, &args.opts) {
+        Ok(f) => f,
+        Err(diags) => {
+            out.stderr.push_str(&diag::render(&file, &diags, ui.color));
+            return out;
+        }
+    };
+    out.bad = false;
+    out.doomed = f.doomed;
+    match args.format {
+        Format::Text => out.stdout = f.text(&p, ui.color_out, args.stats),
+        _ => {
+            let mut doc = serde_json::Map::new();
+            doc.insert("file".into(), json!(name));
+            doc.extend(f.doc);
+            let doc = Value::Object(doc);
+            if args.format == Format::Jsonl {
+                out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
+            }
+            out.doc = Some(doc);
+        }
+    }
+    out
+}
+
+/// SARIF 2.1.0: a result per doomed region (`error`) and per unreachable
+/// block of lines (`note`).
+fn sarif(docs: &[Value]) -> Value {
+    let mut results = Vec::new();
+    for d in docs {
+        let file = d["file"].as_str().unwrap_or_default();
+        let loc = |line: &Value, col: &Value| {
+            json!({"physicalLocation": {"artifactLocation": {"uri": file},
+                   "region": {"startLine": line, "startColumn": col}}})
+        };
+        for r in d["doomed"].as_array().into_iter().flatten() {
+            let at = &r["fails_at"];
+            let (line, col) = if at.is_null() {
+                (r["entry_lines"][0].clone(), json!(1))
+            } else {
+                (at["line"].clone(), at["column"].clone())
+            };
+            let related: Vec<Value> = r["lines"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|l| json!({"physicalLocation": {"artifactLocation": {"uri": file}, "region": {"startLine": l}}}))
+                .collect();
+            results.push(json!({
+                "ruleId": "doomed",
+                "level": "error",
+                "message": {"text": r["message"]},
+                "locations": [loc(&line, &col)],
+                "relatedLocations": related,
+            }));
+        }
+        for u in d["unreachable"].as_array().into_iter().flatten() {
+            let first = u["lines"][0].clone();
+            results.push(json!({
+                "ruleId": "unreachable",
+                "level": "note",
+                "message": {"text": format!("no execution of `{}` reaches these lines", u["procedure"].as_str().unwrap_or_default())},
+                "locations": [loc(&first, &json!(1))],
+            }));
+        }
+    }
+    json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {"driver": {"name": "focuscheck", "informationUri": "https://example.invalid/focuscheck",
+                                "version": env!("CARGO_PKG_VERSION"),
+                                "rules": [{"id": "doomed", "shortDescription": {"text": "no execution through these lines ends normally"}},
+                                          {"id": "unreachable", "shortDescription": {"text": "no execution reaches these lines"}}]}},
+            "results": results,
+        }],
+    })
+}
+
+pub fn cmd_doomed(ui: &Ui, args: &DoomedArgs) -> i32 {
+    let files = collect_files(&args.files);
+    if files.is_empty() {
+        ui.error("no `.c`, `.i` or `.cimple` files in the given directories");
+        return EXIT_USAGE;
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let mut bad = false;
+    let mut found = false;
+    let mut docs = Vec::new();
+    batch::run(
+        &files,
+        jobs,
+        |path| doomed_file(path, args, ui),
+        |i, result| match result {
+            Ok(r) => {
+                eprint!("{}", r.stderr);
+                out!("{}", r.stdout);
+                bad |= r.bad;
+                found |= r.doomed > 0;
+                docs.extend(r.doc);
+            }
+            Err(crash) => {
+                ui.error(&format!(
+                    "internal error while analysing `{}`: {} (a bug in focuscheck; the batch goes on)",
+                    files[i].display(),
+                    crash.0
+                ));
+                bad = true;
+            }
+        },
+    );
+    match args.format {
+        Format::Json => {
+            let text = if docs.len() == 1 && files.len() == 1 {
+                serde_json::to_string_pretty(&docs[0])
+            } else {
+                serde_json::to_string_pretty(&docs)
+            };
+            outln!("{}", text.unwrap_or_default());
+        }
+        Format::Sarif => outln!("{}", serde_json::to_string_pretty(&sarif(&docs)).unwrap_or_default()),
+        _ => {}
+    }
+    if bad {
+        EXIT_USAGE
+    } else if found {
+        EXIT_ERROR_FOUND
+    } else {
+        EXIT_OK
+    }
+}
