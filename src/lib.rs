@@ -26,9 +26,12 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
     let mut diags = Vec::new();
     let parsed = syntax::parse_source(&file, &mut diags);
     let syntax_errors = diags.iter().any(|d| d.is_error());
-    let program = ir::lower::lower(file, &parsed.ast, parsed.constants, opts, &mut diags);
+    let mut program = ir::lower::lower(file, &parsed.ast, parsed.constants, opts, &mut diags);
     if syntax_errors {
         return (None, diags);
+    }
+    if let Some(p) = &mut program {
+        p.macro_uses = parsed.macro_uses;
     }
     (program, diags)
 }

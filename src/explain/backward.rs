@@ -78,9 +78,23 @@ pub struct Backward<'e> {
     feasible: RefCell<HashMap<(State, super::fss::Fss), bool>>,
     /// Recent models of suffix constraints: hints for the next question.
     models: RefCell<Vec<std::collections::BTreeMap<crate::analysis::value::Sym, i64>>>,
-    /// Past this, no new suffix is derived (the listing is cut short).
+    /// Past these, no new suffix is derived (the listing is cut short):
+    /// a number of backward steps (joins and prunes, counted the same way
+    /// on every machine), and `--timeout`'s wall clock.
+    pub max_steps: u64,
     pub deadline: Option<std::time::Instant>,
-    pub out_of_time: std::cell::Cell<bool>,
+    pub steps: std::cell::Cell<u64>,
+    /// Which limit cut the listing, if one did.
+    pub cut: std::cell::Cell<Option<Cut>>,
+}
+
+/// A limit that cut an explanation short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The explanation's own budget of steps (deterministic).
+    Steps,
+    /// `--timeout` (depends on the machine and its load).
+    Clock,
 }
 
 impl<'e> Backward<'e> {
@@ -141,22 +155,28 @@ impl<'e> Backward<'e> {
             roots: RefCell::new(Interner::default()),
             feasible: RefCell::new(HashMap::new()),
             models: RefCell::new(Vec::new()),
+            max_steps: u64::MAX,
             deadline: None,
-            out_of_time: std::cell::Cell::new(false),
+            steps: std::cell::Cell::new(0),
+            cut: std::cell::Cell::new(None),
         }
     }
 
-    /// Is the time for explaining up? Then new suffixes are dropped, so the
-    /// fixpoint ends soon, with a listing marked incomplete.
+    /// Is the budget for explaining spent? Then new suffixes are dropped,
+    /// so the fixpoint ends soon, with a listing marked incomplete. Each
+    /// call is one step.
     fn late(&self) -> bool {
-        if self.out_of_time.get() {
+        if self.cut.get().is_some() {
             return true;
         }
-        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
-            self.out_of_time.set(true);
-            return true;
+        let steps = self.steps.get() + 1;
+        self.steps.set(steps);
+        if steps > self.max_steps {
+            self.cut.set(Some(Cut::Steps));
+        } else if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            self.cut.set(Some(Cut::Clock));
         }
-        false
+        self.cut.get().is_some()
     }
 
     /// Can the suffix `f` hold from state `s`? Its events executed from the

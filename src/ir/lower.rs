@@ -260,6 +260,7 @@ pub fn lower(
         sites: cx.sites,
         entry,
         constants,
+        macro_uses: Vec::new(),
         left_out,
         svcomp,
         globals_mode: mode,

@@ -12,6 +12,8 @@ pub struct Parsed {
     pub ast: ast::Program,
     /// Macros whose body is a constant expression, with their value.
     pub constants: BTreeMap<String, i64>,
+    /// Where macros are expanded.
+    pub macro_uses: Vec<lexer::MacroUse>,
 }
 
 /// Lexes and parses a file; problems go to `diags`, a tree always comes back.
@@ -35,5 +37,9 @@ pub fn parse_source(file: &source::SourceFile, diags: &mut Vec<Diag>) -> Parsed 
         }
     }
     let ast = parser::parse(lexed.tokens, diags);
-    Parsed { ast, constants }
+    Parsed {
+        ast,
+        constants,
+        macro_uses: lexed.uses,
+    }
 }

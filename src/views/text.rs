@@ -358,9 +358,15 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String]
                 let src = p.source.line_text(e.line).trim_end();
                 let _ = writeln!(out, "    {:>4} | {src}", o.lines.label(e.line));
             }
+            for d in super::json::definitions(p, red) {
+                let _ = writeln!(out, "    {:>4} | {}   (definition)", o.lines.label(d.line), d.text);
+            }
         } else {
             let title = format!("NEST of FSS {}", red.index + 1);
             out.push_str(&snippet(p, f, &red.nest, &red.assumptions, &title, o.color));
+            for d in super::json::definitions(p, red) {
+                let _ = writeln!(out, "    uses the definition at line {}: `{}`", d.line, d.text);
+            }
         }
     }
     let more = ex.reduced.len().saturating_sub(REDUCED_SHOWN);
