@@ -110,10 +110,10 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     }
     let steps = run.trace.len();
     match &run.outcome {
-        Outcome::Error { site, node } => {
+        Outcome::Error { site, node, index } => {
             outln!(
                 "result: error: {} at {} (after {steps} steps)",
-                describe_outcome_site(&p, *site),
+                crate::views::describe_error(&p, *site, *index),
                 p.location(p.node(*node).span)
             );
             EXIT_ERROR_FOUND

@@ -74,8 +74,9 @@ pub struct Backward<'e> {
     local_var: Vec<Vec<VarId>>,
     esets: RefCell<Interner<ESet>>,
     roots: RefCell<Interner<Root>>,
-    /// Feasibility of suffixes from states, computed once each.
-    feasible: RefCell<HashMap<(State, super::fss::Fss), bool>>,
+    /// Feasibility of suffixes from states, computed once each (keyed by
+    /// a cheap hash of the suffix, then compared).
+    feasible: RefCell<HashMap<(State, u64), Vec<(super::fss::Fss, bool)>>>,
     /// Recent models of suffix constraints: hints for the next question.
     models: RefCell<Vec<std::collections::BTreeMap<crate::analysis::value::Sym, i64>>>,
     /// Past these, no new suffix is derived (the listing is cut short):
@@ -185,11 +186,17 @@ impl<'e> Backward<'e> {
     /// has this suffix, whatever came before. Sound to prune; "unknown"
     /// keeps the suffix.
     pub fn feasible_from(&self, s: State, f: &super::fss::Fss) -> bool {
-        if let Some(&known) = self.feasible.borrow().get(&(s, f.clone())) {
-            return known;
+        let key = (s, super::fss::hash(f));
+        if let Some(known) = self
+            .feasible
+            .borrow()
+            .get(&key)
+            .and_then(|v| v.iter().find(|(g, _)| g == f))
+        {
+            return known.1;
         }
         let ok = self.check_from(s, f);
-        self.feasible.borrow_mut().insert((s, f.clone()), ok);
+        self.feasible.borrow_mut().entry(key).or_default().push((f.clone(), ok));
         ok
     }
 

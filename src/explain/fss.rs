@@ -61,6 +61,33 @@ pub fn fingerprint(f: &Fss) -> u64 {
     x
 }
 
+/// A hash of a sequence's events (FNV-1a over their fields): cheaper than
+/// hashing the vector through `Hash`, for memo tables.
+pub fn hash(f: &Fss) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut mix = |x: u64| {
+        h ^= x;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    for e in f.iter() {
+        let kind = match e.kind {
+            EvKind::Assign => 1,
+            EvKind::Branch(false) => 2,
+            EvKind::Branch(true) => 3,
+            EvKind::Call => 4,
+            EvKind::Param(k) => 5 + ((k as u64) << 8),
+            EvKind::Leave => 6,
+            EvKind::Result => 7,
+            EvKind::Return => 8,
+            EvKind::Error => 9,
+        };
+        mix(e.node.0 as u64);
+        mix(kind);
+        mix(e.label.0 as u64);
+    }
+    h
+}
+
 /// Call nesting up to which [`is_subseq`] keeps frames apart; deeper
 /// segments are compared as flat sequences. A bound keeps the order a
 /// well-quasi-order (Higman's lemma, level by level), so joins still stop

@@ -165,6 +165,17 @@ pub fn explain(
                 searcher: &searcher,
                 k,
                 fss: f.clone(),
+                assumed: run
+                    .raw
+                    .iter()
+                    .filter(|r| {
+                        r.c.e
+                            .terms
+                            .iter()
+                            .all(|t| matches!(t.0, crate::analysis::value::Sym::Input(_)))
+                    })
+                    .map(|r| r.c.clone())
+                    .collect(),
             };
             let search = crate::analysis::witness::SearchLimits {
                 revisits: limits.revisits,

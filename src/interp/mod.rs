@@ -46,6 +46,8 @@ pub enum Outcome {
     Error {
         site: SiteId,
         node: NodeId,
+        /// The index that left the array's bounds (a bounds error).
+        index: Option<i64>,
     },
     /// A user error condition holds after `node` executed.
     Condition {
@@ -120,6 +122,8 @@ pub struct Run {
     /// Global inputs written before anything read them: their values did
     /// not matter to this run.
     pub unused_inputs: Vec<String>,
+    /// The argument values of each call, by the call's position in `trace`.
+    pub call_args: Vec<(usize, Vec<i64>)>,
 }
 
 struct Frame {
@@ -171,6 +175,9 @@ struct Machine<'a> {
     fresh: std::cell::RefCell<Vec<u8>>,
     /// The same for the slots of the entry's own frame.
     fresh_entry: std::cell::RefCell<Vec<u8>>,
+    /// The last index that left an array's bounds.
+    bad_index: std::cell::Cell<Option<i64>>,
+    call_args: Vec<(usize, Vec<i64>)>,
 }
 
 pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
@@ -188,12 +195,18 @@ pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
         pc_node: p.proc(p.entry).entry,
         fresh: std::cell::RefCell::new(vec![0; slots]),
         fresh_entry: std::cell::RefCell::new(vec![0; entry_slots]),
+        bad_index: std::cell::Cell::new(None),
+        call_args: Vec::new(),
     };
     let inputs = m.set_inputs()?;
     let mut trace = Vec::new();
     let outcome = match m.exec(&mut trace) {
         Ok(o) => o,
-        Err(Stop::Error(site)) => Outcome::Error { site, node: m.pc_node },
+        Err(Stop::Error(site)) => Outcome::Error {
+            site,
+            node: m.pc_node,
+            index: m.bad_index.get(),
+        },
         Err(Stop::Overflow) => Outcome::Overflow { node: m.pc_node },
         Err(Stop::Run(e)) => return Err(e),
     };
@@ -220,6 +233,7 @@ pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
         inputs,
         choices: m.choices_used,
         unused_inputs,
+        call_args: m.call_args,
     })
 }
 
@@ -314,6 +328,7 @@ impl Machine<'_> {
         let var = self.p.var(v);
         let n = var.slots() as i64;
         if index < 0 || index >= n {
+            self.bad_index.set(Some(index));
             return Err(match site {
                 Some(s) => Stop::Error(s),
                 None => Stop::Overflow,
@@ -479,8 +494,11 @@ impl Machine<'_> {
                     let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
                     let cp = p.proc(*callee);
                     let mut locals = vec![0; self.layout.frame_slots[callee.index()] as usize];
-                    for (param, v) in cp.params.iter().zip(vals) {
-                        locals[self.layout.offset[param.index()] as usize] = v;
+                    for (param, v) in cp.params.iter().zip(&vals) {
+                        locals[self.layout.offset[param.index()] as usize] = *v;
+                    }
+                    if !vals.is_empty() {
+                        self.call_args.push((trace.len(), vals));
                     }
                     trace.push(step.clone());
                     // A recursive call of the entry draws its unset locals.
@@ -538,7 +556,11 @@ impl Machine<'_> {
                 }
                 NodeKind::Error { site } => {
                     trace.push(step);
-                    return Ok(Outcome::Error { site: *site, node: n });
+                    return Ok(Outcome::Error {
+                        site: *site,
+                        node: n,
+                        index: None,
+                    });
                 }
                 NodeKind::Halt => {
                     trace.push(step);

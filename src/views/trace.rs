@@ -94,7 +94,9 @@ pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
         }
     }
     let end = match &run.outcome {
-        Outcome::Error { site, node } => Some((*node, format!("Error: {}", super::describe_site(p, *site)))),
+        Outcome::Error { site, node, index } => {
+            Some((*node, format!("Error: {}", super::describe_error(p, *site, *index))))
+        }
         Outcome::Condition { node, .. } => Some((*node, "Error: the condition holds here".to_string())),
         _ => None,
     };
