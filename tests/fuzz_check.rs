@@ -163,6 +163,7 @@ fn check_all(text: &str) -> Option<usize> {
                 project: None,
                 next: &next,
                 diff: false,
+                replay: &views::text::no_replay,
             },
         );
     }
