@@ -66,6 +66,9 @@ pub enum Root {
     },
 }
 
+/// Suffixes known (not) to hold from a state, by a hash of the suffix.
+type FeasibleMemo = HashMap<(State, u64), Vec<(super::fss::Fss, bool)>>;
+
 pub struct Backward<'e> {
     pub e: &'e Engine<'e>,
     /// The control-dependence set of each node (an index into `cd_sets`).
@@ -80,7 +83,7 @@ pub struct Backward<'e> {
     roots: RefCell<Interner<Root>>,
     /// Feasibility of suffixes from states, computed once each (keyed by
     /// a cheap hash of the suffix, then compared).
-    feasible: RefCell<HashMap<(State, u64), Vec<(super::fss::Fss, bool)>>>,
+    feasible: RefCell<FeasibleMemo>,
     /// Recent models of suffix constraints: hints for the next question.
     models: RefCell<Vec<std::collections::BTreeMap<crate::analysis::value::Sym, i64>>>,
     /// Past these, no new suffix is derived (the listing is cut short):
