@@ -69,7 +69,7 @@ impl Condition {
 }
 
 /// Which conditions a run reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Property {
     /// Every error condition.
     #[default]

@@ -124,7 +124,6 @@ pub fn explain(
         };
         stats.candidates += list.len();
         for f in list {
-            let debug = std::env::var_os("FOCUSCHECK_DEBUG").is_some();
             let (run, feasible) = match assume::fss_constraints(engine, f) {
                 Ok(r) => {
                     let feasible = assume::feasible(engine, &r);
@@ -133,24 +132,11 @@ pub fn explain(
                 Err(PathError::Infeasible) => (assume::FssRun::default(), Feasible::No),
                 // The FSS does not execute alone (a checker bug): no
                 // assumptions, and the witness search decides.
-                Err(PathError::Malformed(why)) => {
-                    if debug {
-                        eprintln!("fss exec failed: {why}: {:?}", entries::lines(&entries::entries(p, f)));
-                    }
-                    (assume::FssRun::default(), Feasible::Unknown(why))
-                }
+                Err(PathError::Malformed(why)) => (assume::FssRun::default(), Feasible::Unknown(why)),
             };
             let names = names.for_run(&run);
             match feasible {
                 Feasible::No => {
-                    if debug {
-                        let a = assume::merge(p, &names, &run.raw);
-                        eprintln!(
-                            "fss infeasible: {:?} {:?}",
-                            entries::lines(&entries::entries(p, f)),
-                            a.iter().map(|x| x.text.clone()).collect::<Vec<_>>()
-                        );
-                    }
                     ex.infeasible += 1;
                     continue;
                 }
@@ -186,12 +172,6 @@ pub fn explain(
                 crate::analysis::witness::Found::Confirmed(cx) => Some(*cx),
                 crate::analysis::witness::Found::Infeasible => {
                     // Feasible on its own, but no path with it is.
-                    if debug {
-                        eprintln!(
-                            "fss without a feasible path: {:?}",
-                            entries::lines(&entries::entries(p, f))
-                        );
-                    }
                     ex.infeasible += 1;
                     continue;
                 }

@@ -408,7 +408,7 @@ pub struct LeftOut {
 }
 
 /// How uninitialised globals start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GlobalsMode {
     /// Inputs (the paper's semantics).
     Input,

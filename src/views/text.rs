@@ -19,7 +19,7 @@ use crate::ir::{NodeId, Program};
 use crate::syntax::source::{LineCol, Span};
 use std::fmt::Write;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
     /// The FSSs Reduce keeps, with their NESTs.
     Reduced,
