@@ -55,21 +55,15 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
     } else {
         Vec::new()
     };
-    // The explanation gets what is left of `--timeout`, or a fixed budget.
-    let explain_deadline = match opts.engine.timeout {
-        Some(t) => start + t,
-        None => Instant::now() + opts.explain_budget,
-    };
+    // The explanation is bounded by steps, and by what is left of
+    // `--timeout` if one is given.
     let limits = explain::ExplainLimits {
         witness_steps: opts.search_steps / 4,
         revisits: opts.revisits,
-        deadline: Some(explain_deadline),
-        explain_deadline: Some(explain_deadline),
+        backward_steps: opts.explain_steps,
+        deadline: opts.engine.timeout.map(|t| start + t),
     };
-    let localise = |n: crate::ir::NodeId| {
-        let lo = p.node(n).span.lo;
-        opts.localise.is_empty() || opts.localise.iter().any(|r| r.contains(&lo))
-    };
+    let localise = |lo: u32| opts.localise.is_empty() || opts.localise.iter().any(|r| r.contains(&lo));
     // Nothing to explain: no backward pass over the graph at all.
     let (explanations, explain_stats) = if to_explain.is_empty() {
         Default::default()

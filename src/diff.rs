@@ -100,6 +100,7 @@ impl Product {
     }
 }
 
+pub use crate::explain::reduce::strip_reference as strip;
 pub use crate::explain::reduce::REFERENCE_PREFIX as PREFIX;
 
 /// Problems building the product: diagnostics against one of the files.

@@ -27,9 +27,12 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
     let parsed = syntax::parse_source(&file, &mut diags);
     let syntax_errors = diags.iter().any(|d| d.is_error());
     let constants = ir::lower::macro_constants(&parsed.macros);
-    let program = ir::lower::lower(file, &parsed.ast, constants, opts, &mut diags);
+    let mut program = ir::lower::lower(file, &parsed.ast, constants, opts, &mut diags);
     if syntax_errors {
         return (None, diags);
+    }
+    if let Some(p) = &mut program {
+        p.macro_uses = parsed.macro_uses;
     }
     (program, diags)
 }

@@ -247,3 +247,120 @@ fn tcas_version_1_differs_at_its_faulty_comparison() {
         "{nest:?}"
     );
 }
+
+/// The top NEST of a TCAS version: its distinct lines.
+fn tcas_top_nest(version: &str) -> (std::collections::BTreeSet<u64>, u64) {
+    let dir = tcas();
+    let (orig, v) = (dir.join("orig/tcas.c"), dir.join(version).join("tcas.c"));
+    let (code, doc) = diff_json(
+        orig.to_str().unwrap(),
+        v.to_str().unwrap(),
+        &["--entry", "alt_sep_test", "--init", "initialize"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(doc["verdict"], "differs");
+    let faults = std::fs::read_to_string(dir.join("faults.tsv")).unwrap();
+    let line: u64 = faults
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{version}\t")))
+        .and_then(|rest| rest.split('\t').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the version in faults.tsv");
+    let top = &deciding(&doc)["reduced"][0];
+    let nest = top["nest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    (nest, line)
+}
+
+#[test]
+fn tcas_faults_in_definitions_are_in_the_nest() {
+    // v7 changes a value of `initialize`'s threshold table, v13 a `#define`:
+    // the NEST's values come from those definitions, so their lines belong
+    // to it, and it stays a handful of lines.
+    for version in ["v7", "v13"] {
+        let (nest, line) = tcas_top_nest(version);
+        assert!(nest.contains(&line), "{version}: NEST {nest:?} misses line {line}");
+        assert!(nest.len() <= 5, "{version}: {nest:?}");
+    }
+}
+
+#[test]
+fn a_changed_definition_is_in_the_nest() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = "#define LIMIT 100\nint table[2];\nvoid init() { table[0] = 10; table[1] = 20; }\nint pick(int k, int v) {\n  int r;\n  r = 0;\n  if (v > LIMIT) r = 1;\n  if (k == 1 && v > table[1]) r = r + 2;\n  return r;\n}\n";
+    let a = write(dir.path(), "ref.c", reference);
+    // A new value in the table: the NEST is the comparison that reads it and
+    // the assignment that set it.
+    let b = write(
+        dir.path(),
+        "table.c",
+        &reference.replace("table[1] = 20", "table[1] = 25"),
+    );
+    let (code, doc) = diff_json(&a, &b, &["--entry", "pick", "--init", "init"]);
+    assert_eq!(code, 1, "{doc}");
+    let nest = deciding(&doc)["reduced"][0]["nest"].clone();
+    assert!(nest.as_array().unwrap().contains(&3.into()), "{nest}");
+    // A new `#define` value: its line is in the NEST, listed as a definition.
+    let c = write(dir.path(), "define.c", &reference.replace("LIMIT 100", "LIMIT 90"));
+    let (code, doc) = diff_json(&a, &c, &["--entry", "pick", "--init", "init"]);
+    assert_eq!(code, 1, "{doc}");
+    let top = &deciding(&doc)["reduced"][0];
+    assert!(top["nest"].as_array().unwrap().contains(&1.into()), "{top}");
+    assert_eq!(top["definitions"][0]["text"], "#define LIMIT 90", "{top}");
+}
+
+#[test]
+fn the_output_names_only_the_versions_lines() {
+    for view in ["reduced", "fss", "full"] {
+        let (code, stdout, _) = focuscheck(&["diff", SHIP_REF, SHIP_NEW, "--entry", "shipping", "--view", view]);
+        assert_eq!(code, 1);
+        for internal in [
+            "__ref_",
+            "__new_result",
+            "__reference_result",
+            "(product)",
+            "product:",
+            "$t",
+        ] {
+            assert!(
+                !stdout.contains(internal),
+                "--view {view} shows `{internal}`:\n{stdout}"
+            );
+        }
+    }
+    let (_, doc) = diff_json(SHIP_REF, SHIP_NEW, &["--entry", "shipping"]);
+    let text = doc.to_string();
+    assert!(!text.contains("__ref_") && !text.contains("__new_result"), "{text}");
+}
+
+#[test]
+fn the_printed_replays_give_each_versions_result() {
+    let (_, stdout, _) = focuscheck(&["diff", SHIP_REF, SHIP_NEW, "--entry", "shipping"]);
+    let cmds: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("replay: "))
+        .collect();
+    let of = |label: &str| {
+        let cmd = cmds
+            .iter()
+            .find_map(|c| c.strip_prefix(label))
+            .expect("a replay per version");
+        let words: Vec<&str> = cmd.split_whitespace().collect();
+        assert_eq!(&words[..2], ["focuscheck", "run"], "{cmd}");
+        let (code, out, err) = focuscheck(&words[1..]);
+        assert_eq!(code, 0, "{cmd}:\n{out}{err}");
+        out
+    };
+    // The reference ships for free, the new version charges (as the
+    // observations say).
+    assert!(of("REF: ").contains("`shipping` returned 0"), "{stdout}");
+    let new = of("NEW: ");
+    assert!(
+        new.contains("`shipping` returned ") && !new.contains("returned 0"),
+        "{new}"
+    );
+}

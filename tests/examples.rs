@@ -105,9 +105,13 @@ fn array_bounds_fails_on_every_run() {
     assert_result(
         "array_bounds.c",
         &["--input", "sum=0"],
-        "result: error: index out of bounds in `a[i]` at programs/examples/array_bounds.c:16:5",
+        "result: error: index 5 out of bounds for a[5] in `a[i]` at programs/examples/array_bounds.c:16:5",
     );
-    assert_result("array_bounds.c", &["--seed", "7"], "result: error: index out of bounds");
+    assert_result(
+        "array_bounds.c",
+        &["--seed", "7"],
+        "result: error: index 5 out of bounds for a[5]",
+    );
 }
 
 #[test]

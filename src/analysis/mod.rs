@@ -27,8 +27,10 @@ pub struct CheckOptions {
     pub revisits: u32,
     /// Steps of the counterexample search, per condition.
     pub search_steps: u64,
-    /// Time for explaining (FSSs) when no `--timeout` is given.
-    pub explain_budget: std::time::Duration,
+    /// Steps of the backward phase of explaining (joins and prunes of
+    /// FSS suffixes); a count, so the result does not depend on the
+    /// machine's load.
+    pub explain_steps: u64,
     /// Explain the conditions that are not safe (FSSs, Reduce, NEST).
     pub explain: bool,
     /// Byte ranges of the source whose run-time failures are assumptions
@@ -47,7 +49,7 @@ impl Default for CheckOptions {
             property: Property::All,
             revisits: 3,
             search_steps: 200_000,
-            explain_budget: std::time::Duration::from_secs(20),
+            explain_steps: 2_000_000,
             explain: true,
             cut: Vec::new(),
             localise: Vec::new(),

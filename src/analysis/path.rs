@@ -178,15 +178,27 @@ impl<'a> Exec<'a> {
         locals: Vec<Value>,
         first_instance: u32,
     ) -> Exec<'a> {
-        let mut x = Exec::sparse(p, layout);
-        x.globals = globals;
-        x.frames = vec![Frame {
-            proc,
-            locals,
-            ret: None,
-        }];
-        x.counter = first_instance;
-        x
+        // Built directly: the start state is given, so the entry's inputs
+        // need not be laid out (this runs for every suffix the backward
+        // phase prunes).
+        Exec {
+            p,
+            layout,
+            globals,
+            frames: vec![Frame {
+                proc,
+                locals,
+                ret: None,
+            }],
+            counter: first_instance,
+            constraints: Vec::new(),
+            choices: Vec::new(),
+            steps: 0,
+            expected: None,
+            has_alpha: false,
+            alphas: Vec::new(),
+            sparse: true,
+        }
     }
 
     /// The value of a pure expression in the current state, if evaluating it

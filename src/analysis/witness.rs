@@ -106,6 +106,11 @@ pub trait Guide {
     type G: Clone;
     fn initial(&self) -> Vec<Self::G>;
     fn moves(&self, s: State, g: &Self::G, top: Option<&Pending<Self::G>>) -> Vec<Move<Self::G>>;
+    /// Constraints over inputs that every path the guide allows satisfies:
+    /// a path that contradicts them is abandoned at once.
+    fn assumed(&self) -> &[super::value::Constraint] {
+        &[]
+    }
 }
 
 pub struct Searcher<'a, 'g> {
@@ -241,7 +246,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 if steps > limits.steps || limits.deadline.is_some_and(|d| Instant::now() > d) {
                     return Found::NotFound(notes.reason(true));
                 }
-                match self.apply(&mut cur, m, conds) {
+                match self.apply(&mut cur, m, conds, guide.assumed()) {
                     Applied::Dead(why) => {
                         notes.add(why);
                         break;
@@ -277,7 +282,13 @@ impl<'a, 'g> Searcher<'a, 'g> {
         }
     }
 
-    fn apply<G: Clone>(&self, cur: &mut Cursor<'a, G>, m: Move<G>, conds: &[Condition]) -> Applied {
+    fn apply<G: Clone>(
+        &self,
+        cur: &mut Cursor<'a, G>,
+        m: Move<G>,
+        conds: &[Condition],
+        assumed: &[super::value::Constraint],
+    ) -> Applied {
         let (step, next, done) = match m {
             Move::Step(st, to, g) => {
                 cur.guide = g;
@@ -337,7 +348,13 @@ impl<'a, 'g> Searcher<'a, 'g> {
         // Check feasibility only when new constraints arrived.
         if cur.exec.constraints.len() > cur.checked {
             cur.checked = cur.exec.constraints.len();
-            let cons: Vec<_> = cur.exec.constraints.iter().map(|c| c.c.clone()).collect();
+            let cons: Vec<_> = cur
+                .exec
+                .constraints
+                .iter()
+                .map(|c| c.c.clone())
+                .chain(assumed.iter().cloned())
+                .collect();
             match lp::solve_hinted(&cons, &|s| self.range(s), LpOptions::default(), cur.model.as_deref()) {
                 Sat::No => return Applied::Dead(Why::Infeasible),
                 Sat::Unknown(why) => return Applied::Dead(Why::Solver(why)),

@@ -141,18 +141,32 @@ fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> 
 }
 
 /// How clap spells a value of an option.
-fn value_name<T: ValueEnum>(v: T) -> String {
+pub(super) fn value_name<T: ValueEnum>(v: T) -> String {
     v.to_possible_value()
         .map(|p| p.get_name().to_string())
         .unwrap_or_default()
 }
 
-pub(super) fn shell_word(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,".contains(c)) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
+pub(super) use crate::views::text::shell_word;
+
+/// `focuscheck run FILE` with the options that make a run see the program
+/// as this check did (entry, globals, user conditions).
+fn run_prefix(args: &CheckArgs, file: &Path) -> String {
+    let mut out = vec![
+        "focuscheck".to_string(),
+        "run".to_string(),
+        shell_word(&file.display().to_string()),
+    ];
+    if args.front.entry != "main" {
+        out.push(format!("--entry {}", shell_word(&args.front.entry)));
     }
+    if let Some(g) = args.front.globals {
+        out.push(format!("--globals {}", value_name(g)));
+    }
+    for e in &args.errors {
+        out.push(format!("--error {}", shell_word(e)));
+    }
+    out.join(" ")
 }
 
 /// `.c`, `.i` and `.cimple` files under the given paths, sorted.
@@ -367,6 +381,15 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     };
     if args.format == Format::Text {
         let next = |v: View, n: Option<usize>| next_command(args, path, v, n);
+        let prefix = run_prefix(args, path);
+        let replay = |cx: &crate::analysis::witness::Counterexample| {
+            vec![views::text::replay_command(
+                &prefix,
+                &cx.inputs,
+                &cx.run.unused_inputs,
+                &cx.choices,
+            )]
+        };
         out.stdout = views::text::report(
             &p,
             &report,
@@ -379,6 +402,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
                 project: args.project.clone(),
                 next: &next,
                 diff: false,
+                replay: &replay,
             },
         );
     }

@@ -7,7 +7,7 @@ use crate::analysis::{step, CheckOptions, Verdict};
 use crate::diff::{self, DiffOptions, Observe, Part, Product};
 use crate::interp;
 use crate::ir::{NodeKind, VarKind};
-use crate::views::text::{LineNames, View};
+use crate::views::text::{shell_word, LineNames, View};
 use crate::views::{self};
 use serde_json::json;
 use std::sync::Arc;
@@ -93,6 +93,64 @@ impl LineNames for DiffLines<'_> {
             Part::Harness => ("(product)".into(), l),
         }
     }
+
+    fn text(&self, line: u32, s: &str) -> String {
+        match self.0.part_of_line(line) {
+            Part::New => s.to_string(),
+            Part::Ref => diff::strip(s),
+            Part::Harness => harness_text(s),
+        }
+    }
+
+    fn shown(&self, line: u32) -> bool {
+        self.0.part_of_line(line) != Part::Harness
+    }
+}
+
+/// Rewrites every `text` and `condition` of the document in the versions' terms, by the
+/// product line of its object (or of the nearest enclosing one).
+fn user_texts(v: &mut serde_json::Value, lines: &DiffLines, line: Option<u32>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            let line = map.get("line").and_then(|l| l.as_u64()).map(|l| l as u32).or(line);
+            for key in ["text", "condition"] {
+                if let (Some(l), Some(serde_json::Value::String(t))) = (line, map.get_mut(key)) {
+                    *t = lines.text(l, t);
+                }
+            }
+            for (k, x) in map.iter_mut() {
+                if k != "text" && k != "condition" {
+                    user_texts(x, lines, line);
+                }
+            }
+        }
+        serde_json::Value::Array(xs) => {
+            for x in xs {
+                user_texts(x, lines, line);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A text of the harness in the versions' terms: `__new_result` is NEW's
+/// result, `__ref_f` is REF's `f`, a call without that prefix is NEW's.
+fn harness_text(s: &str) -> String {
+    let t = s
+        .replace("__new_result", "NEW's result")
+        .replace("__reference_result", "REF's result");
+    let mut out = String::new();
+    let mut rest = t.as_str();
+    while let Some(k) = rest.find(diff::PREFIX) {
+        out.push_str(&rest[..k]);
+        out.push_str("REF's ");
+        rest = &rest[k + diff::PREFIX.len()..];
+    }
+    out.push_str(rest);
+    match out.strip_prefix("Called ") {
+        Some(call) if !call.starts_with("REF's ") => format!("Called NEW's {call}"),
+        _ => out,
+    }
 }
 
 /// The overall verdict: equivalent (every condition safe), differs (one
@@ -172,6 +230,20 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         .and_then(|r| r.counterexample.as_ref());
     let outputs = cx.map(|cx| observations(&product, &reference, &new, &opts, cx));
     let lines = DiffLines(&product);
+    let load_version = |file: &Arc<SourceFile>| {
+        crate::load(
+            file.clone(),
+            &crate::ir::lower::LowerOptions {
+                entry: opts.entry.clone(),
+                globals: opts.globals,
+                overflow_checks: false,
+            },
+        )
+        .0
+    };
+    let versions = [load_version(&reference), load_version(&new)];
+    let files = [args.reference.as_path(), args.new.as_path()];
+    let replay = |cx: &crate::analysis::witness::Counterexample| replay_commands(&product, files, &opts, &versions, cx);
     match args.format {
         DiffFormat::Text => {
             outln!(
@@ -231,6 +303,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                         project: args.project.clone(),
                         next: &next,
                         diff: true,
+                        replay: &replay,
                     }
                 )
             );
@@ -238,6 +311,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         DiffFormat::Json => {
             let doc = views::json::file_doc(p, &report, &args.project);
             let mut v = serde_json::to_value(&doc).unwrap_or_default();
+            user_texts(&mut v, &lines, None);
             views::json::map_lines(&mut v, &|line| {
                 let part = match product.part_of_line(line) {
                     Part::New => "new",
@@ -281,19 +355,34 @@ struct Observations {
     new: String,
 }
 
-fn observations(
-    product: &Product,
-    reference: &Arc<SourceFile>,
-    new: &Arc<SourceFile>,
-    opts: &DiffOptions,
-    cx: &crate::analysis::witness::Counterexample,
-) -> Observations {
+/// A counterexample of the product split by version: each version's
+/// inputs (REF's own without their prefix, its copies with NEW's values)
+/// and the choices it consumed, in the order it consumed them.
+struct Split {
+    inputs: [Vec<(String, i64)>; 2],
+    choices: [Vec<i64>; 2],
+    /// Per choice: the local of the entry it gave a value at its declaration
+    /// (an input when the version runs from that entry).
+    locals: [Vec<Option<String>>; 2],
+}
+
+fn split(product: &Product, entry: &str, cx: &crate::analysis::witness::Counterexample) -> Split {
     let p = &product.program;
-    // Which choices each version consumed, in the product's run.
-    let mut split: [Vec<i64>; 2] = [Vec::new(), Vec::new()];
+    let mut choices: [Vec<i64>; 2] = [Vec::new(), Vec::new()];
+    let mut locals: [Vec<Option<String>>; 2] = [Vec::new(), Vec::new()];
     let mut next = cx.choices.iter();
     for s in &cx.run.trace {
         let node = p.node(s.node);
+        let local = match &node.kind {
+            NodeKind::Havoc { place, .. }
+                if node.span == p.var(place.var).span
+                    && diff::strip(&p.proc(node.proc).name) == entry
+                    && p.var(place.var).kind == VarKind::Local =>
+            {
+                Some(p.var(place.var).name.clone())
+            }
+            _ => None,
+        };
         let count = match &node.kind {
             NodeKind::Branch {
                 cond: crate::ir::Cond::Nondet,
@@ -308,19 +397,12 @@ fn observations(
         let side = if product.part_of(node.span) == Part::Ref { 0 } else { 1 };
         for _ in 0..count {
             if let Some(c) = next.next() {
-                split[side].push(*c);
+                choices[side].push(*c);
+                locals[side].push(local.clone());
             }
         }
     }
-    // REF's copies of NEW's inputs are not inputs of their own.
-    let copied = |k: &str| {
-        product
-            .copied
-            .iter()
-            .any(|c| k == c || k.strip_prefix(c.as_str()).is_some_and(|r| r.starts_with('[')))
-    };
-    // Each version's inputs: REF's own carry the prefix in the product; its
-    // copies take NEW's values.
+    let copied = |k: &str| is_copied(product, k);
     let of_version = |reference: bool| -> Vec<(String, i64)> {
         let mut out: Vec<(String, i64)> = Vec::new();
         for (k, v) in &cx.inputs {
@@ -335,6 +417,105 @@ fn observations(
         }
         out
     };
+    Split {
+        inputs: [of_version(true), of_version(false)],
+        choices,
+        locals,
+    }
+}
+
+/// REF's copies of NEW's inputs are not inputs of their own.
+fn is_copied(product: &Product, k: &str) -> bool {
+    product
+        .copied
+        .iter()
+        .any(|c| k == c || k.strip_prefix(c.as_str()).is_some_and(|r| r.starts_with('[')))
+}
+
+/// The `focuscheck run` commands that replay a counterexample of the
+/// product on each version alone (its `--init`, then the entry).
+fn replay_commands(
+    product: &Product,
+    files: [&Path; 2],
+    opts: &DiffOptions,
+    versions: &[Option<crate::ir::Program>; 2],
+    cx: &crate::analysis::witness::Counterexample,
+) -> Vec<String> {
+    let sp = split(product, &opts.entry, cx);
+    let mut out = Vec::new();
+    for (k, label) in [(0, "REF"), (1, "NEW")] {
+        let Some(pv) = &versions[k] else { continue };
+        // The entry's parameters are named as in NEW in the product.
+        let params: Vec<String> = pv
+            .proc(pv.entry)
+            .params
+            .iter()
+            .map(|&v| pv.var(v).name.clone())
+            .collect();
+        // A draw at a declaration of the entry's local is an input when the
+        // version runs from the entry.
+        let slots = pv.input_slots();
+        let mut choices = Vec::new();
+        let mut drawn = Vec::new();
+        for (v, local) in sp.choices[k].iter().zip(&sp.locals[k]) {
+            let slot = local.as_ref().and_then(|l| {
+                slots
+                    .iter()
+                    .find(|s| pv.var(s.var).name == *l && pv.var(s.var).proc == Some(pv.entry))
+            });
+            match slot {
+                Some(s) => drawn.push((s.name.clone(), *v)),
+                None => choices.push(*v),
+            }
+        }
+        let known: std::collections::BTreeSet<String> = slots.iter().map(|s| s.name.clone()).collect();
+        let inputs: Vec<(String, i64)> = sp.inputs[k]
+            .iter()
+            .map(|(n, v)| match product.params.iter().position(|q| q == n) {
+                Some(i) => (params.get(i).cloned().unwrap_or_else(|| n.clone()), *v),
+                None => (n.clone(), *v),
+            })
+            .chain(drawn)
+            .filter(|(n, _)| known.contains(n))
+            .collect();
+        // Only what the version's run reads is asked for.
+        let init = opts.init.as_deref().and_then(|g| pv.proc_by_name(g));
+        let cfg = interp::Config {
+            inputs: inputs.iter().cloned().collect(),
+            choices: choices.clone(),
+            ..interp::Config::default()
+        };
+        let unused = interp::run_after(pv, &cfg, init)
+            .map(|r| r.unused_inputs)
+            .unwrap_or_default();
+        let mut prefix = format!(
+            "focuscheck run {} --entry {}",
+            shell_word(&files[k].display().to_string()),
+            shell_word(&opts.entry)
+        );
+        if let Some(g) = &opts.init {
+            prefix.push_str(&format!(" --init {}", shell_word(g)));
+        }
+        if let Some(g) = opts.globals {
+            prefix.push_str(&format!(" --globals {}", super::check::value_name(g)));
+        }
+        let cmd = views::text::replay_command(&prefix, &inputs, &unused, &choices);
+        out.push(format!("{label}: {cmd}"));
+    }
+    out
+}
+
+fn observations(
+    product: &Product,
+    reference: &Arc<SourceFile>,
+    new: &Arc<SourceFile>,
+    opts: &DiffOptions,
+    cx: &crate::analysis::witness::Counterexample,
+) -> Observations {
+    let sp = split(product, &opts.entry, cx);
+    let copied = |k: &str| is_copied(product, k);
+    let of_version = |reference: bool| sp.inputs[if reference { 0 } else { 1 }].clone();
+    let split = sp.choices.clone();
     let run = |file: &Arc<SourceFile>, choices: &[i64], reference: bool| {
         single_run(file, opts, product, &of_version(reference), choices)
             .unwrap_or_else(|e| (format!("(could not replay: {e})"), Vec::new()))

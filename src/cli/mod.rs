@@ -269,5 +269,3 @@ fn cmd_facts(ui: &Ui, path: &Path, front: &FrontArgs) -> i32 {
     out!("{}", facts::render(facts::all_facts(&p, &analysis).relations()));
     EXIT_OK
 }
-
-pub use crate::views::describe_site as describe_outcome_site;

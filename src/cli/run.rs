@@ -31,6 +31,9 @@ pub struct RunArgs {
     /// Give up after this many steps.
     #[arg(long, default_value_t = 10_000_000, value_name = "N")]
     max_steps: u64,
+    /// Call this procedure (no arguments) before the entry, as `diff --init`.
+    #[arg(long, value_name = "NAME")]
+    init: Option<String>,
 }
 
 fn parse_value(s: &str) -> Option<i64> {
@@ -87,7 +90,23 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
         conditions: conditions.clone(),
         watch: None,
     };
-    let run = match interp::run(&p, &cfg) {
+    let init = match &args.init {
+        None => None,
+        Some(g) => match p.proc_by_name(g) {
+            Some(id) if p.proc(id).params.is_empty() => Some(id),
+            Some(_) => {
+                ui.error(&format!(
+                    "`--init {g}`: the procedure takes arguments; `--init` calls it without"
+                ));
+                return EXIT_USAGE;
+            }
+            None => {
+                ui.error(&format!("`--init {g}`: no procedure of that name in {}", p.source.name));
+                return EXIT_USAGE;
+            }
+        },
+    };
+    let run = match interp::run_after(&p, &cfg, init) {
         Ok(r) => r,
         Err(e) => {
             ui.error(&run_error_message(&p, &e));
@@ -110,10 +129,10 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     }
     let steps = run.trace.len();
     match &run.outcome {
-        Outcome::Error { site, node } => {
+        Outcome::Error { site, node, index } => {
             outln!(
                 "result: error: {} at {} (after {steps} steps)",
-                describe_outcome_site(&p, *site),
+                crate::views::describe_error(&p, *site, *index),
                 p.location(p.node(*node).span)
             );
             EXIT_ERROR_FOUND
@@ -136,7 +155,11 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             EXIT_OK
         }
         Outcome::Finished => {
-            outln!("result: finished without error (after {steps} steps)");
+            let returned = run
+                .returned
+                .map(|v| format!(", `{}` returned {v}", p.proc(p.entry).name))
+                .unwrap_or_default();
+            outln!("result: finished without error{returned} (after {steps} steps)");
             print_globals(&p, &run.globals);
             EXIT_OK
         }
@@ -221,9 +244,11 @@ fn render_trace(p: &Program, trace: &[interp::Step]) -> String {
 
 fn run_error_message(p: &Program, e: &RunError) -> String {
     match e {
-        RunError::MissingInput(name) => {
-            format!("no value for input `{name}`: give it with `--input {name}=VALUE`, or use `--seed N`")
-        }
+        RunError::MissingInput { name, node } => format!(
+            "no value for input `{name}`, which {} reads (`{}`): give it with `--input {name}=VALUE`, or use `--seed N`",
+            p.location(p.node(*node).span),
+            one_line(p.text(p.node(*node).span))
+        ),
         RunError::UnknownInput { name, known } => {
             if known.is_empty() {
                 format!("`{name}` is not an input: this program has no inputs")

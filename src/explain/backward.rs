@@ -27,6 +27,10 @@ use crate::ir::*;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
+mod calls;
+mod prune;
+mod slots;
+
 /// The Error set: variable slots whose values matter, sets of branches of
 /// which a later focus statement depends on the most recent evaluation, and
 /// a written `return` passed on the way back (focus if its procedure's
@@ -62,6 +66,9 @@ pub enum Root {
     },
 }
 
+/// Suffixes known (not) to hold from a state, by a hash of the suffix.
+type FeasibleMemo = HashMap<(State, u64), Vec<(super::fss::Fss, bool)>>;
+
 pub struct Backward<'e> {
     pub e: &'e Engine<'e>,
     /// The control-dependence set of each node (an index into `cd_sets`).
@@ -74,13 +81,28 @@ pub struct Backward<'e> {
     local_var: Vec<Vec<VarId>>,
     esets: RefCell<Interner<ESet>>,
     roots: RefCell<Interner<Root>>,
-    /// Feasibility of suffixes from states, computed once each.
-    feasible: RefCell<HashMap<(State, super::fss::Fss), bool>>,
+    /// Feasibility of suffixes from states, computed once each (keyed by
+    /// a cheap hash of the suffix, then compared).
+    feasible: RefCell<FeasibleMemo>,
     /// Recent models of suffix constraints: hints for the next question.
     models: RefCell<Vec<std::collections::BTreeMap<crate::analysis::value::Sym, i64>>>,
-    /// Past this, no new suffix is derived (the listing is cut short).
+    /// Past these, no new suffix is derived (the listing is cut short):
+    /// a number of backward steps (joins and prunes, counted the same way
+    /// on every machine), and `--timeout`'s wall clock.
+    pub max_steps: u64,
     pub deadline: Option<std::time::Instant>,
-    pub out_of_time: std::cell::Cell<bool>,
+    pub steps: std::cell::Cell<u64>,
+    /// Which limit cut the listing, if one did.
+    pub cut: std::cell::Cell<Option<Cut>>,
+}
+
+/// A limit that cut an explanation short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The explanation's own budget of steps (deterministic).
+    Steps,
+    /// `--timeout` (depends on the machine and its load).
+    Clock,
 }
 
 impl<'e> Backward<'e> {
@@ -141,123 +163,11 @@ impl<'e> Backward<'e> {
             roots: RefCell::new(Interner::default()),
             feasible: RefCell::new(HashMap::new()),
             models: RefCell::new(Vec::new()),
+            max_steps: u64::MAX,
             deadline: None,
-            out_of_time: std::cell::Cell::new(false),
+            steps: std::cell::Cell::new(0),
+            cut: std::cell::Cell::new(None),
         }
-    }
-
-    /// Is the time for explaining up? Then new suffixes are dropped, so the
-    /// fixpoint ends soon, with a listing marked incomplete.
-    fn late(&self) -> bool {
-        if self.out_of_time.get() {
-            return true;
-        }
-        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
-            self.out_of_time.set(true);
-            return true;
-        }
-        false
-    }
-
-    /// Can the suffix `f` hold from state `s`? Its events executed from the
-    /// state's valuation (inputs, draws and abstraction symbols free) give
-    /// constraints; if they have no integer solution, no run through `s`
-    /// has this suffix, whatever came before. Sound to prune; "unknown"
-    /// keeps the suffix.
-    pub fn feasible_from(&self, s: State, f: &super::fss::Fss) -> bool {
-        if let Some(&known) = self.feasible.borrow().get(&(s, f.clone())) {
-            return known;
-        }
-        let ok = self.check_from(s, f);
-        self.feasible.borrow_mut().insert((s, f.clone()), ok);
-        ok
-    }
-
-    fn check_from(&self, s: State, f: &super::fss::Fss) -> bool {
-        use crate::analysis::lp::{self, LpOptions, Sat};
-        use crate::analysis::path::Exec;
-        use crate::analysis::value::Sym;
-        let e = self.e;
-        let p = e.p;
-        let (_, n, v) = s;
-        let proc = p.node(n).proc;
-        let val = e.t.val(v);
-        let mut globals = vec![crate::analysis::value::Value::Const(0); e.layout.global_slots as usize];
-        for (i, g) in e.views[proc.index()].slots.iter().enumerate() {
-            globals[*g as usize] = val.globals[i].clone();
-        }
-        let locals: Vec<_> = val.locals.iter().cloned().collect();
-        let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
-        let mut x = Exec::sparse_from(p, &e.layout, proc, globals, locals, first);
-        for fs in super::assume::focus_steps(e, f) {
-            match fs.run(e, &mut x) {
-                Ok(_) => {}
-                Err(crate::analysis::path::PathError::Infeasible) => return false,
-                // A suffix that does not execute cleanly is kept: prune only
-                // what is certainly infeasible.
-                Err(_) => return true,
-            }
-        }
-        let cons: Vec<_> = x.constraints.iter().map(|c| c.c.clone()).collect();
-        if cons.is_empty() {
-            return true;
-        }
-        let range = |s: Sym| e.sym_range(s);
-        if self
-            .models
-            .borrow()
-            .iter()
-            .rev()
-            .any(|m| lp::satisfies(&cons, &range, m))
-        {
-            return true;
-        }
-        match lp::solve(&cons, &range, LpOptions::default()) {
-            Sat::No => false,
-            Sat::Yes(m) => {
-                let mut models = self.models.borrow_mut();
-                if models.len() >= 16 {
-                    models.remove(0);
-                }
-                models.push(m);
-                true
-            }
-            Sat::Unknown(_) => true,
-        }
-    }
-
-    /// `a` with `ev` in front, pruned where the step adds a constraint (a
-    /// branch on unknowns, an index or divisor split); elsewhere the
-    /// suffixes' constraints from here are those from the next state.
-    pub fn prune_step(&self, s: State, a: &super::fss::Suffixes, ev: Option<Event>) -> super::fss::Suffixes {
-        if self.late() {
-            return super::fss::Suffixes::default();
-        }
-        let b = a.prepend(ev);
-        let constrains = match ev {
-            Some(e) => {
-                let label = self.e.t.label(e.label);
-                let splits = label.0.iter().any(|d| !matches!(d, Decision::Branch(_)));
-                splits || (matches!(e.kind, EvKind::Branch(_)) && !self.e.branch_known(s))
-            }
-            None => false,
-        };
-        if constrains {
-            self.prune(s, b)
-        } else {
-            b
-        }
-    }
-
-    /// The suffixes that can hold from state `s`.
-    pub fn prune(&self, s: State, a: super::fss::Suffixes) -> super::fss::Suffixes {
-        if self.late() {
-            return super::fss::Suffixes::default();
-        }
-        if a.iter().all(|f| self.feasible_from(s, f)) {
-            return a;
-        }
-        super::fss::Suffixes::from_candidates(a.iter().filter(|f| self.feasible_from(s, f)).cloned().collect())
     }
 
     pub fn eset(&self, id: ESetId) -> std::sync::Arc<ESet> {
@@ -282,133 +192,6 @@ impl<'e> Backward<'e> {
 
     pub fn exit_node(&self, c: CtxId) -> NodeId {
         self.e.p.proc(self.e.t.ctx(c).proc).exit
-    }
-
-    fn slot_var(&self, proc: ProcId, s: VarSlot) -> VarId {
-        match s {
-            VarSlot::Global(g) => self.global_var[g as usize],
-            VarSlot::Local(l) => self.local_var[proc.index()][l as usize],
-        }
-    }
-
-    fn all_slots(&self, var: VarId, out: &mut BTreeSet<VarSlot>) {
-        for k in 0..self.e.p.var(var).slots() {
-            out.insert(self.e.slot_of(var, k));
-        }
-    }
-
-    /// The value of a pure expression if it is a known constant.
-    fn value_of(&self, proc: ProcId, val: &Valuation, e: &Expr) -> Option<i64> {
-        match &e.kind {
-            ExprKind::Const(c) => Some(*c),
-            ExprKind::Var(v) => self.e.read(proc, val, *v, 0).as_const(),
-            ExprKind::Elem(v, i, _) => {
-                let k = self.value_of(proc, val, i)?;
-                if k < 0 || k >= self.e.p.var(*v).slots() as i64 {
-                    return None;
-                }
-                self.e.read(proc, val, *v, k as u32).as_const()
-            }
-            ExprKind::Neg(x) => self.value_of(proc, val, x)?.checked_neg(),
-            ExprKind::Conv(t, x) => i64::try_from(t.convert(self.value_of(proc, val, x)? as i128)).ok(),
-            ExprKind::Checked { value, ty, .. } => {
-                let v = self.value_of(proc, val, value)?;
-                let (lo, hi) = ty.range();
-                (lo..=hi).contains(&v).then_some(v)
-            }
-            ExprKind::Arith(op, a, b) => {
-                let (a, b) = (self.value_of(proc, val, a)?, self.value_of(proc, val, b)?);
-                match op {
-                    ArithOp::Add => a.checked_add(b),
-                    ArithOp::Sub => a.checked_sub(b),
-                    ArithOp::Mul => a.checked_mul(b),
-                }
-            }
-            ExprKind::Div { num, den, rem, .. } => {
-                let (a, b) = (self.value_of(proc, val, num)?, self.value_of(proc, val, den)?);
-                if *rem {
-                    a.checked_rem(b)
-                } else {
-                    a.checked_div(b)
-                }
-            }
-        }
-    }
-
-    /// The element an index names at this state: known, recorded in the
-    /// step's decisions, or unknown.
-    fn element(&self, proc: ProcId, val: &Valuation, idx: &Expr, site: SiteId, label: &Label) -> Option<u32> {
-        let k = self.value_of(proc, val, idx).or_else(|| {
-            label.0.iter().find_map(|d| match d {
-                Decision::Index(s, k) if *s == site => Some(*k),
-                _ => None,
-            })
-        })?;
-        (k >= 0).then_some(k as u32)
-    }
-
-    /// The slots an expression reads at this state.
-    fn reads(&self, proc: ProcId, val: &Valuation, e: &Expr, label: &Label, out: &mut BTreeSet<VarSlot>) {
-        match &e.kind {
-            ExprKind::Const(_) => {}
-            ExprKind::Var(v) => {
-                out.insert(self.e.slot_of(*v, 0));
-            }
-            ExprKind::Elem(v, i, site) => {
-                self.reads(proc, val, i, label, out);
-                match self.element(proc, val, i, *site, label) {
-                    Some(k) if k < self.e.p.var(*v).slots() => {
-                        out.insert(self.e.slot_of(*v, k));
-                    }
-                    _ => self.all_slots(*v, out),
-                }
-            }
-            ExprKind::Neg(x) | ExprKind::Conv(_, x) | ExprKind::Checked { value: x, .. } => {
-                self.reads(proc, val, x, label, out)
-            }
-            ExprKind::Arith(_, a, b) => {
-                self.reads(proc, val, a, label, out);
-                self.reads(proc, val, b, label, out);
-            }
-            ExprKind::Div { num, den, .. } => {
-                self.reads(proc, val, num, label, out);
-                self.reads(proc, val, den, label, out);
-            }
-        }
-    }
-
-    /// The slots a place writes (`exact`: one slot, known), and what its
-    /// index reads.
-    fn writes(
-        &self,
-        proc: ProcId,
-        val: &Valuation,
-        pl: &Place,
-        label: &Label,
-        reads: &mut BTreeSet<VarSlot>,
-    ) -> (Vec<VarSlot>, bool) {
-        match &pl.index {
-            None => match self.e.p.var(pl.var).len {
-                // A whole array (a havoc of an uninitialised local array).
-                Some(_) => {
-                    let mut all = BTreeSet::new();
-                    self.all_slots(pl.var, &mut all);
-                    (all.into_iter().collect(), true)
-                }
-                None => (vec![self.e.slot_of(pl.var, 0)], true),
-            },
-            Some((i, site)) => {
-                self.reads(proc, val, i, label, reads);
-                match self.element(proc, val, i, *site, label) {
-                    Some(k) if k < self.e.p.var(pl.var).slots() => (vec![self.e.slot_of(pl.var, k)], true),
-                    _ => {
-                        let mut all = BTreeSet::new();
-                        self.all_slots(pl.var, &mut all);
-                        (all.into_iter().collect(), false)
-                    }
-                }
-            }
-        }
     }
 
     fn add_cd(&self, n: NodeId, set: &mut ESet) {
@@ -553,218 +336,6 @@ impl<'e> Backward<'e> {
                 label: l,
             },
         )
-    }
-
-    /// The result slot of a call step (known after its decisions).
-    fn result_slot(&self, s: State, l: LabelId) -> Option<VarSlot> {
-        let (_, n, v) = s;
-        let NodeKind::Call { result: Some(pl), .. } = &self.e.p.node(n).kind else {
-            return None;
-        };
-        let val = self.e.t.val(v);
-        let label = self.e.t.label(l);
-        let (w, exact) = self.writes(self.e.p.node(n).proc, &val, pl, &label, &mut BTreeSet::new());
-        if exact && w.len() == 1 {
-            w.first().copied()
-        } else {
-            None
-        }
-    }
-
-    /// The callee's Error set at its exit, for a call `s --l-->` returning
-    /// from `c2` into a state whose Error set is `after`; and whether the
-    /// result matters.
-    pub fn exit_set(&self, s: State, l: LabelId, c2: CtxId, after: ESetId) -> (ESetId, bool) {
-        let p = self.e.p;
-        let callee = self.e.t.ctx(c2).proc;
-        let set = self.eset(after);
-        let view = &self.e.views[callee.index()];
-        let mut ex = ESet::default();
-        for sl in &set.vars {
-            if let VarSlot::Global(g) = sl {
-                if view.pos.contains_key(g) {
-                    ex.vars.insert(*sl);
-                }
-            }
-        }
-        let result = self.result_slot(s, l).is_some_and(|r| set.vars.contains(&r));
-        if result {
-            if let Some(rv) = p.proc(callee).ret_var {
-                ex.vars.insert(self.e.slot_of(rv, 0));
-            }
-        }
-        (self.intern_eset(ex), result)
-    }
-
-    /// The key of the summary a call needs.
-    pub fn sum_root(&self, c2: CtxId, x: ValId, ex: ESetId, asker: (RootId, State, ESetId)) -> RootId {
-        let caller = if self.e.opts.summaries { None } else { Some(asker) };
-        self.intern_root(Root::Sum {
-            callee: c2,
-            exit: x,
-            eset: ex,
-            caller,
-        })
-    }
-
-    /// A summary walk that reached its activation's entry: the Error set
-    /// there, and whether a written `return` closes the segment.
-    pub fn close_segment(&self, at_entry: ESetId) -> (ESetId, Option<Event>) {
-        let set = self.eset(at_entry);
-        let ret = set.ret.map(|(n, l)| Event {
-            node: n,
-            kind: EvKind::Return,
-            label: l,
-        });
-        let mut clean = (*set).clone();
-        clean.ret = None;
-        clean.pending.clear();
-        (self.intern_eset(clean), ret)
-    }
-
-    /// Backward over a call `s --l-->` that returns from `c2`: the Error set
-    /// before the call and the events around the callee's segment (in front:
-    /// the call and parameters that matter; behind: leaving the callee and
-    /// the result). `segment_focus` says whether the segment is non-empty.
-    pub fn call_update(
-        &self,
-        s: State,
-        l: LabelId,
-        c2: CtxId,
-        after: ESetId,
-        entry: ESetId,
-        segment_focus: bool,
-    ) -> (ESetId, Vec<Event>, Vec<Event>) {
-        let (_, n, _) = s;
-        let p = self.e.p;
-        let proc = p.node(n).proc;
-        let callee = self.e.t.ctx(c2).proc;
-        let view = &self.e.views[callee.index()];
-        let set = self.eset(after);
-        let at_entry = self.eset(entry);
-        let result_slot = self.result_slot(s, l);
-        let result = result_slot.is_some_and(|r| set.vars.contains(&r));
-        let mut before = ESet {
-            vars: set
-                .vars
-                .iter()
-                .copied()
-                .filter(|sl| match sl {
-                    VarSlot::Global(g) => !view.pos.contains_key(g),
-                    VarSlot::Local(_) => Some(*sl) != result_slot.filter(|_| result),
-                })
-                .collect(),
-            pending: set.pending.clone(),
-            ret: set.ret,
-        };
-        before.vars.extend(
-            at_entry
-                .vars
-                .iter()
-                .copied()
-                .filter(|sl| matches!(sl, VarSlot::Global(_))),
-        );
-        let (params, args_reads) = self.param_reads(s, l, callee, &at_entry);
-        before.vars.extend(args_reads);
-        let focus = segment_focus || result || !params.is_empty();
-        let mut pre = Vec::new();
-        let mut post = Vec::new();
-        if focus {
-            self.add_cd(n, &mut before);
-            pre.push(Event {
-                node: n,
-                kind: EvKind::Call,
-                label: l,
-            });
-            pre.extend(params.iter().map(|&i| Event {
-                node: n,
-                kind: EvKind::Param(i),
-                label: l,
-            }));
-            post.push(Event {
-                node: p.proc(callee).exit,
-                kind: EvKind::Leave,
-                label: LabelId(0),
-            });
-            if result {
-                post.push(Event {
-                    node: n,
-                    kind: EvKind::Result,
-                    label: l,
-                });
-            }
-        }
-        let _ = proc;
-        (self.intern_eset(before), pre, post)
-    }
-
-    /// The parameters that matter at the callee's entry, and what their
-    /// arguments read.
-    fn param_reads(&self, s: State, l: LabelId, callee: ProcId, at_entry: &ESet) -> (Vec<u32>, BTreeSet<VarSlot>) {
-        let (_, n, v) = s;
-        let p = self.e.p;
-        let NodeKind::Call { args, .. } = &p.node(n).kind else {
-            return (Vec::new(), BTreeSet::new());
-        };
-        let val = self.e.t.val(v);
-        let label = self.e.t.label(l);
-        let mut params = Vec::new();
-        let mut reads = BTreeSet::new();
-        for (i, (param, arg)) in p.proc(callee).params.iter().zip(args).enumerate() {
-            if at_entry.vars.contains(&self.e.slot_of(*param, 0)) {
-                params.push(i as u32);
-                self.reads(p.node(n).proc, &val, arg, &label, &mut reads);
-            }
-        }
-        (params, reads)
-    }
-
-    /// Backward over a call `s --l-->` into `c2` whose callee holds the
-    /// error: the Error set before the call and the events in front.
-    pub fn enter_update(&self, s: State, l: LabelId, c2: CtxId, entry: ESetId) -> (ESetId, Vec<Event>) {
-        let (_, n, _) = s;
-        let callee = self.e.t.ctx(c2).proc;
-        let at_entry = self.eset(entry);
-        let mut before = ESet {
-            vars: at_entry
-                .vars
-                .iter()
-                .copied()
-                .filter(|sl| matches!(sl, VarSlot::Global(_)))
-                .collect(),
-            pending: BTreeSet::new(),
-            ret: None,
-        };
-        let (params, reads) = self.param_reads(s, l, callee, &at_entry);
-        before.vars.extend(reads);
-        self.add_cd(n, &mut before);
-        let mut pre = vec![Event {
-            node: n,
-            kind: EvKind::Call,
-            label: l,
-        }];
-        pre.extend(params.iter().map(|&i| Event {
-            node: n,
-            kind: EvKind::Param(i),
-            label: l,
-        }));
-        (self.intern_eset(before), pre)
-    }
-
-    /// The Error set a user condition violated by a call's result starts
-    /// with, at the state after the call: what the condition reads plus the
-    /// result.
-    pub fn result_violation_root(&self, k: CondId, s: State, l: LabelId) -> ESetId {
-        let mut set = ESet::default();
-        if let CondKind::User(u) = &self.e.conds[k.0 as usize].kind {
-            for &var in &u.vars {
-                self.all_slots(var, &mut set.vars);
-            }
-        }
-        if let Some(r) = self.result_slot(s, l) {
-            set.vars.insert(r);
-        }
-        self.intern_eset(set)
     }
 }
 

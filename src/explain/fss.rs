@@ -61,6 +61,33 @@ pub fn fingerprint(f: &Fss) -> u64 {
     x
 }
 
+/// A hash of a sequence's events (FNV-1a over their fields): cheaper than
+/// hashing the vector through `Hash`, for memo tables.
+pub fn hash(f: &Fss) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut mix = |x: u64| {
+        h ^= x;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    for e in f.iter() {
+        let kind = match e.kind {
+            EvKind::Assign => 1,
+            EvKind::Branch(false) => 2,
+            EvKind::Branch(true) => 3,
+            EvKind::Call => 4,
+            EvKind::Param(k) => 5 + ((k as u64) << 8),
+            EvKind::Leave => 6,
+            EvKind::Result => 7,
+            EvKind::Return => 8,
+            EvKind::Error => 9,
+        };
+        mix(e.node.0 as u64);
+        mix(kind);
+        mix(e.label.0 as u64);
+    }
+    h
+}
+
 /// Call nesting up to which [`is_subseq`] keeps frames apart; deeper
 /// segments are compared as flat sequences. A bound keeps the order a
 /// well-quasi-order (Higman's lemma, level by level), so joins still stop
@@ -82,9 +109,44 @@ pub fn is_subseq(a: &Fss, b: &Fss) -> bool {
     if !call(a) && !call(b) {
         return flat(a.iter(), b.iter());
     }
-    let a: Vec<Event> = a.iter().copied().collect();
-    let b: Vec<Event> = b.iter().copied().collect();
-    embeds(&a, &closes(&a), &b, &closes(&b), 0)
+    Flat::new(a).within(&Flat::new(b))
+}
+
+/// A sequence laid out for many subsequence tests: its events in a slice,
+/// where each call's segment closes, and a fingerprint.
+struct Flat {
+    ev: Vec<Event>,
+    close: Vec<usize>,
+    call: bool,
+    fp: u64,
+}
+
+impl Flat {
+    fn new(f: &Fss) -> Flat {
+        let ev: Vec<Event> = f.iter().copied().collect();
+        let close = closes(&ev);
+        Flat {
+            call: ev.iter().any(|e| e.kind == EvKind::Call),
+            fp: fingerprint(f),
+            close,
+            ev,
+        }
+    }
+
+    /// Is `self` a subsequence of `b`, frame by frame ([`is_subseq`])?
+    fn within(&self, b: &Flat) -> bool {
+        if self.ev.len() > b.ev.len() || self.fp & !b.fp != 0 {
+            return false;
+        }
+        if !self.call && !b.call {
+            return flat(self.ev.iter(), b.ev.iter());
+        }
+        embeds(
+            (&self.ev, &self.close, 0, self.ev.len()),
+            (&b.ev, &b.close, 0, b.ev.len()),
+            0,
+        )
+    }
 }
 
 /// Plain subsequence, frames ignored.
@@ -148,42 +210,48 @@ pub fn call_parts(f: &Fss) -> Vec<Option<CallParts>> {
     out
 }
 
+/// A range `lo..hi` of a sequence's events, with the close indices of the
+/// whole sequence.
+type Range<'x> = (&'x [Event], &'x [usize], usize, usize);
+
 /// Greedy matching of `a`'s items (events; a call with its segment) into
 /// `b`'s, in order. Greedy is exact: whether two items match does not
 /// depend on the other matches.
-fn embeds(a: &[Event], ca: &[usize], b: &[Event], cb: &[usize], depth: u32) -> bool {
+fn embeds(a: Range, b: Range, depth: u32) -> bool {
+    let (ea, ca, alo, ahi) = a;
+    let (eb, cb, blo, bhi) = b;
     if depth >= NESTING {
-        return flat(a.iter(), b.iter());
+        return flat(ea[alo..ahi].iter(), eb[blo..bhi].iter());
     }
-    // The segment of the call at `i`, with its close indices, rebased.
-    fn inner<'x>(f: &'x [Event], c: &'x [usize], i: usize) -> (&'x [Event], &'x [usize], usize) {
-        let end = c[i].min(f.len());
-        (&f[i + 1..end], &c[i + 1..end], i + 1)
-    }
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() {
-        let call = a[i].kind == EvKind::Call;
-        let next = |f: &[Event], c: &[usize], k: usize| if f[k].kind == EvKind::Call { c[k] + 1 } else { k + 1 };
+    // The item at `k` ends here (a call's segment, clipped to the range).
+    let next = |e: &[Event], c: &[usize], k: usize, hi: usize| {
+        if e[k].kind == EvKind::Call {
+            c[k].min(hi) + 1
+        } else {
+            k + 1
+        }
+    };
+    let (mut i, mut j) = (alo, blo);
+    while i < ahi {
+        let call = ea[i].kind == EvKind::Call;
         loop {
-            if j >= b.len() {
+            if j >= bhi {
                 return false;
             }
-            if a[i] == b[j] {
+            if ea[i] == eb[j] {
                 if !call {
                     break;
                 }
-                let (sa, sca, oa) = inner(a, ca, i);
-                let (sb, scb, ob) = inner(b, cb, j);
-                let sca: Vec<usize> = sca.iter().map(|&k| k - oa).collect();
-                let scb: Vec<usize> = scb.iter().map(|&k| k - ob).collect();
-                if embeds(sa, &sca, sb, &scb, depth + 1) {
+                let inner_a = (ea, ca, i + 1, ca[i].min(ahi));
+                let inner_b = (eb, cb, j + 1, cb[j].min(bhi));
+                if embeds(inner_a, inner_b, depth + 1) {
                     break;
                 }
             }
-            j = next(b, cb, j);
+            j = next(eb, cb, j, bhi);
         }
-        i = next(a, ca, i);
-        j = next(b, cb, j);
+        i = next(ea, ca, i, ahi);
+        j = next(eb, cb, j, bhi);
     }
     true
 }
@@ -237,15 +305,16 @@ impl Suffixes {
     pub fn from_candidates(mut v: Vec<Fss>) -> Suffixes {
         v.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
         v.dedup();
-        let mut kept: Vec<(u64, Fss)> = Vec::new();
+        let mut kept: Vec<(Flat, Fss)> = Vec::new();
         for f in v {
             if kept.len() >= MAX_SUFFIXES {
                 TRUNCATED.with(|t| t.set(true));
                 break;
             }
-            let fp = fingerprint(&f);
-            if !kept.iter().any(|(kp, k)| kp & !fp == 0 && is_subseq(k, &f)) {
-                kept.push((fp, f));
+            let flat = Flat::new(&f);
+            // Of two distinct suffixes of one length, neither holds the other.
+            if !kept.iter().any(|(k, _)| k.ev.len() < flat.ev.len() && k.within(&flat)) {
+                kept.push((flat, f));
             }
         }
         Suffixes(Arc::new(kept.into_iter().map(|(_, f)| f).collect()))
@@ -289,9 +358,17 @@ impl Suffixes {
     /// Does some element of `self` sit inside `f`?
     pub fn dominates(&self, f: &Fss) -> bool {
         let fp = fingerprint(f);
-        self.0
-            .iter()
-            .any(|k| k.len() <= f.len() && fingerprint(k) & !fp == 0 && is_subseq(k, f))
+        let mut flat: Option<Flat> = None;
+        self.0.iter().any(|k| {
+            if k.len() > f.len() || fingerprint(k) & !fp != 0 {
+                return false;
+            }
+            if k == f {
+                return true;
+            }
+            let b = flat.get_or_insert_with(|| Flat::new(f));
+            Flat::new(k).within(b)
+        })
     }
 }
 

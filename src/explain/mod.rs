@@ -5,6 +5,7 @@
 pub mod assume;
 pub mod backward;
 pub mod bsum;
+pub mod definitions;
 pub mod entries;
 pub mod fss;
 pub mod reduce;
@@ -54,8 +55,11 @@ pub struct Explanation {
     pub undecided: usize,
     /// What Reduce kept (indices into `fss`), with NESTs.
     pub reduced: Vec<reduce::Reduced>,
-    /// The listing may be incomplete (a time or size limit cut it short).
+    /// The listing may be incomplete (a limit cut it short).
     pub truncated: bool,
+    /// `--timeout`'s wall clock cut it (what was cut depends on the
+    /// machine's speed and load).
+    pub clock: bool,
 }
 
 /// Per-run numbers of the backward phase.
@@ -65,18 +69,22 @@ pub struct ExplainStats {
     pub tuples: usize,
     pub candidates: usize,
     pub infeasible: usize,
+    /// Steps of the backward phase.
+    pub steps: u64,
     pub rules: String,
 }
 
-/// Limits of the explanation of one condition.
+/// Limits of the explanation. Steps are counted the same way on every
+/// machine, so what they cut does not depend on its speed or load; the
+/// deadline is `--timeout`'s.
 #[derive(Clone, Copy, Debug)]
 pub struct ExplainLimits {
     /// Search steps for one FSS's counterexample.
     pub witness_steps: u64,
     pub revisits: u32,
+    /// Steps of the backward phase (joins and prunes), in all.
+    pub backward_steps: u64,
     pub deadline: Option<std::time::Instant>,
-    /// When the backward phase stops deriving new suffixes.
-    pub explain_deadline: Option<std::time::Instant>,
 }
 
 /// Explains the given conditions.
@@ -86,20 +94,24 @@ pub fn explain(
     users: &[crate::ir::cond::UserCond],
     conds: &[CondId],
     limits: ExplainLimits,
-    localise: &dyn Fn(crate::ir::NodeId) -> bool,
+    localise_at: &dyn Fn(u32) -> bool,
     diff: bool,
 ) -> (BTreeMap<CondId, Explanation>, ExplainStats) {
     let p = engine.p;
+    let localise = |n: crate::ir::NodeId| localise_at(p.node(n).span.lo);
     let mut bw = backward::Backward::new(engine);
-    bw.deadline = limits.explain_deadline;
+    bw.deadline = limits.deadline;
+    bw.max_steps = limits.backward_steps;
     fss::take_truncated();
     let cands = bsum::candidates(&bw, graph, conds);
-    let truncated = fss::take_truncated() || bw.out_of_time.get();
+    let truncated = fss::take_truncated() || bw.cut.get().is_some();
+    let clock = bw.cut.get() == Some(backward::Cut::Clock);
     let searcher = crate::analysis::witness::Searcher::new(engine, graph, users);
     let names = SymNames::new(p);
     let mut stats = ExplainStats {
         summaries: cands.summaries,
         tuples: cands.tuples,
+        steps: bw.steps.get(),
         rules: cands.stats.clone(),
         ..ExplainStats::default()
     };
@@ -107,6 +119,7 @@ pub fn explain(
     for (&k, list) in &cands.fss {
         let mut ex = Explanation {
             truncated,
+            clock,
             ..Explanation::default()
         };
         stats.candidates += list.len();
@@ -138,6 +151,17 @@ pub fn explain(
                 searcher: &searcher,
                 k,
                 fss: f.clone(),
+                assumed: run
+                    .raw
+                    .iter()
+                    .filter(|r| {
+                        r.c.e
+                            .terms
+                            .iter()
+                            .all(|t| matches!(t.0, crate::analysis::value::Sym::Input(_)))
+                    })
+                    .map(|r| r.c.clone())
+                    .collect(),
             };
             let search = crate::analysis::witness::SearchLimits {
                 revisits: limits.revisits,
@@ -151,7 +175,14 @@ pub fn explain(
                     ex.infeasible += 1;
                     continue;
                 }
-                crate::analysis::witness::Found::NotFound(_) => None,
+                crate::analysis::witness::Found::NotFound(_) => {
+                    // The clock, not the search, may have ended it.
+                    if limits.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                        ex.truncated = true;
+                        ex.clock = true;
+                    }
+                    None
+                }
             };
             let assumptions = assume::merge(p, &names, &run.raw);
             ex.fss.push(FssReport {
@@ -184,7 +215,8 @@ pub fn explain(
             with(c.clone()) || with(c.negate())
         };
         let focus = reduce::Focus {
-            localise,
+            localise: &localise,
+            localise_at,
             context_decides: if diff { Some(&decides) } else { None },
         };
         ex.reduced = reduce::reduce(p, &items, &focus);

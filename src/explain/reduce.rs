@@ -46,6 +46,9 @@ pub struct Reduced {
     /// The entry of the conditional that localised it (`None`: the whole
     /// FSS is the NEST).
     pub at: Option<usize>,
+    /// `#define` lines and global declarations the NEST's values come from
+    /// (the FSS's own constant assignments behind it are in `nest`).
+    pub definitions: Vec<crate::syntax::source::Span>,
 }
 
 type Key = (
@@ -72,6 +75,8 @@ pub type Decides<'a> = dyn Fn(&[Constraint], &Constraint) -> bool + 'a;
 pub struct Focus<'a> {
     /// The nodes a NEST may point at (in `diff`, the new version's).
     pub localise: &'a dyn Fn(NodeId) -> bool,
+    /// The same, for a position in the source text.
+    pub localise_at: &'a dyn Fn(u32) -> bool,
     /// In `diff`: do these constraints (the reference's) decide that one?
     /// Step 5 then judges the localised conditionals by the rest's
     /// assumptions.
@@ -143,15 +148,24 @@ pub fn reduce(p: &Program, items: &[Item], focus: &Focus) -> Vec<Reduced> {
             Some(decides) => first_departure(p, it, &assumptions, localise, decides),
         };
         let mut nest = match at {
+            // In `diff`, a departure inside an expression (an operand of
+            // `&&`, `||` or a comparison whose value is assigned, returned
+            // or passed) is localised to that statement's evaluation.
+            Some(e) if focus.context_decides.is_some() && in_expression(p, &it.entries[e]) => statement_nest(p, it, e),
             Some(e) => nest(p, it, e),
             None => (0..it.entries.len()).collect(),
         };
         nest.retain(|&e| localise(it.entries[e].node));
+        let defs = super::definitions::definitions(p, it.fss, it.entries, &nest, focus.localise_at);
+        nest.extend(defs.entries);
+        nest.sort_unstable();
+        nest.dedup();
         out.push(Reduced {
             index: i,
             assumptions,
             nest,
             at,
+            definitions: defs.spans,
         });
     }
     out
@@ -181,6 +195,26 @@ fn first_undecided(it: &Item, assumptions: &[Assumption], localise: &dyn Fn(Node
 
 /// In a `diff` product the reference's functions carry this prefix.
 pub const REFERENCE_PREFIX: &str = "__ref_";
+
+/// A text of the product with the reference's names as the user wrote
+/// them (`__ref_alt_sep` is `alt_sep`).
+pub fn strip_reference(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(k) = rest.find(REFERENCE_PREFIX) {
+        out.push_str(&rest[..k]);
+        let boundary = out
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        if !boundary {
+            out.push_str(REFERENCE_PREFIX);
+        }
+        rest = &rest[k + REFERENCE_PREFIX.len()..];
+    }
+    out.push_str(rest);
+    out
+}
 
 /// Step 5 in `diff`: the first of the new version's conditionals where it
 /// leaves the reference's path. That is one whose constraint the remaining
@@ -215,36 +249,136 @@ fn first_departure(
                 .any(|r| !decides(&context, &r.c))
         })
     };
-    // The reference's conditionals by function and text, in FSS order.
-    let key = |e: &Entry| {
-        let name = &p.proc(p.node(e.node).proc).name;
-        (
-            name.strip_prefix(REFERENCE_PREFIX).unwrap_or(name).to_string(),
-            e.text.clone(),
-        )
+    // The reference's conditionals in FSS order, by function and text (the
+    // reference's names stripped of their prefix); a statement whose text
+    // changed is paired by the variable it assigns.
+    let function = |e: &Entry| strip_reference(&p.proc(p.node(e.node).proc).name);
+    let by_text = |e: &Entry| (function(e), strip_reference(&e.text));
+    let by_target = |e: &Entry| {
+        e.events.iter().find_map(|&i| match &p.node(it.fss[i].node).kind {
+            NodeKind::Assign { place, .. } => Some((function(e), strip_reference(&p.var(place.var).name))),
+            _ => None,
+        })
     };
-    let mut reference: BTreeMap<(String, String), Vec<bool>> = BTreeMap::new();
+    // What the statement decided: a condition's outcome, or the constant a
+    // boolean expression stores (`x = a || b` stores 1 or 0).
+    let value = |e: &Entry| {
+        let stored = e.events.iter().rev().find_map(|&i| match &p.node(it.fss[i].node).kind {
+            NodeKind::Assign { value, .. } if !e.atoms.is_empty() => match value.kind {
+                ExprKind::Const(c) => Some(c),
+                _ => None,
+            },
+            _ => None,
+        });
+        stored.or(e.outcome.map(i64::from))
+    };
+    let mut reference: BTreeMap<(String, String), Vec<i64>> = BTreeMap::new();
+    let mut targets: BTreeMap<(String, String), Vec<i64>> = BTreeMap::new();
     for e in it.entries.iter().filter(|e| !localise(e.node)) {
-        if let Some(o) = e.outcome {
-            reference.entry(key(e)).or_default().push(o);
+        if let Some(o) = value(e) {
+            reference.entry(by_text(e)).or_default().push(o);
+            if let Some(t) = by_target(e) {
+                targets.entry(t).or_default().push(o);
+            }
         }
     }
     let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut seen_targets: BTreeMap<(String, String), usize> = BTreeMap::new();
     let mut other_way = |e: &Entry| {
-        let Some(o) = e.outcome else { return false };
-        let k = key(e);
-        let n = seen.entry(k.clone()).or_default();
-        *n += 1;
-        reference
-            .get(&k)
-            .and_then(|outs| outs.get(*n - 1))
-            .is_some_and(|&r| r != o)
+        let Some(o) = value(e) else { return false };
+        let nth = |seen: &mut BTreeMap<(String, String), usize>, k: &(String, String)| {
+            let n = seen.entry(k.clone()).or_default();
+            *n += 1;
+            *n - 1
+        };
+        let k = by_text(e);
+        let n = nth(&mut seen, &k);
+        let target = by_target(e).map(|t| {
+            let n = nth(&mut seen_targets, &t);
+            (t, n)
+        });
+        let same_text = reference.get(&k).and_then(|outs| outs.get(n));
+        match (same_text, target) {
+            (Some(&r), _) => r != o,
+            (None, Some((t, n))) => targets.get(&t).and_then(|outs| outs.get(n)).is_some_and(|&r| r != o),
+            (None, None) => false,
+        }
     };
     let localised = || it.entries.iter().enumerate().filter(|(_, e)| localise(e.node));
     localised()
         .find(|(_, e)| other_way(e) || open(e, true))
         .or_else(|| localised().find(|(_, e)| open(e, false)))
         .map(|(i, _)| i)
+}
+
+/// Is this entry's conditional an operand inside a statement (not the
+/// condition of `if`, a loop or `switch`)?
+fn in_expression(p: &Program, e: &Entry) -> bool {
+    matches!(
+        p.unit(e.unit).kind,
+        UnitKind::Assign | UnitKind::Return | UnitKind::Call | UnitKind::Check
+    )
+}
+
+/// The entries of one evaluation of entry `at`'s statement: its own events
+/// and those of the calls it makes, up to the FSS's first event of another
+/// statement at its call depth.
+fn statement_nest(p: &Program, it: &Item, at: usize) -> Vec<usize> {
+    let events: Vec<_> = it.fss.iter().copied().collect();
+    let unit = it.entries[at].unit;
+    let Some(&first) = it.entries[at].events.iter().min() else {
+        return vec![at];
+    };
+    // The call depth of each event, and the statement that owns it at the
+    // depth of `at`: its own, or that of the call it runs under.
+    let mut depth = Vec::with_capacity(events.len());
+    let mut open: Vec<usize> = Vec::new();
+    for ev in &events {
+        match ev.kind {
+            EvKind::Leave => {
+                open.pop();
+                depth.push(open.len() + 1);
+            }
+            EvKind::Param(_) => depth.push(open.len().saturating_sub(1)),
+            EvKind::Call => {
+                depth.push(open.len());
+                open.push(depth.len() - 1);
+            }
+            _ => depth.push(open.len()),
+        }
+    }
+    let level = depth[first];
+    let mut owner: Vec<Option<UnitId>> = Vec::with_capacity(events.len());
+    let mut calls: Vec<usize> = Vec::new();
+    for (i, ev) in events.iter().enumerate() {
+        let own = p.node(ev.node).unit;
+        owner.push(match depth[i].cmp(&level) {
+            std::cmp::Ordering::Less => None,
+            std::cmp::Ordering::Equal => Some(own),
+            std::cmp::Ordering::Greater => calls.get(level).map(|&c| p.node(events[c].node).unit),
+        });
+        match ev.kind {
+            EvKind::Call => calls.push(i),
+            EvKind::Leave => {
+                calls.pop();
+            }
+            _ => {}
+        }
+    }
+    let mut lo = first;
+    while lo > 0 && owner[lo - 1] == Some(unit) {
+        lo -= 1;
+    }
+    let mut hi = first;
+    while hi + 1 < events.len() && owner[hi + 1] == Some(unit) {
+        hi += 1;
+    }
+    it.entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.events.iter().any(|&i| (lo..=hi).contains(&i)))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The entries inside the innermost block holding entry `at`'s conditional,

@@ -23,6 +23,9 @@ pub struct FssGuide<'b, 'e> {
     pub searcher: &'b Searcher<'e, 'b>,
     pub k: CondId,
     pub fss: Fss,
+    /// The FSS's own constraints over inputs: every path with this FSS
+    /// satisfies them (its focus statements compute the same values).
+    pub assumed: Vec<crate::analysis::value::Constraint>,
 }
 
 fn contains(a: &Suffixes, f: &Fss) -> bool {
@@ -56,6 +59,10 @@ impl FssGuide<'_, '_> {
 
 impl Guide for FssGuide<'_, '_> {
     type G = At;
+
+    fn assumed(&self) -> &[crate::analysis::value::Constraint] {
+        &self.assumed
+    }
 
     fn initial(&self) -> Vec<At> {
         let Some(init) = self.graph.init else { return Vec::new() };

@@ -46,6 +46,8 @@ pub enum Outcome {
     Error {
         site: SiteId,
         node: NodeId,
+        /// The index that left the array's bounds (a bounds error).
+        index: Option<i64>,
     },
     /// A user error condition holds after `node` executed.
     Condition {
@@ -74,7 +76,11 @@ impl Outcome {
 /// The run could not even be made: the inputs or choices do not fit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
-    MissingInput(String),
+    /// No value was given for an input, and `node` reads it.
+    MissingInput {
+        name: String,
+        node: NodeId,
+    },
     UnknownInput {
         name: String,
         known: Vec<String>,
@@ -120,6 +126,10 @@ pub struct Run {
     /// Global inputs written before anything read them: their values did
     /// not matter to this run.
     pub unused_inputs: Vec<String>,
+    /// The argument values of each call, by the call's position in `trace`.
+    pub call_args: Vec<(usize, Vec<i64>)>,
+    /// What the entry returned (a run that finished, of a non-void entry).
+    pub returned: Option<i64>,
 }
 
 struct Frame {
@@ -138,6 +148,8 @@ enum Stop {
 
 const FRESH: u8 = 1;
 const LOST: u8 = 2;
+/// An input without a value: reading it is an error.
+const MISSING: u8 = 3;
 
 /// A read: the input mattered, whatever happens to it next.
 fn mark_read(marks: &std::cell::RefCell<Vec<u8>>, off: usize) {
@@ -151,7 +163,7 @@ fn mark_read(marks: &std::cell::RefCell<Vec<u8>>, off: usize) {
 /// A write: an input not read so far never will be.
 fn mark_written(marks: &mut [u8], off: usize) {
     if let Some(f) = marks.get_mut(off) {
-        if *f == FRESH {
+        if *f == FRESH || *f == MISSING {
             *f = LOST;
         }
     }
@@ -171,9 +183,21 @@ struct Machine<'a> {
     fresh: std::cell::RefCell<Vec<u8>>,
     /// The same for the slots of the entry's own frame.
     fresh_entry: std::cell::RefCell<Vec<u8>>,
+    /// The last index that left an array's bounds.
+    bad_index: std::cell::Cell<Option<i64>>,
+    call_args: Vec<(usize, Vec<i64>)>,
+    /// Names of the inputs given no value, by (global, slot).
+    missing: std::collections::HashMap<(bool, usize), String>,
+    returned: Option<i64>,
 }
 
 pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
+    run_after(p, cfg, None)
+}
+
+/// A run that first calls `init` (no arguments), then the entry on the
+/// inputs (as `diff --init` does).
+pub fn run_after(p: &Program, cfg: &Config, init: Option<ProcId>) -> Result<Run, RunError> {
     let layout = p.layout();
     let slots = layout.global_slots as usize;
     let entry_slots = layout.frame_slots[p.entry.index()] as usize;
@@ -188,12 +212,30 @@ pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
         pc_node: p.proc(p.entry).entry,
         fresh: std::cell::RefCell::new(vec![0; slots]),
         fresh_entry: std::cell::RefCell::new(vec![0; entry_slots]),
+        bad_index: std::cell::Cell::new(None),
+        call_args: Vec::new(),
+        missing: std::collections::HashMap::new(),
+        returned: None,
     };
     let inputs = m.set_inputs()?;
+    if let Some(g) = init {
+        // `init` returns to the entry's first node.
+        let start = m.frames.last().map(|f| f.pc).unwrap_or(p.proc(p.entry).entry);
+        m.frames.push(Frame {
+            proc: g,
+            locals: vec![0; m.layout.frame_slots[g.index()] as usize],
+            pc: p.proc(g).entry,
+            ret: Some((start, None)),
+        });
+    }
     let mut trace = Vec::new();
     let outcome = match m.exec(&mut trace) {
         Ok(o) => o,
-        Err(Stop::Error(site)) => Outcome::Error { site, node: m.pc_node },
+        Err(Stop::Error(site)) => Outcome::Error {
+            site,
+            node: m.pc_node,
+            index: m.bad_index.get(),
+        },
         Err(Stop::Overflow) => Outcome::Overflow { node: m.pc_node },
         Err(Stop::Run(e)) => return Err(e),
     };
@@ -209,7 +251,7 @@ pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
             } else {
                 &fresh_entry
             };
-            marks.get(off).is_some_and(|&f| f != 0)
+            marks.get(off).is_some_and(|&f| f == FRESH || f == LOST)
         })
         .map(|s| s.name)
         .collect();
@@ -220,6 +262,8 @@ pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
         inputs,
         choices: m.choices_used,
         unused_inputs,
+        call_args: m.call_args,
+        returned: m.returned,
     })
 }
 
@@ -254,6 +298,8 @@ impl Machine<'_> {
         };
         let mut used = Vec::new();
         for s in slots {
+            let off = (self.layout.offset[s.var.index()] + s.index.unwrap_or(0)) as usize;
+            let global = p.var(s.var).kind == VarKind::Global;
             let value = match self.cfg.inputs.get(&s.name) {
                 Some(&v) => {
                     if v < s.range.0 || v > s.range.1 {
@@ -267,11 +313,20 @@ impl Machine<'_> {
                 }
                 None => match &mut self.rng {
                     Some(r) => r.draw(s.range),
-                    None => return Err(RunError::MissingInput(s.name)),
+                    // Asked for only if the run reads it.
+                    None => {
+                        let marks = if global {
+                            self.fresh.get_mut()
+                        } else {
+                            self.fresh_entry.get_mut()
+                        };
+                        marks[off] = MISSING;
+                        self.missing.insert((global, off), s.name);
+                        continue;
+                    }
                 },
             };
-            let off = (self.layout.offset[s.var.index()] + s.index.unwrap_or(0)) as usize;
-            if p.var(s.var).kind == VarKind::Global {
+            if global {
                 self.globals[off] = value;
                 self.fresh.get_mut()[off] = FRESH;
             } else {
@@ -314,6 +369,7 @@ impl Machine<'_> {
         let var = self.p.var(v);
         let n = var.slots() as i64;
         if index < 0 || index >= n {
+            self.bad_index.set(Some(index));
             return Err(match site {
                 Some(s) => Stop::Error(s),
                 None => Stop::Overflow,
@@ -325,6 +381,13 @@ impl Machine<'_> {
 
     fn read(&self, v: VarId, index: i64, site: Option<SiteId>) -> Result<i64, Stop> {
         let (global, off) = self.slot(v, index, site)?;
+        let marks = if global { &self.fresh } else { &self.fresh_entry };
+        if (global || self.frames.len() == 1) && marks.borrow().get(off) == Some(&MISSING) {
+            return Err(Stop::Run(RunError::MissingInput {
+                name: self.missing.get(&(global, off)).cloned().unwrap_or_default(),
+                node: self.pc_node,
+            }));
+        }
         Ok(if global {
             mark_read(&self.fresh, off);
             self.globals[off]
@@ -479,8 +542,11 @@ impl Machine<'_> {
                     let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
                     let cp = p.proc(*callee);
                     let mut locals = vec![0; self.layout.frame_slots[callee.index()] as usize];
-                    for (param, v) in cp.params.iter().zip(vals) {
-                        locals[self.layout.offset[param.index()] as usize] = v;
+                    for (param, v) in cp.params.iter().zip(&vals) {
+                        locals[self.layout.offset[param.index()] as usize] = *v;
+                    }
+                    if !vals.is_empty() {
+                        self.call_args.push((trace.len(), vals));
                     }
                     trace.push(step.clone());
                     // A recursive call of the entry draws its unset locals.
@@ -515,13 +581,14 @@ impl Machine<'_> {
                 NodeKind::Exit => {
                     trace.push(step);
                     let done = self.frames.pop().expect("a frame");
-                    let Some((ret_to, result)) = done.ret else {
-                        return Ok(Outcome::Finished);
-                    };
                     let rv = p
                         .proc(done.proc)
                         .ret_var
                         .map(|rv| done.locals[self.layout.offset[rv.index()] as usize]);
+                    let Some((ret_to, result)) = done.ret else {
+                        self.returned = rv;
+                        return Ok(Outcome::Finished);
+                    };
                     self.frames.last_mut().expect("a caller").pc = ret_to;
                     if let (Some(place), Some(v)) = (result, rv) {
                         // The caller's call node is where the result lands.
@@ -538,7 +605,11 @@ impl Machine<'_> {
                 }
                 NodeKind::Error { site } => {
                     trace.push(step);
-                    return Ok(Outcome::Error { site: *site, node: n });
+                    return Ok(Outcome::Error {
+                        site: *site,
+                        node: n,
+                        index: None,
+                    });
                 }
                 NodeKind::Halt => {
                     trace.push(step);

@@ -262,6 +262,7 @@ pub fn lower(
         sites: cx.sites,
         entry,
         constants,
+        macro_uses: Vec::new(),
         left_out,
         svcomp,
         globals_mode: mode,

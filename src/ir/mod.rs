@@ -429,6 +429,8 @@ pub struct Program {
     pub entry: ProcId,
     /// Object-like macros with a constant value (usable in `--error`).
     pub constants: BTreeMap<String, i64>,
+    /// Where macros are used, and the `#define` each use expands.
+    pub macro_uses: Vec<crate::syntax::lexer::MacroUse>,
     pub left_out: Vec<LeftOut>,
     /// The file uses SV-COMP conventions (`__VERIFIER_*`, `reach_error`).
     pub svcomp: bool,

@@ -68,6 +68,18 @@ const PUNCTS: &[&str] = &[
 pub struct Lexed {
     pub tokens: Vec<Token>,
     pub macros: HashMap<String, Vec<Token>>,
+    /// Every expansion in the program text, in text order.
+    pub uses: Vec<MacroUse>,
+}
+
+/// A macro expanded in the program: where it is used and the `#define`
+/// line in force there (a macro in another's body is used where that one
+/// is).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MacroUse {
+    pub name: String,
+    pub at: Span,
+    pub defined: Span,
 }
 
 pub fn lex(text: &str, diags: &mut Vec<Diag>) -> Lexed {
@@ -80,11 +92,14 @@ pub fn lex(text: &str, diags: &mut Vec<Diag>) -> Lexed {
         at_line_start: true,
         diags,
         macros: HashMap::new(),
+        defined: HashMap::new(),
+        uses: Vec::new(),
     };
     let tokens = lx.run();
     Lexed {
         tokens,
         macros: lx.macros,
+        uses: lx.uses,
     }
 }
 
@@ -95,6 +110,9 @@ struct Lexer<'a> {
     at_line_start: bool,
     diags: &'a mut Vec<Diag>,
     macros: HashMap<String, Vec<Token>>,
+    /// The `#define` line of each macro in force.
+    defined: HashMap<String, Span>,
+    uses: Vec<MacroUse>,
 }
 
 impl Lexer<'_> {
@@ -132,7 +150,24 @@ impl Lexer<'_> {
                 // Expanded with the definitions in force here, as in C: a
                 // later `#define` of the same name does not reach back.
                 let first = out.len();
-                expand_one(&t, t.span, &self.macros, &mut Vec::new(), &mut out, self.diags);
+                let mut names = Vec::new();
+                expand_one(
+                    &t,
+                    t.span,
+                    &self.macros,
+                    &mut Expansion::new(&mut names),
+                    &mut out,
+                    self.diags,
+                );
+                for name in names {
+                    if let Some(&defined) = self.defined.get(&name) {
+                        self.uses.push(MacroUse {
+                            name,
+                            at: t.span,
+                            defined,
+                        });
+                    }
+                }
                 if let Some(f) = out.get_mut(first) {
                     f.line_start = line_start;
                 }
@@ -202,10 +237,11 @@ impl Lexer<'_> {
             "include" | "pragma" => {}
             // Line markers of preprocessed `.i` files: `# 1 "file.c"`.
             _ if name.chars().next().is_some_and(|c| c.is_ascii_digit()) || name == "line" => {}
-            "define" => self.define(start + 1 + (line.len() - 1 - body.len()) + 6, end),
+            "define" => self.define(start, start + 1 + (line.len() - 1 - body.len()) + 6, end),
             "undef" => {
                 let rest = body[5..].trim();
                 self.macros.remove(rest);
+                self.defined.remove(rest);
             }
             "" => {}
             _ => self.diags.push(
@@ -221,8 +257,9 @@ impl Lexer<'_> {
         self.pos = end;
     }
 
-    /// `#define NAME tokens`, the tokens running from `from` to `end`.
-    fn define(&mut self, from: usize, end: usize) {
+    /// `#define NAME tokens` (its `#` at `hash`), the tokens running from
+    /// `from` to `end`.
+    fn define(&mut self, hash: usize, from: usize, end: usize) {
         let saved = self.pos;
         self.pos = from;
         let mut toks = Vec::new();
@@ -279,6 +316,9 @@ impl Lexer<'_> {
             );
             return;
         }
+        // The line's text up to a trailing comment.
+        let text_end = toks.last().map_or(end, |t| t.span.hi as usize);
+        self.defined.insert(name.clone(), Span::new(hash, text_end));
         self.macros.insert(name, toks[1..].to_vec());
     }
 
@@ -615,23 +655,39 @@ pub fn expand_macros(raw: Vec<Token>, macros: &HashMap<String, Vec<Token>>, diag
         return raw;
     }
     let mut out = Vec::with_capacity(raw.len());
+    let mut names = Vec::new();
     for t in raw {
-        expand_one(&t, t.span, macros, &mut Vec::new(), &mut out, diags);
+        expand_one(&t, t.span, macros, &mut Expansion::new(&mut names), &mut out, diags);
     }
     out
+}
+
+/// The macros being expanded (innermost last) and every one expanded.
+struct Expansion<'n> {
+    active: Vec<String>,
+    used: &'n mut Vec<String>,
+}
+
+impl<'n> Expansion<'n> {
+    fn new(used: &'n mut Vec<String>) -> Self {
+        Expansion {
+            active: Vec::new(),
+            used,
+        }
+    }
 }
 
 fn expand_one(
     t: &Token,
     use_span: Span,
     macros: &HashMap<String, Vec<Token>>,
-    active: &mut Vec<String>,
+    x: &mut Expansion,
     out: &mut Vec<Token>,
     diags: &mut Vec<Diag>,
 ) {
     if let TokKind::Ident(name) = &t.kind {
         if let Some(body) = macros.get(name) {
-            if active.iter().any(|a| a == name) {
+            if x.active.iter().any(|a| a == name) {
                 // C does not re-expand a macro inside its own expansion.
                 out.push(Token {
                     kind: t.kind.clone(),
@@ -640,17 +696,18 @@ fn expand_one(
                 });
                 return;
             }
-            if active.len() > 64 {
+            if x.active.len() > 64 {
                 diags.push(Diag::error(Class::Syntax, use_span, "macro expansion is too deep"));
                 return;
             }
             // Expansion is textual, as in C: `2*MINSEP` with `#define MINSEP
             // 300+350` means `2*300+350`.
-            active.push(name.clone());
+            x.active.push(name.clone());
+            x.used.push(name.clone());
             for b in body {
-                expand_one(b, use_span, macros, active, out, diags);
+                expand_one(b, use_span, macros, x, out, diags);
             }
-            active.pop();
+            x.active.pop();
             return;
         }
     }

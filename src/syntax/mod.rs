@@ -13,6 +13,8 @@ pub struct Parsed {
     /// Macros whose body parses as an expression, with that expression
     /// (lowering evaluates the constant ones).
     pub macros: BTreeMap<String, ast::Expr>,
+    /// Where macros are expanded.
+    pub macro_uses: Vec<lexer::MacroUse>,
 }
 
 /// Lexes and parses a file; problems go to `diags`, a tree always comes back.
@@ -33,5 +35,9 @@ pub fn parse_source(file: &source::SourceFile, diags: &mut Vec<Diag>) -> Parsed 
         }
     }
     let ast = parser::parse(lexed.tokens, diags);
-    Parsed { ast, macros }
+    Parsed {
+        ast,
+        macros,
+        macro_uses: lexed.uses,
+    }
 }

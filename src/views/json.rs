@@ -193,6 +193,31 @@ pub struct ReducedDoc {
     /// The line of the conditional that localised the NEST (null: the whole
     /// FSS).
     pub at: Option<u32>,
+    /// The `#define` lines and global declarations the NEST's values come
+    /// from (their lines are in `nest` too).
+    pub definitions: Vec<DefinitionDoc>,
+}
+
+#[derive(Serialize)]
+pub struct DefinitionDoc {
+    pub line: u32,
+    pub column: u32,
+    pub text: String,
+}
+
+/// The definitions of a reduced FSS, for every view.
+pub fn definitions(p: &Program, r: &crate::explain::reduce::Reduced) -> Vec<DefinitionDoc> {
+    r.definitions
+        .iter()
+        .map(|&d| {
+            let at = p.source.start(d);
+            DefinitionDoc {
+                line: at.line,
+                column: at.col,
+                text: p.text(d).split_whitespace().collect::<Vec<_>>().join(" "),
+            }
+        })
+        .collect()
 }
 
 fn statement(e: &Entry) -> StatementDoc {
@@ -274,9 +299,16 @@ fn fss_docs(
         .iter()
         .map(|r| {
             let f = &ex.fss[r.index];
+            let definitions = definitions(p, r);
             ReducedDoc {
                 rank: r.index + 1,
-                nest: r.nest.iter().map(|&k| f.entries[k].line).collect(),
+                nest: r
+                    .nest
+                    .iter()
+                    .map(|&k| f.entries[k].line)
+                    .chain(definitions.iter().map(|d| d.line))
+                    .collect(),
+                definitions,
                 statements: r.nest.iter().map(|&k| statement(&f.entries[k])).collect(),
                 assumptions: projected(&r.assumptions, names, project)
                     .into_iter()

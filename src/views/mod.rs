@@ -9,6 +9,23 @@ pub mod trace;
 
 use crate::ir::{Program, SiteId, SiteKind};
 
+/// What happened at an error site in a run: for a bounds error, the index
+/// and the array's size (`index 10 out of bounds for a[10] in `a[i]``).
+pub fn describe_error(p: &Program, site: SiteId, index: Option<i64>) -> String {
+    let s = p.site(site);
+    match (s.kind, index, s.array) {
+        (SiteKind::Bounds, Some(i), Some(a)) => {
+            let var = p.var(a);
+            let name = crate::explain::reduce::strip_reference(&var.name);
+            let text = crate::explain::reduce::strip_reference(
+                &p.text(s.span).split_whitespace().collect::<Vec<_>>().join(" "),
+            );
+            format!("index {i} out of bounds for {name}[{}] in `{text}`", var.slots())
+        }
+        _ => describe_site(p, site),
+    }
+}
+
 /// What happens at an error site, as a sentence fragment.
 pub fn describe_site(p: &Program, site: SiteId) -> String {
     let s = p.site(site);

@@ -7,6 +7,7 @@
 //! - full: a complete counterexample per FSS, with concrete inputs.
 
 use super::trace::trace_lines;
+use crate::analysis::witness::Counterexample;
 use crate::analysis::Verdict;
 use crate::check::Report;
 use crate::diag::Diag;
@@ -35,6 +36,18 @@ pub trait LineNames {
     fn label(&self, line: u32) -> String;
     /// The file a line belongs to and its number there.
     fn place(&self, line: u32) -> (String, u32);
+    /// A text of the program at `line` with the names the user wrote (in
+    /// `diff`, without the product's renaming).
+    fn text(&self, line: u32, s: &str) -> String {
+        let _ = line;
+        s.to_string()
+    }
+    /// Is the line the user's (in `diff`, not the harness that runs the two
+    /// versions)? Lines that are not are left out of sequences and traces.
+    fn shown(&self, line: u32) -> bool {
+        let _ = line;
+        true
+    }
 }
 
 /// One file: lines are lines.
@@ -64,6 +77,39 @@ pub struct TextOptions<'a> {
     /// A `diff` product: NESTs mark where the new version leaves the
     /// reference's path.
     pub diff: bool,
+    /// The `focuscheck run` commands that replay a counterexample (one per
+    /// version in `diff`), each with a label.
+    pub replay: &'a dyn Fn(&Counterexample) -> Vec<String>,
+}
+
+/// No replay commands (a caller without a file to name).
+pub fn no_replay(_: &Counterexample) -> Vec<String> {
+    Vec::new()
+}
+
+/// A word for a POSIX shell: quoted unless it is plain.
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// `prefix` (`focuscheck run FILE` and its options) with the inputs the run
+/// read and its choices: the command that replays it.
+pub fn replay_command(prefix: &str, inputs: &[(String, i64)], unused: &[String], choices: &[i64]) -> String {
+    let mut c = prefix.to_string();
+    for (k, v) in inputs.iter().filter(|(k, _)| !unused.contains(k)) {
+        c.push_str(" --input ");
+        c.push_str(&shell_word(&format!("{k}={v}")));
+    }
+    if !choices.is_empty() {
+        let ch: Vec<String> = choices.iter().map(|v| v.to_string()).collect();
+        c.push_str(" --choices ");
+        c.push_str(&ch.join(","));
+    }
+    c
 }
 
 fn paint(color: bool, code: &str, s: &str) -> String {
@@ -109,7 +155,7 @@ fn assumptions_line(p: &Program, names: &dyn LineNames, a: &[&Assumption]) -> St
     a.iter()
         .map(|x| {
             let at = p.source.start(p.node(x.primary().node).span);
-            format!("{} ({}:{})", x.text, names.label(at.line), at.col)
+            format!("{} ({}:{})", names.text(at.line, &x.text), names.label(at.line), at.col)
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -118,7 +164,12 @@ fn assumptions_line(p: &Program, names: &dyn LineNames, a: &[&Assumption]) -> St
 /// One FSS entry as a line: `line: text` with outcomes, the paper's way.
 fn entry_line(names: &dyn LineNames, e: &Entry) -> String {
     let indent = "  ".repeat(e.depth as usize);
-    let body = match e.kind {
+    let body = entry_body(e);
+    format!("{indent}{:>4}: {}", names.label(e.line), names.text(e.line, &body))
+}
+
+fn entry_body(e: &Entry) -> String {
+    match e.kind {
         EntryKind::Branch => {
             let atoms: Vec<String> = e.atoms.iter().map(|a| format!("{}: {}", a.text, a.outcome)).collect();
             if e.atoms.len() == 1 {
@@ -143,26 +194,31 @@ fn entry_line(names: &dyn LineNames, e: &Entry) -> String {
                 format!("{} [{}]", e.text, atoms.join(", "))
             }
         }
-    };
-    format!("{indent}{:>4}: {body}", names.label(e.line))
+    }
 }
 
 fn fss_lines(names: &dyn LineNames, f: &FssReport) -> String {
-    let lines: Vec<String> = f.entries.iter().map(|e| names.label(e.line)).collect();
+    let lines: Vec<String> = shown_entries(names, f).map(|e| names.label(e.line)).collect();
     format!("<{}>", lines.join(","))
+}
+
+/// The entries of an FSS on the user's lines.
+fn shown_entries<'f>(names: &'f dyn LineNames, f: &'f FssReport) -> impl Iterator<Item = &'f Entry> + 'f {
+    f.entries.iter().filter(|e| names.shown(e.line))
 }
 
 /// A long FSS shortened to its ends (the FSS view shows all of it).
 fn fss_lines_short(names: &dyn LineNames, f: &FssReport) -> String {
     const HEAD: usize = 10;
     const TAIL: usize = 5;
-    let n = f.entries.len();
+    let entries: Vec<&Entry> = shown_entries(names, f).collect();
+    let n = entries.len();
     if n <= HEAD + TAIL + 5 {
         return fss_lines(names, f);
     }
-    let label = |e: &Entry| names.label(e.line);
-    let head: Vec<String> = f.entries[..HEAD].iter().map(label).collect();
-    let tail: Vec<String> = f.entries[n - TAIL..].iter().map(label).collect();
+    let label = |e: &&Entry| names.label(e.line);
+    let head: Vec<String> = entries[..HEAD].iter().map(label).collect();
+    let tail: Vec<String> = entries[n - TAIL..].iter().map(label).collect();
     format!("<{},...,{}> ({n} statements)", head.join(","), tail.join(","))
 }
 
@@ -201,6 +257,11 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
     let names: Vec<String> = p.input_slots().into_iter().map(|s| s.name).collect();
     for res in &r.results {
         let c = r.condition(res);
+        let site_line = c.site().map(|s| p.source.start(p.site(s).span).line);
+        let describe = match site_line {
+            Some(l) => o.lines.text(l, &c.describe(p)),
+            None => c.describe(p),
+        };
         if res.verdict == Verdict::Safe {
             // Where: the site, or where a user condition's variable is declared.
             let at = match (c.site(), c.user().and_then(|u| u.vars.first())) {
@@ -209,12 +270,13 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                 _ => None,
             };
             let at = at
+                .filter(|(_, at)| o.lines.shown(at.line))
                 .map(|(what, at)| {
                     let (file, line) = o.lines.place(at.line);
                     format!(" ({what}{file}:{line}:{})", at.col)
                 })
                 .unwrap_or_default();
-            let _ = writeln!(out, "  {}: {}{at}", verdict_word(o.color, res.verdict), c.describe(p));
+            let _ = writeln!(out, "  {}: {describe}{at}", verdict_word(o.color, res.verdict));
             continue;
         }
         let ex = r.explanations.get(&res.id);
@@ -228,19 +290,20 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             ),
             None => String::new(),
         };
-        let _ = writeln!(
-            out,
-            "\n{}: {}{counts}",
-            verdict_word(o.color, res.verdict),
-            c.describe(p)
-        );
-        if let Some(site) = c.site() {
+        let _ = writeln!(out, "\n{}: {describe}{counts}", verdict_word(o.color, res.verdict));
+        if let Some(site) = c.site().filter(|&s| o.lines.shown(p.source.start(p.site(s).span).line)) {
             let at = p.source.start(p.site(site).span);
             let (file, line) = o.lines.place(at.line);
             let _ = writeln!(out, "  --> {file}:{line}:{}", at.col);
         }
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
+        }
+        let shows_trace = o.view == View::Full || ex.is_none_or(|e| e.fss.is_empty());
+        if let (Some(cx), false) = (&res.counterexample, shows_trace) {
+            for cmd in (o.replay)(cx) {
+                let _ = writeln!(out, "  replay: {cmd}");
+            }
         }
         if ex.is_some_and(|e| e.truncated) {
             let _ = writeln!(
@@ -272,7 +335,7 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             _ => {
                 // No FSS to show: the counterexample found while deciding.
                 if let Some(cx) = &res.counterexample {
-                    trace_block(p, o.lines, &a, cx, &mut out);
+                    trace_block(p, o, &a, cx, &mut out);
                 }
             }
         }
@@ -327,6 +390,11 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String]
             fss_lines_short(o.lines, f),
             assumptions_line(p, o.lines, &shown)
         );
+        if let Some(cx) = &f.witness {
+            for cmd in (o.replay)(cx) {
+                let _ = writeln!(out, "    replay: {cmd}");
+            }
+        }
         let whole = red.nest.len() == f.entries.len();
         let lines: Vec<String> = red.nest.iter().map(|&i| o.lines.label(f.entries[i].line)).collect();
         let where_ = match red.at {
@@ -355,12 +423,18 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String]
                 if !seen.insert(e.line) {
                     continue;
                 }
-                let src = p.source.line_text(e.line).trim_end();
+                let src = o.lines.text(e.line, p.source.line_text(e.line).trim_end());
                 let _ = writeln!(out, "    {:>4} | {src}", o.lines.label(e.line));
+            }
+            for d in super::json::definitions(p, red) {
+                let _ = writeln!(out, "    {:>4} | {}   (definition)", o.lines.label(d.line), d.text);
             }
         } else {
             let title = format!("NEST of FSS {}", red.index + 1);
             out.push_str(&snippet(p, f, &red.nest, &red.assumptions, &title, o.color));
+            for d in super::json::definitions(p, red) {
+                let _ = writeln!(out, "    uses the definition at line {}: `{}`", d.line, d.text);
+            }
         }
     }
     let more = ex.reduced.len().saturating_sub(REDUCED_SHOWN);
@@ -391,8 +465,13 @@ fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String], ou
             fss_lines(o.lines, f),
             assumptions_line(p, o.lines, &shown)
         );
-        for e in &f.entries {
+        for e in shown_entries(o.lines, f) {
             let _ = writeln!(out, "    {}", entry_line(o.lines, e));
+        }
+        if let Some(cx) = &f.witness {
+            for cmd in (o.replay)(cx) {
+                let _ = writeln!(out, "    replay: {cmd}");
+            }
         }
         if o.fss.is_some() && !o.diff {
             let all: Vec<usize> = (0..f.entries.len()).collect();
@@ -455,7 +534,14 @@ fn snippet(
                     add(p.node(e.node).span, "the error".to_string());
                 }
             }
-            _ if e.atoms.is_empty() => add(p.node(e.node).span, String::new()),
+            // Each item of a comma list that matters, not only the first.
+            _ if e.atoms.is_empty() => {
+                let mut spans: Vec<Span> = e.events.iter().map(|&k| p.node(f.fss[k].node).span).collect();
+                spans.dedup();
+                for s in spans {
+                    add(s, String::new());
+                }
+            }
             _ => {}
         }
     }
@@ -517,7 +603,7 @@ fn full_view(p: &Program, a: &Analysis, ex: &Explanation, o: &TextOptions, out: 
             fss_lines(o.lines, f)
         );
         match &f.witness {
-            Some(cx) => trace_block(p, o.lines, a, cx, out),
+            Some(cx) => trace_block(p, o, a, cx, out),
             None => {
                 let _ = writeln!(
                     out,
@@ -552,13 +638,8 @@ pub fn inputs_line(inputs: &[(String, i64)], unused: &[String], hide: &dyn Fn(&s
     line
 }
 
-fn trace_block(
-    p: &Program,
-    names: &dyn LineNames,
-    a: &Analysis,
-    cx: &crate::analysis::witness::Counterexample,
-    out: &mut String,
-) {
+fn trace_block(p: &Program, o: &TextOptions, a: &Analysis, cx: &Counterexample, out: &mut String) {
+    let names = o.lines;
     if !cx.inputs.is_empty() {
         let line = inputs_line(&cx.inputs, &cx.run.unused_inputs, &|_| false);
         let _ = writeln!(out, "    inputs: {line}");
@@ -567,16 +648,20 @@ fn trace_block(
         let ch: Vec<String> = cx.choices.iter().map(|v| v.to_string()).collect();
         let _ = writeln!(out, "    choices: {}", ch.join(","));
     }
+    for cmd in (o.replay)(cx) {
+        let _ = writeln!(out, "    replay: {cmd}");
+    }
     let _ = writeln!(out, "    trace:");
     for t in trace_lines(p, a, &cx.run) {
-        let (file, line) = names.place(t.line);
-        let _ = writeln!(
-            out,
-            "      {}{file}:{line}:{}: {}",
-            "  ".repeat(t.depth as usize),
-            t.column,
-            t.text
-        );
+        let indent = "  ".repeat(t.depth as usize);
+        let text = names.text(t.line, &t.text);
+        if names.shown(t.line) {
+            let (file, line) = names.place(t.line);
+            let _ = writeln!(out, "      {indent}{file}:{line}:{}: {text}", t.column);
+        } else if matches!(t.kind, "call" | "branch" | "error") {
+            // The harness of `diff`: which version runs, and the comparison.
+            let _ = writeln!(out, "      {indent}{text}");
+        }
     }
 }
 

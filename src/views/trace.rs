@@ -28,7 +28,8 @@ pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
     let mut out = Vec::new();
     // Loop visits per (call depth, head), reset when the loop is left.
     let mut visits: HashMap<(u32, NodeId), u32> = HashMap::new();
-    for s in &run.trace {
+    let args: HashMap<usize, &Vec<i64>> = run.call_args.iter().map(|(k, a)| (*k, a)).collect();
+    for (pos, s) in run.trace.iter().enumerate() {
         let node = p.node(s.node);
         let at = p.source.start(node.span);
         let mut push = |kind: &'static str, text: String| {
@@ -73,18 +74,35 @@ pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
                 };
                 push("branch", text);
             }
-            NodeKind::Call { callee, .. } => push("call", format!("Called {}", p.proc(*callee).name)),
+            NodeKind::Call { callee, .. } => {
+                let proc = p.proc(*callee);
+                let given: Vec<String> = match args.get(&pos) {
+                    Some(vals) => proc
+                        .params
+                        .iter()
+                        .zip(vals.iter())
+                        .map(|(&v, a)| format!("{} = {a}", p.var(v).name))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                push("call", format!("Called {}({})", proc.name, given.join(", ")))
+            }
             NodeKind::Return { .. } => {
                 let v = s.value.map(|v| format!(" with {v}")).unwrap_or_default();
                 push("return", format!("Returned from {}{v}", p.proc(node.proc).name));
             }
             NodeKind::Assign { place, .. } => {
                 let text = one_line(p.text(node.span));
-                let v = s
-                    .value
-                    .map(|v| format!(" ({} = {v})", show_place(p, place)))
-                    .unwrap_or_default();
-                push("assign", format!("Executed `{text}`{v}"));
+                // A temporary holds part of a statement: its value is the
+                // part's (`y - 12` is 11), not a variable's.
+                let temp = p.var(place.var).name.starts_with('$');
+                let v = match (s.value, temp) {
+                    (Some(v), true) => format!(" (= {v})"),
+                    (Some(v), false) => format!(" ({} = {v})", show_place(p, place)),
+                    (None, _) => String::new(),
+                };
+                let verb = if temp { "Evaluated" } else { "Executed" };
+                push("assign", format!("{verb} `{text}`{v}"));
             }
             NodeKind::Havoc { place, .. } => {
                 let v = s.value.map(|v| v.to_string()).unwrap_or_default();
@@ -94,7 +112,9 @@ pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
         }
     }
     let end = match &run.outcome {
-        Outcome::Error { site, node } => Some((*node, format!("Error: {}", super::describe_site(p, *site)))),
+        Outcome::Error { site, node, index } => {
+            Some((*node, format!("Error: {}", super::describe_error(p, *site, *index))))
+        }
         Outcome::Condition { node, .. } => Some((*node, "Error: the condition holds here".to_string())),
         _ => None,
     };

@@ -209,7 +209,6 @@ pub fn check_options(seed: u64, timeout: std::time::Duration) -> (focuscheck::an
     let mut o = focuscheck::analysis::CheckOptions::default();
     o.engine.timeout = Some(timeout);
     o.engine.max_states = 300_000;
-    o.explain_budget = std::time::Duration::from_secs(5);
     let name = match seed % 4 {
         1 => {
             o.engine.unroll = 2;

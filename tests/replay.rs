@@ -1,0 +1,161 @@
+//! Counterexamples a user can replay (issue 10, items 6-7): every unsafe
+//! condition and every FSS with a witness prints the `focuscheck run`
+//! command that replays it, and that command, run as printed, reaches the
+//! same error; `run` asks only for the inputs it reads; traces name what a
+//! user wrote, with values.
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::focuscheck;
+
+/// The words of a command printed for a POSIX shell (plain words and
+/// single-quoted ones, as `shell_word` writes them).
+fn shell_words(cmd: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    let mut chars = cmd.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            '\\' if !quoted => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                    any = true;
+                }
+            }
+            _ => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(cur);
+    }
+    words
+}
+
+/// The replay commands a report prints (`replay: focuscheck run ...`), with
+/// the label `diff` puts in front (`REF:`, `NEW:`) removed.
+fn replays(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("replay: "))
+        .map(|c| c.trim_start_matches("REF: ").trim_start_matches("NEW: "))
+        .map(shell_words)
+        .collect()
+}
+
+/// Runs a printed command (it starts with `focuscheck run`).
+fn run_printed(words: &[String]) -> (i32, String, String) {
+    assert_eq!(&words[..2], ["focuscheck", "run"], "{words:?}");
+    let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    focuscheck(&args)
+}
+
+const PROGRAMS: &[&str] = &[
+    "programs/paper/lock.c",
+    "programs/paper/minmax.c",
+    "programs/paper/median_bug14.c",
+    "programs/examples/array_bounds.c",
+    "programs/examples/clock.c",
+    "programs/examples/division.c",
+    "programs/examples/goto_error.c",
+    "programs/examples/int_types.c",
+    "programs/examples/lock_nondet.c",
+    "programs/examples/sort3_bug.c",
+    "programs/examples/static_counter.c",
+];
+
+#[test]
+fn every_printed_replay_command_reaches_its_error() {
+    let mut ran = 0;
+    for file in PROGRAMS {
+        for view in ["reduced", "fss", "full"] {
+            let (code, stdout, stderr) = focuscheck(&["check", file, "--view", view]);
+            assert_eq!(code, 1, "{file}: {stdout}{stderr}");
+            let cmds = replays(&stdout);
+            assert!(!cmds.is_empty(), "{file} --view {view}: no replay command\n{stdout}");
+            for words in cmds {
+                let (code, out, err) = run_printed(&words);
+                assert_eq!(code, 1, "{words:?} does not reach an error:\n{out}{err}");
+                assert!(out.contains("result: error"), "{words:?}:\n{out}{err}");
+                ran += 1;
+            }
+        }
+    }
+    assert!(ran >= 3 * PROGRAMS.len(), "{ran} commands");
+}
+
+#[test]
+fn the_replay_of_a_bounds_error_names_the_index_and_the_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bounds.c");
+    std::fs::write(
+        &path,
+        "int a[10];\nint twice(int k) { return k * 2; }\nint main() {\n  int x, y;\n  y = twice(x) + 1;\n  if (y > 20) {\n    a[y - 12] = 1;\n  }\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let (code, stdout, _) = focuscheck(&["check", file, "--view", "full"]);
+    assert_eq!(code, 1, "{stdout}");
+    // A call shows its argument values; a temporary is not named.
+    assert!(stdout.contains("Called twice(k = "), "{stdout}");
+    assert!(!stdout.contains('$'), "{stdout}");
+    // The error names the index and the array's size.
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("Error: index"))
+        .expect("an error line");
+    assert!(line.contains("out of bounds for a[10] in `a[y - 12]`"), "{line}");
+    let words = &replays(&stdout)[0];
+    let (code, out, _) = run_printed(words);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("out of bounds for a[10]"), "{out}");
+}
+
+#[test]
+fn run_asks_only_for_the_inputs_it_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lazy.c");
+    std::fs::write(
+        &path,
+        "int a, b;\nint main() {\n  int r;\n  if (a > 0) {\n    r = b;\n  } else {\n    r = 0;\n  }\n  return r;\n}\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    // `b` is not read when `a <= 0`: no value is needed.
+    let (code, out, err) = focuscheck(&["run", file, "--input", "a=-1"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("`main` returned 0"), "{out}");
+    // When it is read, the error names it and the line that reads it.
+    let (code, out, err) = focuscheck(&["run", file, "--input", "a=1"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("no value for input `b`"), "{err}");
+    assert!(err.contains("lazy.c:5:"), "{err}");
+    assert!(err.contains("`r = b`"), "{err}");
+}
+
+#[test]
+fn a_comma_list_underlines_each_item_that_matters() {
+    // median_bug14's line 13 `o4=a4,o5=a5`: both assignments are focus.
+    let (_, stdout, _) = focuscheck(&["check", "programs/paper/median_bug14.c"]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("13 │         o4=a4,o5=a5;"))
+        .expect("line 13 in a NEST");
+    let marks = lines[at + 1];
+    assert_eq!(marks.matches("-----").count(), 2, "{marks}");
+}
