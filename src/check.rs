@@ -1,8 +1,9 @@
 //! The whole check of one program: explore, decide verdicts, explain.
 
-use crate::analysis::conditions::{self, Condition};
-use crate::analysis::state::CondId;
-use crate::analysis::{self, explore, step, CheckOptions, CondReport, Verdict};
+use crate::analysis::explore::{self, Explored};
+use crate::analysis::{self, CheckOptions, CondReport, Verdict};
+use crate::context::conditions::{self, CondId, Condition};
+use crate::context::Context;
 use crate::explain::{self, ExplainStats, Explanation};
 use crate::facts::Analysis;
 use crate::ir::cond::UserCond;
@@ -38,13 +39,34 @@ impl Report {
 
 /// Checks every error condition of a program and explains the unsafe ones.
 pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
-    let start = Instant::now();
+    check_since(p, users, opts, Instant::now())
+}
+
+/// Shares of `--timeout` (from the start of the file's check) after which
+/// exploration, then the counterexample search stop; the explanation gets
+/// the rest. What follows a cut exploration (indexing its graph, the first
+/// steps of every later phase) grows with the graph, so exploration stops
+/// early enough for the whole check to end within the limit.
+const EXPLORE_SHARE: f64 = 0.6;
+const VERDICT_SHARE: f64 = 0.8;
+
+/// `check`, with the time limit counted from `start` (when the file was
+/// read: parsing and lowering count too).
+pub fn check_since(p: &Program, users: &[UserCond], opts: &CheckOptions, start: Instant) -> Report {
     let a = Analysis::new(p);
     let conds = conditions::conditions(p, &a, users, opts.property, &opts.cut);
-    let engine = step::Engine::new(p, &a, &conds, opts.engine.clone());
-    let graph = explore::explore(&engine);
+    let cx = Context::new(p, &a, &conds);
+    let at = |share: f64| opts.engine.timeout.map(|t| start + t.mul_f64(share));
+    let ex = explore::explore(&cx, &opts.engine, at(EXPLORE_SHARE));
+    let explored = Explored {
+        cx: &cx,
+        frames: &ex.frames,
+        t: &ex.t,
+        summaries: opts.engine.summaries,
+    };
+    let graph = &ex.graph;
     let explore_time = start.elapsed();
-    let results = analysis::verdicts(&engine, &graph, users, opts, start);
+    let results = analysis::verdicts(explored, graph, ex.budget_hit, users, opts, at(VERDICT_SHARE));
     let verdict_time = start.elapsed() - explore_time;
     let to_explain: Vec<CondId> = if opts.explain {
         results
@@ -75,8 +97,8 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
         Default::default()
     } else {
         explain::explain(
-            &engine,
-            &graph,
+            explored,
+            graph,
             users,
             &to_explain,
             limits,
@@ -104,7 +126,7 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
         explain_time,
         states: graph.states,
         summaries: graph.fsum.values().map(Vec::len).sum(),
-        budget_hit: engine.budget.hit.get(),
+        budget_hit: ex.budget_hit,
         explore_time,
         total_time: start.elapsed(),
         stats: graph.stats.clone(),

@@ -1,8 +1,8 @@
 //! Abstract states: valuations of one activation, hash-consed to small ids so
-//! that Datalog tuples stay cheap; and the global *view* of each procedure.
+//! that Datalog tuples stay cheap.
 
 use super::value::{Sym, Value};
-use crate::facts::Analysis;
+use crate::context::conditions::CondId;
 use crate::ir::*;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -17,14 +17,20 @@ pub enum VarSlot {
     Local(u32),
 }
 
-/// A loop the activation is inside: whether a non-concrete decision was
-/// taken in it since it was entered, and what changed at its last head
-/// visit (widened once the iteration goes on, not on the way out).
+/// A loop the activation is inside, as this path went through it: whether
+/// a non-concrete decision was taken in it since it was entered, what
+/// changed at its last head visit (widened once the iteration goes on, not
+/// on the way out), how often the path reached the head (up to `--unroll`)
+/// and the values the loop's written slots had there in those visits. The
+/// widening decision reads only this, so it is a function of the state.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LoopVisit {
     pub lp: u32,
     pub decided: bool,
     pub pending: Vec<u32>,
+    pub visits: u32,
+    /// (position among the loop's written slots, value).
+    pub seen: im::OrdSet<(u32, Value)>,
 }
 
 /// The values of one activation: the globals its procedure can see (in view
@@ -44,39 +50,6 @@ impl Valuation {
         }
         out
     }
-}
-
-/// The global slots a procedure can see: those it (or its callees) may read
-/// or write, plus those user conditions read. The entry sees all.
-#[derive(Clone, Debug)]
-pub struct View {
-    pub slots: Vec<u32>,
-    /// Global slot -> position in `slots`.
-    pub pos: HashMap<u32, u32>,
-}
-
-pub fn views(p: &Program, a: &Analysis, layout: &Layout, extra: &BTreeSet<VarId>) -> Vec<View> {
-    let mut out = Vec::new();
-    for pid in p.proc_ids() {
-        let mut vars: BTreeSet<VarId> = if pid == p.entry {
-            p.globals.iter().copied().collect()
-        } else {
-            a.proc_mod[pid.index()]
-                .union(&a.proc_ref[pid.index()])
-                .copied()
-                .collect()
-        };
-        vars.extend(extra.iter().copied());
-        let mut slots: Vec<u32> = Vec::new();
-        for v in vars {
-            let off = layout.offset[v.index()];
-            slots.extend(off..off + p.var(v).slots());
-        }
-        slots.sort();
-        let pos = slots.iter().enumerate().map(|(i, &s)| (s, i as u32)).collect();
-        out.push(View { slots, pos });
-    }
-    out
 }
 
 /// Hash-consing: equal values get equal ids.
@@ -129,7 +102,6 @@ macro_rules! small_id {
 small_id!(ValId);
 small_id!(CtxId);
 small_id!(LabelId);
-small_id!(CondId);
 
 /// An activation: a procedure entered with an initial valuation. With
 /// summaries, activations with equal keys are one (their summary is reused

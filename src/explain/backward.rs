@@ -19,10 +19,10 @@
 //! on each transition.
 
 use super::fss::{EvKind, Event};
-use crate::analysis::conditions::CondKind;
+use crate::analysis::explore::Explored;
 use crate::analysis::explore::State;
 use crate::analysis::state::*;
-use crate::analysis::step::Engine;
+use crate::context::conditions::{CondId, CondKind};
 use crate::ir::*;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -63,7 +63,7 @@ pub enum Root {
 }
 
 pub struct Backward<'e> {
-    pub e: &'e Engine<'e>,
+    pub e: Explored<'e>,
     /// The control-dependence set of each node (an index into `cd_sets`).
     cd_of_node: Vec<u32>,
     pub cd_sets: Vec<Vec<NodeId>>,
@@ -84,13 +84,13 @@ pub struct Backward<'e> {
 }
 
 impl<'e> Backward<'e> {
-    pub fn new(e: &'e Engine<'e>) -> Backward<'e> {
-        let p = e.p;
+    pub fn new(e: Explored<'e>) -> Backward<'e> {
+        let p = e.cx.p;
         let mut set_ids: HashMap<Vec<NodeId>, u32> = HashMap::new();
         let mut cd_sets = Vec::new();
         let mut cd_of_node = Vec::new();
         for n in p.node_ids() {
-            let mut bs: Vec<NodeId> = e.a.control_deps[n.index()].iter().map(|(b, _)| *b).collect();
+            let mut bs: Vec<NodeId> = e.cx.a.control_deps[n.index()].iter().map(|(b, _)| *b).collect();
             bs.sort();
             bs.dedup();
             let id = *set_ids.entry(bs.clone()).or_insert_with(|| {
@@ -110,18 +110,18 @@ impl<'e> Backward<'e> {
                 expr_vars(&a.rhs, vs);
             }
         }
-        let mut global_var = vec![VarId(0); e.layout.global_slots as usize];
+        let mut global_var = vec![VarId(0); e.cx.layout.global_slots as usize];
         for &g in &p.globals {
-            let off = e.layout.offset[g.index()];
+            let off = e.cx.layout.offset[g.index()];
             for k in 0..p.var(g).slots() {
                 global_var[(off + k) as usize] = g;
             }
         }
         let mut local_var = Vec::new();
         for pid in p.proc_ids() {
-            let mut v = vec![VarId(0); e.layout.frame_slots[pid.index()] as usize];
+            let mut v = vec![VarId(0); e.cx.layout.frame_slots[pid.index()] as usize];
             for &l in &p.proc(pid).locals {
-                let off = e.layout.offset[l.index()];
+                let off = e.cx.layout.offset[l.index()];
                 for k in 0..p.var(l).slots() {
                     v[(off + k) as usize] = l;
                 }
@@ -178,17 +178,17 @@ impl<'e> Backward<'e> {
         use crate::analysis::path::Exec;
         use crate::analysis::value::Sym;
         let e = self.e;
-        let p = e.p;
+        let p = e.cx.p;
         let (_, n, v) = s;
         let proc = p.node(n).proc;
         let val = e.t.val(v);
-        let mut globals = vec![crate::analysis::value::Value::Const(0); e.layout.global_slots as usize];
-        for (i, g) in e.views[proc.index()].slots.iter().enumerate() {
+        let mut globals = vec![crate::analysis::value::Value::Const(0); e.cx.layout.global_slots as usize];
+        for (i, g) in e.frames.views[proc.index()].slots.iter().enumerate() {
             globals[*g as usize] = val.globals[i].clone();
         }
         let locals: Vec<_> = val.locals.iter().cloned().collect();
         let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
-        let mut x = Exec::sparse_from(p, &e.layout, proc, globals, locals, first);
+        let mut x = Exec::sparse_from(p, &e.cx.layout, proc, globals, locals, first);
         for fs in super::assume::focus_steps(e, f) {
             match fs.run(e, &mut x) {
                 Ok(_) => {}
@@ -281,7 +281,7 @@ impl<'e> Backward<'e> {
     }
 
     pub fn exit_node(&self, c: CtxId) -> NodeId {
-        self.e.p.proc(self.e.t.ctx(c).proc).exit
+        self.e.cx.p.proc(self.e.t.ctx(c).proc).exit
     }
 
     fn slot_var(&self, proc: ProcId, s: VarSlot) -> VarId {
@@ -292,8 +292,8 @@ impl<'e> Backward<'e> {
     }
 
     fn all_slots(&self, var: VarId, out: &mut BTreeSet<VarSlot>) {
-        for k in 0..self.e.p.var(var).slots() {
-            out.insert(self.e.slot_of(var, k));
+        for k in 0..self.e.cx.p.var(var).slots() {
+            out.insert(self.e.frames.slot_of(var, k));
         }
     }
 
@@ -304,7 +304,7 @@ impl<'e> Backward<'e> {
             ExprKind::Var(v) => self.e.read(proc, val, *v, 0).as_const(),
             ExprKind::Elem(v, i, _) => {
                 let k = self.value_of(proc, val, i)?;
-                if k < 0 || k >= self.e.p.var(*v).slots() as i64 {
+                if k < 0 || k >= self.e.cx.p.var(*v).slots() as i64 {
                     return None;
                 }
                 self.e.read(proc, val, *v, k as u32).as_const()
@@ -352,13 +352,13 @@ impl<'e> Backward<'e> {
         match &e.kind {
             ExprKind::Const(_) => {}
             ExprKind::Var(v) => {
-                out.insert(self.e.slot_of(*v, 0));
+                out.insert(self.e.frames.slot_of(*v, 0));
             }
             ExprKind::Elem(v, i, site) => {
                 self.reads(proc, val, i, label, out);
                 match self.element(proc, val, i, *site, label) {
-                    Some(k) if k < self.e.p.var(*v).slots() => {
-                        out.insert(self.e.slot_of(*v, k));
+                    Some(k) if k < self.e.cx.p.var(*v).slots() => {
+                        out.insert(self.e.frames.slot_of(*v, k));
                     }
                     _ => self.all_slots(*v, out),
                 }
@@ -388,19 +388,19 @@ impl<'e> Backward<'e> {
         reads: &mut BTreeSet<VarSlot>,
     ) -> (Vec<VarSlot>, bool) {
         match &pl.index {
-            None => match self.e.p.var(pl.var).len {
+            None => match self.e.cx.p.var(pl.var).len {
                 // A whole array (a havoc of an uninitialised local array).
                 Some(_) => {
                     let mut all = BTreeSet::new();
                     self.all_slots(pl.var, &mut all);
                     (all.into_iter().collect(), true)
                 }
-                None => (vec![self.e.slot_of(pl.var, 0)], true),
+                None => (vec![self.e.frames.slot_of(pl.var, 0)], true),
             },
             Some((i, site)) => {
                 self.reads(proc, val, i, label, reads);
                 match self.element(proc, val, i, *site, label) {
-                    Some(k) if k < self.e.p.var(pl.var).slots() => (vec![self.e.slot_of(pl.var, k)], true),
+                    Some(k) if k < self.e.cx.p.var(pl.var).slots() => (vec![self.e.frames.slot_of(pl.var, k)], true),
                     _ => {
                         let mut all = BTreeSet::new();
                         self.all_slots(pl.var, &mut all);
@@ -421,7 +421,7 @@ impl<'e> Backward<'e> {
     /// set after it.
     pub fn update(&self, s: State, l: LabelId, after: ESetId) -> (ESetId, Option<Event>) {
         let (c, n, v) = s;
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let node = p.node(n);
         let proc = node.proc;
         let val = self.e.t.val(v);
@@ -462,6 +462,7 @@ impl<'e> Backward<'e> {
                 let potential = !control && {
                     let vars: BTreeSet<VarId> = set.vars.iter().map(|&sl| self.slot_var(proc, sl)).collect();
                     self.e
+                        .cx
                         .a
                         .region_defs
                         .get(&(n, !b))
@@ -489,8 +490,8 @@ impl<'e> Backward<'e> {
             NodeKind::Return { value, .. } => {
                 let rv = p.proc(proc).ret_var;
                 match (value, rv) {
-                    (Some(e), Some(rv)) if set.vars.contains(&self.e.slot_of(rv, 0)) => {
-                        set.vars.remove(&self.e.slot_of(rv, 0));
+                    (Some(e), Some(rv)) if set.vars.contains(&self.e.frames.slot_of(rv, 0)) => {
+                        set.vars.remove(&self.e.frames.slot_of(rv, 0));
                         self.reads(proc, &val, e, &label, &mut set.vars);
                         self.add_cd(n, &mut set);
                         Some(ev(EvKind::Return))
@@ -510,13 +511,13 @@ impl<'e> Backward<'e> {
     /// `s --l-->`: the Error set before the step and its event.
     pub fn error_root(&self, k: CondId, s: State, l: LabelId) -> (ESetId, Event) {
         let (_, n, v) = s;
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let node = p.node(n);
         let proc = node.proc;
         let val = self.e.t.val(v);
         let label = self.e.t.label(l);
         let mut set = ESet::default();
-        match &self.e.conds[k.0 as usize].kind {
+        match &self.e.cx.conds[k.0 as usize].kind {
             CondKind::Site(site) => {
                 // A check inside an expression: what its index or divisor reads.
                 if let Some(e) = site_operand(&node.kind, *site) {
@@ -558,12 +559,12 @@ impl<'e> Backward<'e> {
     /// The result slot of a call step (known after its decisions).
     fn result_slot(&self, s: State, l: LabelId) -> Option<VarSlot> {
         let (_, n, v) = s;
-        let NodeKind::Call { result: Some(pl), .. } = &self.e.p.node(n).kind else {
+        let NodeKind::Call { result: Some(pl), .. } = &self.e.cx.p.node(n).kind else {
             return None;
         };
         let val = self.e.t.val(v);
         let label = self.e.t.label(l);
-        let (w, exact) = self.writes(self.e.p.node(n).proc, &val, pl, &label, &mut BTreeSet::new());
+        let (w, exact) = self.writes(self.e.cx.p.node(n).proc, &val, pl, &label, &mut BTreeSet::new());
         if exact && w.len() == 1 {
             w.first().copied()
         } else {
@@ -575,10 +576,10 @@ impl<'e> Backward<'e> {
     /// from `c2` into a state whose Error set is `after`; and whether the
     /// result matters.
     pub fn exit_set(&self, s: State, l: LabelId, c2: CtxId, after: ESetId) -> (ESetId, bool) {
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let callee = self.e.t.ctx(c2).proc;
         let set = self.eset(after);
-        let view = &self.e.views[callee.index()];
+        let view = &self.e.frames.views[callee.index()];
         let mut ex = ESet::default();
         for sl in &set.vars {
             if let VarSlot::Global(g) = sl {
@@ -590,7 +591,7 @@ impl<'e> Backward<'e> {
         let result = self.result_slot(s, l).is_some_and(|r| set.vars.contains(&r));
         if result {
             if let Some(rv) = p.proc(callee).ret_var {
-                ex.vars.insert(self.e.slot_of(rv, 0));
+                ex.vars.insert(self.e.frames.slot_of(rv, 0));
             }
         }
         (self.intern_eset(ex), result)
@@ -598,7 +599,7 @@ impl<'e> Backward<'e> {
 
     /// The key of the summary a call needs.
     pub fn sum_root(&self, c2: CtxId, x: ValId, ex: ESetId, asker: (RootId, State, ESetId)) -> RootId {
-        let caller = if self.e.opts.summaries { None } else { Some(asker) };
+        let caller = if self.e.summaries { None } else { Some(asker) };
         self.intern_root(Root::Sum {
             callee: c2,
             exit: x,
@@ -636,10 +637,10 @@ impl<'e> Backward<'e> {
         segment_focus: bool,
     ) -> (ESetId, Vec<Event>, Vec<Event>) {
         let (_, n, _) = s;
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let proc = p.node(n).proc;
         let callee = self.e.t.ctx(c2).proc;
-        let view = &self.e.views[callee.index()];
+        let view = &self.e.frames.views[callee.index()];
         let set = self.eset(after);
         let at_entry = self.eset(entry);
         let result_slot = self.result_slot(s, l);
@@ -702,7 +703,7 @@ impl<'e> Backward<'e> {
     /// arguments read.
     fn param_reads(&self, s: State, l: LabelId, callee: ProcId, at_entry: &ESet) -> (Vec<u32>, BTreeSet<VarSlot>) {
         let (_, n, v) = s;
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let NodeKind::Call { args, .. } = &p.node(n).kind else {
             return (Vec::new(), BTreeSet::new());
         };
@@ -711,7 +712,7 @@ impl<'e> Backward<'e> {
         let mut params = Vec::new();
         let mut reads = BTreeSet::new();
         for (i, (param, arg)) in p.proc(callee).params.iter().zip(args).enumerate() {
-            if at_entry.vars.contains(&self.e.slot_of(*param, 0)) {
+            if at_entry.vars.contains(&self.e.frames.slot_of(*param, 0)) {
                 params.push(i as u32);
                 self.reads(p.node(n).proc, &val, arg, &label, &mut reads);
             }
@@ -756,7 +757,7 @@ impl<'e> Backward<'e> {
     /// result.
     pub fn result_violation_root(&self, k: CondId, s: State, l: LabelId) -> ESetId {
         let mut set = ESet::default();
-        if let CondKind::User(u) = &self.e.conds[k.0 as usize].kind {
+        if let CondKind::User(u) = &self.e.cx.conds[k.0 as usize].kind {
             for &var in &u.vars {
                 self.all_slots(var, &mut set.vars);
             }

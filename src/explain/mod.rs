@@ -10,13 +10,13 @@ pub mod fss;
 pub mod reduce;
 pub mod witness;
 
+use crate::analysis::explore::Explored;
 use crate::analysis::explore::Graph;
 use crate::analysis::lp::{self, LpOptions, Sat};
 use crate::analysis::path::PathError;
-use crate::analysis::state::CondId;
-use crate::analysis::step::Engine;
 use crate::analysis::value::Constraint;
 use crate::analysis::witness::Counterexample;
+use crate::context::conditions::CondId;
 use assume::{Assumption, Feasible, Raw, SymNames};
 use entries::Entry;
 use fss::Fss;
@@ -81,7 +81,7 @@ pub struct ExplainLimits {
 
 /// Explains the given conditions.
 pub fn explain(
-    engine: &Engine,
+    engine: Explored,
     graph: &Graph,
     users: &[crate::ir::cond::UserCond],
     conds: &[CondId],
@@ -89,7 +89,7 @@ pub fn explain(
     localise: &dyn Fn(crate::ir::NodeId) -> bool,
     diff: bool,
 ) -> (BTreeMap<CondId, Explanation>, ExplainStats) {
-    let p = engine.p;
+    let p = engine.cx.p;
     let mut bw = backward::Backward::new(engine);
     bw.deadline = limits.explain_deadline;
     fss::take_truncated();
@@ -171,7 +171,7 @@ pub fn explain(
                     ex.infeasible += 1;
                     continue;
                 }
-                crate::analysis::witness::Found::NotFound(_) => None,
+                crate::analysis::witness::Found::NotFound(_) | crate::analysis::witness::Found::OutOfBudget(_) => None,
             };
             let assumptions = assume::merge(p, &names, &run.raw);
             ex.fss.push(FssReport {
