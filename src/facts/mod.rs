@@ -4,6 +4,12 @@
 //! are), variables by qualified name (`x`, `f::x`), procedures by name.
 
 pub mod analysis;
+pub mod input;
+#[doc(hidden)]
+pub mod oracle;
+mod rules;
+
+pub use rules::Derived;
 
 pub use analysis::Analysis;
 
