@@ -21,6 +21,8 @@ pub struct Report {
     pub summaries: usize,
     /// Why exploration stopped early, if it did.
     pub budget_hit: Option<&'static str>,
+    /// The time limit left too little time to explain (nothing was).
+    pub explain_skipped: bool,
     pub explore_time: Duration,
     /// Deciding verdicts (counterexample search), and explaining.
     pub verdict_time: Duration,
@@ -43,12 +45,15 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
 }
 
 /// Shares of `--timeout` (from the start of the file's check) after which
-/// exploration, then the counterexample search stop; the explanation gets
-/// the rest. What follows a cut exploration (indexing its graph, the first
-/// steps of every later phase) grows with the graph, so exploration stops
-/// early enough for the whole check to end within the limit.
-const EXPLORE_SHARE: f64 = 0.6;
-const VERDICT_SHARE: f64 = 0.8;
+/// exploration, the counterexample search and the explanation stop. What
+/// follows a cut exploration (indexing its graph, the first steps of every
+/// later phase, which no deadline interrupts) grows with the graph, so
+/// each phase stops early enough for the whole check to end within the
+/// limit (measured: about half the exploration time again on programs
+/// whose exploration is cut).
+const EXPLORE_SHARE: f64 = 0.5;
+const VERDICT_SHARE: f64 = 0.75;
+const EXPLAIN_SHARE: f64 = 0.9;
 
 /// `check`, with the time limit counted from `start` (when the file was
 /// read: parsing and lowering count too).
@@ -78,10 +83,7 @@ pub fn check_since(p: &Program, users: &[UserCond], opts: &CheckOptions, start: 
         Vec::new()
     };
     // The explanation gets what is left of `--timeout`, or a fixed budget.
-    let explain_deadline = match opts.engine.timeout {
-        Some(t) => start + t,
-        None => Instant::now() + opts.explain_budget,
-    };
+    let explain_deadline = at(EXPLAIN_SHARE).unwrap_or_else(|| Instant::now() + opts.explain_budget);
     let limits = explain::ExplainLimits {
         witness_steps: opts.search_steps / 4,
         revisits: opts.revisits,
@@ -92,8 +94,13 @@ pub fn check_since(p: &Program, users: &[UserCond], opts: &CheckOptions, start: 
         let lo = p.node(n).span.lo;
         opts.localise.is_empty() || opts.localise.iter().any(|r| r.contains(&lo))
     };
+    // The backward pass starts by indexing the whole graph, which no
+    // deadline interrupts and which costs about half of what exploring it
+    // did: without that much time left, the explanation is left out.
+    let explain_skipped =
+        !to_explain.is_empty() && opts.engine.timeout.is_some() && Instant::now() + explore_time / 2 > explain_deadline;
     // Nothing to explain: no backward pass over the graph at all.
-    let (explanations, explain_stats) = if to_explain.is_empty() {
+    let (explanations, explain_stats) = if to_explain.is_empty() || explain_skipped {
         Default::default()
     } else {
         explain::explain(
@@ -127,6 +134,7 @@ pub fn check_since(p: &Program, users: &[UserCond], opts: &CheckOptions, start: 
         states: graph.states,
         summaries: graph.fsum.values().map(Vec::len).sum(),
         budget_hit: ex.budget_hit,
+        explain_skipped,
         explore_time,
         total_time: start.elapsed(),
         stats: graph.stats.clone(),

@@ -77,7 +77,7 @@ impl Explorer<'_> {
         let caller_view = &self.frames.views[caller.index()];
         for (i, g) in self.frames.views[callee.index()].slots.iter().enumerate() {
             if let Some(&j) = caller_view.pos.get(g) {
-                u.globals.set(i, val.globals[j as usize].clone());
+                u.set_global(i, val.globals()[j as usize].clone());
             }
         }
         for (param, a) in cp.params.iter().zip(args) {
@@ -98,7 +98,7 @@ impl Explorer<'_> {
             }
         }
         let ctx = self.run.t.ctx(c);
-        let depth = if self.scc[caller.index()] == self.scc[callee.index()] {
+        let depth = if self.cx.a.scc[caller.index()] == self.cx.a.scc[callee.index()] {
             (ctx.depth + 1).min(self.opts.unroll + 1)
         } else {
             0
@@ -109,10 +109,10 @@ impl Explorer<'_> {
             let mut taken = u.syms();
             let globals: Vec<u32> = self.frames.views[callee.index()].slots.clone();
             for (i, g) in globals.iter().enumerate() {
-                if w.globals[i].as_const().is_none() {
+                if w.globals()[i].as_const().is_none() {
                     let s = fresh(&taken, Sym::Alpha(AlphaKey::Recursion(callee, *g), 0));
                     taken.insert(s);
-                    w.globals.set(i, Value::sym(s));
+                    w.set_global(i, Value::sym(s));
                 }
             }
             for (i, &param) in cp.params.iter().enumerate() {
@@ -161,11 +161,11 @@ impl Explorer<'_> {
         let mut taken: BTreeSet<Sym> = self.run.t.val(self.run.t.ctx(c).start).syms();
         for (i, g) in self.frames.views[caller.index()].slots.iter().enumerate() {
             if !callee_view.pos.contains_key(g) {
-                taken.extend(w.globals[i].syms());
+                taken.extend(w.globals()[i].syms());
             }
         }
         let result_slot = result.map(|(var, k)| self.frames.slot_of(var, k));
-        for (i, x) in w.locals.iter().enumerate() {
+        for (i, x) in w.locals().iter().enumerate() {
             if Some(VarSlot::Local(i as u32)) != result_slot {
                 taken.extend(x.syms());
             }
@@ -200,7 +200,7 @@ impl Explorer<'_> {
         let mut back: Vec<(usize, Value)> = Vec::new();
         for (i, g) in callee_view.slots.iter().enumerate() {
             if let Some(&j) = self.frames.views[caller.index()].pos.get(g) {
-                back.push((j as usize, rename(&exit.globals[i])));
+                back.push((j as usize, rename(&exit.globals()[i])));
             }
         }
         let result_value = match (result, p.proc(*callee).ret_var) {
@@ -220,7 +220,7 @@ impl Explorer<'_> {
         };
         for (j, nv) in back {
             let g = self.frames.views[caller.index()].slots[j];
-            w.globals.set(j, widen(nv, (1 << 29) + g));
+            w.set_global(j, widen(nv, (1 << 29) + g));
         }
         let mut written = Vec::new();
         if let (Some((var, k)), Some(r)) = (result, result_value) {

@@ -5,7 +5,6 @@
 use super::eval::{Evaluator, Mode};
 use super::frames::{AbsEnv, Frames};
 use super::run::{watched, Run, Stop};
-use super::scc::call_sccs;
 use super::state::*;
 use super::step::{Explorer, Options, Target};
 use super::value::{Sym, Truth, Value};
@@ -72,14 +71,12 @@ pub struct Exploration {
 pub fn explore(cx: &Context, opts: &Options, deadline: Option<Instant>) -> Exploration {
     let frames = Frames::new(cx);
     let loops = LoopFacts::new(cx.p, cx.a);
-    let scc = call_sccs(cx.p);
     let stop = Stop::default();
     let run = Run::new(opts.max_states, &stop);
     let explorer = Explorer {
         cx,
         frames: &frames,
         loops: &loops,
-        scc: &scc,
         opts,
         run: &run,
     };

@@ -87,11 +87,11 @@ impl Frames {
     pub fn read(&self, proc: ProcId, val: &Valuation, var: VarId, index: u32) -> Value {
         match self.slot_of(var, index) {
             VarSlot::Global(g) => match self.views[proc.index()].pos.get(&g) {
-                Some(&i) => val.globals[i as usize].clone(),
+                Some(&i) => val.globals()[i as usize].clone(),
                 // Not in the view: the procedure cannot read it (defensive).
                 None => Value::Const(0),
             },
-            VarSlot::Local(l) => val.locals.get(l as usize).cloned().unwrap_or_default(),
+            VarSlot::Local(l) => val.locals().get(l as usize).cloned().unwrap_or_default(),
         }
     }
 
@@ -99,22 +99,21 @@ impl Frames {
         match self.slot_of(var, index) {
             VarSlot::Global(g) => {
                 if let Some(&i) = self.views[proc.index()].pos.get(&g) {
-                    val.globals.set(i as usize, v);
+                    val.set_global(i as usize, v);
                 }
             }
             VarSlot::Local(l) => {
-                val.locals.set(l as usize, v);
+                val.set_local(l as usize, v);
             }
         }
     }
 
     /// A valuation of `proc` with every value 0.
     pub fn zeros(&self, proc: ProcId) -> Valuation {
-        Valuation {
-            globals: self.views[proc.index()].slots.iter().map(|_| Value::Const(0)).collect(),
-            locals: (0..self.frame_slots[proc.index()]).map(|_| Value::Const(0)).collect(),
-            loops: Vec::new(),
-        }
+        Valuation::new(
+            self.views[proc.index()].slots.iter().map(|_| Value::Const(0)).collect(),
+            (0..self.frame_slots[proc.index()]).map(|_| Value::Const(0)).collect(),
+        )
     }
 
     /// A number for a slot of a variable, unique among the globals and the
@@ -171,21 +170,27 @@ pub fn taken(t: &Tables, c: CtxId, val: &Valuation) -> BTreeSet<Sym> {
 }
 
 /// Reads an activation's valuation; makes fresh symbols that do not clash
-/// with those in it (or made earlier in the same step).
+/// with those in it (or made earlier in the same step). The symbols taken
+/// are gathered only when a symbol is made: most steps make none, and
+/// gathering reads every slot.
 pub struct AbsEnv<'e> {
     frames: &'e Frames,
+    t: &'e Tables,
+    c: CtxId,
     proc: ProcId,
     val: &'e Valuation,
-    taken: BTreeSet<Sym>,
+    taken: Option<BTreeSet<Sym>>,
 }
 
 impl<'e> AbsEnv<'e> {
-    pub fn new(frames: &'e Frames, t: &Tables, c: CtxId, proc: ProcId, val: &'e Valuation) -> AbsEnv<'e> {
+    pub fn new(frames: &'e Frames, t: &'e Tables, c: CtxId, proc: ProcId, val: &'e Valuation) -> AbsEnv<'e> {
         AbsEnv {
             frames,
+            t,
+            c,
             proc,
             val,
-            taken: taken(t, c, val),
+            taken: None,
         }
     }
 }
@@ -196,8 +201,9 @@ impl SymEnv for AbsEnv<'_> {
     }
 
     fn fresh_alpha(&mut self, node: NodeId, _: AlphaDef) -> Sym {
-        let s = fresh(&self.taken, Sym::Alpha(AlphaKey::Op(node), 0));
-        self.taken.insert(s);
+        let taken = self.taken.get_or_insert_with(|| taken(self.t, self.c, self.val));
+        let s = fresh(taken, Sym::Alpha(AlphaKey::Op(node), 0));
+        taken.insert(s);
         s
     }
 }

@@ -10,7 +10,6 @@ pub mod lp;
 pub mod path;
 pub mod refine;
 pub mod run;
-pub mod scc;
 pub mod state;
 pub mod step;
 pub mod value;

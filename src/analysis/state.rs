@@ -23,32 +23,148 @@ pub enum VarSlot {
 /// on the way out), how often the path reached the head (up to `--unroll`)
 /// and the values the loop's written slots had there in those visits. The
 /// widening decision reads only this, so it is a function of the state.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopVisit {
     pub lp: u32,
     pub decided: bool,
     pub pending: Vec<u32>,
     pub visits: u32,
     /// (position among the loop's written slots, value).
-    pub seen: im::OrdSet<(u32, Value)>,
+    seen: im::OrdSet<(u32, Value)>,
+    /// The sum of the hashes of `seen`'s members.
+    seen_hash: u64,
+}
+
+impl LoopVisit {
+    pub fn new(lp: u32) -> LoopVisit {
+        LoopVisit {
+            lp,
+            decided: false,
+            pending: Vec::new(),
+            visits: 0,
+            seen: im::OrdSet::new(),
+            seen_hash: 0,
+        }
+    }
+
+    pub fn saw(&self, j: u32, v: &Value) -> bool {
+        self.seen.contains(&(j, v.clone()))
+    }
+
+    pub fn see(&mut self, j: u32, v: Value) {
+        let h = hash_of(&(j, &v));
+        if self.seen.insert((j, v)).is_none() {
+            self.seen_hash = self.seen_hash.wrapping_add(h);
+        }
+    }
+}
+
+impl Hash for LoopVisit {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.lp, self.decided, &self.pending, self.visits, self.seen_hash).hash(state);
+    }
+}
+
+/// A fixed hash (the same in every run).
+fn hash_of<T: Hash>(t: &T) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::hash::DefaultHasher::new();
+    t.hash(&mut h);
+    h.finish()
 }
 
 /// The values of one activation: the globals its procedure can see (in view
-/// order), its frame, and its active loops.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// order), its frame, and its active loops. Its hash is kept up to date on
+/// every write (a sum over the slots), so hash-consing a valuation costs
+/// no more than the write that made it, however many slots it has.
+#[derive(Clone, Debug)]
 pub struct Valuation {
-    pub globals: im::Vector<Value>,
-    pub locals: im::Vector<Value>,
+    globals: im::Vector<Value>,
+    locals: im::Vector<Value>,
     pub loops: Vec<LoopVisit>,
+    slots_hash: u64,
 }
 
 impl Valuation {
+    pub fn new(globals: im::Vector<Value>, locals: im::Vector<Value>) -> Valuation {
+        let mut slots_hash = 0u64;
+        for (i, v) in globals.iter().enumerate() {
+            slots_hash = slots_hash.wrapping_add(slot_hash(true, i, v));
+        }
+        for (i, v) in locals.iter().enumerate() {
+            slots_hash = slots_hash.wrapping_add(slot_hash(false, i, v));
+        }
+        Valuation {
+            globals,
+            locals,
+            loops: Vec::new(),
+            slots_hash,
+        }
+    }
+
+    pub fn globals(&self) -> &im::Vector<Value> {
+        &self.globals
+    }
+
+    pub fn locals(&self) -> &im::Vector<Value> {
+        &self.locals
+    }
+
+    pub fn set_global(&mut self, i: usize, v: Value) {
+        let h = slot_hash(true, i, &v);
+        let old = self.globals.set(i, v);
+        self.slots_hash = self.slots_hash.wrapping_sub(slot_hash(true, i, &old)).wrapping_add(h);
+    }
+
+    pub fn set_local(&mut self, i: usize, v: Value) {
+        let h = slot_hash(false, i, &v);
+        let old = self.locals.set(i, v);
+        self.slots_hash = self.slots_hash.wrapping_sub(slot_hash(false, i, &old)).wrapping_add(h);
+    }
+
     pub fn syms(&self) -> BTreeSet<Sym> {
         let mut out = BTreeSet::new();
         for v in self.globals.iter().chain(self.locals.iter()) {
             out.extend(v.syms());
         }
         out
+    }
+}
+
+fn slot_hash(global: bool, i: usize, v: &Value) -> u64 {
+    let at = mix(((i as u64) << 1) | global as u64);
+    match v {
+        // Most slots hold constants: a mix is enough.
+        Value::Const(c) => mix(at ^ *c as u64),
+        Value::Lin(_) => mix(at ^ hash_of(v)),
+    }
+}
+
+/// SplitMix64's finaliser: a bijection that spreads every input bit.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl PartialEq for Valuation {
+    fn eq(&self, other: &Self) -> bool {
+        // A copy shares its vectors with the original: equal at once.
+        let same = |a: &im::Vector<Value>, b: &im::Vector<Value>| a.ptr_eq(b) || a == b;
+        self.slots_hash == other.slots_hash
+            && self.loops == other.loops
+            && same(&self.globals, &other.globals)
+            && same(&self.locals, &other.locals)
+    }
+}
+
+impl Eq for Valuation {}
+
+impl Hash for Valuation {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.slots_hash.hash(state);
+        self.loops.hash(state);
     }
 }
 

@@ -57,14 +57,11 @@ pub enum Target {
 }
 
 /// What the forward rules read: the program context, the shape of
-/// valuations, the loops, the call graph's components, the options and
-/// the run's state.
+/// valuations, the loops, the options and the run's state.
 pub struct Explorer<'a> {
     pub cx: &'a Context<'a>,
     pub frames: &'a Frames,
     pub loops: &'a LoopFacts,
-    /// Strongly connected component of each procedure in the call graph.
-    pub scc: &'a [u32],
     pub opts: &'a Options,
     pub run: &'a Run<'a>,
 }

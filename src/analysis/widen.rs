@@ -94,9 +94,9 @@ impl Explorer<'_> {
                 .proc(proc)
                 .ret_var
                 .map(|rv| self.cx.layout.offset[rv.index()] as usize);
-            for i in 0..w.locals.len() {
+            for i in 0..w.locals().len() {
                 if Some(i) != rv {
-                    w.locals.set(i, Value::Const(0));
+                    w.set_local(i, Value::Const(0));
                 }
             }
         }
@@ -107,13 +107,7 @@ impl Explorer<'_> {
             let i = match w.loops.iter().position(|lv| lv.lp == l) {
                 Some(i) => i,
                 None => {
-                    w.loops.push(LoopVisit {
-                        lp: l,
-                        decided: false,
-                        pending: Vec::new(),
-                        visits: 0,
-                        seen: im::OrdSet::new(),
-                    });
+                    w.loops.push(LoopVisit::new(l));
                     w.loops.len() - 1
                 }
             };
@@ -158,7 +152,7 @@ impl Explorer<'_> {
         if lv.visits < bound {
             lv.visits += 1;
             for (j, v) in now.into_iter().enumerate() {
-                lv.seen.insert((j as u32, v));
+                lv.see(j as u32, v);
             }
             return;
         }
@@ -168,7 +162,7 @@ impl Explorer<'_> {
         let fresh_values: Vec<u32> = now
             .into_iter()
             .enumerate()
-            .filter(|(j, v)| !lv.seen.contains(&(*j as u32, v.clone())))
+            .filter(|(j, v)| !lv.saw(*j as u32, v))
             .map(|(j, _)| j as u32)
             .collect();
         if fresh_values.is_empty() {

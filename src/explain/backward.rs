@@ -184,9 +184,9 @@ impl<'e> Backward<'e> {
         let val = e.t.val(v);
         let mut globals = vec![crate::analysis::value::Value::Const(0); e.cx.layout.global_slots as usize];
         for (i, g) in e.frames.views[proc.index()].slots.iter().enumerate() {
-            globals[*g as usize] = val.globals[i].clone();
+            globals[*g as usize] = val.globals()[i].clone();
         }
-        let locals: Vec<_> = val.locals.iter().cloned().collect();
+        let locals: Vec<_> = val.locals().iter().cloned().collect();
         let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
         let mut x = Exec::sparse_from(p, &e.cx.layout, proc, globals, locals, first);
         for fs in super::assume::focus_steps(e, f) {

@@ -111,6 +111,11 @@ pub fn explain(
         };
         stats.candidates += list.len();
         for f in list {
+            // Past the deadline the rest of the listing is left out.
+            if limits.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                ex.truncated = true;
+                break;
+            }
             let debug = std::env::var_os("FOCUSCHECK_DEBUG").is_some();
             let (run, feasible) = match assume::fss_constraints(engine, f) {
                 Ok(r) => {
