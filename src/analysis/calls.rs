@@ -207,11 +207,33 @@ impl Explorer<'_> {
             (Some(_), Some(rv)) => Some(rename(&self.frames.read(*callee, &exit, rv, 0))),
             _ => None,
         };
+        // Symbols the callee made, as the caller now names them.
+        let made: BTreeSet<Sym> = renaming.values().copied().collect();
         // Past the recursion bound what a call gives back is widened too
-        // (else `return n + f(n - 1)` yields 0, a, 2a, ... without end).
+        // (else `return n + f(n - 1)` yields 0, a, 2a, ... without end);
+        // constants as well when the activation was entered with unknown
+        // values (else the sums of constants `fib` returns, 0, 1, 2, 3, ...,
+        // grow without end). A recursion on constants only is the program's
+        // own and keeps its constants. Within the bound, a recursive call's
+        // result that holds symbols the callee made is widened to one
+        // symbol: else every way of combining the results of deeper calls
+        // (`fib(n - 1) + fib(n - 2)`) is an exit of its own, and their
+        // number multiplies at each level.
+        // Likewise a constant the callee computed from deeper results (the
+        // sums `fib` returns) when it was entered with unknown values: it
+        // keeps only the constants its own code writes (`return 0`, a
+        // `_Bool`'s 0 and 1).
         let deep = depth > self.opts.unroll;
+        let symbolic = !start_syms.is_empty();
+        let recursive = depth > 0;
+        let literals = &self.literals[callee.index()];
         let mut widen = |v: Value, key: u32| -> Value {
-            if !deep || v.as_const().is_some() {
+            let keep = match v.as_const() {
+                _ if !recursive => true,
+                Some(k) => !symbolic || (!deep && literals.contains(&k)),
+                None => !deep && v.syms().iter().all(|s| !made.contains(s)),
+            };
+            if keep {
                 return v;
             }
             let t = fresh(&taken, Sym::Alpha(AlphaKey::Recursion(*callee, key), 0));
@@ -234,6 +256,24 @@ impl Explorer<'_> {
         self.step_to(c, vec![], *next, w, &mut out);
         out
     }
+}
+
+/// The constants each procedure's code writes as a whole value (`x = 3`,
+/// `return 0`).
+pub fn literals(p: &Program) -> Vec<BTreeSet<i64>> {
+    let mut out = vec![BTreeSet::new(); p.procs.len()];
+    for id in p.node_ids() {
+        let node = p.node(id);
+        let value = match &node.kind {
+            NodeKind::Assign { value, .. } => value,
+            NodeKind::Return { value: Some(value), .. } => value,
+            _ => continue,
+        };
+        if let ExprKind::Const(k) = value.kind {
+            out[node.proc.index()].insert(k);
+        }
+    }
+    out
 }
 
 /// The argument values and the result slot of a call.

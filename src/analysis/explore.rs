@@ -71,12 +71,14 @@ pub struct Exploration {
 pub fn explore(cx: &Context, opts: &Options, deadline: Option<Instant>) -> Exploration {
     let frames = Frames::new(cx);
     let loops = LoopFacts::new(cx.p, cx.a);
+    let literals = super::calls::literals(cx.p);
     let stop = Stop::default();
     let run = Run::new(opts.max_states, &stop);
     let explorer = Explorer {
         cx,
         frames: &frames,
         loops: &loops,
+        literals: &literals,
         opts,
         run: &run,
     };

@@ -62,6 +62,8 @@ pub struct Explorer<'a> {
     pub cx: &'a Context<'a>,
     pub frames: &'a Frames,
     pub loops: &'a LoopFacts,
+    /// The constants each procedure's code writes (`calls::literals`).
+    pub literals: &'a [BTreeSet<i64>],
     pub opts: &'a Options,
     pub run: &'a Run<'a>,
 }

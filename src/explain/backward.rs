@@ -148,7 +148,7 @@ impl<'e> Backward<'e> {
 
     /// Is the time for explaining up? Then new suffixes are dropped, so the
     /// fixpoint ends soon, with a listing marked incomplete.
-    fn late(&self) -> bool {
+    pub fn late(&self) -> bool {
         if self.out_of_time.get() {
             return true;
         }
