@@ -34,16 +34,18 @@ ascent_run! {
     // Backward over a transition: `update` decides focus and the Error set.
     // Suffixes that cannot hold from here are dropped at once (`prune`).
     // An empty set of suffixes (all pruned, or the time is up) leads to
-    // nothing: it is the lattice's bottom, and is not stored.
+    // nothing: it is the lattice's bottom, and is not stored. Once the time
+    // is up (`late`) no rule computes anything new, so the fixpoint ends
+    // with the tuples it has.
     walk(r, c, n, v, e2, a2) <--
-        walk(r, c, m, w, e, a), step(c, n, v, l, m, w),
+        walk(r, c, m, w, e, a), step(c, n, v, l, m, w), if !bw.late(),
         let (e2, ev) = bw.update((*c, *n, *v), *l, *e),
         let a2 = bw.prune_step((*c, *n, *v), a, ev), if !a2.is_empty();
 
     /// `need(s, c2, x, ex)`: summary s of activation c2 from exit valuation x with exit Error set ex is asked for.
     relation need(RootId, CtxId, ValId, ESetId);
     need(s, c2, x, ex) <--
-        walk(r, c, m, w, e, _), ret(c, n, v, l, c2, x, m, w),
+        walk(r, c, m, w, e, _), ret(c, n, v, l, c2, x, m, w), if !bw.late(),
         let (ex, _) = bw.exit_set((*c, *n, *v), *l, *c2, *e),
         let s = bw.sum_root(*c2, *x, ex, (*r, (*c, *m, *w), *e));
     walk(s, c2, bw.exit_node(*c2), x, ex, Suffixes::unit()) <-- need(s, c2, x, ex);
@@ -56,7 +58,7 @@ ascent_run! {
 
     // A call that returns: the callee's segments joined to the suffixes.
     walk(r, c, n, v, e2, a2) <--
-        walk(r, c, m, w, e, a), ret(c, n, v, l, c2, x, m, w),
+        walk(r, c, m, w, e, a), ret(c, n, v, l, c2, x, m, w), if !bw.late(),
         let (ex, _) = bw.exit_set((*c, *n, *v), *l, *c2, *e),
         let s = bw.sum_root(*c2, *x, ex, (*r, (*c, *m, *w), *e)),
         bsum(s, ee, segs),
@@ -66,7 +68,7 @@ ascent_run! {
     // An error inside a callee: on to every call that enters it.
     walk(r, c, n, v, e2, a2) <--
         walk(r, c2, en, ev, e, a), entry(c2, en, ev), if !bw.is_sum(*r),
-        call(c, n, v, l, c2),
+        call(c, n, v, l, c2), if !bw.late(),
         let (e2, pre) = bw.enter_update((*c, *n, *v), *l, *c2, *e),
         let a2 = bw.prune((*c, *n, *v), a.prepend_all(&pre)), if !a2.is_empty();
 }

@@ -1,8 +1,9 @@
 //! The whole check of one program: explore, decide verdicts, explain.
 
-use crate::analysis::conditions::{self, Condition};
-use crate::analysis::state::CondId;
-use crate::analysis::{self, explore, step, CheckOptions, CondReport, Verdict};
+use crate::analysis::explore::{self, Explored};
+use crate::analysis::{self, CheckOptions, CondReport, Verdict};
+use crate::context::conditions::{self, CondId, Condition};
+use crate::context::Context;
 use crate::explain::{self, ExplainStats, Explanation};
 use crate::facts::Analysis;
 use crate::ir::cond::UserCond;
@@ -20,6 +21,8 @@ pub struct Report {
     pub summaries: usize,
     /// Why exploration stopped early, if it did.
     pub budget_hit: Option<&'static str>,
+    /// The time limit left too little time to explain (nothing was).
+    pub explain_skipped: bool,
     pub explore_time: Duration,
     /// Deciding verdicts (counterexample search), and explaining.
     pub verdict_time: Duration,
@@ -38,13 +41,37 @@ impl Report {
 
 /// Checks every error condition of a program and explains the unsafe ones.
 pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
-    let start = Instant::now();
+    check_since(p, users, opts, Instant::now())
+}
+
+/// Shares of `--timeout` (from the start of the file's check) after which
+/// exploration, the counterexample search and the explanation stop. What
+/// follows a cut exploration (indexing its graph, the first steps of every
+/// later phase, which no deadline interrupts) grows with the graph, so
+/// each phase stops early enough for the whole check to end within the
+/// limit (measured: about half the exploration time again on programs
+/// whose exploration is cut).
+const EXPLORE_SHARE: f64 = 0.5;
+const VERDICT_SHARE: f64 = 0.75;
+const EXPLAIN_SHARE: f64 = 0.9;
+
+/// `check`, with the time limit counted from `start` (when the file was
+/// read: parsing and lowering count too).
+pub fn check_since(p: &Program, users: &[UserCond], opts: &CheckOptions, start: Instant) -> Report {
     let a = Analysis::new(p);
     let conds = conditions::conditions(p, &a, users, opts.property, &opts.cut);
-    let engine = step::Engine::new(p, &a, &conds, opts.engine.clone());
-    let graph = explore::explore(&engine);
+    let cx = Context::new(p, &a, &conds);
+    let at = |share: f64| opts.engine.timeout.map(|t| start + t.mul_f64(share));
+    let ex = explore::explore(&cx, &opts.engine, at(EXPLORE_SHARE));
+    let explored = Explored {
+        cx: &cx,
+        frames: &ex.frames,
+        t: &ex.t,
+        summaries: opts.engine.summaries,
+    };
+    let graph = &ex.graph;
     let explore_time = start.elapsed();
-    let results = analysis::verdicts(&engine, &graph, users, opts, start);
+    let results = analysis::verdicts(explored, graph, ex.budget_hit, users, opts, at(VERDICT_SHARE));
     let verdict_time = start.elapsed() - explore_time;
     let to_explain: Vec<CondId> = if opts.explain {
         results
@@ -55,22 +82,28 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
     } else {
         Vec::new()
     };
-    // The explanation is bounded by steps, and by what is left of
-    // `--timeout` if one is given.
+    // The explanation is bounded by steps, and by its share of `--timeout`
+    // if one is given.
+    let explain_deadline = at(EXPLAIN_SHARE);
     let limits = explain::ExplainLimits {
         witness_steps: opts.search_steps / 4,
         revisits: opts.revisits,
         backward_steps: opts.explain_steps,
-        deadline: opts.engine.timeout.map(|t| start + t),
+        deadline: explain_deadline,
     };
     let localise = |lo: u32| opts.localise.is_empty() || opts.localise.iter().any(|r| r.contains(&lo));
+    // The backward pass starts by indexing the whole graph, which no
+    // deadline interrupts and which costs about half of what exploring it
+    // did: without that much time left, the explanation is left out.
+    let explain_skipped =
+        !to_explain.is_empty() && explain_deadline.is_some_and(|d| Instant::now() + explore_time / 2 > d);
     // Nothing to explain: no backward pass over the graph at all.
-    let (explanations, explain_stats) = if to_explain.is_empty() {
+    let (explanations, explain_stats) = if to_explain.is_empty() || explain_skipped {
         Default::default()
     } else {
         explain::explain(
-            &engine,
-            &graph,
+            explored,
+            graph,
             users,
             &to_explain,
             limits,
@@ -98,7 +131,8 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
         explain_time,
         states: graph.states,
         summaries: graph.fsum.values().map(Vec::len).sum(),
-        budget_hit: engine.budget.hit.get(),
+        budget_hit: ex.budget_hit,
+        explain_skipped,
         explore_time,
         total_time: start.elapsed(),
         stats: graph.stats.clone(),

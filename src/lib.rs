@@ -1,10 +1,11 @@
 //! focuscheck: a model checker for Cimple (a C subset) that explains the
 //! errors it finds. See ARCHITECTURE.md for the map of the layers:
-//! syntax -> ir -> facts -> (analysis -> explain) -> views -> cli.
+//! syntax -> ir -> facts -> context -> (analysis -> explain) -> views -> cli.
 
 pub mod analysis;
 pub mod check;
 pub mod cli;
+pub mod context;
 pub mod diag;
 pub mod diff;
 pub mod explain;

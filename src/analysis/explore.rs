@@ -1,11 +1,20 @@
 //! Runs the forward rules (`rules/fwd.rs`) and keeps the explored graph,
-//! indexed for the phases that walk it.
+//! indexed for the phases that walk it; `Explored` is what those phases
+//! read of the run.
 
+use super::eval::{Evaluator, Mode};
+use super::frames::{AbsEnv, Frames};
+use super::run::{watched, Run, Stop};
 use super::state::*;
-use super::step::{Engine, Target};
-use crate::ir::{NodeId, NodeKind};
+use super::step::{Explorer, Options, Target};
+use super::value::{Sym, Truth, Value};
+use super::widen::LoopFacts;
+use crate::context::conditions::CondId;
+use crate::context::Context;
+use crate::ir::{Cond, NodeId, NodeKind, ProcId, VarId};
 use ascent::ascent_run;
 use std::collections::HashMap;
+use std::time::Instant;
 
 pub type State = (CtxId, NodeId, ValId);
 
@@ -48,16 +57,99 @@ pub struct Graph {
     pub stats: String,
 }
 
-impl Engine<'_> {
-    pub fn is_call(&self, n: NodeId) -> bool {
-        matches!(self.p.node(n).kind, NodeKind::Call { .. })
+/// One exploration: the graph, the ids it interned, the shape of its
+/// valuations, and why it stopped early, if it did.
+pub struct Exploration {
+    pub graph: Graph,
+    pub t: Tables,
+    pub frames: Frames,
+    pub budget_hit: Option<&'static str>,
+}
+
+/// Explores the program's state space. Time (`deadline`) and memory are
+/// watched from outside the rules; the state budget is `opts.max_states`.
+pub fn explore(cx: &Context, opts: &Options, deadline: Option<Instant>) -> Exploration {
+    let frames = Frames::new(cx);
+    let loops = LoopFacts::new(cx.p, cx.a);
+    let literals = super::calls::literals(cx.p);
+    let stop = Stop::default();
+    let run = Run::new(opts.max_states, &stop);
+    let explorer = Explorer {
+        cx,
+        frames: &frames,
+        loops: &loops,
+        literals: &literals,
+        opts,
+        run: &run,
+    };
+    let graph = watched(&stop, deadline, opts.memory, || run_rules(&explorer));
+    let budget_hit = run.hit();
+    Exploration {
+        graph,
+        t: run.into_tables(),
+        frames,
+        budget_hit,
+    }
+}
+
+/// What the phases after exploration read of a run: the program context,
+/// the shape of valuations, the interned ids, and whether activations were
+/// shared between calls.
+#[derive(Clone, Copy)]
+pub struct Explored<'a> {
+    pub cx: &'a Context<'a>,
+    pub frames: &'a Frames,
+    pub t: &'a Tables,
+    pub summaries: bool,
+}
+
+impl Explored<'_> {
+    pub fn start_of(&self, c: CtxId) -> (NodeId, ValId) {
+        let k = self.t.ctx(c);
+        (self.cx.p.proc(k.proc).entry, k.start)
+    }
+
+    pub fn is_exit(&self, n: NodeId) -> bool {
+        matches!(self.cx.p.node(n).kind, NodeKind::Exit)
+    }
+
+    pub fn read(&self, proc: ProcId, val: &Valuation, var: VarId, index: u32) -> Value {
+        self.frames.read(proc, val, var, index)
+    }
+
+    /// The range of a symbol's values (abstraction symbols are unbounded).
+    pub fn sym_range(&self, s: Sym) -> (i64, i64) {
+        s.range(self.cx)
+    }
+
+    /// Does the branch at this state have a known outcome (no constraint)?
+    pub fn branch_known(&self, s: State) -> bool {
+        let (c, n, v) = s;
+        let p = self.cx.p;
+        let NodeKind::Branch {
+            cond: Cond::Atom(a), ..
+        } = &p.node(n).kind
+        else {
+            return false;
+        };
+        let val = self.t.val(v);
+        let mut env = AbsEnv::new(self.frames, self.t, c, p.node(n).proc, &val);
+        Evaluator {
+            p,
+            env: &mut env,
+            mode: Mode::All,
+            node: n,
+        }
+        .atom(a)
+        .iter()
+        .all(|o| matches!(o.result, Ok(Truth::Known(_))))
     }
 }
 
 // Ascent's generated code names unused columns `_`.
 #[allow(clippy::just_underscores_and_digits)]
-pub fn explore(engine: &Engine) -> Graph {
-    let init = engine.initial();
+fn run_rules(explorer: &Explorer) -> Graph {
+    let init = explorer.initial();
     let res = include!("../../rules/fwd.rs");
     let mut g = Graph {
         init: Some(init),
@@ -123,6 +215,5 @@ pub fn explore(engine: &Engine) -> Graph {
     for v in g.callers.values_mut() {
         v.sort();
     }
-    let _ = Target::Error(CondId(0));
     g
 }

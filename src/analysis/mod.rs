@@ -2,20 +2,23 @@
 //! (Datalog rules in `rules/`), then counterexample search, feasibility and
 //! replay. See ARCHITECTURE.md.
 
-pub mod conditions;
+pub mod calls;
 pub mod eval;
 pub mod explore;
+pub mod frames;
 pub mod lp;
 pub mod path;
 pub mod refine;
+pub mod run;
 pub mod state;
 pub mod step;
 pub mod value;
+pub mod widen;
 pub mod witness;
 
+use crate::context::conditions::{CondId, Property};
 use crate::ir::cond::UserCond;
-use conditions::Property;
-use state::CondId;
+use explore::{Explored, Graph};
 use std::time::Instant;
 use witness::{Counterexample, Found, SearchLimits, Searcher};
 
@@ -83,27 +86,34 @@ pub struct CondReport {
     /// Why the verdict (always set for `unknown`).
     pub reason: String,
     pub counterexample: Option<Counterexample>,
+    /// A budget cut the search for a counterexample short.
+    pub truncated: bool,
 }
 
 /// The verdict of every reported condition, from the explored graph.
+/// `budget_hit` says why exploration stopped early, if it did; the search
+/// ends at `deadline`.
 pub fn verdicts(
-    engine: &step::Engine,
-    graph: &explore::Graph,
+    x: Explored,
+    graph: &Graph,
+    budget_hit: Option<&'static str>,
     users: &[UserCond],
     opts: &CheckOptions,
-    start: Instant,
+    deadline: Option<Instant>,
 ) -> Vec<CondReport> {
-    let p = engine.p;
-    let conds = engine.conds;
-    let budget_hit = engine.budget.hit.get();
-    let searcher = Searcher::new(engine, graph, users);
-    let deadline = opts.engine.timeout.map(|t| start + t);
+    let p = x.cx.p;
+    let conds = x.cx.conds;
+    let searcher = Searcher::new(x, graph, users);
     // Run-time errors that `--property` leaves out still end paths: where
     // one may happen, nothing after it is known.
     let hidden_failure = conds
         .iter()
         .enumerate()
         .find(|(i, c)| !c.reported && !c.cut && graph.errors.contains_key(&CondId(*i as u32)));
+    let with_cut = |why: String| match budget_hit {
+        Some(b) => format!("{why}; exploration stopped early: {b}"),
+        None => why,
+    };
     let mut results = Vec::new();
     for (i, c) in conds.iter().enumerate() {
         if !c.reported {
@@ -111,6 +121,7 @@ pub fn verdicts(
         }
         let id = CondId(i as u32);
         let has_errors = graph.errors.contains_key(&id) || graph.return_errors.contains_key(&id);
+        let mut truncated = false;
         let (verdict, reason, counterexample) = if !has_errors {
             match (budget_hit, hidden_failure) {
                 (Some(why), _) => (
@@ -152,12 +163,10 @@ pub fn verdicts(
                     ),
                     None,
                 ),
-                Found::NotFound(why) => {
-                    let why = match budget_hit {
-                        Some(b) => format!("{why}; exploration stopped early: {b}"),
-                        None => why,
-                    };
-                    (Verdict::Unknown, why, None)
+                Found::NotFound(why) => (Verdict::Unknown, with_cut(why), None),
+                Found::OutOfBudget(why) => {
+                    truncated = true;
+                    (Verdict::Unknown, with_cut(why), None)
                 }
             }
         };
@@ -166,6 +175,7 @@ pub fn verdicts(
             verdict,
             reason,
             counterexample,
+            truncated,
         });
     }
     results

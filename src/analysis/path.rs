@@ -6,11 +6,12 @@
 //! integer solutions are inputs and choices that drive the concrete
 //! interpreter down the same path.
 
-use super::conditions::Condition;
+use super::calls::call_outcomes;
 use super::eval::{Evaluator, Mode, SymEnv};
-use super::state::{CondId, Decision};
-use super::step::call_outcomes;
+use super::state::Decision;
 use super::value::{AlphaDef, AlphaKey, Constraint, Sym, Truth, Value};
+use crate::context::conditions::CondId;
+use crate::context::conditions::Condition;
 use crate::ir::*;
 
 /// One executed node and its decisions.

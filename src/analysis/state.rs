@@ -1,8 +1,8 @@
 //! Abstract states: valuations of one activation, hash-consed to small ids so
-//! that Datalog tuples stay cheap; and the global *view* of each procedure.
+//! that Datalog tuples stay cheap.
 
 use super::value::{Sym, Value};
-use crate::facts::Analysis;
+use crate::context::conditions::CondId;
 use crate::ir::*;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -17,26 +17,111 @@ pub enum VarSlot {
     Local(u32),
 }
 
-/// A loop the activation is inside: whether a non-concrete decision was
-/// taken in it since it was entered, and what changed at its last head
-/// visit (widened once the iteration goes on, not on the way out).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A loop the activation is inside, as this path went through it: whether
+/// a non-concrete decision was taken in it since it was entered, what
+/// changed at its last head visit (widened once the iteration goes on, not
+/// on the way out), how often the path reached the head (up to `--unroll`)
+/// and the values the loop's written slots had there in those visits. The
+/// widening decision reads only this, so it is a function of the state.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopVisit {
     pub lp: u32,
     pub decided: bool,
     pub pending: Vec<u32>,
+    pub visits: u32,
+    /// (position among the loop's written slots, value).
+    seen: im::OrdSet<(u32, Value)>,
+    /// The sum of the hashes of `seen`'s members.
+    seen_hash: u64,
+}
+
+impl LoopVisit {
+    pub fn new(lp: u32) -> LoopVisit {
+        LoopVisit {
+            lp,
+            decided: false,
+            pending: Vec::new(),
+            visits: 0,
+            seen: im::OrdSet::new(),
+            seen_hash: 0,
+        }
+    }
+
+    pub fn saw(&self, j: u32, v: &Value) -> bool {
+        self.seen.contains(&(j, v.clone()))
+    }
+
+    pub fn see(&mut self, j: u32, v: Value) {
+        let h = hash_of(&(j, &v));
+        if self.seen.insert((j, v)).is_none() {
+            self.seen_hash = self.seen_hash.wrapping_add(h);
+        }
+    }
+}
+
+impl Hash for LoopVisit {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.lp, self.decided, &self.pending, self.visits, self.seen_hash).hash(state);
+    }
+}
+
+/// A fixed hash (the same in every run).
+fn hash_of<T: Hash>(t: &T) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::hash::DefaultHasher::new();
+    t.hash(&mut h);
+    h.finish()
 }
 
 /// The values of one activation: the globals its procedure can see (in view
-/// order), its frame, and its active loops.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// order), its frame, and its active loops. Its hash is kept up to date on
+/// every write (a sum over the slots), so hash-consing a valuation costs
+/// no more than the write that made it, however many slots it has.
+#[derive(Clone, Debug)]
 pub struct Valuation {
-    pub globals: im::Vector<Value>,
-    pub locals: im::Vector<Value>,
+    globals: im::Vector<Value>,
+    locals: im::Vector<Value>,
     pub loops: Vec<LoopVisit>,
+    slots_hash: u64,
 }
 
 impl Valuation {
+    pub fn new(globals: im::Vector<Value>, locals: im::Vector<Value>) -> Valuation {
+        let mut slots_hash = 0u64;
+        for (i, v) in globals.iter().enumerate() {
+            slots_hash = slots_hash.wrapping_add(slot_hash(true, i, v));
+        }
+        for (i, v) in locals.iter().enumerate() {
+            slots_hash = slots_hash.wrapping_add(slot_hash(false, i, v));
+        }
+        Valuation {
+            globals,
+            locals,
+            loops: Vec::new(),
+            slots_hash,
+        }
+    }
+
+    pub fn globals(&self) -> &im::Vector<Value> {
+        &self.globals
+    }
+
+    pub fn locals(&self) -> &im::Vector<Value> {
+        &self.locals
+    }
+
+    pub fn set_global(&mut self, i: usize, v: Value) {
+        let h = slot_hash(true, i, &v);
+        let old = self.globals.set(i, v);
+        self.slots_hash = self.slots_hash.wrapping_sub(slot_hash(true, i, &old)).wrapping_add(h);
+    }
+
+    pub fn set_local(&mut self, i: usize, v: Value) {
+        let h = slot_hash(false, i, &v);
+        let old = self.locals.set(i, v);
+        self.slots_hash = self.slots_hash.wrapping_sub(slot_hash(false, i, &old)).wrapping_add(h);
+    }
+
     pub fn syms(&self) -> BTreeSet<Sym> {
         let mut out = BTreeSet::new();
         for v in self.globals.iter().chain(self.locals.iter()) {
@@ -46,37 +131,41 @@ impl Valuation {
     }
 }
 
-/// The global slots a procedure can see: those it (or its callees) may read
-/// or write, plus those user conditions read. The entry sees all.
-#[derive(Clone, Debug)]
-pub struct View {
-    pub slots: Vec<u32>,
-    /// Global slot -> position in `slots`.
-    pub pos: HashMap<u32, u32>,
+fn slot_hash(global: bool, i: usize, v: &Value) -> u64 {
+    let at = mix(((i as u64) << 1) | global as u64);
+    match v {
+        // Most slots hold constants: a mix is enough.
+        Value::Const(c) => mix(at ^ *c as u64),
+        Value::Lin(_) => mix(at ^ hash_of(v)),
+    }
 }
 
-pub fn views(p: &Program, a: &Analysis, layout: &Layout, extra: &BTreeSet<VarId>) -> Vec<View> {
-    let mut out = Vec::new();
-    for pid in p.proc_ids() {
-        let mut vars: BTreeSet<VarId> = if pid == p.entry {
-            p.globals.iter().copied().collect()
-        } else {
-            a.proc_mod[pid.index()]
-                .union(&a.proc_ref[pid.index()])
-                .copied()
-                .collect()
-        };
-        vars.extend(extra.iter().copied());
-        let mut slots: Vec<u32> = Vec::new();
-        for v in vars {
-            let off = layout.offset[v.index()];
-            slots.extend(off..off + p.var(v).slots());
-        }
-        slots.sort();
-        let pos = slots.iter().enumerate().map(|(i, &s)| (s, i as u32)).collect();
-        out.push(View { slots, pos });
+/// SplitMix64's finaliser: a bijection that spreads every input bit.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl PartialEq for Valuation {
+    fn eq(&self, other: &Self) -> bool {
+        // A copy shares its vectors with the original: equal at once.
+        let same = |a: &im::Vector<Value>, b: &im::Vector<Value>| a.ptr_eq(b) || a == b;
+        self.slots_hash == other.slots_hash
+            && self.loops == other.loops
+            && same(&self.globals, &other.globals)
+            && same(&self.locals, &other.locals)
     }
-    out
+}
+
+impl Eq for Valuation {}
+
+impl Hash for Valuation {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.slots_hash.hash(state);
+        self.loops.hash(state);
+    }
 }
 
 /// Hash-consing: equal values get equal ids.
@@ -129,7 +218,6 @@ macro_rules! small_id {
 small_id!(ValId);
 small_id!(CtxId);
 small_id!(LabelId);
-small_id!(CondId);
 
 /// An activation: a procedure entered with an initial valuation. With
 /// summaries, activations with equal keys are one (their summary is reused

@@ -76,6 +76,20 @@ pub enum Sym {
 }
 
 impl Sym {
+    /// The range of the symbol's values: an input's is its type's, a draw
+    /// is a value of the type its `Havoc` draws, an abstraction symbol is
+    /// unbounded.
+    pub fn range(self, cx: &crate::context::Context) -> (i64, i64) {
+        match self {
+            Sym::Input(k) => cx.input_ranges[k as usize],
+            Sym::Draw(n, _) => match &cx.p.node(n).kind {
+                crate::ir::NodeKind::Havoc { ty, .. } => ty.range(),
+                _ => (i64::MIN, i64::MAX),
+            },
+            Sym::Alpha(..) => (i64::MIN, i64::MAX),
+        }
+    }
+
     pub fn is_alpha(self) -> bool {
         matches!(self, Sym::Alpha(..))
     }

@@ -3,14 +3,15 @@
 //! whose constraints have no integer solution (`lp.rs`), and confirming the
 //! end by replaying the solver's inputs in the concrete interpreter.
 
-use super::conditions::{CondKind, Condition};
+use super::explore::Explored;
 use super::explore::{Graph, Return, State};
 use super::lp::{self, LpOptions, Sat};
 use super::path::{Choice, Exec, PathError, PathStep};
 use super::refine;
-use super::state::{CondId, CtxId, Decision, ValId};
-use super::step::Engine;
+use super::state::{CtxId, Decision, ValId};
 use super::value::{AlphaKey, Sym};
+use crate::context::conditions::CondId;
+use crate::context::conditions::{CondKind, Condition};
 use crate::interp;
 use crate::ir::cond::UserCond;
 use crate::ir::*;
@@ -45,6 +46,8 @@ pub enum Found {
     Infeasible,
     /// No confirmed counterexample; why not.
     NotFound(String),
+    /// The search ran out of its steps or time before it was done; why.
+    OutOfBudget(String),
 }
 
 /// A call the path is inside and must return from.
@@ -114,7 +117,7 @@ pub trait Guide {
 }
 
 pub struct Searcher<'a, 'g> {
-    pub engine: &'a Engine<'a>,
+    pub engine: Explored<'a>,
     pub graph: &'g Graph,
     pub users: &'a [UserCond],
     layout: Layout,
@@ -123,7 +126,7 @@ pub struct Searcher<'a, 'g> {
 }
 
 impl<'a, 'g> Searcher<'a, 'g> {
-    pub fn new(engine: &'a Engine<'a>, graph: &'g Graph, users: &'a [UserCond]) -> Self {
+    pub fn new(engine: Explored<'a>, graph: &'g Graph, users: &'a [UserCond]) -> Self {
         let mut preds: HashMap<State, Vec<State>> = HashMap::new();
         for (s, steps) in &graph.steps {
             for st in steps {
@@ -139,7 +142,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
             engine,
             graph,
             users,
-            layout: engine.p.layout(),
+            layout: engine.cx.p.layout(),
             preds,
             exit_sets: Default::default(),
         }
@@ -183,7 +186,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
         if let Some(s) = self.exit_sets.borrow().get(&(c, x)) {
             return s.clone();
         }
-        let exit = self.engine.p.proc(self.engine.t.ctx(c).proc).exit;
+        let exit = self.engine.cx.p.proc(self.engine.t.ctx(c).proc).exit;
         let mut set = HashSet::new();
         let mut work = vec![(c, exit, x)];
         while let Some(s) = work.pop() {
@@ -218,14 +221,14 @@ impl<'a, 'g> Searcher<'a, 'g> {
         let Some(init) = self.graph.init else {
             return Found::NotFound("nothing was explored".into());
         };
-        let conds = self.engine.conds;
+        let conds = self.engine.cx.conds;
         let mut todo: Vec<Todo<Gd::G>> = Vec::new();
         for g in guide.initial() {
             let start = Cursor {
                 state: init,
                 stack: Vec::new(),
                 guide: g,
-                exec: Exec::new(self.engine.p, &self.layout),
+                exec: Exec::new(self.engine.cx.p, &self.layout),
                 path: im::Vector::new(),
                 visits: im::HashMap::new(),
                 checked: 0,
@@ -244,7 +247,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
             while let Some(m) = mv.take() {
                 steps += 1;
                 if steps > limits.steps || limits.deadline.is_some_and(|d| Instant::now() > d) {
-                    return Found::NotFound(notes.reason(true));
+                    return Found::OutOfBudget(notes.reason(true));
                 }
                 match self.apply(&mut cur, m, conds, guide.assumed()) {
                     Applied::Dead(why) => {
@@ -377,26 +380,26 @@ impl<'a, 'g> Searcher<'a, 'g> {
             _ => self.range(s),
         };
         let model = self.exact_model(&cur.exec, cons, &range, notes)?;
-        let (inputs, choices) = replay_values(self.engine.p, &model, &cur.exec.choices);
+        let (inputs, choices) = replay_values(self.engine.cx.p, &model, &cur.exec.choices);
         let cfg = interp::Config {
             inputs: inputs.iter().cloned().collect(),
             choices: choices.clone(),
             seed: None,
             max_steps: 50_000_000,
             conditions: self.users.to_vec(),
-            watch: match &self.engine.conds[k.0 as usize].kind {
+            watch: match &self.engine.cx.conds[k.0 as usize].kind {
                 CondKind::User(_) => Some(self.user_index(k)),
                 CondKind::Site(_) => None,
             },
         };
-        let run = match interp::run(self.engine.p, &cfg) {
+        let run = match interp::run(self.engine.cx.p, &cfg) {
             Ok(r) => r,
             Err(_) => {
                 notes.add(replay_failed(&cur.exec));
                 return None;
             }
         };
-        let reached = match (&self.engine.conds[k.0 as usize].kind, &run.outcome) {
+        let reached = match (&self.engine.cx.conds[k.0 as usize].kind, &run.outcome) {
             (CondKind::Site(s), interp::Outcome::Error { site, .. }) => s == site,
             (CondKind::User(_), interp::Outcome::Condition { index, .. }) => *index == self.user_index(k),
             _ => false,
@@ -445,7 +448,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
 
     /// The position of a user condition among the user conditions.
     fn user_index(&self, k: CondId) -> usize {
-        self.engine.conds[..k.0 as usize]
+        self.engine.cx.conds[..k.0 as usize]
             .iter()
             .filter(|c| c.user().is_some())
             .count()

@@ -1,8 +1,8 @@
 //! `focuscheck check`: verdicts per error condition, counterexamples.
 
 use super::*;
-use crate::analysis::conditions::Property;
 use crate::analysis::{step, CheckOptions, Verdict};
+use crate::context::conditions::Property;
 use crate::ir::cond;
 use crate::views;
 use crate::views::text::View;

@@ -2,8 +2,8 @@
 //! reference, and if not, where is the change that breaks it?
 
 use super::*;
-use crate::analysis::conditions::Property;
 use crate::analysis::{step, CheckOptions, Verdict};
+use crate::context::conditions::Property;
 use crate::diff::{self, DiffOptions, Observe, Part, Product};
 use crate::interp;
 use crate::ir::{NodeKind, VarKind};

@@ -96,10 +96,10 @@ pub fn resident_memory() -> Option<u64> {
 }
 
 /// The engine's memory budget: the limit given, or the default.
-pub fn memory_budget(given: Option<u64>) -> Option<(u64, crate::analysis::step::ReadMemory)> {
+pub fn memory_budget(given: Option<u64>) -> Option<(u64, crate::analysis::run::ReadMemory)> {
     given
         .or_else(default_memory)
-        .map(|limit| (limit, resident_memory as crate::analysis::step::ReadMemory))
+        .map(|limit| (limit, resident_memory as crate::analysis::run::ReadMemory))
 }
 
 #[cfg(test)]

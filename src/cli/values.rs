@@ -2,7 +2,7 @@
 //! nothing of clap; these impls (allowed here: the types are this crate's)
 //! give each variant its name and help line.
 
-use crate::analysis::conditions::Property;
+use crate::context::conditions::Property;
 use crate::diff::Observe;
 use crate::ir::GlobalsMode;
 use crate::views::text::View;

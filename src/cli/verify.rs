@@ -3,7 +3,7 @@
 
 use super::check::{collect_files, shell_word, Format};
 use super::*;
-use crate::analysis::conditions::Property;
+use crate::context::conditions::Property;
 use crate::ir::cond::{self, UserCond};
 use crate::syntax::source::Span;
 use crate::vc::{self, gc::EventKind, Loops, Outcome, ProcResult, Status, Warning};

@@ -5,10 +5,10 @@
 //! is remembered), and shown in source terms.
 
 use super::fss::{CallParts, EvKind, Event, Fss};
+use crate::analysis::explore::Explored;
 use crate::analysis::lp::LpOptions;
 use crate::analysis::path::{CallFocus, Exec, Origin, PathError, PathStep};
 use crate::analysis::refine::{self, Exact};
-use crate::analysis::step::Engine;
 use crate::analysis::value::{AlphaDef, Cmp, Constraint, LinExpr, Sym};
 use crate::ir::*;
 use std::collections::BTreeMap;
@@ -180,7 +180,7 @@ pub struct FocusStep {
 }
 
 /// The steps that execute an FSS's statements alone.
-pub fn focus_steps(e: &Engine, fss: &Fss) -> Vec<FocusStep> {
+pub fn focus_steps(e: Explored, fss: &Fss) -> Vec<FocusStep> {
     let parts = super::fss::call_parts(fss);
     fss.iter()
         .zip(parts)
@@ -199,19 +199,19 @@ pub fn focus_steps(e: &Engine, fss: &Fss) -> Vec<FocusStep> {
 
 impl FocusStep {
     /// Executes the step on `x`.
-    pub fn run(&self, e: &Engine, x: &mut Exec) -> Result<Option<SiteId>, PathError> {
+    pub fn run(&self, e: Explored, x: &mut Exec) -> Result<Option<SiteId>, PathError> {
         let focus = self.call.as_ref().map(|c| CallFocus {
             params: &c.params,
             result: c.result,
         });
-        x.step_focus(&self.step, focus, e.conds)
+        x.step_focus(&self.step, focus, e.cx.conds)
     }
 }
 
 /// The constraints of an FSS, executing its events alone.
-pub fn fss_constraints(e: &Engine, fss: &Fss) -> Result<FssRun, PathError> {
-    let p = e.p;
-    let mut x = Exec::sparse(p, &e.layout);
+pub fn fss_constraints(e: Explored, fss: &Fss) -> Result<FssRun, PathError> {
+    let p = e.cx.p;
+    let mut x = Exec::sparse(p, &e.cx.layout);
     let mut out = Vec::new();
     for fs in focus_steps(e, fss) {
         let (i, step) = (fs.event, &fs.step);
@@ -544,10 +544,10 @@ pub enum Feasible {
 }
 
 /// Is the FSS's constraint set satisfiable over the integers?
-pub fn feasible(e: &Engine, run: &FssRun) -> Feasible {
+pub fn feasible(e: Explored, run: &FssRun) -> Feasible {
     let cons: Vec<Constraint> = run.raw.iter().map(|r| r.c.clone()).collect();
     let range = |s: Sym| match s {
-        Sym::Input(k) => e.input_ranges[k as usize],
+        Sym::Input(k) => e.cx.input_ranges[k as usize],
         Sym::Draw(..) => run.draw_ranges.get(&s).copied().unwrap_or((i64::MIN, i64::MAX)),
         Sym::Alpha(..) => (i64::MIN, i64::MAX),
     };

@@ -19,10 +19,10 @@
 //! on each transition.
 
 use super::fss::{EvKind, Event};
-use crate::analysis::conditions::CondKind;
+use crate::analysis::explore::Explored;
 use crate::analysis::explore::State;
 use crate::analysis::state::*;
-use crate::analysis::step::Engine;
+use crate::context::conditions::{CondId, CondKind};
 use crate::ir::*;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -70,7 +70,7 @@ pub enum Root {
 type FeasibleMemo = HashMap<(State, u64), Vec<(super::fss::Fss, bool)>>;
 
 pub struct Backward<'e> {
-    pub e: &'e Engine<'e>,
+    pub e: Explored<'e>,
     /// The control-dependence set of each node (an index into `cd_sets`).
     cd_of_node: Vec<u32>,
     pub cd_sets: Vec<Vec<NodeId>>,
@@ -106,13 +106,13 @@ pub enum Cut {
 }
 
 impl<'e> Backward<'e> {
-    pub fn new(e: &'e Engine<'e>) -> Backward<'e> {
-        let p = e.p;
+    pub fn new(e: Explored<'e>) -> Backward<'e> {
+        let p = e.cx.p;
         let mut set_ids: HashMap<Vec<NodeId>, u32> = HashMap::new();
         let mut cd_sets = Vec::new();
         let mut cd_of_node = Vec::new();
         for n in p.node_ids() {
-            let mut bs: Vec<NodeId> = e.a.control_deps[n.index()].iter().map(|(b, _)| *b).collect();
+            let mut bs: Vec<NodeId> = e.cx.a.control_deps[n.index()].iter().map(|(b, _)| *b).collect();
             bs.sort();
             bs.dedup();
             let id = *set_ids.entry(bs.clone()).or_insert_with(|| {
@@ -132,18 +132,18 @@ impl<'e> Backward<'e> {
                 expr_vars(&a.rhs, vs);
             }
         }
-        let mut global_var = vec![VarId(0); e.layout.global_slots as usize];
+        let mut global_var = vec![VarId(0); e.cx.layout.global_slots as usize];
         for &g in &p.globals {
-            let off = e.layout.offset[g.index()];
+            let off = e.cx.layout.offset[g.index()];
             for k in 0..p.var(g).slots() {
                 global_var[(off + k) as usize] = g;
             }
         }
         let mut local_var = Vec::new();
         for pid in p.proc_ids() {
-            let mut v = vec![VarId(0); e.layout.frame_slots[pid.index()] as usize];
+            let mut v = vec![VarId(0); e.cx.layout.frame_slots[pid.index()] as usize];
             for &l in &p.proc(pid).locals {
-                let off = e.layout.offset[l.index()];
+                let off = e.cx.layout.offset[l.index()];
                 for k in 0..p.var(l).slots() {
                     v[(off + k) as usize] = l;
                 }
@@ -191,7 +191,7 @@ impl<'e> Backward<'e> {
     }
 
     pub fn exit_node(&self, c: CtxId) -> NodeId {
-        self.e.p.proc(self.e.t.ctx(c).proc).exit
+        self.e.cx.p.proc(self.e.t.ctx(c).proc).exit
     }
 
     fn add_cd(&self, n: NodeId, set: &mut ESet) {
@@ -204,7 +204,7 @@ impl<'e> Backward<'e> {
     /// set after it.
     pub fn update(&self, s: State, l: LabelId, after: ESetId) -> (ESetId, Option<Event>) {
         let (c, n, v) = s;
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let node = p.node(n);
         let proc = node.proc;
         let val = self.e.t.val(v);
@@ -245,6 +245,7 @@ impl<'e> Backward<'e> {
                 let potential = !control && {
                     let vars: BTreeSet<VarId> = set.vars.iter().map(|&sl| self.slot_var(proc, sl)).collect();
                     self.e
+                        .cx
                         .a
                         .region_defs
                         .get(&(n, !b))
@@ -272,8 +273,8 @@ impl<'e> Backward<'e> {
             NodeKind::Return { value, .. } => {
                 let rv = p.proc(proc).ret_var;
                 match (value, rv) {
-                    (Some(e), Some(rv)) if set.vars.contains(&self.e.slot_of(rv, 0)) => {
-                        set.vars.remove(&self.e.slot_of(rv, 0));
+                    (Some(e), Some(rv)) if set.vars.contains(&self.e.frames.slot_of(rv, 0)) => {
+                        set.vars.remove(&self.e.frames.slot_of(rv, 0));
                         self.reads(proc, &val, e, &label, &mut set.vars);
                         self.add_cd(n, &mut set);
                         Some(ev(EvKind::Return))
@@ -293,13 +294,13 @@ impl<'e> Backward<'e> {
     /// `s --l-->`: the Error set before the step and its event.
     pub fn error_root(&self, k: CondId, s: State, l: LabelId) -> (ESetId, Event) {
         let (_, n, v) = s;
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let node = p.node(n);
         let proc = node.proc;
         let val = self.e.t.val(v);
         let label = self.e.t.label(l);
         let mut set = ESet::default();
-        match &self.e.conds[k.0 as usize].kind {
+        match &self.e.cx.conds[k.0 as usize].kind {
             CondKind::Site(site) => {
                 // A check inside an expression: what its index or divisor reads.
                 if let Some(e) = site_operand(&node.kind, *site) {

@@ -7,6 +7,7 @@ use super::fss::{EvKind, Event, Fss, Suffixes};
 use crate::analysis::explore::Graph;
 use crate::analysis::explore::State;
 use crate::analysis::state::*;
+use crate::context::conditions::CondId;
 use crate::ir::NodeId;
 use ascent::ascent_run;
 use std::collections::{BTreeMap, HashMap};

@@ -11,13 +11,13 @@ pub mod fss;
 pub mod reduce;
 pub mod witness;
 
+use crate::analysis::explore::Explored;
 use crate::analysis::explore::Graph;
 use crate::analysis::lp::{self, LpOptions, Sat};
 use crate::analysis::path::PathError;
-use crate::analysis::state::CondId;
-use crate::analysis::step::Engine;
 use crate::analysis::value::Constraint;
 use crate::analysis::witness::Counterexample;
+use crate::context::conditions::CondId;
 use assume::{Assumption, Feasible, Raw, SymNames};
 use entries::Entry;
 use fss::Fss;
@@ -89,7 +89,7 @@ pub struct ExplainLimits {
 
 /// Explains the given conditions.
 pub fn explain(
-    engine: &Engine,
+    engine: Explored,
     graph: &Graph,
     users: &[crate::ir::cond::UserCond],
     conds: &[CondId],
@@ -97,7 +97,7 @@ pub fn explain(
     localise_at: &dyn Fn(u32) -> bool,
     diff: bool,
 ) -> (BTreeMap<CondId, Explanation>, ExplainStats) {
-    let p = engine.p;
+    let p = engine.cx.p;
     let localise = |n: crate::ir::NodeId| localise_at(p.node(n).span.lo);
     let mut bw = backward::Backward::new(engine);
     bw.deadline = limits.deadline;
@@ -175,7 +175,7 @@ pub fn explain(
                     ex.infeasible += 1;
                     continue;
                 }
-                crate::analysis::witness::Found::NotFound(_) => {
+                crate::analysis::witness::Found::NotFound(_) | crate::analysis::witness::Found::OutOfBudget(_) => {
                     // The clock, not the search, may have ended it.
                     if limits.deadline.is_some_and(|d| std::time::Instant::now() > d) {
                         ex.truncated = true;

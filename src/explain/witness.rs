@@ -9,8 +9,9 @@ use super::bsum::{close_segments, Candidates};
 use super::fss::{EvKind, Event, Fss, Suffixes};
 use crate::analysis::explore::{Graph, State};
 use crate::analysis::path::PathStep;
-use crate::analysis::state::{CondId, LabelId};
+use crate::analysis::state::LabelId;
 use crate::analysis::witness::{Guide, Move, Pending, Searcher};
+use crate::context::conditions::CondId;
 
 /// Where the path is in the derivation: the walk, the Error set here, and
 /// what is left of the FSS.

@@ -368,25 +368,33 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
                 fss,
                 reduced,
                 infeasible: ex.map(|e| e.infeasible).unwrap_or(0),
-                // A cut exploration leaves the listing incomplete too.
-                truncated: ex.is_some_and(|e| e.truncated) || r.budget_hit.is_some(),
+                // A cut exploration or search leaves the listing incomplete too.
+                truncated: ex.is_some_and(|e| e.truncated)
+                    || r.budget_hit.is_some()
+                    || res.truncated
+                    || (r.explain_skipped && res.verdict != crate::analysis::Verdict::Safe),
                 inputs,
                 choices,
                 trace,
             }
         })
         .collect();
-    let truncated = r.budget_hit.is_some() || conditions.iter().any(|c: &CondDoc| c.truncated);
+    let truncated = r.budget_hit.is_some() || r.explain_skipped || conditions.iter().any(|c: &CondDoc| c.truncated);
     FileDoc {
         file: p.source.name.clone(),
         status: "checked",
         errors: Vec::new(),
         warnings: Vec::new(),
         truncated,
-        limit: r
-            .budget_hit
-            .map(str::to_string)
-            .or_else(|| truncated.then(|| "a limit of the explanation was reached".to_string())),
+        limit: r.budget_hit.map(str::to_string).or_else(|| {
+            if r.results.iter().any(|res| res.truncated) {
+                Some("the counterexample search ran out of its budget".to_string())
+            } else if r.explain_skipped {
+                Some("the time limit (--timeout) left too little time to explain".to_string())
+            } else {
+                truncated.then(|| "a limit of the explanation was reached".to_string())
+            }
+        }),
         conditions,
         states: r.states,
         seconds: r.total_time.as_secs_f64(),

@@ -2,9 +2,9 @@
 //! summary a call needs, and the events around a callee's segment.
 
 use super::{Backward, ESet, ESetId, Root, RootId};
-use crate::analysis::conditions::CondKind;
 use crate::analysis::explore::State;
 use crate::analysis::state::*;
+use crate::context::conditions::{CondId, CondKind};
 use crate::explain::fss::{EvKind, Event};
 use crate::ir::*;
 use std::collections::BTreeSet;
@@ -13,12 +13,12 @@ impl Backward<'_> {
     /// The result slot of a call step (known after its decisions).
     pub(super) fn result_slot(&self, s: State, l: LabelId) -> Option<VarSlot> {
         let (_, n, v) = s;
-        let NodeKind::Call { result: Some(pl), .. } = &self.e.p.node(n).kind else {
+        let NodeKind::Call { result: Some(pl), .. } = &self.e.cx.p.node(n).kind else {
             return None;
         };
         let val = self.e.t.val(v);
         let label = self.e.t.label(l);
-        let (w, exact) = self.writes(self.e.p.node(n).proc, &val, pl, &label, &mut BTreeSet::new());
+        let (w, exact) = self.writes(self.e.cx.p.node(n).proc, &val, pl, &label, &mut BTreeSet::new());
         if exact && w.len() == 1 {
             w.first().copied()
         } else {
@@ -30,10 +30,10 @@ impl Backward<'_> {
     /// from `c2` into a state whose Error set is `after`; and whether the
     /// result matters.
     pub fn exit_set(&self, s: State, l: LabelId, c2: CtxId, after: ESetId) -> (ESetId, bool) {
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let callee = self.e.t.ctx(c2).proc;
         let set = self.eset(after);
-        let view = &self.e.views[callee.index()];
+        let view = &self.e.frames.views[callee.index()];
         let mut ex = ESet::default();
         for sl in &set.vars {
             if let VarSlot::Global(g) = sl {
@@ -45,7 +45,7 @@ impl Backward<'_> {
         let result = self.result_slot(s, l).is_some_and(|r| set.vars.contains(&r));
         if result {
             if let Some(rv) = p.proc(callee).ret_var {
-                ex.vars.insert(self.e.slot_of(rv, 0));
+                ex.vars.insert(self.e.frames.slot_of(rv, 0));
             }
         }
         (self.intern_eset(ex), result)
@@ -53,7 +53,7 @@ impl Backward<'_> {
 
     /// The key of the summary a call needs.
     pub fn sum_root(&self, c2: CtxId, x: ValId, ex: ESetId, asker: (RootId, State, ESetId)) -> RootId {
-        let caller = if self.e.opts.summaries { None } else { Some(asker) };
+        let caller = if self.e.summaries { None } else { Some(asker) };
         self.intern_root(Root::Sum {
             callee: c2,
             exit: x,
@@ -91,10 +91,10 @@ impl Backward<'_> {
         segment_focus: bool,
     ) -> (ESetId, Vec<Event>, Vec<Event>) {
         let (_, n, _) = s;
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let proc = p.node(n).proc;
         let callee = self.e.t.ctx(c2).proc;
-        let view = &self.e.views[callee.index()];
+        let view = &self.e.frames.views[callee.index()];
         let set = self.eset(after);
         let at_entry = self.eset(entry);
         let result_slot = self.result_slot(s, l);
@@ -163,7 +163,7 @@ impl Backward<'_> {
         at_entry: &ESet,
     ) -> (Vec<u32>, BTreeSet<VarSlot>) {
         let (_, n, v) = s;
-        let p = self.e.p;
+        let p = self.e.cx.p;
         let NodeKind::Call { args, .. } = &p.node(n).kind else {
             return (Vec::new(), BTreeSet::new());
         };
@@ -172,7 +172,7 @@ impl Backward<'_> {
         let mut params = Vec::new();
         let mut reads = BTreeSet::new();
         for (i, (param, arg)) in p.proc(callee).params.iter().zip(args).enumerate() {
-            if at_entry.vars.contains(&self.e.slot_of(*param, 0)) {
+            if at_entry.vars.contains(&self.e.frames.slot_of(*param, 0)) {
                 params.push(i as u32);
                 self.reads(p.node(n).proc, &val, arg, &label, &mut reads);
             }
@@ -217,7 +217,7 @@ impl Backward<'_> {
     /// result.
     pub fn result_violation_root(&self, k: CondId, s: State, l: LabelId) -> ESetId {
         let mut set = ESet::default();
-        if let CondKind::User(u) = &self.e.conds[k.0 as usize].kind {
+        if let CondKind::User(u) = &self.e.cx.conds[k.0 as usize].kind {
             for &var in &u.vars {
                 self.all_slots(var, &mut set.vars);
             }

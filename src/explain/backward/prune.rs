@@ -11,7 +11,7 @@ impl Backward<'_> {
     /// Is the budget for explaining spent? Then new suffixes are dropped,
     /// so the fixpoint ends soon, with a listing marked incomplete. Each
     /// call is one step.
-    pub(super) fn late(&self) -> bool {
+    pub fn late(&self) -> bool {
         if self.cut.get().is_some() {
             return true;
         }
@@ -50,17 +50,17 @@ impl Backward<'_> {
         use crate::analysis::path::Exec;
         use crate::analysis::value::Sym;
         let e = self.e;
-        let p = e.p;
+        let p = e.cx.p;
         let (_, n, v) = s;
         let proc = p.node(n).proc;
         let val = e.t.val(v);
-        let mut globals = vec![crate::analysis::value::Value::Const(0); e.layout.global_slots as usize];
-        for (i, g) in e.views[proc.index()].slots.iter().enumerate() {
-            globals[*g as usize] = val.globals[i].clone();
+        let mut globals = vec![crate::analysis::value::Value::Const(0); e.cx.layout.global_slots as usize];
+        for (i, g) in e.frames.views[proc.index()].slots.iter().enumerate() {
+            globals[*g as usize] = val.globals()[i].clone();
         }
-        let locals: Vec<_> = val.locals.iter().cloned().collect();
+        let locals: Vec<_> = val.locals().iter().cloned().collect();
         let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
-        let mut x = Exec::sparse_from(p, &e.layout, proc, globals, locals, first);
+        let mut x = Exec::sparse_from(p, &e.cx.layout, proc, globals, locals, first);
         for fs in crate::explain::assume::focus_steps(e, f) {
             match fs.run(e, &mut x) {
                 Ok(_) => {}

@@ -15,8 +15,8 @@ impl Backward<'_> {
     }
 
     pub(super) fn all_slots(&self, var: VarId, out: &mut BTreeSet<VarSlot>) {
-        for k in 0..self.e.p.var(var).slots() {
-            out.insert(self.e.slot_of(var, k));
+        for k in 0..self.e.cx.p.var(var).slots() {
+            out.insert(self.e.frames.slot_of(var, k));
         }
     }
 
@@ -27,7 +27,7 @@ impl Backward<'_> {
             ExprKind::Var(v) => self.e.read(proc, val, *v, 0).as_const(),
             ExprKind::Elem(v, i, _) => {
                 let k = self.value_of(proc, val, i)?;
-                if k < 0 || k >= self.e.p.var(*v).slots() as i64 {
+                if k < 0 || k >= self.e.cx.p.var(*v).slots() as i64 {
                     return None;
                 }
                 self.e.read(proc, val, *v, k as u32).as_const()
@@ -82,13 +82,13 @@ impl Backward<'_> {
         match &e.kind {
             ExprKind::Const(_) => {}
             ExprKind::Var(v) => {
-                out.insert(self.e.slot_of(*v, 0));
+                out.insert(self.e.frames.slot_of(*v, 0));
             }
             ExprKind::Elem(v, i, site) => {
                 self.reads(proc, val, i, label, out);
                 match self.element(proc, val, i, *site, label) {
-                    Some(k) if k < self.e.p.var(*v).slots() => {
-                        out.insert(self.e.slot_of(*v, k));
+                    Some(k) if k < self.e.cx.p.var(*v).slots() => {
+                        out.insert(self.e.frames.slot_of(*v, k));
                     }
                     _ => self.all_slots(*v, out),
                 }
@@ -118,19 +118,19 @@ impl Backward<'_> {
         reads: &mut BTreeSet<VarSlot>,
     ) -> (Vec<VarSlot>, bool) {
         match &pl.index {
-            None => match self.e.p.var(pl.var).len {
+            None => match self.e.cx.p.var(pl.var).len {
                 // A whole array (a havoc of an uninitialised local array).
                 Some(_) => {
                     let mut all = BTreeSet::new();
                     self.all_slots(pl.var, &mut all);
                     (all.into_iter().collect(), true)
                 }
-                None => (vec![self.e.slot_of(pl.var, 0)], true),
+                None => (vec![self.e.frames.slot_of(pl.var, 0)], true),
             },
             Some((i, site)) => {
                 self.reads(proc, val, i, label, reads);
                 match self.element(proc, val, i, *site, label) {
-                    Some(k) if k < self.e.p.var(pl.var).slots() => (vec![self.e.slot_of(pl.var, k)], true),
+                    Some(k) if k < self.e.cx.p.var(pl.var).slots() => (vec![self.e.frames.slot_of(pl.var, k)], true),
                     _ => {
                         let mut all = BTreeSet::new();
                         self.all_slots(pl.var, &mut all);

@@ -2,10 +2,13 @@
 //! array access and division in a reachable procedure, and the user's
 //! `--error` conditions.
 
-use super::state::CondId;
 use crate::facts::Analysis;
 use crate::ir::cond::{BoolExpr, UserCond};
 use crate::ir::*;
+
+/// A condition's number in the list `conditions` returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CondId(pub u32);
 
 #[derive(Clone, Debug)]
 pub enum CondKind {
@@ -147,23 +150,5 @@ fn dnf(e: &BoolExpr, pos: bool) -> Vec<Vec<(Atom, bool)>> {
             }
             out
         }
-    }
-}
-
-/// Conditions indexed for the engines.
-pub struct CondIndex {
-    /// The condition of each site.
-    pub of_site: Vec<Option<CondId>>,
-}
-
-impl CondIndex {
-    pub fn new(p: &Program, conds: &[Condition]) -> CondIndex {
-        let mut of_site = vec![None; p.sites.len()];
-        for (i, c) in conds.iter().enumerate() {
-            if let Some(s) = c.site() {
-                of_site[s.index()] = Some(CondId(i as u32));
-            }
-        }
-        CondIndex { of_site }
     }
 }

@@ -1,0 +1,197 @@
+//! Loop widening. Each valuation carries, for every loop its activation is
+//! inside, what this path did there (`LoopVisit`): whether it took a
+//! non-concrete decision, how often it reached the head (up to `--unroll`)
+//! and the values the loop's written slots had at the head in those
+//! visits. Once a path has reached a head `--unroll` times and decided
+//! something in the loop, the values it brings that it never had there are
+//! widened (replaced by abstraction symbols): at once in a loop without an
+//! exit test, else when the next iteration passes its exit test (values on
+//! the way out stay exact). The decision reads only the state, so the
+//! explored graph does not depend on the order the rules run in.
+
+use super::frames::{fresh, taken};
+use super::state::*;
+use super::step::Explorer;
+use super::value::{AlphaKey, Sym, Value};
+use crate::facts::Analysis;
+use crate::ir::*;
+use std::collections::HashMap;
+
+/// The loops of the program as the explorer reads them.
+pub struct LoopFacts {
+    /// Loops (indices into `Analysis::loops`) whose body holds each node.
+    of_node: Vec<Vec<u32>>,
+    /// Exit tests: a branch of a loop with one successor outside it; the
+    /// loop and the successor that stays inside.
+    exit_tests: HashMap<NodeId, Vec<(u32, NodeId)>>,
+    /// Loops with at least one exit test.
+    has_exit_test: Vec<bool>,
+}
+
+impl LoopFacts {
+    pub fn new(p: &Program, a: &Analysis) -> LoopFacts {
+        let mut of_node = vec![Vec::new(); p.nodes.len()];
+        let mut exit_tests: HashMap<NodeId, Vec<(u32, NodeId)>> = HashMap::new();
+        let mut has_exit_test = vec![false; a.loops.len()];
+        for (i, l) in a.loops.iter().enumerate() {
+            for &b in &l.body {
+                of_node[b.index()].push(i as u32);
+                if let NodeKind::Branch { then_, else_, .. } = &p.node(b).kind {
+                    let stay = match (l.body.contains(then_), l.body.contains(else_)) {
+                        (true, false) => *then_,
+                        (false, true) => *else_,
+                        _ => continue,
+                    };
+                    exit_tests.entry(b).or_default().push((i as u32, stay));
+                    has_exit_test[i] = true;
+                }
+            }
+        }
+        LoopFacts {
+            of_node,
+            exit_tests,
+            has_exit_test,
+        }
+    }
+}
+
+impl Explorer<'_> {
+    /// The valuation on entering `to` from `from`: loop bookkeeping and,
+    /// past the unrolling bound, widening.
+    pub(super) fn advance(
+        &self,
+        c: CtxId,
+        proc: ProcId,
+        from: NodeId,
+        to: NodeId,
+        mut w: Valuation,
+        decided: bool,
+    ) -> ValId {
+        let loops = self.loops;
+        if decided {
+            for lv in &mut w.loops {
+                if loops.of_node[from.index()].contains(&lv.lp) {
+                    lv.decided = true;
+                }
+            }
+        }
+        // An exit test that stays in its loop: the iteration goes on, so
+        // what changed in the last one is widened now.
+        for &(l, stay) in loops.exit_tests.get(&from).into_iter().flatten() {
+            if stay == to {
+                if let Some(i) = w.loops.iter().position(|lv| lv.lp == l && !lv.pending.is_empty()) {
+                    let pending = std::mem::take(&mut w.loops[i].pending);
+                    self.widen(c, proc, l, &pending, &mut w);
+                }
+            }
+        }
+        // At the exit only the globals and the return value live on: the
+        // locals are dropped, so one effect is one summary.
+        if let NodeKind::Exit = self.cx.p.node(to).kind {
+            let rv = self
+                .cx
+                .p
+                .proc(proc)
+                .ret_var
+                .map(|rv| self.cx.layout.offset[rv.index()] as usize);
+            for i in 0..w.locals().len() {
+                if Some(i) != rv {
+                    w.set_local(i, Value::Const(0));
+                }
+            }
+        }
+        let inside = &loops.of_node[to.index()];
+        w.loops.retain(|lv| inside.contains(&lv.lp));
+        if let Some(&l) = self.cx.a.loop_at.get(&to) {
+            let l = l as u32;
+            let i = match w.loops.iter().position(|lv| lv.lp == l) {
+                Some(i) => i,
+                None => {
+                    w.loops.push(LoopVisit::new(l));
+                    w.loops.len() - 1
+                }
+            };
+            self.head_visit(c, proc, l, i, &mut w);
+        }
+        self.run.t.intern_val(w)
+    }
+
+    /// The slots a loop writes that belong to this activation.
+    fn loop_slots(&self, proc: ProcId, l: u32) -> Vec<(VarId, u32)> {
+        let p = self.cx.p;
+        let mut slots = Vec::new();
+        for &var in &self.cx.a.loops[l as usize].modifies {
+            let v = p.var(var);
+            if !v.is_global_storage() && v.proc != Some(proc) {
+                continue;
+            }
+            for k in 0..v.slots() {
+                slots.push((var, k));
+            }
+        }
+        slots
+    }
+
+    /// A visit of a loop head: a change still pending from the previous
+    /// iteration (no exit test on its path) is widened now; past the bound,
+    /// values this path never had at the head become pending (or are
+    /// widened at once in a loop without exit tests); within the bound, the
+    /// values are recorded.
+    fn head_visit(&self, c: CtxId, proc: ProcId, l: u32, i: usize, w: &mut Valuation) {
+        let slots = self.loop_slots(proc, l);
+        let stale = std::mem::take(&mut w.loops[i].pending);
+        if !stale.is_empty() {
+            self.widen(c, proc, l, &stale, w);
+        }
+        let now: Vec<Value> = slots
+            .iter()
+            .map(|&(var, k)| self.frames.read(proc, w, var, k))
+            .collect();
+        let bound = self.opts.unroll;
+        let lv = &mut w.loops[i];
+        if lv.visits < bound {
+            lv.visits += 1;
+            for (j, v) in now.into_iter().enumerate() {
+                lv.see(j as u32, v);
+            }
+            return;
+        }
+        if !lv.decided {
+            return;
+        }
+        let fresh_values: Vec<u32> = now
+            .into_iter()
+            .enumerate()
+            .filter(|(j, v)| !lv.saw(*j as u32, v))
+            .map(|(j, _)| j as u32)
+            .collect();
+        if fresh_values.is_empty() {
+            return;
+        }
+        if self.loops.has_exit_test[l as usize] {
+            lv.pending = fresh_values;
+        } else {
+            self.widen(c, proc, l, &fresh_values, w);
+        }
+    }
+
+    /// Replaces the given slots of what the loop writes by fresh abstraction
+    /// symbols.
+    fn widen(&self, c: CtxId, proc: ProcId, l: u32, which: &[u32], w: &mut Valuation) {
+        let head = self.cx.a.loops[l as usize].head;
+        let slots = self.loop_slots(proc, l);
+        let chosen: Vec<(VarId, u32)> = which.iter().filter_map(|&j| slots.get(j as usize).copied()).collect();
+        for &(var, k) in &chosen {
+            self.frames.write(proc, w, var, k, Value::Const(0));
+        }
+        let mut taken = taken(&self.run.t, c, w);
+        for &(var, k) in &chosen {
+            let s = fresh(
+                &taken,
+                Sym::Alpha(AlphaKey::Widen(head, self.frames.slot_key(var, k)), 0),
+            );
+            taken.insert(s);
+            self.frames.write(proc, w, var, k, Value::sym(s));
+        }
+    }
+}
