@@ -3,6 +3,7 @@
 use crate::analysis::conditions::{self, Condition};
 use crate::analysis::state::CondId;
 use crate::analysis::{self, explore, step, CheckOptions, CondReport, Verdict};
+use crate::engines::{Engine, VcCheck, VcPlan, VcStats};
 use crate::explain::{self, ExplainStats, Explanation};
 use crate::facts::Analysis;
 use crate::ir::cond::UserCond;
@@ -28,6 +29,9 @@ pub struct Report {
     pub explain: ExplainStats,
     /// Relation sizes and rule times of the forward rules (`--stats`).
     pub stats: String,
+    /// The engine that decided the verdicts, and what the VC engine did.
+    pub engine: Engine,
+    pub vc: VcStats,
 }
 
 impl Report {
@@ -38,13 +42,53 @@ impl Report {
 
 /// Checks every error condition of a program and explains the unsafe ones.
 pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
+    check_with(p, users, opts, Engine::Fsum, &VcPlan::default())
+}
+
+/// `check` with a choice of engine (`engines.rs`): `vc` decides every
+/// verdict with the VC engine (nothing is explored or explained); `auto`
+/// lets it decide what the Datalog engine leaves unknown, before the
+/// explanation.
+pub fn check_with(p: &Program, users: &[UserCond], opts: &CheckOptions, which: Engine, plan: &VcPlan) -> Report {
     let start = Instant::now();
     let a = Analysis::new(p);
     let conds = conditions::conditions(p, &a, users, opts.property, &opts.cut);
+    let deadline = opts.engine.timeout.map(|t| start + t);
+    let mut vc = VcStats::default();
+    let vc_check = VcCheck {
+        p,
+        users,
+        conds: &conds,
+        property: opts.property,
+        plan,
+        deadline,
+    };
+    if which == Engine::Vc {
+        let results = vc_check.verdicts(&mut vc);
+        return Report {
+            verdict_time: start.elapsed(),
+            explain_time: Duration::ZERO,
+            states: 0,
+            summaries: 0,
+            budget_hit: None,
+            explore_time: Duration::ZERO,
+            total_time: start.elapsed(),
+            stats: String::new(),
+            explain: ExplainStats::default(),
+            results,
+            explanations: BTreeMap::new(),
+            conds,
+            engine: which,
+            vc,
+        };
+    }
     let engine = step::Engine::new(p, &a, &conds, opts.engine.clone());
     let graph = explore::explore(&engine);
     let explore_time = start.elapsed();
-    let results = analysis::verdicts(&engine, &graph, users, opts, start);
+    let mut results = analysis::verdicts(&engine, &graph, users, opts, start);
+    if which == Engine::Auto {
+        vc_check.settle(&mut results, &mut vc);
+    }
     let verdict_time = start.elapsed() - explore_time;
     let to_explain: Vec<CondId> = if opts.explain {
         results
@@ -85,7 +129,6 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
         )
     };
     // A counterexample found for an FSS confirms the condition too.
-    let mut results = results;
     for r in &mut results {
         if r.verdict == Verdict::Unknown {
             if let Some(cx) = explanations
@@ -112,5 +155,7 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
         results,
         explanations,
         conds,
+        engine: which,
+        vc,
     }
 }

@@ -7,6 +7,7 @@ pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod diff;
+pub mod engines;
 pub mod explain;
 pub mod facts;
 pub mod interp;

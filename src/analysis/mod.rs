@@ -81,6 +81,9 @@ pub struct CondReport {
     /// Why the verdict (always set for `unknown`).
     pub reason: String,
     pub counterexample: Option<Counterexample>,
+    /// The engine whose verdict this is: `fsum` (this one), `vc`, or
+    /// `fsum+vc` when neither decided (`check --engine`).
+    pub engine: &'static str,
 }
 
 /// The verdict of every reported condition, from the explored graph.
@@ -164,6 +167,7 @@ pub fn verdicts(
             verdict,
             reason,
             counterexample,
+            engine: "fsum",
         });
     }
     results

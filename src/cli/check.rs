@@ -3,6 +3,7 @@
 use super::*;
 use crate::analysis::conditions::Property;
 use crate::analysis::{step, CheckOptions, Verdict};
+use crate::engines::{Engine, VcPlan};
 use crate::ir::cond;
 use crate::views;
 use crate::views::text::View;
@@ -39,6 +40,13 @@ pub struct CheckArgs {
     /// conditions only).
     #[arg(long, value_enum, default_value_t = Property::All)]
     property: Property,
+    /// Which engine decides verdicts: `fsum` (the Datalog engine, whose
+    /// explanations every view shows), `vc` (the VC engine with Z3 alone:
+    /// verdicts and counterexamples, no FSSs) or `auto` (the VC engine
+    /// decides what the Datalog engine leaves unknown: safe only from a
+    /// sound mode, unsafe only after replay).
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
+    engine: Engine,
     /// Loop iterations (per loop entry) explored exactly before the loop's
     /// variables are widened to unknown values; also the recursion depth.
     #[arg(long, default_value_t = 10, value_name = "K")]
@@ -111,6 +119,9 @@ fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> 
     }
     if args.property != Property::All {
         opt("--property", value_name(args.property));
+    }
+    if args.engine != Engine::Auto {
+        opt("--engine", value_name(args.engine));
     }
     if args.unroll != 10 {
         opt("--unroll", args.unroll.to_string());
@@ -340,7 +351,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     if std::env::var_os("FOCUSCHECK_PANIC_IN").is_some_and(|f| path.ends_with(f)) {
         panic!("FOCUSCHECK_PANIC_IN names this file");
     }
-    let report = crate::check::check(&p, &users, opts);
+    let report = crate::check::check_with(&p, &users, opts, args.engine, &VcPlan::default());
     let count = |v: Verdict| report.results.iter().filter(|r| r.verdict == v).count();
     let mut out = FileResult {
         messages,

@@ -39,7 +39,8 @@ pub struct VerifyArgs {
     /// Stop after this many warnings per procedure.
     #[arg(long, default_value_t = 10, value_name = "N")]
     max_warnings: usize,
-    /// Give up on a query after this many seconds (the result is `unknown`).
+    /// Give up on a file after this many seconds (what is left open is
+    /// `unknown`).
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// In `--loops havoc`: use only the user's invariants (no Houdini).
@@ -57,14 +58,7 @@ pub struct VerifyArgs {
 }
 
 fn parse_loops(s: &str) -> Result<Loops, String> {
-    match s {
-        "havoc" => Ok(Loops::Havoc),
-        "unroll" => Ok(Loops::Unroll(1)),
-        _ => match s.strip_prefix("unroll:").map(str::parse::<u32>) {
-            Some(Ok(k)) => Ok(Loops::Unroll(k)),
-            _ => Err(format!("`{s}`: expected `unroll:K` (K a number) or `havoc`")),
-        },
-    }
+    s.parse()
 }
 
 pub fn vc_options(
@@ -79,6 +73,7 @@ pub fn vc_options(
         inline_depth,
         max_warnings,
         timeout: timeout.map(Duration::from_secs_f64),
+        deadline: timeout.map(|t| std::time::Instant::now() + Duration::from_secs_f64(t)),
         property: match property {
             Property::All => vc::Property::All,
             Property::UnreachCall => vc::Property::UnreachCall,
@@ -116,7 +111,7 @@ pub fn verify_program(
     opts: &vc::Options,
     infer: bool,
 ) -> Result<ProcResult, Vec<diag::Diag>> {
-    let invariants = if opts.loops == Loops::Havoc {
+    let invariants = if opts.loops.sound() {
         vc::houdini::user_invariants(p, &facts::Analysis::new(p))?
     } else {
         Vec::new()

@@ -9,6 +9,10 @@
 //!   reached) and ends; `Havoc` asserts the loop's invariants on entry,
 //!   havocs what the loop writes, assumes the invariants, and at a back edge
 //!   asserts them again and ends the path.
+//! - `KInduction(K)` (`kinduction.rs`): on entry a loop is both unrolled K
+//!   times from the real state (base case) and run from an arbitrary state
+//!   satisfying its invariants through K iterations whose checks are
+//!   assumed, then one checked iteration (step case).
 //! - Calls are inlined up to `inline_depth`; a deeper call havocs its result
 //!   and the globals the callee may write, and meets a `Depth` check.
 //! - Run-time checks (bounds, division by zero) become `assert P; assume P`;
@@ -18,6 +22,7 @@
 //!   run draws (`nondet()`, `if (*)`) are recorded as commands too, so the
 //!   model can be read back along the path it takes.
 
+use super::kinduction;
 use super::term::{Formula, Term, VarKey, GLOBAL};
 use super::{Invariant, Loops, Options};
 use crate::facts::Analysis;
@@ -135,6 +140,8 @@ struct Frame {
     depth: u32,
     /// The call instance to return to and its result place.
     ret: Option<(Inst, Option<Place>)>,
+    /// Called from a k-induction step iteration whose checks are assumed.
+    assumed: bool,
 }
 
 struct Builder<'a> {
@@ -169,6 +176,7 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
             proc: p.entry,
             depth: 0,
             ret: None,
+            assumed: false,
         }],
         insts: HashMap::new(),
         work: Vec::new(),
@@ -249,6 +257,11 @@ impl Builder<'_> {
             .copied()
             .filter(|&(h, _)| self.body_contains(h, to))
             .collect();
+        if let Loops::KInduction(k) = self.opts.loops {
+            if kinduction::leaves_assumed(&from.loops, &loops, k) {
+                return self.new_block(vec![Cmd::Assume(Formula::Bool(false))], Vec::new());
+            }
+        }
         if self.a.loop_at.contains_key(&to) {
             match loops.iter().position(|&(h, _)| h == to) {
                 Some(i) => match self.opts.loops {
@@ -268,7 +281,29 @@ impl Builder<'_> {
                         cmds.push(Cmd::Assume(Formula::Bool(false)));
                         return self.new_block(cmds, Vec::new());
                     }
+                    Loops::KInduction(k) => match kinduction::next(loops[i].1, k) {
+                        Some(it) => loops[i].1 = it,
+                        None => return self.new_block(vec![Cmd::Assume(Formula::Bool(false))], Vec::new()),
+                    },
                 },
+                None if matches!(self.opts.loops, Loops::KInduction(_)) => {
+                    // Base case and step case, side by side.
+                    let mut step_cmds = Vec::new();
+                    self.cut_loop(to, from.frame, &mut step_cmds);
+                    let mut succs = Vec::new();
+                    for it in [0, kinduction::STEP] {
+                        let mut l = loops.clone();
+                        l.push((to, it));
+                        l.sort();
+                        succs.push(self.inst(Inst {
+                            node: to,
+                            frame: from.frame,
+                            loops: l,
+                        }));
+                    }
+                    let step = self.new_block(step_cmds, vec![succs[1]]);
+                    return self.new_block(Vec::new(), vec![succs[0], step]);
+                }
                 None => {
                     loops.push((to, 0));
                     loops.sort();
@@ -280,6 +315,30 @@ impl Builder<'_> {
             frame: from.frame,
             loops,
         })
+    }
+
+    /// Any state satisfying the loop's invariants: havoc what the loop
+    /// writes, assume the invariants.
+    fn cut_loop(&mut self, head: NodeId, frame: u32, cmds: &mut Vec<Cmd>) {
+        let l = &self.a.loops[self.a.loop_at[&head]];
+        for &v in &l.modifies {
+            cmds.push(Cmd::Havoc(self.key(v, frame), None));
+        }
+        for (i, inv) in self.invariants.iter().enumerate() {
+            if inv.head == head {
+                let f = self.bool_expr(&inv.expr, frame).1;
+                cmds.push(Cmd::Assume(Formula::Enabled(i, Box::new(f))));
+            }
+        }
+    }
+
+    /// Are the checks of this instance assumed (a k-induction step
+    /// iteration before the checked one, here or in a caller)?
+    fn assumed(&self, inst: &Inst) -> bool {
+        match self.opts.loops {
+            Loops::KInduction(k) => self.frames[inst.frame as usize].assumed || kinduction::assumed(&inst.loops, k),
+            _ => false,
+        }
     }
 
     /// `assert inv` for every candidate invariant of the loop at `head`.
@@ -381,6 +440,7 @@ impl Builder<'_> {
                         proc: *callee,
                         depth: depth + 1,
                         ret: Some((inst.clone(), result.clone())),
+                        assumed: self.assumed(&inst),
                     });
                     self.gc.frames.push(*callee);
                     for (param, v) in cp.params.iter().zip(vals) {
@@ -459,27 +519,21 @@ impl Builder<'_> {
                 if let Some(&(_, it)) = inst.loops.iter().find(|(h, _)| *h == n) {
                     if self.opts.loops == Loops::Havoc {
                         self.invariant_checks(n, frame, true, &mut cmds);
-                        let l = &self.a.loops[self.a.loop_at[&n]];
-                        for &v in &l.modifies {
-                            cmds.push(Cmd::Havoc(self.key(v, frame), None));
-                        }
-                        for (i, inv) in self.invariants.iter().enumerate() {
-                            if inv.head == n {
-                                let f = self.bool_expr(&inv.expr, frame).1;
-                                cmds.push(Cmd::Assume(Formula::Enabled(i, Box::new(f))));
-                            }
-                        }
+                        self.cut_loop(n, frame, &mut cmds);
                     }
                     cmds.push(Cmd::Event(Event {
                         kind: EventKind::LoopHead,
                         span: node.span,
-                        iteration: Some(it),
+                        iteration: kinduction::shown_iteration(it),
                         callee: None,
                         havocked: false,
                     }));
                 }
                 succs.push(self.edge(&inst, *next));
             }
+        }
+        if self.assumed(&inst) {
+            kinduction::assume_checks(&mut cmds, &self.gc.checks);
         }
         let b = &mut self.gc.blocks[id];
         b.cmds = cmds;

@@ -27,6 +27,9 @@ struct Engine<'a> {
     ok: Vec<Bool>,
     labels: BTreeMap<CheckKey, Bool>,
     solver_time: Duration,
+    /// Per query, and for the whole run.
+    timeout: Option<Duration>,
+    deadline: Option<Instant>,
 }
 
 /// What a query looks for.
@@ -57,6 +60,15 @@ impl Engine<'_> {
         }
         assumptions.extend(self.pv.enabled.iter().cloned());
         let start = Instant::now();
+        let left = self.deadline.map(|d| d.saturating_duration_since(start));
+        if left == Some(Duration::ZERO) {
+            return Answer::Unknown("the time limit was reached".into());
+        }
+        if let Some(t) = [self.timeout, left].into_iter().flatten().min() {
+            let mut params = z3::Params::new();
+            params.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
+            self.solver.set_params(&params);
+        }
         if let Some(e) = extra {
             self.solver.push();
             self.solver.assert(e);
@@ -174,11 +186,6 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
     let pv = passive::passify(p, &gc);
     let (blocks, commands) = passive::size(&pv);
     let solver = Solver::new();
-    if let Some(t) = opts.timeout {
-        let mut params = z3::Params::new();
-        params.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-        solver.set_params(&params);
-    }
     let mut labels = BTreeMap::new();
     for c in &gc.checks {
         let n = labels.len();
@@ -200,6 +207,8 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         ok,
         labels,
         solver_time: Duration::ZERO,
+        timeout: opts.timeout,
+        deadline: opts.deadline,
     };
     let mut result = ProcResult {
         name: p.proc(p.entry).name.clone(),
@@ -212,6 +221,8 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         commands,
         solver_time: Duration::ZERO,
         total_time: Duration::ZERO,
+        proven: None,
+        exhaustive: false,
     };
     let mut unknown: Option<String> = None;
     // Houdini: drop candidate invariants until the rest are inductive.
@@ -222,7 +233,9 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         .filter(|k| matches!(k, CheckKey::Invariant { cand, .. } if !e.invariants[*cand].user))
         .collect();
     let mut dropped: BTreeSet<usize> = BTreeSet::new();
+    let mut houdini_done = true;
     if !cand_keys.is_empty() {
+        houdini_done = false;
         loop {
             let live: BTreeSet<CheckKey> = cand_keys
                 .iter()
@@ -249,7 +262,10 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
                         break;
                     }
                 },
-                Answer::Unsat => break,
+                Answer::Unsat => {
+                    houdini_done = true;
+                    break;
+                }
                 Answer::Unknown(why) => {
                     unknown = Some(format!("Z3: {why}"));
                     break;
@@ -280,10 +296,15 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             _ => false,
         })
         .collect();
+    // Every check that can fail was found (the last query said unsat).
+    let mut all_found = targets.is_empty();
     while unknown.is_none() && !targets.is_empty() && result.warnings.len() < opts.max_warnings {
         let m = match e.ask(&Query::Fail(&targets), None) {
             Answer::Sat(m) => m,
-            Answer::Unsat => break,
+            Answer::Unsat => {
+                all_found = true;
+                break;
+            }
             Answer::Unknown(why) => {
                 unknown = Some(format!("Z3: {why}"));
                 break;
@@ -324,13 +345,31 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             }
         }
     };
+    let invariant_warning = result
+        .warnings
+        .iter()
+        .any(|w| matches!(w.key, CheckKey::Invariant { .. }));
+    if opts.loops == Loops::Havoc && houdini_done && unknown.is_none() && !invariant_warning {
+        result.proven = Some(
+            e.invariants
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !dropped.contains(i))
+                .map(|(_, inv)| inv.clone())
+                .collect(),
+        );
+    }
+    result.exhaustive =
+        all_found && complete && unknown.is_none() && !e.gc.too_big && result.hidden == 0 && !invariant_warning;
     let bound_text = match opts.loops {
         Loops::Unroll(k) => format!(
             "no error within {k} loop iteration{} and call depth {}",
             if k == 1 { "" } else { "s" },
             opts.inline_depth
         ),
-        Loops::Havoc => format!("no error, but calls deeper than {} were havocked", opts.inline_depth),
+        Loops::Havoc | Loops::KInduction(_) => {
+            format!("no error, but calls deeper than {} were havocked", opts.inline_depth)
+        }
     };
     (result.outcome, result.reason) = if !result.warnings.is_empty() {
         let why = match (&unknown, result.warnings.len() >= opts.max_warnings) {
@@ -353,9 +392,10 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         )
     } else if complete {
         let how = match opts.loops {
-            Loops::Unroll(_) => "every run stays within the unrolling and inlining bounds",
-            Loops::Havoc if result.invariants.is_empty() => "no loop needed an invariant",
-            Loops::Havoc => "the loop invariants are inductive",
+            Loops::Unroll(_) => "every run stays within the unrolling and inlining bounds".to_string(),
+            Loops::Havoc if result.invariants.is_empty() => "no loop needed an invariant".to_string(),
+            Loops::Havoc => "the loop invariants are inductive".to_string(),
+            Loops::KInduction(k) => kinduction::reason(k, e.invariants.len()),
         };
         (Outcome::Verified, format!("no check can fail: {how}"))
     } else {

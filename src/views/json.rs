@@ -125,6 +125,9 @@ pub struct CondDoc {
     pub declared: Option<Place>,
     pub verdict: &'static str,
     pub reason: String,
+    /// The engine whose verdict it is: `fsum`, `vc`, or `fsum+vc` (neither
+    /// decided).
+    pub engine: &'static str,
     /// Feasible focus-statement sequences, ranked.
     pub fss: Vec<FssDoc>,
     /// What Reduce keeps: per FSS its NEST and remaining assumptions.
@@ -328,6 +331,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
                 }),
                 verdict: res.verdict.name(),
                 reason: res.reason.clone(),
+                engine: res.engine,
                 fss,
                 reduced,
                 infeasible: ex.map(|e| e.infeasible).unwrap_or(0),

@@ -215,6 +215,9 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                 })
                 .unwrap_or_default();
             let _ = writeln!(out, "  {}: {}{at}", verdict_word(o.color, res.verdict), c.describe(p));
+            if res.engine == "vc" {
+                let _ = writeln!(out, "    engine: vc: {}", res.reason);
+            }
             continue;
         }
         let ex = r.explanations.get(&res.id);
@@ -241,6 +244,8 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         }
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
+        } else if res.engine == "vc" {
+            let _ = writeln!(out, "  engine: vc: {}", res.reason);
         }
         if ex.is_some_and(|e| e.truncated) {
             let _ = writeln!(
