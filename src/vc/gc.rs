@@ -156,6 +156,9 @@ struct Builder<'a> {
     work: Vec<(Inst, usize)>,
     checks: HashMap<(CheckKey, NodeId), usize>,
     fresh: u32,
+    /// Loop-entry values of invariants (`Invariant::entry`), per candidate
+    /// and frame.
+    entry_values: HashMap<(usize, u32), VarKey>,
 }
 
 /// Unfolds `p` from its entry.
@@ -182,6 +185,7 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
         work: Vec::new(),
         checks: HashMap::new(),
         fresh: 0,
+        entry_values: HashMap::new(),
     };
     let start = b.inst(Inst {
         node: p.proc(p.entry).entry,
@@ -289,6 +293,7 @@ impl Builder<'_> {
                 None if matches!(self.opts.loops, Loops::KInduction(_)) => {
                     // Base case and step case, side by side.
                     let mut step_cmds = Vec::new();
+                    self.entry_values(to, from.frame, &mut step_cmds);
                     self.cut_loop(to, from.frame, &mut step_cmds);
                     let mut succs = Vec::new();
                     for it in [0, kinduction::STEP] {
@@ -326,9 +331,41 @@ impl Builder<'_> {
         }
         for (i, inv) in self.invariants.iter().enumerate() {
             if inv.head == head {
-                let f = self.bool_expr(&inv.expr, frame).1;
+                let f = self.invariant(i, frame);
                 cmds.push(Cmd::Assume(Formula::Enabled(i, Box::new(f))));
             }
+        }
+    }
+
+    /// Records, on entering the loop at `head`, the values its invariants
+    /// compare with (`Invariant::entry`).
+    fn entry_values(&mut self, head: NodeId, frame: u32, cmds: &mut Vec<Cmd>) {
+        let invariants = self.invariants;
+        for (i, inv) in invariants.iter().enumerate() {
+            if let (true, true, BoolExpr::Atom(a)) = (inv.head == head, inv.entry, &inv.expr) {
+                // Named after a scalar it reads (none: the invariant reads
+                // `rhs` now, which is weaker).
+                let Some(var) = expr_var(&a.lhs) else { continue };
+                let (_, t) = self.pure_term(&a.rhs, frame);
+                let n = self.entry_values.len() as u32;
+                let key = *self.entry_values.entry((i, frame)).or_insert(VarKey {
+                    var,
+                    frame: ENTRY_FRAMES + n,
+                });
+                cmds.push(Cmd::Assign(key, t));
+            }
+        }
+    }
+
+    /// Invariant `i` as a formula in a frame.
+    fn invariant(&self, i: usize, frame: u32) -> Formula {
+        let inv = &self.invariants[i];
+        match (&inv.expr, self.entry_values.get(&(i, frame))) {
+            (BoolExpr::Atom(a), Some(&at_entry)) if inv.entry => {
+                let (_, l) = self.pure_term(&a.lhs, frame);
+                Formula::Rel(a.op, l, Term::Var(at_entry))
+            }
+            _ => self.bool_expr(&inv.expr, frame).1,
         }
     }
 
@@ -348,7 +385,7 @@ impl Builder<'_> {
             if inv.head != head {
                 continue;
             }
-            let f = self.bool_expr(&inv.expr, frame).1;
+            let f = self.invariant(i, frame);
             let c = self.check(CheckKey::Invariant { cand: i, init }, head, span);
             cmds.push(Cmd::Assert(Formula::Enabled(i, Box::new(f)), c));
         }
@@ -518,6 +555,7 @@ impl Builder<'_> {
             NodeKind::Skip { next } => {
                 if let Some(&(_, it)) = inst.loops.iter().find(|(h, _)| *h == n) {
                     if self.opts.loops == Loops::Havoc {
+                        self.entry_values(n, frame, &mut cmds);
                         self.invariant_checks(n, frame, true, &mut cmds);
                         self.cut_loop(n, frame, &mut cmds);
                     }
@@ -694,6 +732,21 @@ impl Builder<'_> {
                 )
             }
         }
+    }
+}
+
+/// Frames of loop-entry values (beyond any real frame, below `GLOBAL`).
+const ENTRY_FRAMES: u32 = 1 << 31;
+
+/// A scalar variable an expression reads.
+fn expr_var(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Const(_) | ExprKind::Elem(..) => None,
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) => expr_var(x),
+        ExprKind::Checked { value, .. } => expr_var(value),
+        ExprKind::Arith(_, a, b) => expr_var(a).or_else(|| expr_var(b)),
+        ExprKind::Div { num, den, .. } => expr_var(num).or_else(|| expr_var(den)),
     }
 }
 

@@ -10,6 +10,7 @@
 //!
 //! Depends on `ir`, `facts` and `interp` (the referee) only.
 
+pub mod candidates;
 pub mod gc;
 pub mod houdini;
 pub mod kinduction;
@@ -130,6 +131,10 @@ pub struct Invariant {
     pub expr: BoolExpr,
     pub text: String,
     pub user: bool,
+    /// A relation with loop-entry values: `expr` is an atom whose
+    /// right-hand side is evaluated when the loop is entered (ACSL's
+    /// `\at(e, LoopEntry)`), e.g. `x - y == \at(x - y, LoopEntry)`.
+    pub entry: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -115,17 +115,11 @@ impl Engine<'_> {
                     PCmd::Assert(f, check) => {
                         let l = &self.labels[&self.gc.checks[*check].key];
                         if truth(&Bool::or(&[f.clone(), l.clone()])) == Some(false) {
-                            let inputs = self
-                                .pv
-                                .inputs
-                                .iter()
-                                .map(|(s, x)| (s.name.clone(), int_value(m, x)))
-                                .collect();
                             return Ok(Found {
                                 check: *check,
                                 trace,
                                 choices,
-                                inputs,
+                                inputs: Vec::new(),
                             });
                         }
                     }
@@ -151,8 +145,27 @@ impl Engine<'_> {
         }
     }
 
-    /// The same failure with inputs and draws as small as Z3 allows.
+    /// The model's input values (read only for warnings: an array input
+    /// is one value per element).
+    fn inputs(&self, m: &Model) -> Vec<(String, i64)> {
+        self.pv
+            .inputs
+            .iter()
+            .map(|(s, x)| (s.name.clone(), int_value(m, x)))
+            .collect()
+    }
+
+    /// The same failure with inputs and draws as small as Z3 allows (not
+    /// for thousands of values: the model is taken as it is).
     fn small(&mut self, key: CheckKey) -> Option<Box<Model>> {
+        if self.pv.inputs.len() + self.pv.draws.len() > SMALL_MAX {
+            return None;
+        }
+        self.small_model(key)
+    }
+
+    /// The same failure with inputs and draws as small as Z3 allows.
+    fn small_model(&mut self, key: CheckKey) -> Option<Box<Model>> {
         let targets = BTreeSet::from([key]);
         let mut xs: Vec<Int> = self.pv.inputs.iter().map(|(_, x)| x.clone()).collect();
         xs.extend(self.pv.draws.iter().cloned());
@@ -171,6 +184,9 @@ impl Engine<'_> {
         None
     }
 }
+
+/// At most this many inputs and draws for `small`.
+const SMALL_MAX: usize = 4096;
 
 fn int_value(m: &Model, x: &Int) -> i64 {
     m.eval(x, true).and_then(|v| v.as_i64()).unwrap_or(i64::MAX)
@@ -323,10 +339,11 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             result.hidden += 1;
             continue;
         }
-        let found = match e.small(key).map(|m| e.walk(&m)) {
-            Some(Ok(f)) if e.gc.checks[f.check].key == key => f,
-            _ => found,
+        let (mut found, m) = match e.small(key).map(|m| (e.walk(&m), m)) {
+            Some((Ok(f), small)) if e.gc.checks[f.check].key == key => (f, small),
+            _ => (found, m),
         };
+        found.inputs = e.inputs(&m);
         result.warnings.push(warning(&e, key, found));
     }
     // Does the unrolled program cover every run? (No bound reachable.)
