@@ -82,10 +82,22 @@ pub fn check_with(p: &Program, users: &[UserCond], opts: &CheckOptions, which: E
             vc,
         };
     }
-    let engine = step::Engine::new(p, &a, &conds, opts.engine.clone());
+    // Under `auto` with a time limit, the Datalog engine gets half of it
+    // and the VC engine what is left.
+    let fsum_opts = match (which, opts.engine.timeout) {
+        (Engine::Auto, Some(t)) => CheckOptions {
+            engine: step::Options {
+                timeout: Some(t / 2),
+                ..opts.engine.clone()
+            },
+            ..opts.clone()
+        },
+        _ => opts.clone(),
+    };
+    let engine = step::Engine::new(p, &a, &conds, fsum_opts.engine.clone());
     let graph = explore::explore(&engine);
     let explore_time = start.elapsed();
-    let mut results = analysis::verdicts(&engine, &graph, users, opts, start);
+    let mut results = analysis::verdicts(&engine, &graph, users, &fsum_opts, start);
     if which == Engine::Auto {
         vc_check.settle(&mut results, &mut vc);
     }
