@@ -35,6 +35,22 @@ pub struct FileDoc {
     /// Procedure summaries: forward (fsum exit valuations) and backward
     /// (bsum keys).
     pub summaries: Summaries,
+    /// The engine of `check --engine` (absent for a file not checked), and
+    /// what the VC engine did (absent when it did not run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc: Option<VcDoc>,
+}
+
+/// What the VC engine did for a file.
+#[derive(Serialize)]
+pub struct VcDoc {
+    /// The loop modes it ran, in order (`havoc`, `kinduction:2`, ...).
+    pub modes: Vec<String>,
+    pub seconds: f64,
+    /// Of which in Z3's `check`.
+    pub solver_seconds: f64,
 }
 
 /// A diagnostic: its message and where (null when it is not in the file,
@@ -98,6 +114,8 @@ impl FileDoc {
                 forward: 0,
                 backward: 0,
             },
+            engine: None,
+            vc: None,
         }
     }
 }
@@ -366,6 +384,12 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
             forward: r.summaries,
             backward: r.explain.summaries,
         },
+        engine: Some(r.engine.name()),
+        vc: (!r.vc.modes.is_empty()).then(|| VcDoc {
+            modes: r.vc.modes.clone(),
+            seconds: r.vc.time.as_secs_f64(),
+            solver_seconds: r.vc.solver_time.as_secs_f64(),
+        }),
     }
 }
 
