@@ -40,6 +40,9 @@ enum Query<'q> {
 
 struct Found {
     check: usize,
+    /// The checks after it in the same block, in the same state, that the
+    /// model falsifies too (Houdini drops them all at once).
+    also: Vec<usize>,
     trace: Vec<TraceStep>,
     choices: Vec<i64>,
     inputs: Vec<(String, i64)>,
@@ -105,7 +108,8 @@ impl Engine<'_> {
             if steps > self.pv.blocks.len() + 1 {
                 return Err("the model's path does not end".into());
             }
-            for c in &self.pv.blocks[b].cmds {
+            let cmds = &self.pv.blocks[b].cmds;
+            for (at, c) in cmds.iter().enumerate() {
                 match c {
                     PCmd::Assume(f) => {
                         if truth(f) != Some(true) {
@@ -115,8 +119,21 @@ impl Engine<'_> {
                     PCmd::Assert(f, check) => {
                         let l = &self.labels[&self.gc.checks[*check].key];
                         if truth(&Bool::or(&[f.clone(), l.clone()])) == Some(false) {
+                            let also = cmds[at + 1..]
+                                .iter()
+                                .map_while(|c| match c {
+                                    PCmd::Assert(f, check) => Some((f, *check)),
+                                    _ => None,
+                                })
+                                .filter(|(f, check)| {
+                                    let l = &self.labels[&self.gc.checks[*check].key];
+                                    truth(&Bool::or(&[(*f).clone(), l.clone()])) == Some(false)
+                                })
+                                .map(|(_, check)| check)
+                                .collect();
                             return Ok(Found {
                                 check: *check,
+                                also,
                                 trace,
                                 choices,
                                 inputs: Vec::new(),
@@ -261,12 +278,18 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             match e.ask(&Query::Fail(&live), None) {
                 Answer::Sat(m) => match e.walk(&m) {
                     Ok(f) => match e.gc.checks[f.check].key {
-                        CheckKey::Invariant { cand, .. } => {
-                            dropped.insert(cand);
-                            e.pv.enabled[cand] = e.pv.enabled[cand].not();
-                            let off = e.pv.enabled[cand].clone();
-                            // A dropped candidate is switched off for good.
-                            e.solver.assert(&off);
+                        CheckKey::Invariant { .. } => {
+                            for c in std::iter::once(f.check).chain(f.also) {
+                                let CheckKey::Invariant { cand, .. } = e.gc.checks[c].key else {
+                                    continue;
+                                };
+                                if dropped.insert(cand) {
+                                    e.pv.enabled[cand] = e.pv.enabled[cand].not();
+                                    let off = e.pv.enabled[cand].clone();
+                                    // A dropped candidate is switched off for good.
+                                    e.solver.assert(&off);
+                                }
+                            }
                         }
                         _ => {
                             unknown = Some("the invariant inference met an unexpected failure".into());
