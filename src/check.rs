@@ -55,13 +55,13 @@ pub fn check_with(p: &Program, users: &[UserCond], opts: &CheckOptions, which: E
     let conds = conditions::conditions(p, &a, users, opts.property, &opts.cut);
     let deadline = opts.engine.timeout.map(|t| start + t);
     let mut vc = VcStats::default();
-    let vc_check = VcCheck {
+    let mut vc_check = VcCheck {
         p,
         users,
         conds: &conds,
         property: opts.property,
         plan,
-        deadline,
+        deadline: deadline.or_else(|| Some(Instant::now() + plan.budget)),
     };
     if which == Engine::Vc {
         let results = vc_check.verdicts(&mut vc);
@@ -99,6 +99,7 @@ pub fn check_with(p: &Program, users: &[UserCond], opts: &CheckOptions, which: E
     let explore_time = start.elapsed();
     let mut results = analysis::verdicts(&engine, &graph, users, &fsum_opts, start);
     if which == Engine::Auto {
+        vc_check.deadline = deadline.or_else(|| Some(Instant::now() + plan.budget));
         vc_check.settle(&mut results, &mut vc);
     }
     let verdict_time = start.elapsed() - explore_time;

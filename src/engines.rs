@@ -53,6 +53,8 @@ pub struct VcPlan {
     pub unroll: Vec<u32>,
     /// Per Z3 query.
     pub query_timeout: Duration,
+    /// The VC engine's time per file when `--timeout` gives none.
+    pub budget: Duration,
 }
 
 impl Default for VcPlan {
@@ -62,6 +64,7 @@ impl Default for VcPlan {
             k: 2,
             unroll: vec![1, 3, 8, 20],
             query_timeout: Duration::from_secs(10),
+            budget: Duration::from_secs(30),
         }
     }
 }
