@@ -160,9 +160,9 @@ impl VcCheck<'_> {
             stats.modes.push(mode.to_string());
             stats.solver_time += r.solver_time;
             for &id in wanted {
-                if !out.contains_key(&id) {
+                if let std::collections::btree_map::Entry::Vacant(slot) = out.entry(id) {
                     if let Some(d) = self.decision(&r, mode, id) {
-                        out.insert(id, d);
+                        slot.insert(d);
                     }
                 }
             }
