@@ -98,7 +98,9 @@ pub fn check_with(p: &Program, users: &[UserCond], opts: &CheckOptions, which: E
     let graph = explore::explore(&engine);
     let explore_time = start.elapsed();
     let mut results = analysis::verdicts(&engine, &graph, users, &fsum_opts, start);
-    if which == Engine::Auto {
+    // Past the memory limit, Z3 is not started (it would only add to it).
+    let memory_hit = engine.budget.hit.get().is_some_and(|h| h.contains("--max-memory"));
+    if which == Engine::Auto && !memory_hit {
         vc_check.deadline = deadline.or_else(|| Some(Instant::now() + plan.budget));
         vc_check.settle(&mut results, &mut vc);
     }

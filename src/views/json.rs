@@ -23,7 +23,8 @@ pub struct FileDoc {
     pub errors: Vec<MessageDoc>,
     /// Warnings about the file (a function left out, ...).
     pub warnings: Vec<MessageDoc>,
-    /// A budget cut the check short (its conditions are not `safe`).
+    /// A budget cut the Datalog engine short (what it left open is not
+    /// `safe`, unless the VC engine proved it: `engine: vc`).
     pub truncated: bool,
     /// Which budget, if one did.
     pub limit: Option<String>,
