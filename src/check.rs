@@ -4,6 +4,7 @@ use crate::analysis::explore::{self, Explored};
 use crate::analysis::{self, CheckOptions, CondReport, Verdict};
 use crate::context::conditions::{self, CondId, Condition};
 use crate::context::Context;
+use crate::engines::{Engine, VcCheck, VcPlan, VcStats};
 use crate::explain::{self, ExplainStats, Explanation};
 use crate::facts::Analysis;
 use crate::ir::cond::UserCond;
@@ -31,6 +32,9 @@ pub struct Report {
     pub explain: ExplainStats,
     /// Relation sizes and rule times of the forward rules (`--stats`).
     pub stats: String,
+    /// The engine that decided the verdicts, and what the VC engine did.
+    pub engine: Engine,
+    pub vc: VcStats,
 }
 
 impl Report {
@@ -39,9 +43,10 @@ impl Report {
     }
 }
 
-/// Checks every error condition of a program and explains the unsafe ones.
+/// Checks every error condition of a program with the Datalog engine and
+/// explains the unsafe ones.
 pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
-    check_since(p, users, opts, Instant::now())
+    check_with(p, users, opts, Engine::Fsum, &VcPlan::default(), Instant::now())
 }
 
 /// Shares of `--timeout` (from the start of the file's check) after which
@@ -50,19 +55,62 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
 /// later phase, which no deadline interrupts) grows with the graph, so
 /// each phase stops early enough for the whole check to end within the
 /// limit (measured: about half the exploration time again on programs
-/// whose exploration is cut).
+/// whose exploration is cut). Under `--engine auto` the Datalog engine's
+/// two phases get half of their shares and the VC engine runs until
+/// `VC_SHARE`.
 const EXPLORE_SHARE: f64 = 0.5;
 const VERDICT_SHARE: f64 = 0.75;
+const VC_SHARE: f64 = 0.75;
 const EXPLAIN_SHARE: f64 = 0.9;
 
-/// `check`, with the time limit counted from `start` (when the file was
-/// read: parsing and lowering count too).
-pub fn check_since(p: &Program, users: &[UserCond], opts: &CheckOptions, start: Instant) -> Report {
+/// `check` with a choice of engine (`engines.rs`), the time limit counted
+/// from `start` (when the file was read: parsing and lowering count too).
+/// `vc` decides every verdict with the VC engine (nothing is explored or
+/// explained); `auto` lets it decide what the Datalog engine leaves
+/// unknown, before the explanation.
+pub fn check_with(
+    p: &Program,
+    users: &[UserCond],
+    opts: &CheckOptions,
+    which: Engine,
+    plan: &VcPlan,
+    start: Instant,
+) -> Report {
     let a = Analysis::new(p);
     let conds = conditions::conditions(p, &a, users, opts.property, &opts.cut);
-    let cx = Context::new(p, &a, &conds);
     let at = |share: f64| opts.engine.timeout.map(|t| start + t.mul_f64(share));
-    let ex = explore::explore(&cx, &opts.engine, at(EXPLORE_SHARE));
+    let mut vc = VcStats::default();
+    let mut vc_check = VcCheck {
+        p,
+        users,
+        conds: &conds,
+        property: opts.property,
+        plan,
+        deadline: at(1.0).or_else(|| Some(Instant::now() + plan.budget)),
+    };
+    if which == Engine::Vc {
+        let results = vc_check.verdicts(&mut vc);
+        return Report {
+            verdict_time: start.elapsed(),
+            explain_time: Duration::ZERO,
+            states: 0,
+            summaries: 0,
+            budget_hit: None,
+            explain_skipped: false,
+            explore_time: Duration::ZERO,
+            total_time: start.elapsed(),
+            stats: String::new(),
+            explain: ExplainStats::default(),
+            results,
+            explanations: BTreeMap::new(),
+            conds,
+            engine: which,
+            vc,
+        };
+    }
+    let fsum_share = if which == Engine::Auto { 0.5 } else { 1.0 };
+    let cx = Context::new(p, &a, &conds);
+    let ex = explore::explore(&cx, &opts.engine, at(EXPLORE_SHARE * fsum_share));
     let explored = Explored {
         cx: &cx,
         frames: &ex.frames,
@@ -71,7 +119,20 @@ pub fn check_since(p: &Program, users: &[UserCond], opts: &CheckOptions, start: 
     };
     let graph = &ex.graph;
     let explore_time = start.elapsed();
-    let results = analysis::verdicts(explored, graph, ex.budget_hit, users, opts, at(VERDICT_SHARE));
+    let mut results = analysis::verdicts(
+        explored,
+        graph,
+        ex.budget_hit,
+        users,
+        opts,
+        at(VERDICT_SHARE * fsum_share),
+    );
+    // Past the memory limit, Z3 is not started (it would only add to it).
+    let memory_hit = ex.budget_hit.is_some_and(|h| h.contains("--max-memory"));
+    if which == Engine::Auto && !memory_hit {
+        vc_check.deadline = at(VC_SHARE).or_else(|| Some(Instant::now() + plan.budget));
+        vc_check.settle(&mut results, &mut vc);
+    }
     let verdict_time = start.elapsed() - explore_time;
     let to_explain: Vec<CondId> = if opts.explain {
         results
@@ -112,7 +173,6 @@ pub fn check_since(p: &Program, users: &[UserCond], opts: &CheckOptions, start: 
         )
     };
     // A counterexample found for an FSS confirms the condition too.
-    let mut results = results;
     for r in &mut results {
         if r.verdict == Verdict::Unknown {
             if let Some(cx) = explanations
@@ -140,5 +200,7 @@ pub fn check_since(p: &Program, users: &[UserCond], opts: &CheckOptions, start: 
         results,
         explanations,
         conds,
+        engine: which,
+        vc,
     }
 }

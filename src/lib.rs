@@ -8,6 +8,7 @@ pub mod cli;
 pub mod context;
 pub mod diag;
 pub mod diff;
+pub mod engines;
 pub mod explain;
 pub mod facts;
 pub mod interp;

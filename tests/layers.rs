@@ -13,23 +13,33 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("ir", &["syntax", "diag"]),
     ("facts", &["ir", "syntax", "diag"]),
     ("interp", &["ir"]),
-    ("analysis", &["ir", "facts", "interp", "syntax", "diag"]),
-    ("explain", &["analysis", "ir", "facts", "interp", "syntax", "diag"]),
+    ("context", &["ir", "facts", "syntax", "diag"]),
+    ("analysis", &["context", "ir", "facts", "interp", "syntax", "diag"]),
+    (
+        "explain",
+        &["analysis", "context", "ir", "facts", "interp", "syntax", "diag"],
+    ),
     ("vc", &["ir", "facts", "interp", "syntax", "diag"]),
     (
+        "engines",
+        &["analysis", "context", "vc", "ir", "facts", "interp", "syntax", "diag"],
+    ),
+    (
         "check",
-        &["analysis", "explain", "vc", "ir", "facts", "interp", "syntax", "diag"],
+        &[
+            "engines", "analysis", "context", "explain", "vc", "ir", "facts", "interp", "syntax", "diag",
+        ],
     ),
     (
         "diff",
         &[
-            "check", "explain", "analysis", "ir", "facts", "interp", "syntax", "diag", "load",
+            "check", "explain", "analysis", "context", "ir", "facts", "interp", "syntax", "diag", "load",
         ],
     ),
     (
         "views",
         &[
-            "check", "explain", "analysis", "vc", "ir", "facts", "interp", "syntax", "diag",
+            "check", "engines", "explain", "analysis", "context", "vc", "ir", "facts", "interp", "syntax", "diag",
         ],
     ),
 ];

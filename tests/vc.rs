@@ -208,7 +208,7 @@ fn user_conditions_and_directories() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
-    assert_eq!(docs.len(), 5, "{out}");
+    assert_eq!(docs.len(), 8, "{out}");
     for d in &docs {
         let r = d["procedures"][0]["result"].as_str().expect("result");
         assert!(["verified", "warnings", "bounded", "unknown"].contains(&r), "{d}");
@@ -228,5 +228,95 @@ fn sarif_has_a_code_flow_per_warning() {
             .expect("a flow");
         assert!(steps.len() >= 2, "{r}");
         assert_eq!(r["level"], "error", "confirmed warnings are errors: {r}");
+    }
+}
+
+#[test]
+fn kinduction_proves_what_havoc_cannot() {
+    for mode in ["havoc", "kinduction:1"] {
+        let (code, out, _) = focuscheck(&["verify", "programs/vc/kinduction.c", "--loops", mode]);
+        assert_eq!(code, 1, "{mode}: {out}");
+        assert!(
+            out.contains("possible assertion failure: `assert(A[0] == 0)`"),
+            "{mode}: {out}"
+        );
+        assert!(out.contains("0 confirmed"), "{mode}: {out}");
+    }
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/kinduction.c", "--loops", "kinduction:2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("verified: no check can fail: k-induction with k = 2"),
+        "{out}"
+    );
+    // The base case finds real errors: the bug after two iterations.
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/loop_unroll.c", "--loops", "kinduction:2"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("status: confirmed"), "{out}");
+    assert_eq!(replays_reach_errors(&out), 1);
+    let (code, _, err) = focuscheck(&["verify", "programs/vc/kinduction.c", "--loops", "kinduction:0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`kinduction:K` (K >= 1)"), "{err}");
+}
+
+/// `check --engine`: the JSON names the engine of each verdict.
+fn check_json(file: &str, engine: &str) -> (i32, Value) {
+    let (code, out, err) = focuscheck(&["check", file, "--engine", engine, "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    (code, doc)
+}
+
+#[test]
+fn check_auto_proves_what_the_datalog_engine_leaves_unknown() {
+    let file = "programs/vc/entry_relation.c";
+    let (code, doc) = check_json(file, "fsum");
+    assert_eq!(code, 1);
+    assert_eq!(doc["conditions"][0]["verdict"], "unknown", "{doc}");
+    assert_eq!(doc["conditions"][0]["engine"], "fsum", "{doc}");
+    let (code, doc) = check_json(file, "auto");
+    assert_eq!(code, 0, "{doc}");
+    let c = &doc["conditions"][0];
+    assert_eq!(c["verdict"], "safe", "{doc}");
+    assert_eq!(c["engine"], "vc", "{doc}");
+    let reason = c["reason"].as_str().expect("reason");
+    assert!(
+        reason.starts_with("the VC engine proves it (--loops havoc)"),
+        "{reason}"
+    );
+    assert!(reason.contains("the Datalog engine left it unknown"), "{reason}");
+    // Alone, the VC engine decides it too, exploring nothing.
+    let (code, doc) = check_json(file, "vc");
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["conditions"][0]["verdict"], "safe", "{doc}");
+    assert_eq!(doc["states"], 0, "{doc}");
+    // The text report says which engine decided.
+    let (code, out, _) = focuscheck(&["check", file]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("safe: assertion `assert(res == a + b)`")
+            && out.contains("    engine: vc: the VC engine proves it (--loops havoc)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_auto_confirms_an_error_by_replay() {
+    let file = "programs/vc/deep_bug.c";
+    let (_, doc) = check_json(file, "fsum");
+    assert_eq!(doc["conditions"][0]["verdict"], "unknown", "{doc}");
+    for engine in ["auto", "vc"] {
+        let (code, doc) = check_json(file, engine);
+        assert_eq!(code, 1, "{doc}");
+        let c = &doc["conditions"][0];
+        assert_eq!(c["verdict"], "unsafe", "{doc}");
+        assert_eq!(c["engine"], "vc", "{doc}");
+        assert!(
+            c["reason"].as_str().expect("reason").contains("replays to the error"),
+            "{doc}"
+        );
+        // The counterexample runs as `focuscheck run` prints it.
+        let n = c["inputs"]["n"].as_i64().expect("an input n");
+        let (code, out, _) = focuscheck(&["run", file, "--input", &format!("n={n}")]);
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("result: error"), "{out}");
     }
 }

@@ -2,12 +2,15 @@
 //! (`support/gen.rs`): whenever the Datalog engine (`check`) and the VC
 //! engine (`verify`) both decide an error condition, they agree; every
 //! warning the VC engine calls confirmed replays, independently, to its
-//! error; and every condition the VC engine calls safe is reached by no
-//! run of a bounded-exhaustive enumeration (`support/exhaust.rs`).
+//! error; and every check the VC engine calls safe is reached by no run of
+//! a bounded-exhaustive enumeration (`support/exhaust.rs`).
 //!
-//! The VC engine runs with `--loops havoc` (Houdini invariants: sound) and
-//! `--loops unroll:2` (verified only when no run reaches the bound) in
-//! turn. `FOCUSCHECK_VC_PROGRAMS=N` checks more programs.
+//! The VC engine runs with `--loops havoc` (Houdini invariants: sound),
+//! `--loops unroll:2` (safe only when no run reaches the bound) and
+//! `--loops kinduction:2` in turn. `check --engine auto` and `--engine vc`
+//! are held to the same standard: their verdicts agree with the Datalog
+//! engine's, their counterexamples replay, their safe conditions are never
+//! reached. `FOCUSCHECK_VC_PROGRAMS=N` checks more programs.
 
 #[path = "support/exhaust.rs"]
 mod exhaust;
@@ -15,8 +18,10 @@ mod exhaust;
 mod gen;
 
 use focuscheck::analysis::Verdict;
+use focuscheck::check::{check_with, Report};
+use focuscheck::engines::{Engine, VcPlan};
 use focuscheck::interp::{self, Config, Outcome};
-use focuscheck::ir::lower::LowerOptions;
+use focuscheck::ir::{lower::LowerOptions, Program, SiteId};
 use focuscheck::syntax::source::SourceFile;
 use focuscheck::vc::{self, gc::CheckKey, Loops, Status};
 use std::collections::BTreeMap;
@@ -25,13 +30,43 @@ use std::time::Duration;
 
 const PROGRAMS: u64 = 150;
 
+/// The sites some enumerated run reaches (the first error of each run).
+fn reached_sites(p: &Program, dom: &exhaust::Domain) -> BTreeMap<SiteId, String> {
+    let mut out = BTreeMap::new();
+    exhaust::enumerate(p, dom, |cfg, run| {
+        if let Outcome::Error { site, .. } = run.outcome {
+            out.entry(site)
+                .or_insert_with(|| format!("inputs {:?} choices {:?}", cfg.inputs, cfg.choices));
+        }
+    });
+    out
+}
+
+/// The Datalog engine's verdict per site: `Some(true)` unsafe.
+fn fsum_verdicts(report: &Report) -> BTreeMap<SiteId, Option<bool>> {
+    report
+        .results
+        .iter()
+        .filter_map(|c| {
+            let site = report.condition(c).site()?;
+            let v = match c.verdict {
+                Verdict::Safe => Some(false),
+                Verdict::Unsafe => Some(true),
+                Verdict::Unknown => None,
+            };
+            Some((site, v))
+        })
+        .collect()
+}
+
 #[test]
 fn engines_agree_and_vc_verdicts_hold() {
     let cfg = exhaust::small_programs();
     let dom = exhaust::Domain::default();
     let count = exhaust::env("FOCUSCHECK_VC_PROGRAMS", PROGRAMS);
     let mut failures = Vec::new();
-    let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    let mut count_as = |what: &str| *tally.entry(what.to_string()).or_default() += 1;
     for seed in 0..count {
         let text = gen::program(seed, &cfg);
         let name = format!("vc{seed}.c");
@@ -39,24 +74,30 @@ fn engines_agree_and_vc_verdicts_hold() {
         let p = p.unwrap_or_else(|| panic!("seed {seed}: generated program rejected: {diags:?}\n{text}"));
         let (copts, _) = exhaust::check_options(0, Duration::from_secs(10));
         let report = focuscheck::check::check(&p, &[], &copts);
+        let fsum = fsum_verdicts(&report);
+        let loops = match seed % 3 {
+            0 => Loops::Havoc,
+            1 => Loops::Unroll(2),
+            _ => Loops::KInduction(2),
+        };
         let opts = vc::Options {
-            loops: if seed % 2 == 0 { Loops::Havoc } else { Loops::Unroll(2) },
+            loops,
             timeout: Some(Duration::from_secs(10)),
             max_warnings: 50,
             ..vc::Options::default()
         };
         let r = vc::verify(&p, &[], &[], &opts);
-        *tally.entry(r.outcome.name()).or_default() += 1;
-        let mut fail = |what: String| failures.push(format!("seed {seed} ({:?}): {what}\n{text}", opts.loops));
+        count_as(&format!("{loops}: {}", r.outcome.name()));
+        let mut fail = |what: String| failures.push(format!("seed {seed} ({loops}): {what}\n{text}"));
 
         // Confirmed warnings replay to their error.
         for w in &r.warnings {
             let CheckKey::Site(site) = w.key else { continue };
             if w.status != Status::Confirmed {
-                *tally.entry("possible warnings").or_default() += 1;
+                count_as("possible warnings");
                 continue;
             }
-            *tally.entry("confirmed warnings").or_default() += 1;
+            count_as("confirmed warnings");
             let run = interp::run(
                 &p,
                 &Config {
@@ -76,22 +117,12 @@ fn engines_agree_and_vc_verdicts_hold() {
         }
 
         // Both decide: they agree.
-        for c in &report.results {
-            let Some(site) = report.condition(c).site() else {
-                continue;
-            };
-            let fsum = match c.verdict {
-                Verdict::Safe => Some(false),
-                Verdict::Unsafe => Some(true),
-                Verdict::Unknown => None,
-            };
-            let vcv = r.decides(CheckKey::Site(site));
-            if let (Some(a), Some(b)) = (fsum, vcv) {
-                *tally.entry("both decide").or_default() += 1;
+        for (&site, &f) in &fsum {
+            if let (Some(a), Some(b)) = (f, r.decides(CheckKey::Site(site))) {
+                count_as("both decide");
                 if a != b {
                     fail(format!(
-                        "{} at {}: check says {}, verify says {}",
-                        report.condition(c).describe(&p),
+                        "{}: check says {}, verify says {}",
                         p.location(p.site(site).span),
                         if a { "unsafe" } else { "safe" },
                         if b { "unsafe" } else { "safe" },
@@ -100,20 +131,89 @@ fn engines_agree_and_vc_verdicts_hold() {
             }
         }
 
-        // Verified: no enumerated run reaches a reported error.
-        if r.outcome == vc::Outcome::Verified {
-            exhaust::enumerate(&p, &dom, |cfg, run| {
-                if let Outcome::Error { site, .. } = run.outcome {
-                    if vc::reported(&p, CheckKey::Site(site), vc::Property::All) {
+        // What the VC engine calls safe, no enumerated run reaches.
+        let reached = reached_sites(&p, &dom);
+        for (i, site) in p.sites.iter().enumerate() {
+            let key = CheckKey::Site(SiteId(i as u32));
+            if site.static_ok || r.decides(key) != Some(false) {
+                continue;
+            }
+            count_as("vc safe checks");
+            if let Some(run) = reached.get(&SiteId(i as u32)) {
+                fail(format!(
+                    "verify calls {} safe, but {run} reach it",
+                    p.location(site.span)
+                ));
+            }
+        }
+
+        // `check --engine auto` (and `vc` on every third program): the same
+        // standard for the combined verdicts.
+        let engines: &[Engine] = if seed % 3 == 0 {
+            &[Engine::Auto, Engine::Vc]
+        } else {
+            &[Engine::Auto]
+        };
+        for &engine in engines {
+            let plan = VcPlan {
+                unroll: vec![1, 3],
+                ..VcPlan::default()
+            };
+            let combined = check_with(&p, &[], &copts, engine, &plan);
+            for c in &combined.results {
+                let Some(site) = combined.condition(c).site() else {
+                    continue;
+                };
+                let by = format!("{} ({})", engine.name(), c.engine);
+                if c.engine == "vc" && c.verdict != Verdict::Unknown {
+                    count_as(&format!("{} decided by vc", engine.name()));
+                }
+                match c.verdict {
+                    Verdict::Safe => {
+                        if let Some(run) = reached.get(&site) {
+                            fail(format!(
+                                "{by} calls {} safe, but {run} reach it",
+                                p.location(p.site(site).span)
+                            ));
+                        }
+                    }
+                    Verdict::Unsafe => {
+                        let cx = c.counterexample.as_ref();
+                        let replays = cx.is_some_and(|cx| {
+                            let run = interp::run(
+                                &p,
+                                &Config {
+                                    inputs: cx.inputs.iter().cloned().collect(),
+                                    choices: cx.choices.clone(),
+                                    ..Config::default()
+                                },
+                            );
+                            matches!(run, Ok(r) if matches!(r.outcome, Outcome::Error { site: s, .. } if s == site))
+                        });
+                        // An FSS witness may confirm it instead.
+                        let witnessed = combined
+                            .explanations
+                            .get(&c.id)
+                            .is_some_and(|e| e.fss.iter().any(|f| f.witness.is_some()));
+                        if !replays && !witnessed {
+                            fail(format!(
+                                "{by}: unsafe {} without a replaying counterexample",
+                                p.location(p.site(site).span)
+                            ));
+                        }
+                    }
+                    Verdict::Unknown => {}
+                }
+                if let (Some(Some(a)), true) = (fsum.get(&site), c.verdict != Verdict::Unknown) {
+                    if *a != (c.verdict == Verdict::Unsafe) {
                         fail(format!(
-                            "verified, but inputs {:?} choices {:?} reach {}",
-                            cfg.inputs,
-                            cfg.choices,
+                            "{by} says {} at {}, the Datalog engine the opposite",
+                            c.verdict.name(),
                             p.location(p.site(site).span)
                         ));
                     }
                 }
-            });
+            }
         }
     }
     println!("vc engine on {count} generated programs: {tally:?}");
@@ -123,16 +223,13 @@ fn engines_agree_and_vc_verdicts_hold() {
         failures.len(),
         failures.join("\n\n")
     );
-    assert!(
-        tally.get("verified").copied().unwrap_or(0) >= 10,
-        "too few verified: {tally:?}"
-    );
-    assert!(
-        tally.get("confirmed warnings").copied().unwrap_or(0) >= 10,
-        "too few confirmed: {tally:?}"
-    );
-    assert!(
-        tally.get("both decide").copied().unwrap_or(0) >= 20,
-        "too few decided by both: {tally:?}"
-    );
+    let at_least = |what: &str, n: usize| {
+        let got: usize = tally.iter().filter(|(k, _)| k.contains(what)).map(|(_, v)| v).sum();
+        assert!(got >= n, "too few `{what}`: {tally:?}");
+    };
+    at_least("havoc: verified", 5);
+    at_least("kinduction:2: verified", 5);
+    at_least("confirmed warnings", 10);
+    at_least("both decide", 20);
+    at_least("vc safe checks", 20);
 }

@@ -88,6 +88,9 @@ pub struct CondReport {
     pub counterexample: Option<Counterexample>,
     /// A budget cut the search for a counterexample short.
     pub truncated: bool,
+    /// The engine whose verdict this is: `fsum` (this one), `vc`, or
+    /// `fsum+vc` when neither decided (`check --engine`).
+    pub engine: &'static str,
 }
 
 /// The verdict of every reported condition, from the explored graph.
@@ -176,6 +179,7 @@ pub fn verdicts(
             reason,
             counterexample,
             truncated,
+            engine: "fsum",
         });
     }
     results

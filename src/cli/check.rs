@@ -1,8 +1,10 @@
 //! `focuscheck check`: verdicts per error condition, counterexamples.
 
+use super::args::{BudgetArgs, CondArgs, ShowArgs};
 use super::*;
-use crate::analysis::{step, CheckOptions, Verdict};
+use crate::analysis::{CheckOptions, Verdict};
 use crate::context::conditions::Property;
+use crate::engines::{Engine, VcPlan};
 use crate::ir::cond;
 use crate::views;
 use crate::views::text::View;
@@ -29,59 +31,26 @@ pub struct CheckArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     front: FrontArgs,
-    /// An error condition over globals or `proc::local`, e.g. `--error
-    /// 'getlock::error'` (may repeat). Default: `error` when a global or
-    /// entry local of that name exists.
-    #[arg(long = "error", value_name = "EXPR")]
-    errors: Vec<String>,
-    /// Which errors to report: `all`, SV-COMP's `unreach-call`
-    /// (reach_error and __VERIFIER_assert only), or `user` (the `--error`
-    /// conditions only).
-    #[arg(long, value_enum, default_value_t = Property::All)]
-    property: Property,
-    /// Loop iterations (per loop entry) explored exactly before the loop's
-    /// variables are widened to unknown values; also the recursion depth.
-    #[arg(long, default_value_t = 10, value_name = "K")]
-    unroll: u32,
+    #[command(flatten)]
+    cond: CondArgs,
+    /// Which engine decides verdicts: `fsum` (the Datalog engine, whose
+    /// explanations every view shows), `vc` (the VC engine with Z3 alone:
+    /// verdicts and counterexamples, no FSSs) or `auto` (the VC engine
+    /// decides what the Datalog engine leaves unknown: safe only from a
+    /// sound mode, unsafe only after replay).
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
+    engine: Engine,
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// Inline every call instead of reusing procedure summaries (to measure
     /// what summaries save).
     #[arg(long)]
     no_summaries: bool,
-    /// Give up on a file after this many seconds (its open conditions
-    /// become `unknown`; the JSON says `truncated`).
-    #[arg(long, value_name = "SECONDS", value_parser = options::seconds)]
-    timeout: Option<Duration>,
-    /// Give up exploring after this many states.
-    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = super::options::count)]
-    max_states: usize,
-    /// Give up exploring when the process's resident memory exceeds this
-    /// (e.g. 512M, 4G, or 25% of the machine's; default: half of it). The
-    /// limit is for the whole process: with several jobs, the files being
-    /// checked when it is reached are all cut short.
-    #[arg(long, value_name = "SIZE", value_parser = options::memory)]
-    max_memory: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Print relation sizes and rule times.
-    #[arg(long)]
-    stats: bool,
-    /// Verdicts and counterexamples only: no focus-statement sequences,
-    /// Reduce or NEST (faster on large batches).
-    #[arg(long)]
-    no_explain: bool,
-    /// What to show of an error: `reduced` (where the fix belongs, the
-    /// default), `fss` (every focus-statement sequence with its assumptions)
-    /// or `full` (complete counterexamples with concrete inputs).
-    #[arg(long, value_enum, default_value_t = View::Reduced)]
-    view: View,
-    /// Show only the FSS of this rank (its reduced form in the reduced view).
-    #[arg(long, value_name = "N", conflicts_with = "no_explain",
-          value_parser = super::options::count)]
-    fss: Option<usize>,
-    /// Show only assumptions over these inputs, e.g. `--project a2,a3`.
-    #[arg(long, value_name = "VAR,...", value_delimiter = ',')]
-    project: Option<Vec<String>>,
+    #[command(flatten)]
+    show: ShowArgs,
     /// Files checked at once (default: the number of cores).
     #[arg(long, short = 'j', value_name = "N",
           value_parser = super::options::count)]
@@ -110,22 +79,25 @@ fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> 
     if let Some(g) = args.front.globals {
         opt("--globals", value_name(g));
     }
-    for e in &args.errors {
+    for e in &args.cond.errors {
         opt("--error", e.clone());
     }
-    if args.property != Property::All {
-        opt("--property", value_name(args.property));
+    if args.cond.property != Property::All {
+        opt("--property", value_name(args.cond.property));
     }
-    if args.unroll != 10 {
-        opt("--unroll", args.unroll.to_string());
+    if args.engine != Engine::Auto {
+        opt("--engine", value_name(args.engine));
     }
-    if let Some(t) = args.timeout {
+    if args.budget.unroll != 10 {
+        opt("--unroll", args.budget.unroll.to_string());
+    }
+    if let Some(t) = args.budget.timeout {
         opt("--timeout", t.as_secs_f64().to_string());
     }
-    if args.max_states != 2_000_000 {
-        opt("--max-states", args.max_states.to_string());
+    if args.budget.max_states != 2_000_000 {
+        opt("--max-states", args.budget.max_states.to_string());
     }
-    if let Some(p) = &args.project {
+    if let Some(p) = &args.show.project {
         opt("--project", p.join(","));
     }
     if args.no_summaries {
@@ -163,7 +135,7 @@ fn run_prefix(args: &CheckArgs, file: &Path) -> String {
     if let Some(g) = args.front.globals {
         out.push(format!("--globals {}", value_name(g)));
     }
-    for e in &args.errors {
+    for e in &args.cond.errors {
         out.push(format!("--error {}", shell_word(e)));
     }
     out.join(" ")
@@ -291,6 +263,8 @@ impl FileResult {
 }
 
 fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> FileResult {
+    // The time limit counts from here: reading and lowering count too.
+    let start = std::time::Instant::now();
     // Messages go with the report in text mode, to stderr otherwise.
     let color = if args.format == Format::Text {
         ui.color_out
@@ -324,7 +298,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
         return FileResult::not_checked(args, &name, "unreadable", "not text", messages, docs);
     }
     let lower = LowerOptions {
-        overflow_checks: args.property == Property::NoOverflow,
+        overflow_checks: args.cond.property == Property::NoOverflow,
         ..args.front.lower_options()
     };
     let (program, diags) = crate::load(file.clone(), &lower);
@@ -336,7 +310,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
         r.source = Some(file);
         return r;
     };
-    let users = match cond::user_conditions(&p, &args.errors) {
+    let users = match cond::user_conditions(&p, &args.cond.errors) {
         Ok(c) => c,
         Err((text, cdiags)) => {
             let given = SourceFile::new("--error", text);
@@ -360,7 +334,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     if std::env::var_os("FOCUSCHECK_PANIC_IN").is_some_and(|f| path.ends_with(f)) {
         panic!("FOCUSCHECK_PANIC_IN names this file");
     }
-    let report = crate::check::check(&p, &users, opts);
+    let report = crate::check::check_with(&p, &users, opts, args.engine, &VcPlan::default(), start);
     let count = |v: Verdict| report.results.iter().filter(|r| r.verdict == v).count();
     let mut out = FileResult {
         messages,
@@ -396,10 +370,10 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
             &views::text::TextOptions {
                 lines: &views::text::PlainLines(&p),
                 color: ui.color_out,
-                stats: args.stats,
-                view: args.view,
-                fss: args.fss,
-                project: args.project.clone(),
+                stats: args.show.stats,
+                view: args.show.view,
+                fss: args.show.fss,
+                project: args.show.project.clone(),
                 next: &next,
                 diff: false,
                 replay: &replay,
@@ -410,14 +384,14 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     if let Some(Ok(f)) = &doomed {
         out.row.doomed = f.doomed;
         if args.format == Format::Text {
-            out.stdout.push_str(&f.text(&p, ui.color_out, args.stats));
+            out.stdout.push_str(&f.text(&p, ui.color_out, args.show.stats));
         }
     }
     if let Some(Err(diags)) = &doomed {
         out.messages.push_str(&diag::render(&p.source, diags, color));
     }
     if args.format != Format::Text || args.html.is_some() {
-        let mut doc = views::json::file_doc(&p, &report, &args.project);
+        let mut doc = views::json::file_doc(&p, &report, &args.show.project);
         doc.warnings = warnings;
         doc.doomed = doomed.and_then(Result::ok).map(|f| f.doc);
         if args.format == Format::Jsonl {
@@ -439,15 +413,9 @@ fn error_line(color: bool, msg: &str) -> String {
 
 pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
     let opts = CheckOptions {
-        engine: step::Options {
-            unroll: args.unroll,
-            summaries: !args.no_summaries,
-            max_states: args.max_states as u64,
-            timeout: args.timeout,
-            memory: options::memory_budget(args.max_memory),
-        },
-        property: args.property,
-        explain: !args.no_explain,
+        engine: args.budget.step_options(!args.no_summaries),
+        property: args.cond.property,
+        explain: !args.show.no_explain,
         ..CheckOptions::default()
     };
     let files = collect_files(&args.files);
@@ -530,7 +498,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         }
     }
     // `--fss N` that no condition has is a usage error.
-    if let Some(n) = args.fss {
+    if let Some(n) = args.show.fss {
         let most = rows.iter().map(|(_, r)| r.max_fss).max().unwrap_or(0);
         if rows.iter().any(|(_, r)| r.problem.is_none()) && n > most {
             ui.error(&format!(

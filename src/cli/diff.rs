@@ -1,8 +1,9 @@
 //! `focuscheck diff REF NEW`: is the changed version still equivalent to the
 //! reference, and if not, where is the change that breaks it?
 
+use super::args::{BudgetArgs, ShowArgs};
 use super::*;
-use crate::analysis::{step, CheckOptions, Verdict};
+use crate::analysis::{CheckOptions, Verdict};
 use crate::context::conditions::Property;
 use crate::diff::{self, DiffOptions, Observe, Part, Product};
 use crate::interp;
@@ -11,7 +12,6 @@ use crate::views::text::{shell_word, LineNames, View};
 use crate::views::{self};
 use serde_json::json;
 use std::sync::Arc;
-use std::time::Duration;
 
 #[derive(Args)]
 pub struct DiffArgs {
@@ -32,38 +32,13 @@ pub struct DiffArgs {
     /// How uninitialised globals start (see `check --help`).
     #[arg(long, value_enum, value_name = "MODE")]
     globals: Option<crate::ir::GlobalsMode>,
-    /// Loop unrolling bound before widening (see `check --help`).
-    #[arg(long, default_value_t = 10, value_name = "K")]
-    unroll: u32,
-    /// Give up after this many seconds (the verdict becomes `unknown`).
-    #[arg(long, value_name = "SECONDS", value_parser = super::options::seconds)]
-    timeout: Option<Duration>,
-    /// Give up exploring after this many states.
-    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = super::options::count)]
-    max_states: usize,
-    /// Give up exploring when resident memory exceeds this (see `check
-    /// --help`).
-    #[arg(long, value_name = "SIZE", value_parser = super::options::memory)]
-    max_memory: Option<u64>,
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// `text` or `json`.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     format: DiffFormat,
-    /// What to show of a difference (see `check --help`).
-    #[arg(long, value_enum, default_value_t = View::Reduced)]
-    view: View,
-    /// Show only the FSS of this rank.
-    #[arg(long, value_name = "N", conflicts_with = "no_explain",
-          value_parser = super::options::count)]
-    fss: Option<usize>,
-    /// Show only assumptions over these inputs.
-    #[arg(long, value_name = "VAR,...", value_delimiter = ',')]
-    project: Option<Vec<String>>,
-    /// Verdict and counterexample only.
-    #[arg(long)]
-    no_explain: bool,
-    /// Print relation sizes and rule times.
-    #[arg(long)]
-    stats: bool,
+    #[command(flatten)]
+    show: ShowArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -207,15 +182,9 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
     };
     let p = &product.program;
     let check_opts = CheckOptions {
-        engine: step::Options {
-            unroll: args.unroll,
-            summaries: true,
-            max_states: args.max_states as u64,
-            timeout: args.timeout,
-            memory: super::options::memory_budget(args.max_memory),
-        },
+        engine: args.budget.step_options(true),
         property: Property::All,
-        explain: !args.no_explain,
+        explain: !args.show.no_explain,
         cut: vec![product.ref_bytes.clone()],
         // The new version's text is the product's first part.
         localise: std::iter::once(0..product.ref_bytes.start).collect(),
@@ -297,10 +266,10 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                     &views::text::TextOptions {
                         lines: &lines,
                         color: ui.color_out,
-                        stats: args.stats,
-                        view: args.view,
-                        fss: args.fss,
-                        project: args.project.clone(),
+                        stats: args.show.stats,
+                        view: args.show.view,
+                        fss: args.show.fss,
+                        project: args.show.project.clone(),
                         next: &next,
                         diff: true,
                         replay: &replay,
@@ -309,7 +278,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
             );
         }
         DiffFormat::Json => {
-            let doc = views::json::file_doc(p, &report, &args.project);
+            let doc = views::json::file_doc(p, &report, &args.show.project);
             let mut v = serde_json::to_value(&doc).unwrap_or_default();
             user_texts(&mut v, &lines, None);
             views::json::map_lines(&mut v, &|line| {

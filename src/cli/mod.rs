@@ -11,6 +11,7 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::cli::write_stdout(&format!("{}\n", format!($($arg)*))) };
 }
 
+mod args;
 mod batch;
 mod check;
 mod diff;

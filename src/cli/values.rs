@@ -4,6 +4,7 @@
 
 use crate::context::conditions::Property;
 use crate::diff::Observe;
+use crate::engines::Engine;
 use crate::ir::GlobalsMode;
 use crate::views::text::View;
 use clap::builder::PossibleValue;
@@ -44,4 +45,10 @@ value_enum!(Property {
     UnreachCall => "unreach-call": "SV-COMP's `unreach-call`: calls of `reach_error`/`__VERIFIER_error` and failed `__VERIFIER_assert` only",
     User => "user": "Only the `--error` conditions",
     NoOverflow => "no-overflow": "SV-COMP's `no-overflow`: signed arithmetic overflow only (undefined in C; checked only under this property)",
+});
+
+value_enum!(Engine {
+    Fsum => "fsum": "The Datalog engine alone (procedure summaries; FSSs explained)",
+    Vc => "vc": "The VC engine alone (Z3): verdicts and counterexamples, no FSSs",
+    Auto => "auto": "The Datalog engine, then the VC engine for what it leaves unknown",
 });

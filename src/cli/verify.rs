@@ -1,6 +1,7 @@
 //! `focuscheck verify`: the verification-condition engine (Z3), warnings
 //! with ESC/Java-style execution traces (seed 000).
 
+use super::args::CondArgs;
 use super::check::{collect_files, shell_word, Format};
 use super::*;
 use crate::context::conditions::Property;
@@ -18,14 +19,8 @@ pub struct VerifyArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     front: FrontArgs,
-    /// An error condition over globals or `proc::local` (may repeat).
-    /// Default: `error` when a global or entry local of that name exists.
-    #[arg(long = "error", value_name = "EXPR")]
-    errors: Vec<String>,
-    /// Which errors to report: `all`, `unreach-call` (reach_error and
-    /// __VERIFIER_assert only) or `user` (the `--error` conditions).
-    #[arg(long, value_enum, default_value_t = Property::All)]
-    property: Property,
+    #[command(flatten)]
+    cond: CondArgs,
     /// Loops: `unroll:K` follows each loop K times (default K=1; can miss
     /// errors beyond K, so no warning means "no error within K
     /// iterations"), `havoc` cuts loops with invariants (the user's
@@ -39,9 +34,10 @@ pub struct VerifyArgs {
     /// Stop after this many warnings per procedure.
     #[arg(long, default_value_t = 10, value_name = "N")]
     max_warnings: usize,
-    /// Give up on a query after this many seconds (the result is `unknown`).
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
+    /// Give up on a file after this many seconds (what is left open is
+    /// `unknown`).
+    #[arg(long, value_name = "SECONDS", value_parser = options::seconds)]
+    timeout: Option<Duration>,
     /// In `--loops havoc`: use only the user's invariants (no Houdini).
     #[arg(long)]
     no_infer: bool,
@@ -57,34 +53,19 @@ pub struct VerifyArgs {
 }
 
 fn parse_loops(s: &str) -> Result<Loops, String> {
-    match s {
-        "havoc" => Ok(Loops::Havoc),
-        "unroll" => Ok(Loops::Unroll(1)),
-        _ => match s.strip_prefix("unroll:").map(str::parse::<u32>) {
-            Some(Ok(k)) => Ok(Loops::Unroll(k)),
-            _ => Err(format!("`{s}`: expected `unroll:K` (K a number) or `havoc`")),
-        },
-    }
+    s.parse()
 }
 
-pub fn vc_options(
-    loops: Loops,
-    inline_depth: u32,
-    max_warnings: usize,
-    timeout: Option<f64>,
-    property: Property,
-) -> vc::Options {
+/// The VC engine's options for one file (the time limit starts now).
+fn vc_options(args: &VerifyArgs) -> vc::Options {
     vc::Options {
-        loops,
-        inline_depth,
-        max_warnings,
-        timeout: timeout.map(Duration::from_secs_f64),
-        property: match property {
-            Property::All => vc::Property::All,
-            Property::UnreachCall => vc::Property::UnreachCall,
-            Property::User => vc::Property::User,
-            Property::NoOverflow => vc::Property::NoOverflow,
-        },
+        loops: args.loops,
+        inline_depth: args.inline_depth,
+        max_warnings: args.max_warnings,
+        timeout: args.timeout,
+        deadline: args.timeout.map(|t| std::time::Instant::now() + t),
+        property: crate::engines::vc_property(args.cond.property),
+        infer: !args.no_infer,
         ..vc::Options::default()
     }
 }
@@ -110,19 +91,13 @@ impl batch::Progress for FileOut {
 }
 
 /// The user's invariants (when loops are cut) and the checker's result.
-pub fn verify_program(
-    p: &Program,
-    users: &[UserCond],
-    opts: &vc::Options,
-    infer: bool,
-) -> Result<ProcResult, Vec<diag::Diag>> {
-    let invariants = if opts.loops == Loops::Havoc {
+pub fn verify_program(p: &Program, users: &[UserCond], opts: &vc::Options) -> Result<ProcResult, Vec<diag::Diag>> {
+    let invariants = if opts.loops.sound() {
         vc::houdini::user_invariants(p, &facts::Analysis::new(p))?
     } else {
         Vec::new()
     };
-    let opts = vc::Options { infer, ..opts.clone() };
-    Ok(vc::verify(p, users, &invariants, &opts))
+    Ok(vc::verify(p, users, &invariants, opts))
 }
 
 fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
@@ -147,13 +122,13 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
         return out;
     }
     let lower = crate::ir::lower::LowerOptions {
-        overflow_checks: args.property == Property::NoOverflow,
+        overflow_checks: args.cond.property == Property::NoOverflow,
         ..args.front.lower_options()
     };
     let (program, diags) = crate::load(file.clone(), &lower);
     out.stderr = diag::render(&file, &diags, ui.color);
     let Some(p) = program else { return out };
-    let users = match cond::user_conditions(&p, &args.errors) {
+    let users = match cond::user_conditions(&p, &args.cond.errors) {
         Ok(c) => c,
         Err((text, diags)) => {
             out.stderr
@@ -161,14 +136,8 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
             return out;
         }
     };
-    let opts = vc_options(
-        args.loops,
-        args.inline_depth,
-        args.max_warnings,
-        args.timeout,
-        args.property,
-    );
-    let r = match verify_program(&p, &users, &opts, !args.no_infer) {
+    let opts = vc_options(args);
+    let r = match verify_program(&p, &users, &opts) {
         Ok(r) => r,
         Err(diags) => {
             out.stderr.push_str(&diag::render(&file, &diags, ui.color));
@@ -208,7 +177,7 @@ fn replay_command(args: &VerifyArgs, file: &Path, w: &Warning) -> String {
             if g == GlobalsMode::Zero { "zero" } else { "input" }
         ));
     }
-    for e in &args.errors {
+    for e in &args.cond.errors {
         out.push(format!("--error {}", shell_word(e)));
     }
     for (n, v) in &w.used_inputs {

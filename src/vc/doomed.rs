@@ -252,6 +252,7 @@ fn prove(
         property: crate::vc::Property::All,
         max_blocks: opts.max_blocks,
         infer: false,
+        deadline: None,
     };
     solve::run(q, a, &[], &cands, &vopts).kept
 }
@@ -375,6 +376,7 @@ fn analyse_proc(
             property: crate::vc::Property::All,
             max_blocks: opts.max_blocks,
             infer: false,
+            deadline: None,
         },
     );
     if gc.too_big {
@@ -581,6 +583,7 @@ fn assignment_candidates(p: &Program, a: &Analysis) -> Vec<Invariant> {
                         expr: crate::ir::cond::BoolExpr::Atom(atom),
                         text,
                         user: false,
+                        entry: false,
                     });
                 }
             }

@@ -10,6 +10,10 @@
 //!   havocs what the loop writes, assumes the invariants, and at a back edge
 //!   asserts them again and ends the path; `Copies` makes three copies of
 //!   the loop (first, arbitrary, last pass) for `doomed`.
+//! - `KInduction(K)` (`kinduction.rs`): on entry a loop is both unrolled K
+//!   times from the real state (base case) and run from an arbitrary state
+//!   satisfying its invariants through K iterations whose checks are
+//!   assumed, then one checked iteration (step case).
 //! - Calls are inlined up to `inline_depth`; a deeper call havocs its result
 //!   and the globals the callee may write, and meets a `Depth` check.
 //! - Run-time checks (bounds, division by zero) become `assert P; assume P`;
@@ -19,6 +23,7 @@
 //!   run draws (`nondet()`, `if (*)`) are recorded as commands too, so the
 //!   model can be read back along the path it takes.
 
+use super::kinduction;
 use super::term::{Formula, Term, VarKey, GLOBAL};
 use super::{Invariant, Loops, Options};
 use crate::facts::Analysis;
@@ -154,6 +159,8 @@ struct Frame {
     depth: u32,
     /// The call instance to return to and its result place.
     ret: Option<(Inst, Option<Place>)>,
+    /// Called from a k-induction step iteration whose checks are assumed.
+    assumed: bool,
 }
 
 struct Builder<'a> {
@@ -168,6 +175,9 @@ struct Builder<'a> {
     work: Vec<(Inst, usize)>,
     checks: HashMap<(CheckKey, NodeId), usize>,
     fresh: u32,
+    /// Loop-entry values of invariants (`Invariant::entry`), per candidate
+    /// and frame.
+    entry_values: HashMap<(usize, u32), VarKey>,
 }
 
 /// Unfolds `p` from its entry.
@@ -188,11 +198,13 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
             proc: p.entry,
             depth: 0,
             ret: None,
+            assumed: false,
         }],
         insts: HashMap::new(),
         work: Vec::new(),
         checks: HashMap::new(),
         fresh: 0,
+        entry_values: HashMap::new(),
     };
     let start = b.inst(Inst {
         node: p.proc(p.entry).entry,
@@ -272,6 +284,11 @@ impl Builder<'_> {
             .copied()
             .filter(|&(h, _)| self.body_contains(h, to))
             .collect();
+        if let Loops::KInduction(k) = self.opts.loops {
+            if kinduction::leaves_assumed(&from.loops, &loops, k) {
+                return self.new_block(vec![Cmd::Assume(Formula::Bool(false))], Vec::new());
+            }
+        }
         if self.a.loop_at.contains_key(&to) {
             match loops.iter().position(|&(h, _)| h == to) {
                 Some(i) => match self.opts.loops {
@@ -292,10 +309,47 @@ impl Builder<'_> {
                         return self.new_block(cmds, Vec::new());
                     }
                     Loops::Copies => return self.next_copy(from.frame, loops, i),
+                    Loops::KInduction(k) => match kinduction::next(loops[i].1, k) {
+                        Some(it) => loops[i].1 = it,
+                        None => return self.new_block(vec![Cmd::Assume(Formula::Bool(false))], Vec::new()),
+                    },
                 },
+                None if matches!(self.opts.loops, Loops::KInduction(_)) => {
+                    // Base case and step case, side by side.
+                    let mut step_cmds = Vec::new();
+                    self.entry_values(to, from.frame, &mut step_cmds);
+                    self.cut_loop(to, from.frame, &mut step_cmds);
+                    let mut succs = Vec::new();
+                    for it in [0, kinduction::STEP] {
+                        let mut l = loops.clone();
+                        l.push((to, it));
+                        l.sort();
+                        succs.push(self.inst(Inst {
+                            node: to,
+                            frame: from.frame,
+                            loops: l,
+                        }));
+                    }
+                    let step = self.new_block(step_cmds, vec![succs[1]]);
+                    return self.new_block(Vec::new(), vec![succs[0], step]);
+                }
                 None => {
                     loops.push((to, 0));
                     loops.sort();
+                    if self.opts.loops == Loops::Copies {
+                        // The values its invariants compare with, as the
+                        // loop is entered.
+                        let mut cmds = Vec::new();
+                        self.entry_values(to, from.frame, &mut cmds);
+                        if !cmds.is_empty() {
+                            let next = self.inst(Inst {
+                                node: to,
+                                frame: from.frame,
+                                loops,
+                            });
+                            return self.new_block(cmds, vec![next]);
+                        }
+                    }
                 }
             }
         }
@@ -344,15 +398,71 @@ impl Builder<'_> {
     /// (proven) invariants and goes on to `next`.
     fn havoc_loop(&mut self, head: NodeId, frame: u32, next: Inst) -> usize {
         let mut cmds = Vec::new();
+        self.cut_loop(head, frame, &mut cmds);
+        let next = self.inst(next);
+        self.new_block(cmds, vec![next])
+    }
+
+    /// Any state satisfying the loop's invariants: havoc what the loop
+    /// writes, assume the invariants.
+    fn cut_loop(&mut self, head: NodeId, frame: u32, cmds: &mut Vec<Cmd>) {
         let l = &self.a.loops[self.a.loop_at[&head]];
         for &v in &l.modifies {
             cmds.push(Cmd::Havoc(self.key(v, frame), None));
         }
-        for inv in self.invariants.iter().filter(|inv| inv.head == head) {
-            cmds.push(Cmd::Assume(self.bool_expr(&inv.expr, frame).1));
+        for (i, inv) in self.invariants.iter().enumerate() {
+            if inv.head == head {
+                let f = self.invariant(i, frame);
+                // `Copies` is given proven invariants only; elsewhere
+                // Houdini switches candidates off.
+                let f = match self.opts.loops {
+                    Loops::Copies => f,
+                    _ => Formula::Enabled(i, Box::new(f)),
+                };
+                cmds.push(Cmd::Assume(f));
+            }
         }
-        let next = self.inst(next);
-        self.new_block(cmds, vec![next])
+    }
+
+    /// Records, on entering the loop at `head`, the values its invariants
+    /// compare with (`Invariant::entry`).
+    fn entry_values(&mut self, head: NodeId, frame: u32, cmds: &mut Vec<Cmd>) {
+        let invariants = self.invariants;
+        for (i, inv) in invariants.iter().enumerate() {
+            if let (true, true, BoolExpr::Atom(a)) = (inv.head == head, inv.entry, &inv.expr) {
+                // Named after a scalar it reads (none: the invariant reads
+                // `rhs` now, which is weaker).
+                let Some(var) = expr_var(&a.lhs) else { continue };
+                let (_, t) = self.pure_term(&a.rhs, frame);
+                let n = self.entry_values.len() as u32;
+                let key = *self.entry_values.entry((i, frame)).or_insert(VarKey {
+                    var,
+                    frame: ENTRY_FRAMES + n,
+                });
+                cmds.push(Cmd::Assign(key, t));
+            }
+        }
+    }
+
+    /// Invariant `i` as a formula in a frame.
+    fn invariant(&self, i: usize, frame: u32) -> Formula {
+        let inv = &self.invariants[i];
+        match (&inv.expr, self.entry_values.get(&(i, frame))) {
+            (BoolExpr::Atom(a), Some(&at_entry)) if inv.entry => {
+                let (_, l) = self.pure_term(&a.lhs, frame);
+                Formula::Rel(a.op, l, Term::Var(at_entry))
+            }
+            _ => self.bool_expr(&inv.expr, frame).1,
+        }
+    }
+
+    /// Are the checks of this instance assumed (a k-induction step
+    /// iteration before the checked one, here or in a caller)?
+    fn assumed(&self, inst: &Inst) -> bool {
+        match self.opts.loops {
+            Loops::KInduction(k) => self.frames[inst.frame as usize].assumed || kinduction::assumed(&inst.loops, k),
+            _ => false,
+        }
     }
 
     /// `assert inv` for every candidate invariant of the loop at `head`.
@@ -362,7 +472,7 @@ impl Builder<'_> {
             if inv.head != head {
                 continue;
             }
-            let f = self.bool_expr(&inv.expr, frame).1;
+            let f = self.invariant(i, frame);
             let c = self.check(CheckKey::Invariant { cand: i, init }, head, span);
             cmds.push(Cmd::Assert(Formula::Enabled(i, Box::new(f)), c));
         }
@@ -455,6 +565,7 @@ impl Builder<'_> {
                         proc: *callee,
                         depth: depth + 1,
                         ret: Some((inst.clone(), result.clone())),
+                        assumed: self.assumed(&inst),
                     });
                     self.gc.frames.push(*callee);
                     for (param, v) in cp.params.iter().zip(vals) {
@@ -532,28 +643,23 @@ impl Builder<'_> {
             NodeKind::Skip { next } => {
                 if let Some(&(_, it)) = inst.loops.iter().find(|(h, _)| *h == n) {
                     if self.opts.loops == Loops::Havoc {
+                        self.entry_values(n, frame, &mut cmds);
                         self.invariant_checks(n, frame, true, &mut cmds);
-                        let l = &self.a.loops[self.a.loop_at[&n]];
-                        for &v in &l.modifies {
-                            cmds.push(Cmd::Havoc(self.key(v, frame), None));
-                        }
-                        for (i, inv) in self.invariants.iter().enumerate() {
-                            if inv.head == n {
-                                let f = self.bool_expr(&inv.expr, frame).1;
-                                cmds.push(Cmd::Assume(Formula::Enabled(i, Box::new(f))));
-                            }
-                        }
+                        self.cut_loop(n, frame, &mut cmds);
                     }
                     cmds.push(Cmd::Event(Event {
                         kind: EventKind::LoopHead,
                         span: node.span,
-                        iteration: Some(it),
+                        iteration: kinduction::shown_iteration(it),
                         callee: None,
                         havocked: false,
                     }));
                 }
                 succs.push(self.edge(&inst, *next));
             }
+        }
+        if self.assumed(&inst) {
+            kinduction::assume_checks(&mut cmds, &self.gc.checks);
         }
         let b = &mut self.gc.blocks[id];
         b.cmds = cmds;
@@ -715,6 +821,21 @@ impl Builder<'_> {
                 )
             }
         }
+    }
+}
+
+/// Frames of loop-entry values (beyond any real frame, below `GLOBAL`).
+const ENTRY_FRAMES: u32 = 1 << 31;
+
+/// A scalar variable an expression reads.
+fn expr_var(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Const(_) | ExprKind::Elem(..) => None,
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) => expr_var(x),
+        ExprKind::Checked { value, .. } => expr_var(value),
+        ExprKind::Arith(_, a, b) => expr_var(a).or_else(|| expr_var(b)),
+        ExprKind::Div { num, den, .. } => expr_var(num).or_else(|| expr_var(den)),
     }
 }
 

@@ -10,9 +10,11 @@
 //!
 //! Depends on `ir`, `facts` and `interp` (the referee) only.
 
+pub mod candidates;
 pub mod doomed;
 pub mod gc;
 pub mod houdini;
+pub mod kinduction;
 pub mod passive;
 pub mod solve;
 pub mod term;
@@ -39,6 +41,52 @@ pub enum Loops {
     /// copy's back edge ends the path. Every run that leaves the loop is
     /// covered; for `doomed` only (no checks of invariants).
     Copies,
+    /// k-induction (`kinduction.rs`) strengthened by the invariants
+    /// `Havoc` proves: sound.
+    KInduction(u32),
+}
+
+impl Loops {
+    /// Does "no warning" mean "no check can fail" in this mode?
+    pub fn sound(self) -> bool {
+        // `Copies` assumes the given invariants without checking them.
+        !matches!(self, Loops::Unroll(_) | Loops::Copies)
+    }
+}
+
+impl std::fmt::Display for Loops {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Loops::Unroll(k) => write!(f, "unroll:{k}"),
+            Loops::Havoc => write!(f, "havoc"),
+            Loops::KInduction(k) => write!(f, "kinduction:{k}"),
+            Loops::Copies => write!(f, "copies"),
+        }
+    }
+}
+
+impl std::str::FromStr for Loops {
+    type Err = String;
+
+    /// `unroll:K` (`unroll` is K = 1), `havoc`, `kinduction:K`
+    /// (`kinduction` is K = 2).
+    fn from_str(s: &str) -> Result<Loops, String> {
+        let bound = |rest: Option<&str>, default: u32, least: u32| match rest {
+            None => Some(default),
+            Some(k) => k.parse::<u32>().ok().filter(|&k| k >= least),
+        };
+        let (mode, rest) = match s.split_once(':') {
+            Some((m, r)) => (m, Some(r)),
+            None => (s, None),
+        };
+        let parsed = match mode {
+            "havoc" if rest.is_none() => Some(Loops::Havoc),
+            "unroll" => bound(rest, 1, 0).map(Loops::Unroll),
+            "kinduction" => bound(rest, 2, 1).map(Loops::KInduction),
+            _ => None,
+        };
+        parsed.ok_or_else(|| format!("`{s}`: expected `unroll:K` (K >= 0), `havoc` or `kinduction:K` (K >= 1)"))
+    }
 }
 
 /// Which checks are reported (the others still end paths).
@@ -59,7 +107,10 @@ pub struct Options {
     pub loops: Loops,
     pub inline_depth: u32,
     pub max_warnings: usize,
+    /// Per Z3 query.
     pub timeout: Option<Duration>,
+    /// For the whole run: past it, what is left open is unknown.
+    pub deadline: Option<std::time::Instant>,
     pub property: Property,
     /// Give up (unknown) beyond this many blocks.
     pub max_blocks: usize,
@@ -74,6 +125,7 @@ impl Default for Options {
             inline_depth: 3,
             max_warnings: 10,
             timeout: None,
+            deadline: None,
             property: Property::All,
             max_blocks: 200_000,
             infer: true,
@@ -88,6 +140,10 @@ pub struct Invariant {
     pub expr: BoolExpr,
     pub text: String,
     pub user: bool,
+    /// A relation with loop-entry values: `expr` is an atom whose
+    /// right-hand side is evaluated when the loop is entered (ACSL's
+    /// `\at(e, LoopEntry)`), e.g. `x - y == \at(x - y, LoopEntry)`.
+    pub entry: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,6 +242,13 @@ pub struct ProcResult {
     pub commands: usize,
     pub solver_time: Duration,
     pub total_time: Duration,
+    /// `Havoc`: the invariants proven inductive (Houdini finished and no
+    /// given invariant failed), which k-induction may assume.
+    pub proven: Option<Vec<Invariant>>,
+    /// No check outside `warnings` can fail: every failing check was found,
+    /// in a sound mode or an unrolling that covers every run, with nothing
+    /// hidden by `--property` and every given invariant inductive.
+    pub exhaustive: bool,
 }
 
 impl ProcResult {
@@ -195,7 +258,7 @@ impl ProcResult {
         match self.warnings.iter().find(|w| w.key == key) {
             Some(w) if w.status == Status::Confirmed => Some(true),
             Some(_) => None,
-            None if self.outcome == Outcome::Verified => Some(false),
+            None if self.exhaustive => Some(false),
             None => None,
         }
     }
@@ -205,7 +268,10 @@ impl ProcResult {
 /// fail, with traces.
 pub fn verify(p: &Program, users: &[UserCond], invariants: &[Invariant], opts: &Options) -> ProcResult {
     let a = Analysis::new(p);
-    solve::run(p, &a, users, invariants, opts)
+    match opts.loops {
+        Loops::KInduction(k) => kinduction::run(p, &a, users, invariants, opts, k),
+        _ => solve::run(p, &a, users, invariants, opts),
+    }
 }
 
 /// The kind word and message of a check.

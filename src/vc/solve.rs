@@ -27,6 +27,9 @@ struct Engine<'a> {
     ok: Vec<Bool>,
     labels: BTreeMap<CheckKey, Bool>,
     solver_time: Duration,
+    /// Per query, and for the whole run.
+    timeout: Option<Duration>,
+    deadline: Option<Instant>,
 }
 
 /// What a query looks for.
@@ -37,8 +40,9 @@ enum Query<'q> {
 
 struct Found {
     check: usize,
-    /// The block of the failing check.
-    block: usize,
+    /// The checks after it in the same block, in the same state, that the
+    /// model falsifies too (Houdini drops them all at once).
+    also: Vec<usize>,
     trace: Vec<TraceStep>,
     choices: Vec<i64>,
     inputs: Vec<(String, i64)>,
@@ -59,6 +63,15 @@ impl Engine<'_> {
         }
         assumptions.extend(self.pv.enabled.iter().cloned());
         let start = Instant::now();
+        let left = self.deadline.map(|d| d.saturating_duration_since(start));
+        if left == Some(Duration::ZERO) {
+            return Answer::Unknown("the time limit was reached".into());
+        }
+        if let Some(t) = [self.timeout, left].into_iter().flatten().min() {
+            let mut params = z3::Params::new();
+            params.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
+            self.solver.set_params(&params);
+        }
         if let Some(e) = extra {
             self.solver.push();
             self.solver.assert(e);
@@ -95,7 +108,8 @@ impl Engine<'_> {
             if steps > self.pv.blocks.len() + 1 {
                 return Err("the model's path does not end".into());
             }
-            for c in &self.pv.blocks[b].cmds {
+            let cmds = &self.pv.blocks[b].cmds;
+            for (at, c) in cmds.iter().enumerate() {
                 match c {
                     PCmd::Assume(f) => {
                         if truth(f) != Some(true) {
@@ -105,18 +119,24 @@ impl Engine<'_> {
                     PCmd::Assert(f, check) => {
                         let l = &self.labels[&self.gc.checks[*check].key];
                         if truth(&Bool::or(&[f.clone(), l.clone()])) == Some(false) {
-                            let inputs = self
-                                .pv
-                                .inputs
+                            let also = cmds[at + 1..]
                                 .iter()
-                                .map(|(s, x)| (s.name.clone(), int_value(m, x)))
+                                .map_while(|c| match c {
+                                    PCmd::Assert(f, check) => Some((f, *check)),
+                                    _ => None,
+                                })
+                                .filter(|(f, check)| {
+                                    let l = &self.labels[&self.gc.checks[*check].key];
+                                    truth(&Bool::or(&[(*f).clone(), l.clone()])) == Some(false)
+                                })
+                                .map(|(_, check)| check)
                                 .collect();
                             return Ok(Found {
                                 check: *check,
-                                block: b,
+                                also,
                                 trace,
                                 choices,
-                                inputs,
+                                inputs: Vec::new(),
                             });
                         }
                     }
@@ -142,23 +162,27 @@ impl Engine<'_> {
         }
     }
 
-    /// The inferred candidates whose check in `block` the model falsifies.
-    fn failing_candidates(&self, m: &Model, block: usize) -> Vec<usize> {
-        (self.pv.blocks[block].cmds.iter())
-            .filter_map(|c| match c {
-                PCmd::Assert(f, check) => match self.gc.checks[*check].key {
-                    CheckKey::Invariant { cand, .. } if !self.invariants[cand].user => {
-                        (m.eval(f, true).and_then(|v| v.as_bool()) == Some(false)).then_some(cand)
-                    }
-                    _ => None,
-                },
-                _ => None,
-            })
+    /// The model's input values (read only for warnings: an array input
+    /// is one value per element).
+    fn inputs(&self, m: &Model) -> Vec<(String, i64)> {
+        self.pv
+            .inputs
+            .iter()
+            .map(|(s, x)| (s.name.clone(), int_value(m, x)))
             .collect()
     }
 
-    /// The same failure with inputs and draws as small as Z3 allows.
+    /// The same failure with inputs and draws as small as Z3 allows (not
+    /// for thousands of values: the model is taken as it is).
     fn small(&mut self, key: CheckKey) -> Option<Box<Model>> {
+        if self.pv.inputs.len() + self.pv.draws.len() > SMALL_MAX {
+            return None;
+        }
+        self.small_model(key)
+    }
+
+    /// The same failure with inputs and draws as small as Z3 allows.
+    fn small_model(&mut self, key: CheckKey) -> Option<Box<Model>> {
         let targets = BTreeSet::from([key]);
         let mut xs: Vec<Int> = self.pv.inputs.iter().map(|(_, x)| x.clone()).collect();
         xs.extend(self.pv.draws.iter().cloned());
@@ -178,6 +202,9 @@ impl Engine<'_> {
     }
 }
 
+/// At most this many inputs and draws for `small`.
+const SMALL_MAX: usize = 4096;
+
 fn int_value(m: &Model, x: &Int) -> i64 {
     m.eval(x, true).and_then(|v| v.as_i64()).unwrap_or(i64::MAX)
 }
@@ -192,11 +219,6 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
     let pv = passive::passify(p, &gc);
     let (blocks, commands) = passive::size(&pv);
     let solver = Solver::new();
-    if let Some(t) = opts.timeout {
-        let mut params = z3::Params::new();
-        params.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-        solver.set_params(&params);
-    }
     let mut labels = BTreeMap::new();
     for c in &gc.checks {
         let n = labels.len();
@@ -218,6 +240,8 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         ok,
         labels,
         solver_time: Duration::ZERO,
+        timeout: opts.timeout,
+        deadline: opts.deadline,
     };
     let mut result = ProcResult {
         name: p.proc(p.entry).name.clone(),
@@ -231,6 +255,8 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         commands,
         solver_time: Duration::ZERO,
         total_time: Duration::ZERO,
+        proven: None,
+        exhaustive: false,
     };
     let mut unknown: Option<String> = None;
     // Houdini: drop candidate invariants until the rest are inductive.
@@ -241,7 +267,9 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         .filter(|k| matches!(k, CheckKey::Invariant { cand, .. } if !e.invariants[*cand].user))
         .collect();
     let mut dropped: BTreeSet<usize> = BTreeSet::new();
+    let mut houdini_done = true;
     if !cand_keys.is_empty() {
+        houdini_done = false;
         loop {
             let live: BTreeSet<CheckKey> = cand_keys
                 .iter()
@@ -251,12 +279,11 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             match e.ask(&Query::Fail(&live), None) {
                 Answer::Sat(m) => match e.walk(&m) {
                     Ok(f) => match e.gc.checks[f.check].key {
-                        CheckKey::Invariant { cand, .. } => {
-                            // The candidates that fail in the same state go
-                            // too (one query each would find them later).
-                            let mut out = e.failing_candidates(&m, f.block);
-                            out.push(cand);
-                            for cand in out {
+                        CheckKey::Invariant { .. } => {
+                            for c in std::iter::once(f.check).chain(f.also) {
+                                let CheckKey::Invariant { cand, .. } = e.gc.checks[c].key else {
+                                    continue;
+                                };
                                 if dropped.insert(cand) {
                                     e.pv.enabled[cand] = e.pv.enabled[cand].not();
                                     let off = e.pv.enabled[cand].clone();
@@ -275,7 +302,10 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
                         break;
                     }
                 },
-                Answer::Unsat => break,
+                Answer::Unsat => {
+                    houdini_done = true;
+                    break;
+                }
                 Answer::Unknown(why) => {
                     unknown = Some(format!("Z3: {why}"));
                     break;
@@ -316,10 +346,15 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             _ => false,
         })
         .collect();
+    // Every check that can fail was found (the last query said unsat).
+    let mut all_found = targets.is_empty();
     while unknown.is_none() && !targets.is_empty() && result.warnings.len() < opts.max_warnings {
         let m = match e.ask(&Query::Fail(&targets), None) {
             Answer::Sat(m) => m,
-            Answer::Unsat => break,
+            Answer::Unsat => {
+                all_found = true;
+                break;
+            }
             Answer::Unknown(why) => {
                 unknown = Some(format!("Z3: {why}"));
                 break;
@@ -338,10 +373,11 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             result.hidden += 1;
             continue;
         }
-        let found = match e.small(key).map(|m| e.walk(&m)) {
-            Some(Ok(f)) if e.gc.checks[f.check].key == key => f,
-            _ => found,
+        let (mut found, m) = match e.small(key).map(|m| (e.walk(&m), m)) {
+            Some((Ok(f), small)) if e.gc.checks[f.check].key == key => (f, small),
+            _ => (found, m),
         };
+        found.inputs = e.inputs(&m);
         result.warnings.push(warning(&e, key, found));
     }
     // Does the unrolled program cover every run? (No bound reachable.)
@@ -360,13 +396,29 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             }
         }
     };
+    let invariant_warning = result
+        .warnings
+        .iter()
+        .any(|w| matches!(w.key, CheckKey::Invariant { .. }));
+    if opts.loops == Loops::Havoc && houdini_done && unknown.is_none() && !invariant_warning {
+        result.proven = Some(
+            e.invariants
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !dropped.contains(i))
+                .map(|(_, inv)| inv.clone())
+                .collect(),
+        );
+    }
+    result.exhaustive =
+        all_found && complete && unknown.is_none() && !e.gc.too_big && result.hidden == 0 && !invariant_warning;
     let bound_text = match opts.loops {
         Loops::Unroll(k) => format!(
             "no error within {k} loop iteration{} and call depth {}",
             if k == 1 { "" } else { "s" },
             opts.inline_depth
         ),
-        Loops::Havoc | Loops::Copies => {
+        Loops::Havoc | Loops::Copies | Loops::KInduction(_) => {
             format!("no error, but calls deeper than {} were havocked", opts.inline_depth)
         }
     };
@@ -391,10 +443,11 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         )
     } else if complete {
         let how = match opts.loops {
-            Loops::Unroll(_) => "every run stays within the unrolling and inlining bounds",
-            Loops::Havoc if result.invariants.is_empty() => "no loop needed an invariant",
-            Loops::Havoc => "the loop invariants are inductive",
-            Loops::Copies => "each loop's first, an arbitrary and its last pass cover every run",
+            Loops::Unroll(_) => "every run stays within the unrolling and inlining bounds".to_string(),
+            Loops::Havoc if result.invariants.is_empty() => "no loop needed an invariant".to_string(),
+            Loops::Havoc => "the loop invariants are inductive".to_string(),
+            Loops::Copies => "each loop's first, an arbitrary and its last pass cover every run".to_string(),
+            Loops::KInduction(k) => kinduction::reason(k, e.invariants.len()),
         };
         (Outcome::Verified, format!("no check can fail: {how}"))
     } else {

@@ -23,7 +23,8 @@ pub struct FileDoc {
     pub errors: Vec<MessageDoc>,
     /// Warnings about the file (a function left out, ...).
     pub warnings: Vec<MessageDoc>,
-    /// A budget cut the check short (its conditions are not `safe`).
+    /// A budget cut the Datalog engine short (what it left open is not
+    /// `safe`, unless the VC engine proved it: `engine: vc`).
     pub truncated: bool,
     /// Which budget, if one did.
     pub limit: Option<String>,
@@ -39,6 +40,22 @@ pub struct FileDoc {
     /// `focuscheck doomed` writes them.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub doomed: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The engine of `check --engine` (absent for a file not checked), and
+    /// what the VC engine did (absent when it did not run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc: Option<VcDoc>,
+}
+
+/// What the VC engine did for a file.
+#[derive(Serialize)]
+pub struct VcDoc {
+    /// The loop modes it ran, in order (`havoc`, `kinduction:2`, ...).
+    pub modes: Vec<String>,
+    pub seconds: f64,
+    /// Of which in Z3's `check`.
+    pub solver_seconds: f64,
 }
 
 /// A diagnostic: its message and where (null when it is not in the file,
@@ -103,6 +120,8 @@ impl FileDoc {
                 backward: 0,
             },
             doomed: None,
+            engine: None,
+            vc: None,
         }
     }
 }
@@ -130,6 +149,9 @@ pub struct CondDoc {
     pub declared: Option<Place>,
     pub verdict: &'static str,
     pub reason: String,
+    /// The engine whose verdict it is: `fsum`, `vc`, or `fsum+vc` (neither
+    /// decided).
+    pub engine: &'static str,
     /// Feasible focus-statement sequences, ranked.
     pub fss: Vec<FssDoc>,
     /// What Reduce keeps: per FSS its NEST and remaining assumptions.
@@ -365,6 +387,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
                 }),
                 verdict: res.verdict.name(),
                 reason: res.reason.clone(),
+                engine: res.engine,
                 fss,
                 reduced,
                 infeasible: ex.map(|e| e.infeasible).unwrap_or(0),
@@ -408,6 +431,12 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
             backward: r.explain.summaries,
         },
         doomed: None,
+        engine: Some(r.engine.name()),
+        vc: (!r.vc.modes.is_empty()).then(|| VcDoc {
+            modes: r.vc.modes.clone(),
+            seconds: r.vc.time.as_secs_f64(),
+            solver_seconds: r.vc.solver_time.as_secs_f64(),
+        }),
     }
 }
 

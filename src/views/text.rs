@@ -277,6 +277,9 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                 })
                 .unwrap_or_default();
             let _ = writeln!(out, "  {}: {describe}{at}", verdict_word(o.color, res.verdict));
+            if res.engine == "vc" {
+                let _ = writeln!(out, "    engine: vc: {}", res.reason);
+            }
             continue;
         }
         let ex = r.explanations.get(&res.id);
@@ -298,6 +301,8 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         }
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
+        } else if res.engine == "vc" {
+            let _ = writeln!(out, "  engine: vc: {}", res.reason);
         }
         let shows_trace = o.view == View::Full || ex.is_none_or(|e| e.fss.is_empty());
         if let (Some(cx), false) = (&res.counterexample, shows_trace) {

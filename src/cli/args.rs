@@ -1,0 +1,81 @@
+//! Argument groups several commands share (clap `#[command(flatten)]`):
+//! one definition, one help text, one meaning.
+
+use super::options;
+use crate::analysis::step;
+use crate::context::conditions::Property;
+use crate::views::text::View;
+use clap::Args;
+use std::time::Duration;
+
+/// Which error conditions (`check`, `verify`).
+#[derive(Args, Clone)]
+pub struct CondArgs {
+    /// An error condition over globals or `proc::local`, e.g. `--error
+    /// 'getlock::error'` (may repeat). Default: `error` when a global or
+    /// entry local of that name exists.
+    #[arg(long = "error", value_name = "EXPR")]
+    pub errors: Vec<String>,
+    /// Which errors to report: `all`, SV-COMP's `unreach-call`
+    /// (reach_error and __VERIFIER_assert only), `user` (the `--error`
+    /// conditions only) or `no-overflow` (signed arithmetic overflow only).
+    #[arg(long, value_enum, default_value_t = Property::All)]
+    pub property: Property,
+}
+
+/// What the Datalog engine may spend (`check`, `diff`).
+#[derive(Args, Clone)]
+pub struct BudgetArgs {
+    /// Loop iterations (per loop entry) explored exactly before the loop's
+    /// variables are widened to unknown values; also the recursion depth.
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    pub unroll: u32,
+    /// Give up on a file after this many seconds (its open conditions
+    /// become `unknown`; the JSON says `truncated`).
+    #[arg(long, value_name = "SECONDS", value_parser = options::seconds)]
+    pub timeout: Option<Duration>,
+    /// Give up exploring after this many states.
+    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = options::count)]
+    pub max_states: usize,
+    /// Give up exploring when the process's resident memory exceeds this
+    /// (e.g. 512M, 4G, or 25% of the machine's; default: half of it). The
+    /// limit is for the whole process: with several jobs, the files being
+    /// checked when it is reached are all cut short.
+    #[arg(long, value_name = "SIZE", value_parser = options::memory)]
+    pub max_memory: Option<u64>,
+}
+
+impl BudgetArgs {
+    pub fn step_options(&self, summaries: bool) -> step::Options {
+        step::Options {
+            unroll: self.unroll,
+            summaries,
+            max_states: self.max_states as u64,
+            timeout: self.timeout,
+            memory: options::memory_budget(self.max_memory),
+        }
+    }
+}
+
+/// What to show of an error (`check`, `diff`).
+#[derive(Args, Clone)]
+pub struct ShowArgs {
+    /// What to show of an error: `reduced` (where the fix belongs, the
+    /// default), `fss` (every focus-statement sequence with its assumptions)
+    /// or `full` (complete counterexamples with concrete inputs).
+    #[arg(long, value_enum, default_value_t = View::Reduced)]
+    pub view: View,
+    /// Show only the FSS of this rank (its reduced form in the reduced view).
+    #[arg(long, value_name = "N", conflicts_with = "no_explain", value_parser = options::count)]
+    pub fss: Option<usize>,
+    /// Show only assumptions over these inputs, e.g. `--project a2,a3`.
+    #[arg(long, value_name = "VAR,...", value_delimiter = ',')]
+    pub project: Option<Vec<String>>,
+    /// Verdicts and counterexamples only: no focus-statement sequences,
+    /// Reduce or NEST (faster on large batches).
+    #[arg(long)]
+    pub no_explain: bool,
+    /// Print relation sizes and rule times.
+    #[arg(long)]
+    pub stats: bool,
+}

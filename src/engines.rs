@@ -1,0 +1,298 @@
+//! `check --engine fsum|vc|auto`: the VC engine (`vc`) deciding conditions
+//! for `check`.
+//!
+//! The VC engine runs as a portfolio, each mode only for what the previous
+//! ones left open: `--loops havoc` (Houdini invariants), k-induction on top
+//! of the invariants havoc proved, then bounded unrolling with a growing
+//! bound. A condition is called safe only by a sound mode (or an unrolling
+//! that covers every run, `vc::ProcResult::exhaustive`), and unsafe only
+//! when the model's inputs replay in the interpreter to the same error
+//! (`Status::Confirmed`); the interpreter's run is the counterexample.
+
+use crate::analysis::witness::Counterexample;
+use crate::analysis::{CondReport, Verdict};
+use crate::context::conditions::{CondId, CondKind, Condition, Property};
+use crate::facts::Analysis;
+use crate::interp;
+use crate::ir::cond::UserCond;
+use crate::ir::Program;
+use crate::vc::{self, gc::CheckKey, kinduction, Loops, Status};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// Which engine decides the verdicts of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The Datalog engine alone (procedure summaries; FSSs explained).
+    Fsum,
+    /// The VC engine alone (Z3): verdicts and counterexamples, no FSSs.
+    Vc,
+    /// The Datalog engine, then the VC engine for what it leaves unknown.
+    #[default]
+    Auto,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Fsum => "fsum",
+            Engine::Vc => "vc",
+            Engine::Auto => "auto",
+        }
+    }
+}
+
+/// How the VC engine runs inside `check`.
+#[derive(Clone, Debug)]
+pub struct VcPlan {
+    pub inline_depth: u32,
+    /// The k of the k-induction mode.
+    pub k: u32,
+    /// The unrolling bounds tried, in order, for counterexamples.
+    pub unroll: Vec<u32>,
+    /// Per Z3 query.
+    pub query_timeout: Duration,
+    /// The VC engine's time per file when `--timeout` gives none.
+    pub budget: Duration,
+}
+
+impl Default for VcPlan {
+    fn default() -> Self {
+        VcPlan {
+            inline_depth: 3,
+            k: 2,
+            unroll: vec![1, 3, 8, 20],
+            query_timeout: Duration::from_secs(10),
+            budget: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A verdict of the VC engine.
+pub struct Decision {
+    pub verdict: Verdict,
+    pub reason: String,
+    pub counterexample: Option<Counterexample>,
+}
+
+/// What the VC engine did for one file.
+#[derive(Clone, Debug, Default)]
+pub struct VcStats {
+    /// The modes run, in order (`havoc`, `kinduction:2`, `unroll:1`, ...).
+    pub modes: Vec<String>,
+    pub time: Duration,
+    pub solver_time: Duration,
+}
+
+pub fn vc_property(p: Property) -> vc::Property {
+    match p {
+        Property::All => vc::Property::All,
+        Property::UnreachCall => vc::Property::UnreachCall,
+        Property::User => vc::Property::User,
+        Property::NoOverflow => vc::Property::NoOverflow,
+    }
+}
+
+/// The VC engine's check for a condition (user conditions by their index
+/// among the user conditions, as `conditions` lists them).
+fn key(conds: &[Condition], id: CondId) -> CheckKey {
+    match &conds[id.0 as usize].kind {
+        CondKind::Site(s) => CheckKey::Site(*s),
+        CondKind::User(_) => CheckKey::User(conds[..id.0 as usize].iter().filter(|c| c.user().is_some()).count()),
+    }
+}
+
+/// The VC engine on one program's conditions.
+pub struct VcCheck<'a> {
+    pub p: &'a Program,
+    pub users: &'a [UserCond],
+    pub conds: &'a [Condition],
+    pub property: Property,
+    pub plan: &'a VcPlan,
+    /// Past it, what is open stays unknown.
+    pub deadline: Option<Instant>,
+}
+
+impl VcCheck<'_> {
+    fn past(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Decides what it can of `wanted`.
+    fn decide(&self, wanted: &[CondId], stats: &mut VcStats) -> BTreeMap<CondId, Decision> {
+        let (p, users, plan) = (self.p, self.users, self.plan);
+        let start = Instant::now();
+        let a = Analysis::new(p);
+        let mut out = BTreeMap::new();
+        let invariants = vc::houdini::user_invariants(p, &a).unwrap_or_default();
+        let opts = |loops: Loops| vc::Options {
+            loops,
+            inline_depth: plan.inline_depth,
+            max_warnings: usize::MAX,
+            timeout: Some(plan.query_timeout),
+            deadline: self.deadline,
+            property: vc_property(self.property),
+            ..vc::Options::default()
+        };
+        let open = |out: &BTreeMap<CondId, Decision>| wanted.iter().any(|id| !out.contains_key(id));
+        let mut havoc = None;
+        let mut modes: Vec<Loops> = vec![Loops::Havoc, Loops::KInduction(plan.k)];
+        modes.extend(plan.unroll.iter().map(|&k| Loops::Unroll(k)));
+        for mode in modes {
+            if !open(&out) || self.past() {
+                break;
+            }
+            let o = opts(mode);
+            let r = match mode {
+                Loops::Havoc => {
+                    let r = vc::solve::run(p, &a, users, &invariants, &o);
+                    havoc = Some(r.clone());
+                    r
+                }
+                Loops::KInduction(k) => match havoc.take() {
+                    // Not when havoc proved everything already.
+                    Some(h) if h.outcome != vc::Outcome::Verified => kinduction::run_after(p, &a, users, &o, k, h),
+                    _ => continue,
+                },
+                Loops::Unroll(_) => vc::solve::run(p, &a, users, &[], &o),
+                // Not a mode of the portfolio (doomed points only).
+                Loops::Copies => continue,
+            };
+            stats.modes.push(mode.to_string());
+            stats.solver_time += r.solver_time;
+            for &id in wanted {
+                if let std::collections::btree_map::Entry::Vacant(slot) = out.entry(id) {
+                    if let Some(d) = self.decision(&r, mode, id) {
+                        slot.insert(d);
+                    }
+                }
+            }
+        }
+        stats.time += start.elapsed();
+        out
+    }
+
+    /// What one run of the VC engine says about a condition.
+    fn decision(&self, r: &vc::ProcResult, mode: Loops, id: CondId) -> Option<Decision> {
+        let k = key(self.conds, id);
+        match r.decides(k)? {
+            false => {
+                let why = match mode {
+                    Loops::Unroll(_) => format!("every run stays within {mode} and the inlining depth"),
+                    _ => r.reason.trim_start_matches("no check can fail: ").to_string(),
+                };
+                Some(Decision {
+                    verdict: Verdict::Safe,
+                    reason: format!("the VC engine proves it (--loops {mode}): {why}"),
+                    counterexample: None,
+                })
+            }
+            true => {
+                let w = r
+                    .warnings
+                    .iter()
+                    .find(|w| w.key == k && w.status == Status::Confirmed)?;
+                Some(Decision {
+                    verdict: Verdict::Unsafe,
+                    reason: format!("the VC engine's counterexample (--loops {mode}) replays to the error"),
+                    counterexample: Some(self.counterexample(id, w)?),
+                })
+            }
+        }
+    }
+
+    /// The interpreter's run on a confirmed warning's inputs and choices,
+    /// when it reaches the condition's error.
+    fn counterexample(&self, id: CondId, w: &vc::Warning) -> Option<Counterexample> {
+        let watch = match key(self.conds, id) {
+            CheckKey::User(i) => Some(i),
+            _ => None,
+        };
+        let cfg = interp::Config {
+            inputs: w.inputs.iter().cloned().collect(),
+            choices: w.choices.clone(),
+            conditions: self.users.to_vec(),
+            watch,
+            ..interp::Config::default()
+        };
+        let run = interp::run(self.p, &cfg).ok()?;
+        let reached = match (&self.conds[id.0 as usize].kind, &run.outcome) {
+            (CondKind::Site(s), interp::Outcome::Error { site, .. }) => s == site,
+            (CondKind::User(_), interp::Outcome::Condition { index, .. }) => watch == Some(*index),
+            _ => false,
+        };
+        reached.then(|| Counterexample {
+            path: Vec::new(),
+            inputs: w.inputs.clone(),
+            choices: w.choices.clone(),
+            run,
+        })
+    }
+
+    /// `auto`: decides what the Datalog engine left unknown; the reason
+    /// keeps what the Datalog engine said.
+    pub fn settle(&self, results: &mut [CondReport], stats: &mut VcStats) {
+        let wanted: Vec<CondId> = results
+            .iter()
+            .filter(|r| r.verdict == Verdict::Unknown)
+            .map(|r| r.id)
+            .collect();
+        if wanted.is_empty() {
+            return;
+        }
+        let mut decided = self.decide(&wanted, stats);
+        for r in results.iter_mut().filter(|r| r.verdict == Verdict::Unknown) {
+            match decided.remove(&r.id) {
+                Some(d) => {
+                    r.reason = format!("{} (the Datalog engine left it unknown: {})", d.reason, r.reason);
+                    r.verdict = d.verdict;
+                    r.counterexample = d.counterexample;
+                    r.engine = "vc";
+                }
+                None => {
+                    r.reason = format!("{}; {}", r.reason, self.undecided(stats));
+                    r.engine = "fsum+vc";
+                }
+            }
+        }
+    }
+
+    fn undecided(&self, stats: &VcStats) -> String {
+        format!(
+            "the VC engine did not decide it either ({}{})",
+            stats.modes.join(", "),
+            if self.past() {
+                "; the time limit was reached"
+            } else {
+                ""
+            }
+        )
+    }
+
+    /// `vc`: every reported condition, by the VC engine alone.
+    pub fn verdicts(&self, stats: &mut VcStats) -> Vec<CondReport> {
+        let wanted: Vec<CondId> = (0..self.conds.len())
+            .filter(|&i| self.conds[i].reported)
+            .map(|i| CondId(i as u32))
+            .collect();
+        let mut decided = self.decide(&wanted, stats);
+        wanted
+            .into_iter()
+            .map(|id| {
+                let d = decided.remove(&id).unwrap_or_else(|| Decision {
+                    verdict: Verdict::Unknown,
+                    reason: self.undecided(stats).replace(" either", ""),
+                    counterexample: None,
+                });
+                CondReport {
+                    id,
+                    verdict: d.verdict,
+                    reason: d.reason,
+                    counterexample: d.counterexample,
+                    engine: "vc",
+                    truncated: false,
+                }
+            })
+            .collect()
+    }
+}
