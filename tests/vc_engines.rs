@@ -159,7 +159,7 @@ fn engines_agree_and_vc_verdicts_hold() {
                 unroll: vec![1, 3],
                 ..VcPlan::default()
             };
-            let combined = check_with(&p, &[], &copts, engine, &plan);
+            let combined = check_with(&p, &[], &copts, engine, &plan, std::time::Instant::now());
             for c in &combined.results {
                 let Some(site) = combined.condition(c).site() else {
                     continue;
