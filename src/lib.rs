@@ -25,10 +25,21 @@ use syntax::source::SourceFile;
 pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>, Vec<Diag>) {
     let mut diags = Vec::new();
     let parsed = syntax::parse_source(&file, &mut diags);
+    let (annotations, acsl_errors) = ir::contract::parse_all(&file.text, &parsed.annotations);
+    diags.extend(acsl_errors);
     let syntax_errors = diags.iter().any(|d| d.is_error());
-    let program = ir::lower::lower(file, &parsed.ast, parsed.constants, opts, &mut diags);
+    let mut program = ir::lower::lower(file, &parsed.ast, parsed.constants, opts, &mut diags);
     if syntax_errors {
         return (None, diags);
+    }
+    if let Some(p) = &mut program {
+        match ir::contract::resolve(p, &annotations) {
+            Ok(c) => p.contracts = c,
+            Err(d) => {
+                diags.extend(d);
+                return (None, diags);
+            }
+        }
     }
     (program, diags)
 }

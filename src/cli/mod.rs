@@ -16,6 +16,7 @@ mod check;
 mod diff;
 mod options;
 mod run;
+mod vcs;
 mod verify;
 
 /// Writes to standard output; a closed pipe ends the process with status 0

@@ -68,6 +68,8 @@ const PUNCTS: &[&str] = &[
 pub struct Lexed {
     pub tokens: Vec<Token>,
     pub macros: HashMap<String, Vec<Token>>,
+    /// ACSL annotation comments (`/*@ ... */`, `//@ ...`), in file order.
+    pub annotations: Vec<super::acsl::Comment>,
 }
 
 pub fn lex(text: &str, diags: &mut Vec<Diag>) -> Lexed {
@@ -80,11 +82,14 @@ pub fn lex(text: &str, diags: &mut Vec<Diag>) -> Lexed {
         at_line_start: true,
         diags,
         macros: HashMap::new(),
+        annotations: Vec::new(),
+        pending: Vec::new(),
     };
     let tokens = lx.run();
     Lexed {
         tokens,
         macros: lx.macros,
+        annotations: lx.annotations,
     }
 }
 
@@ -95,6 +100,9 @@ struct Lexer<'a> {
     at_line_start: bool,
     diags: &'a mut Vec<Diag>,
     macros: HashMap<String, Vec<Token>>,
+    annotations: Vec<super::acsl::Comment>,
+    /// Tokens standing for a statement annotation, emitted next.
+    pending: Vec<Token>,
 }
 
 impl Lexer<'_> {
@@ -113,6 +121,11 @@ impl Lexer<'_> {
         let mut out = Vec::new();
         loop {
             self.skip_space_and_comments();
+            if !self.pending.is_empty() {
+                self.at_line_start = false;
+                out.append(&mut self.pending);
+                continue;
+            }
             if self.pos >= self.src.len() {
                 out.push(Token {
                     kind: TokKind::Eof,
@@ -153,8 +166,12 @@ impl Lexer<'_> {
             } else if c == b'/' && self.peek(1) == b'/' {
                 // Up to the end of the line; a backslash before the newline
                 // splices the next line into the comment, as in C.
+                let start = self.pos;
                 while self.pos < self.src.len() && (self.peek(0) != b'\n' || self.spliced(self.pos)) {
                     self.pos += 1;
+                }
+                if self.src.get(start + 2) == Some(&b'@') && self.annotation(start, start + 3, self.pos, self.pos) {
+                    return;
                 }
             } else if c == b'/' && self.peek(1) == b'*' {
                 let start = self.pos;
@@ -174,10 +191,47 @@ impl Lexer<'_> {
                     }
                     self.pos += 1;
                 }
+                let end = self.pos;
+                if self.src.get(start + 2) == Some(&b'@')
+                    && end >= start + 5
+                    && self.annotation(start, start + 3, end - 2, end)
+                {
+                    return;
+                }
             } else {
                 return;
             }
         }
+    }
+
+    /// Records an ACSL annotation comment. A statement annotation (`assert`,
+    /// `loop invariant`) is also put in the token stream as a label
+    /// (`__acsl_assert_K: ;`, `__acsl_loop_K:`), so it becomes a point of
+    /// the program exactly where it is written; returns whether it did.
+    fn annotation(&mut self, start: usize, body_lo: usize, body_hi: usize, end: usize) -> bool {
+        let index = self.annotations.len();
+        let span = Span::new(start, end);
+        self.annotations.push(super::acsl::Comment {
+            span,
+            body: Span::new(body_lo, body_hi),
+        });
+        let kind = match super::acsl::first_word(&self.text[body_lo..body_hi]) {
+            "assert" => "assert",
+            "loop" => "loop",
+            _ => return false,
+        };
+        let tok = |kind| Token {
+            kind,
+            span,
+            line_start: false,
+        };
+        self.pending
+            .push(tok(TokKind::Ident(super::acsl::marker_label(kind, index))));
+        self.pending.push(tok(TokKind::Punct(":")));
+        if kind == "assert" {
+            self.pending.push(tok(TokKind::Punct(";")));
+        }
+        true
     }
 
     /// A preprocessor line, `#` at the start of a line.

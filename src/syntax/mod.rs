@@ -1,5 +1,6 @@
 //! The front end: lexing (with `#define`), parsing, and the AST.
 
+pub mod acsl;
 pub mod ast;
 pub mod lexer;
 pub mod parser;
@@ -12,6 +13,8 @@ pub struct Parsed {
     pub ast: ast::Program,
     /// Macros whose body is a constant expression, with their value.
     pub constants: BTreeMap<String, i64>,
+    /// ACSL annotation comments, in file order.
+    pub annotations: Vec<acsl::Comment>,
 }
 
 /// Lexes and parses a file; problems go to `diags`, a tree always comes back.
@@ -35,5 +38,9 @@ pub fn parse_source(file: &source::SourceFile, diags: &mut Vec<Diag>) -> Parsed 
         }
     }
     let ast = parser::parse(lexed.tokens, diags);
-    Parsed { ast, constants }
+    Parsed {
+        ast,
+        constants,
+        annotations: lexed.annotations,
+    }
 }

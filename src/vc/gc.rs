@@ -26,6 +26,9 @@ use crate::ir::*;
 use crate::syntax::source::Span;
 use std::collections::{BTreeSet, HashMap};
 
+mod spec;
+pub use spec::{Note, SpecCheck};
+
 /// What an assertion checks; warnings are reported (and blocked) per key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CheckKey {
@@ -42,6 +45,8 @@ pub enum CheckKey {
     Unwind(NodeId),
     /// A call deeper than the inlining depth is havocked.
     Depth(NodeId),
+    /// A contract check (modular verification, `spec.rs`).
+    Spec(SpecCheck),
 }
 
 impl CheckKey {
@@ -104,12 +109,25 @@ pub enum Cmd {
     Event(Event),
     /// A value the run draws, in the order it draws them (`--choices`).
     Choice(Term),
+    /// The first variable takes the second's value (old values of a
+    /// contract: no equation, the same value).
+    Copy(VarKey, VarKey),
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct Block {
     pub cmds: Vec<Cmd>,
     pub succs: Vec<usize>,
+    /// The IR node (and frame) the block runs, with the outcome for the
+    /// edge of a branch: what the commands stand for in the source.
+    pub origin: Option<Origin>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub node: NodeId,
+    pub frame: u32,
+    pub outcome: Option<bool>,
 }
 
 /// The unfolded program; block 0 is the entry.
@@ -120,6 +138,8 @@ pub struct Gc {
     pub frames: Vec<ProcId>,
     /// Why the graph is incomplete beyond what `Unwind`/`Depth` checks say.
     pub too_big: bool,
+    /// What contract commands stand for, by block and command index.
+    pub notes: HashMap<(usize, usize), Note>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -149,6 +169,7 @@ struct Builder<'a> {
     work: Vec<(Inst, usize)>,
     checks: HashMap<(CheckKey, NodeId), usize>,
     fresh: u32,
+    spec: spec::State,
 }
 
 /// Unfolds `p` from its entry.
@@ -164,6 +185,7 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
             checks: Vec::new(),
             frames: vec![p.entry],
             too_big: false,
+            notes: HashMap::new(),
         },
         frames: vec![Frame {
             proc: p.entry,
@@ -174,7 +196,11 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
         work: Vec::new(),
         checks: HashMap::new(),
         fresh: 0,
+        spec: spec::State::default(),
     };
+    if opts.contracts {
+        b.spec_entry();
+    }
     let start = b.inst(Inst {
         node: p.proc(p.entry).entry,
         frame: 0,
@@ -194,7 +220,11 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
 
 impl Builder<'_> {
     fn new_block(&mut self, cmds: Vec<Cmd>, succs: Vec<usize>) -> usize {
-        self.gc.blocks.push(Block { cmds, succs });
+        self.gc.blocks.push(Block {
+            cmds,
+            succs,
+            origin: None,
+        });
         self.gc.blocks.len() - 1
     }
 
@@ -293,6 +323,9 @@ impl Builder<'_> {
             let c = self.check(CheckKey::Invariant { cand: i, init }, head, span);
             cmds.push(Cmd::Assert(Formula::Enabled(i, Box::new(f)), c));
         }
+        if self.opts.contracts {
+            self.spec_invariant_checks(head, frame, init, cmds);
+        }
     }
 
     fn node(&mut self, inst: Inst, id: usize) {
@@ -355,6 +388,11 @@ impl Builder<'_> {
                     }
                     let next = self.edge(&inst, to);
                     let b = self.new_block(cmds, vec![next]);
+                    self.gc.blocks[b].origin = Some(Origin {
+                        node: n,
+                        frame,
+                        outcome: Some(outcome),
+                    });
                     succs.push(b);
                 }
             }
@@ -375,7 +413,11 @@ impl Builder<'_> {
                     havocked: !inline,
                 }));
                 let cp = p.proc(*callee);
-                if inline {
+                if self.opts.contracts && p.contracts.of(*callee).is_some() {
+                    let next = self.edge(&inst, *next);
+                    self.spec_call(n, id, frame, *callee, vals, result.as_ref(), &mut cmds);
+                    succs.push(next);
+                } else if inline {
                     let f = self.frames.len() as u32;
                     self.frames.push(Frame {
                         proc: *callee,
@@ -385,6 +427,9 @@ impl Builder<'_> {
                     self.gc.frames.push(*callee);
                     for (param, v) in cp.params.iter().zip(vals) {
                         cmds.push(Cmd::Assign(VarKey { var: *param, frame: f }, v));
+                    }
+                    if self.opts.contracts {
+                        self.spec_frame_entry(f, &mut cmds);
                     }
                     // A recursive call of the entry draws its unset locals.
                     if *callee == p.entry {
@@ -436,6 +481,9 @@ impl Builder<'_> {
             }
             NodeKind::Halt => cmds.push(Cmd::Assume(Formula::Bool(false))),
             NodeKind::Exit => {
+                if frame == 0 && self.opts.contracts {
+                    self.spec_exit(n, &mut cmds);
+                }
                 if let Some((call, result)) = self.frames[frame as usize].ret.clone() {
                     let call_node = p.node(call.node);
                     cmds.push(Cmd::Event(Event {
@@ -456,6 +504,9 @@ impl Builder<'_> {
                 }
             }
             NodeKind::Skip { next } => {
+                if self.opts.contracts {
+                    self.spec_point(n, id, frame, &mut cmds);
+                }
                 if let Some(&(_, it)) = inst.loops.iter().find(|(h, _)| *h == n) {
                     if self.opts.loops == Loops::Havoc {
                         self.invariant_checks(n, frame, true, &mut cmds);
@@ -468,6 +519,9 @@ impl Builder<'_> {
                                 let f = self.bool_expr(&inv.expr, frame).1;
                                 cmds.push(Cmd::Assume(Formula::Enabled(i, Box::new(f))));
                             }
+                        }
+                        if self.opts.contracts {
+                            self.spec_invariant_assumes(n, id, frame, &mut cmds);
                         }
                     }
                     cmds.push(Cmd::Event(Event {
@@ -484,6 +538,11 @@ impl Builder<'_> {
         let b = &mut self.gc.blocks[id];
         b.cmds = cmds;
         b.succs = succs;
+        b.origin = Some(Origin {
+            node: n,
+            frame,
+            outcome: None,
+        });
     }
 
     /// An IR expression as a term; its run-time checks (in the order the
