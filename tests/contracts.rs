@@ -171,6 +171,50 @@ fn binary_search_and_array_max_are_proved() {
 }
 
 #[test]
+fn a_goto_loop_is_cut_at_its_label() {
+    let (code, all) = vcs("programs/contracts/goto_loop.c");
+    assert_eq!(code, 0, "{all:#?}");
+    assert!(all.iter().all(|v| v["status"] == "proved"), "{all:#?}");
+    let iter: Vec<&Value> = all.iter().filter(|v| v["kind"] == "ens_inv_iter").collect();
+    assert_eq!(iter.len(), 1, "{all:#?}");
+    let show = iter[0]["show"]["text"].as_str().unwrap_or("");
+    assert!(show.contains("the invariant of label `again` at line 10"), "{show}");
+    assert!(show.contains("after `goto again;` at line 15"), "{show}");
+    // The pre-loop assignments are cut away from the iteration's VC.
+    assert!(
+        !labels(iter[0]).contains(&("asgn".to_string(), 8)),
+        "{:?}",
+        labels(iter[0])
+    );
+}
+
+#[test]
+fn sarif_and_plain_files() {
+    let (code, out, _) = focuscheck(&["verify", "programs/contracts/four_assignments.c", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let doc: Value = serde_json::from_str(&out).expect("sarif");
+    let results = doc["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{out}");
+    assert_eq!(results[0]["ruleId"], "ens_post");
+    assert!(
+        results[0]["message"]["text"].as_str().unwrap_or("").contains("line 12"),
+        "{out}"
+    );
+    // `--vcs` on a file without contracts: the entry's checks as VCs.
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/seed_example.c", "--vcs"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("show that the index in `A[j]` at 14:7 is within the array's bounds."),
+        "{out}"
+    );
+    assert!(out.contains("`main`: 3 VCs: 1 proved, 2 failed, 0 unknown"), "{out}");
+    // Loop invariants alone still go to the other engine.
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/invariant.c", "--loops", "havoc"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("verified"), "{out}");
+}
+
+#[test]
 fn every_vc_reads_as_the_seed_form() {
     let (_, out, _) = focuscheck(&["verify", "programs/contracts/negate_first_bug.c", "--vcs", "all"]);
     let blocks: Vec<&str> = out.split("\n\n").filter(|b| b.starts_with("VC ")).collect();

@@ -174,7 +174,8 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
         args.timeout,
         args.property,
     );
-    if args.vcs.is_some() || p.contracts.has_specs() {
+    let heads = facts::Analysis::new(&p).loop_at;
+    if args.vcs.is_some() || p.contracts.has_specs(&|n| heads.contains_key(&n)) {
         let which = args.vcs.unwrap_or(vcs::VcsShow::Failed);
         let fs = vcs::run(&p, &opts);
         out.bad = false;

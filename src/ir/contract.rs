@@ -144,10 +144,18 @@ impl Contracts {
         self.asserts.iter().filter(move |(m, _)| *m == n).map(|(_, c)| *c)
     }
 
-    /// Function contracts or assertions: what only the contract engine
-    /// checks (loop invariants alone are also read by the other one).
-    pub fn has_specs(&self) -> bool {
-        !self.funcs.is_empty() || !self.asserts.is_empty()
+    /// Function contracts, assertions, or invariants the VC engine's
+    /// loop cutting cannot read (with a quantifier, `\old`, or at a label
+    /// no loop goes back to): what only the contract engine checks.
+    pub fn has_specs(&self, loop_heads: &dyn Fn(NodeId) -> bool) -> bool {
+        !self.funcs.is_empty()
+            || !self.asserts.is_empty()
+            || self.invariants.iter().any(|i| {
+                !loop_heads(i.at)
+                    || i.clauses
+                        .iter()
+                        .any(|&c| self.clauses[c].pred.to_bool_expr(self.clauses[c].span).is_none())
+            })
     }
 }
 
@@ -194,6 +202,84 @@ impl Pred {
                 body.vars(out);
             }
         }
+    }
+}
+
+impl Term {
+    /// The term as an IR expression, when it reads the current state only.
+    fn to_expr(&self, span: Span) -> Option<Expr> {
+        let mk = |kind| Some(Expr { kind, span });
+        match self {
+            Term::Const(c) => mk(ExprKind::Const(*c)),
+            Term::Var { var, old: false } => mk(ExprKind::Var(*var)),
+            Term::Elem { var, old: false, index } => {
+                mk(ExprKind::Elem(*var, Box::new(index.to_expr(span)?), SiteId(u32::MAX)))
+            }
+            Term::Neg(x) => mk(ExprKind::Neg(Box::new(x.to_expr(span)?))),
+            Term::Arith(op, a, b) => mk(ExprKind::Arith(
+                *op,
+                Box::new(a.to_expr(span)?),
+                Box::new(b.to_expr(span)?),
+            )),
+            Term::Div { num, den, rem } => mk(ExprKind::Div {
+                num: Box::new(num.to_expr(span)?),
+                den: Box::new(den.to_expr(span)?),
+                rem: *rem,
+                site: SiteId(u32::MAX),
+            }),
+            Term::Var { .. } | Term::Elem { .. } | Term::Result | Term::Bound(_) => None,
+        }
+    }
+}
+
+impl Pred {
+    /// The predicate as a condition on one state (what `--error` and the
+    /// VC engine's loop invariants read), when it has no quantifier, no
+    /// `\old` and no `\result`.
+    pub fn to_bool_expr(&self, span: Span) -> Option<cond::BoolExpr> {
+        use cond::BoolExpr as B;
+        let not = |x: B| B::Not(Box::new(x));
+        Some(match self {
+            Pred::Bool(b) => {
+                let zero = Expr {
+                    kind: ExprKind::Const(0),
+                    span,
+                };
+                B::Atom(Atom {
+                    lhs: zero.clone(),
+                    op: if *b { RelOp::Eq } else { RelOp::Ne },
+                    rhs: zero,
+                })
+            }
+            Pred::Rel(op, a, b) => B::Atom(Atom {
+                lhs: a.to_expr(span)?,
+                op: *op,
+                rhs: b.to_expr(span)?,
+            }),
+            Pred::Not(x) => not(x.to_bool_expr(span)?),
+            Pred::And(xs) | Pred::Or(xs) => {
+                let and = matches!(self, Pred::And(_));
+                let mut it = xs.iter().map(|x| x.to_bool_expr(span));
+                let first = it.next()??;
+                it.try_fold(first, |acc, x| {
+                    let x = x?;
+                    Some(if and {
+                        B::And(Box::new(acc), Box::new(x))
+                    } else {
+                        B::Or(Box::new(acc), Box::new(x))
+                    })
+                })?
+            }
+            Pred::Implies(a, b) => B::Or(Box::new(not(a.to_bool_expr(span)?)), Box::new(b.to_bool_expr(span)?)),
+            Pred::Iff(a, b) => {
+                let (a, b) = (a.to_bool_expr(span)?, b.to_bool_expr(span)?);
+                B::And(
+                    Box::new(B::Or(Box::new(not(a.clone())), Box::new(b.clone()))),
+                    Box::new(B::Or(Box::new(a), Box::new(not(b)))),
+                )
+            }
+            Pred::Quant { .. } => return None,
+        })
     }
 }
 

@@ -8,9 +8,10 @@
 //! counterexample); for a failed VC, `H && C` says which part is wrong: unsat,
 //! and the unsat core over the labelled hypotheses names the statements
 //! that make the conclusion false; sat, and a specification is too weak.
-//! Hypotheses that share no variable with the conclusion (transitively) are
-//! left out once the whole path is known to be feasible, which does not
-//! change the VC's validity.
+//! `H` is always the whole path; the sentence shows the hypotheses that
+//! share variables with the conclusion (transitively), and only those take
+//! part in the core. A path whose hypotheses contradict each other is
+//! proved, and says so.
 
 use super::explain::{self, Label};
 use super::gc::{self, CheckKey, Cmd, Gc, SpecCheck};
@@ -515,7 +516,10 @@ impl Cx<'_> {
             s.assert(&h.f);
         }
         let feasible = s.check();
-        // Hypotheses connected to the conclusion through shared variables.
+        // The hypotheses the sentence shows: those connected to the
+        // conclusion through shared variables. Hidden ones (types, checks
+        // made before and assumed since) are shown when connected but
+        // connect nothing further.
         let mut live: BTreeSet<u32> = pv.goal_vars.iter().copied().collect();
         let mut keep = vec![false; pv.hyps.len()];
         loop {
@@ -523,7 +527,9 @@ impl Cx<'_> {
             for (i, h) in pv.hyps.iter().enumerate() {
                 if !keep[i] && (h.vars.is_empty() || h.vars.iter().any(|v| live.contains(v))) {
                     keep[i] = true;
-                    live.extend(h.vars.iter().copied());
+                    if h.label.as_ref().is_none_or(|l| l.role != explain::Role::Hidden) {
+                        live.extend(h.vars.iter().copied());
+                    }
                     grew = true;
                 }
             }
@@ -565,13 +571,20 @@ impl Cx<'_> {
             SatResult::Sat => {}
         }
         // The VC itself, with a switch per kept hypothesis for the core.
+        // The others share no variable with it and are satisfiable: they
+        // change no answer, but make a counterexample follow the path.
         let s = self.solver();
         let switches: Vec<Bool> = kept.iter().map(|i| Bool::new_const(format!("h@{i}"))).collect();
         for (sw, &i) in switches.iter().zip(&kept) {
-            s.assert(&sw.implies(&pv.hyps[i].f));
+            s.assert(sw.implies(&pv.hyps[i].f));
+        }
+        for (i, h) in pv.hyps.iter().enumerate() {
+            if !keep[i] {
+                s.assert(&h.f);
+            }
         }
         s.push();
-        s.assert(&pv.goal.not());
+        s.assert(pv.goal.not());
         match s.check_assumptions(&switches) {
             SatResult::Unsat => vc.status = VcStatus::Proved,
             SatResult::Unknown => {
@@ -595,7 +608,7 @@ impl Cx<'_> {
                     vc.model.extend(
                         pv.choices
                             .iter()
-                            .filter(|(_, ids, _)| !ids.is_empty() && ids.iter().all(|id| shown(id)))
+                            .filter(|(_, ids, _)| !ids.is_empty() && ids.iter().all(&shown))
                             .map(|(line, _, x)| (format!("nondet() at line {line}"), value(m, x))),
                     );
                     vc.at_head = pv

@@ -161,7 +161,7 @@ pub fn label(p: &Program, a: &Analysis, gc: &Gc, path: &[usize], pos: usize, ind
                     .and_then(|h| p.contracts.invariants_at(h))
                     .and_then(|i| i.label.clone());
                 match (label_name, exits) {
-                    (Some(name), _) if at.is_some_and(|h| !a.loop_at.contains_key(&h)) => mk(
+                    (Some(name), _) => mk(
                         "asm_inv",
                         line,
                         format!("the invariant of label `{name}` at line {line} holds"),
@@ -391,6 +391,18 @@ impl<'a> Sentences<'a> {
                         format!(
                             "the invariant of label `{name}` at line {l} holds when control reaches line {site_line}"
                         ),
+                    ),
+                    (Some(name), true) => (
+                        "ens_inv",
+                        l,
+                        format!(
+                            "the invariant of label `{name}` at line {l} holds when control first reaches line {site_line}"
+                        ),
+                    ),
+                    (Some(name), false) => (
+                        "ens_inv_iter",
+                        l,
+                        format!("the invariant of label `{name}` at line {l} holds again{after}"),
                     ),
                     (_, true) => (
                         "ens_inv",

@@ -328,6 +328,7 @@ impl Ins {
         let unit = self.unit(c.proc, c.span);
         let fail = self.node(NodeKind::Error { site }, c.proc, c.span, unit);
         let mut cx = Compile {
+            in_range: false,
             f: c.proc,
             span: c.span,
             unit,
@@ -343,6 +344,7 @@ impl Ins {
         let unit = self.unit(c.proc, c.span);
         let stop = self.node(NodeKind::Halt, c.proc, c.span, unit);
         let mut cx = Compile {
+            in_range: false,
             f: c.proc,
             span: c.span,
             unit,
@@ -399,6 +401,7 @@ impl Ins {
             }
         };
         let mut cx = Compile {
+            in_range: true,
             f,
             span,
             unit,
@@ -415,7 +418,7 @@ impl Ins {
             Term::Var { var, old } => ExprKind::Var(self.place(cx.f, *var, *old)),
             Term::Elem { var, old, index } => {
                 let i = self.expr(cx, index);
-                let site = self.site(SiteKind::Bounds, cx.f, span, Some(*var), false);
+                let site = self.site(SiteKind::Bounds, cx.f, span, Some(*var), cx.in_range);
                 ExprKind::Elem(self.place(cx.f, *var, *old), Box::new(i), site)
             }
             Term::Result => match self.p.proc(cx.f).ret_var {
@@ -581,6 +584,8 @@ impl Ins {
 
 /// Where a formula's evaluation runs and ends.
 struct Compile {
+    /// Every index is within its array (the frame checks).
+    in_range: bool,
     f: ProcId,
     span: Span,
     unit: UnitId,

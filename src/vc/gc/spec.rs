@@ -213,7 +213,9 @@ impl Builder<'_> {
         for &c in &fc.ensures {
             let f = self.spec_formula(&p.contracts.clause(c).pred, 0);
             let k = self.spec_check(SpecCheck::Post(c), exit, c);
-            cmds.push(Cmd::Assert(f, k));
+            // Later checks may rely on it (as a run that gets there does).
+            cmds.push(Cmd::Assert(f.clone(), k));
+            cmds.push(Cmd::Assume(f));
         }
         let Some(assigns) = &fc.assigns else { return };
         // The first `assigns` clause names the check (`\nothing` has no
@@ -273,7 +275,8 @@ impl Builder<'_> {
                 }
             };
             let k = self.spec_check(SpecCheck::Frame(clause, v), exit, clause);
-            cmds.push(Cmd::Assert(f, k));
+            cmds.push(Cmd::Assert(f.clone(), k));
+            cmds.push(Cmd::Assume(f));
         }
     }
 
@@ -356,7 +359,8 @@ impl Builder<'_> {
         for &c in &inv.clauses {
             let f = self.spec_formula(&p.contracts.clause(c).pred, frame);
             let k = self.spec_check(SpecCheck::Inv { clause: c, init }, head, c);
-            cmds.push(Cmd::Assert(f, k));
+            cmds.push(Cmd::Assert(f.clone(), k));
+            cmds.push(Cmd::Assume(f));
         }
     }
 
