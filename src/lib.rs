@@ -28,7 +28,8 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
     let (annotations, acsl_errors) = ir::contract::parse_all(&file.text, &parsed.annotations);
     diags.extend(acsl_errors);
     let syntax_errors = diags.iter().any(|d| d.is_error());
-    let mut program = ir::lower::lower(file, &parsed.ast, parsed.constants, opts, &mut diags);
+    let constants = ir::lower::macro_constants(&parsed.macros);
+    let mut program = ir::lower::lower(file, &parsed.ast, constants, opts, &mut diags);
     if syntax_errors {
         return (None, diags);
     }

@@ -217,7 +217,7 @@ impl<'a> Exec<'a> {
         }
     }
 
-    fn draw(&mut self, node: NodeId, ty: crate::syntax::ast::IntType) -> Value {
+    fn draw(&mut self, node: NodeId, ty: crate::ir::IntType) -> Value {
         self.counter += 1;
         let s = Sym::Draw(node, self.counter);
         self.choices.push(Choice::Draw(s, ty.range()));

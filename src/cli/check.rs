@@ -481,7 +481,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
     if let Some(dir) = &args.html {
         let files: Vec<(&views::json::FileDoc, Option<&SourceFile>)> =
             docs.iter().map(|(d, s)| (d, s.as_deref())).collect();
-        match views::html::write_report(dir, &files) {
+        match write_pages(dir, views::html::report_pages(&files)) {
             Ok(index) => eprintln!("HTML report: {}", index.display()),
             Err(e) => {
                 ui.error(&format!("cannot write the HTML report to `{}`: {e}", dir.display()));
@@ -579,4 +579,19 @@ fn shorten(name: &str, width: usize) -> String {
         let tail: String = name.chars().skip(n - (width - 3)).collect();
         format!("...{tail}")
     }
+}
+
+/// Writes pages (paths relative to `dir`, subfolders made as needed);
+/// returns the first page's path.
+fn write_pages(dir: &Path, pages: Vec<(String, String)>) -> std::io::Result<PathBuf> {
+    let mut first = None;
+    for (name, text) in pages {
+        let path = dir.join(&name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&path, text)?;
+        first.get_or_insert(path);
+    }
+    Ok(first.unwrap_or_else(|| dir.to_path_buf()))
 }

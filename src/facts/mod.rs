@@ -1,16 +1,27 @@
-//! The program as relations (facts): one field per relation, each documented
-//! with its columns. `focuscheck facts FILE` prints them as sorted
-//! tab-separated rows. Points are written `p<N>` (see `point` for where they
-//! are), variables by qualified name (`x`, `f::x`), procedures by name.
+//! The program as relations (facts). Three kinds, each printed by
+//! `focuscheck facts FILE` with its kind:
+//! - `input`: the typed facts lowered from the IR (`input.rs`) that the
+//!   static rules (`rules/static.rs`) read;
+//! - `derived`: what those rules derive (`rules.rs`, indexed for the later
+//!   phases by `analysis.rs`);
+//! - `program`: the program's text per point, unit and block, for reading
+//!   the other two (no rule reads them; the explorer reads the IR itself).
+//!
+//! Points are written `p<N>` (see `point` for where they are), variables by
+//! qualified name (`x`, `f::x`), procedures by name.
 
 pub mod analysis;
+pub mod input;
+mod rules;
 
 pub use analysis::Analysis;
+pub use rules::Derived;
 
 use crate::ir::*;
 
-/// One relation: its name, column names, a one-line meaning, and its rows.
+/// One relation: its kind, name, column names, a one-line meaning, and its rows.
 pub struct Relation {
+    pub kind: &'static str,
     pub name: &'static str,
     pub columns: &'static [&'static str],
     pub doc: &'static str,
@@ -18,8 +29,8 @@ pub struct Relation {
 }
 
 macro_rules! relations {
-    ($( $(#[doc = $doc:literal])* $field:ident ( $($col:ident),* ); )*) => {
-        /// Every relation lowered from a program, by name.
+    ($( $(#[doc = $doc:literal])* $kind:ident $field:ident ( $($col:ident),* ); )*) => {
+        /// Every relation of a program, as text, by name.
         #[derive(Default)]
         pub struct AllFacts {
             $( $(#[doc = $doc])* pub $field: Vec<Vec<String>>, )*
@@ -28,6 +39,7 @@ macro_rules! relations {
         impl AllFacts {
             pub fn relations(self) -> Vec<Relation> {
                 vec![$(Relation {
+                    kind: stringify!($kind),
                     name: stringify!($field),
                     columns: &[$(stringify!($col)),*],
                     doc: concat!($($doc),*),
@@ -40,78 +52,99 @@ macro_rules! relations {
 
 relations! {
     /// `point(p, proc, line, col, kind, text)`: program point p of proc, at line:col, doing `text`.
-    point(p, proc, line, col, kind, text);
-    /// `cfg_edge(p, q)`: control may flow from p to q.
-    cfg_edge(p, q);
-    /// `branch_edge(p, outcome, q)`: branch p goes to q when its atom is `outcome`.
-    branch_edge(p, outcome, q);
+    program point(p, proc, line, col, kind, text);
     /// `branch_atom(p, atom)`: branch p tests `atom` (`*` for a non-deterministic choice).
-    branch_atom(p, atom);
+    program branch_atom(p, atom);
     /// `assign(p, place, expr)`: p assigns the value of expr to place.
-    assign(p, place, expr);
+    program assign(p, place, expr);
     /// `havoc(p, place, type)`: p gives place a fresh input value of type.
-    havoc(p, place, ty);
-    /// `call(p, callee)`: p calls callee.
-    call(p, callee);
+    program havoc(p, place, ty);
     /// `call_arg(p, param, expr)`: the call at p passes expr to callee parameter param.
-    call_arg(p, param, expr);
+    program call_arg(p, param, expr);
     /// `call_result(p, place)`: after the call at p returns, place gets the return value.
-    call_result(p, place);
+    program call_result(p, place);
     /// `return_value(p, expr)`: the `return` at p returns expr.
-    return_value(p, expr);
-    /// `error_point(p, site, kind)`: reaching p is the error of site (assert, reach_error).
-    error_point(p, site, kind);
+    program return_value(p, expr);
+    /// `error_site(p, site, kind)`: reaching p is the error of site (assert, reach_error).
+    program error_site(p, site, kind);
     /// `check_site(site, kind, line, col)`: an array access or division checked at run time.
-    check_site(site, kind, line, col);
-    /// `halt_point(p)`: the run ends at p without error (abort, exit, failed assumption).
-    halt_point(p);
-    /// `proc_entry(proc, p)`: proc starts at p.
-    proc_entry(proc, p);
-    /// `proc_exit(proc, p)`: proc ends at p (returns and falling off the end go here).
-    proc_exit(proc, p);
+    program check_site(site, kind, line, col);
     /// `param(proc, index, var)`: var is parameter number index of proc.
-    param(proc, index, var);
-    /// `defs(p, var)`: p may write var (a call: its result and the callee's global writes).
-    defs(p, var);
-    /// `uses(p, var)`: p reads var (a call: its arguments and the callee's global reads).
-    uses(p, var);
-    /// `proc_may_def(proc, var)`: a call of proc may write global var.
-    proc_may_def(proc, var);
-    /// `proc_may_use(proc, var)`: a call of proc may read global var.
-    proc_may_use(proc, var);
-    /// `ipdom(p, q)`: q is the immediate postdominator of p.
-    ipdom(p, q);
-    /// `control_dep(p, b, outcome)`: whether p runs depends on branch b having outcome.
-    control_dep(p, b, outcome);
-    /// `region_may_def(b, outcome, var)`: the code run when branch b has outcome may write var.
-    region_may_def(b, outcome, var);
-    /// `loop_head(p)`: p heads a loop.
-    loop_head(p);
-    /// `loop_body(head, p)`: p belongs to the loop headed by head.
-    loop_body(head, p);
-    /// `loop_modifies(head, var)`: the loop headed by head may write var.
-    loop_modifies(head, var);
+    program param(proc, index, var);
     /// `block_parent(b, parent)`: static block b is nested directly in parent.
-    block_parent(b, parent);
+    program block_parent(b, parent);
     /// `point_block(p, b)`: p belongs to static block b (innermost).
-    point_block(p, b);
+    program point_block(p, b);
     /// `point_unit(p, unit)`: p was lowered from source statement or condition unit.
-    point_unit(p, unit);
+    program point_unit(p, unit);
     /// `unit(unit, kind, line, col, text)`: a source statement or condition.
-    unit(unit, kind, line, col, text);
+    program unit(unit, kind, line, col, text);
     /// `input(name, lo, hi)`: an input of the run and the range of its type.
-    input(name, lo, hi);
-    /// `reachable_proc(proc)`: proc can be called from the entry.
-    reachable_proc(proc);
+    program input(name, lo, hi);
     /// `left_out(name, line, reason)`: a function outside Cimple, not analysed.
-    left_out(name, line, reason);
+    program left_out(name, line, reason);
+    /// `node_in_proc(p, proc)`: program point p belongs to proc.
+    input node_in_proc(p, proc);
+    /// `cfg_edge(p, q)`: control may flow from p to q.
+    input cfg_edge(p, q);
+    /// `branch_edge(p, outcome, q)`: branch p goes to q when its atom is `outcome`.
+    input branch_edge(p, outcome, q);
+    /// `def_base(p, var)`: p itself writes var (a call: its result place).
+    input def_base(p, var);
+    /// `use_base(p, var)`: p itself reads var (a call: its arguments).
+    input use_base(p, var);
+    /// `call_at(p, callee)`: p calls callee.
+    input call_at(p, callee);
+    /// `proc_entry(proc, p)`: proc starts at p.
+    input proc_entry(proc, p);
+    /// `proc_exit(proc, p)`: proc ends at p (returns and falling off the end go here).
+    input proc_exit(proc, p);
+    /// `error_point(p)`: reaching p is an error.
+    input error_point(p);
+    /// `global_storage(var)`: var is a global or a static local.
+    input global_storage(var);
+    /// `entry_proc(proc)`: the run starts in proc.
+    input entry_proc(proc);
+    /// `scc_member(proc, rep)`: proc is in the call-graph component named by rep.
+    input scc_member(proc, rep);
+    /// `loop_body(head, p)`: p belongs to the natural loop headed by head.
+    input loop_body(head, p);
+    /// `reachable_proc(proc)`: proc can be called from the entry.
+    derived reachable_proc(proc);
+    /// `same_scc(proc, other)`: proc and other may call each other.
+    derived same_scc(proc, other);
+    /// `recursive(proc)`: proc may call itself.
+    derived recursive(proc);
+    /// `proc_may_def(proc, var)`: a call of proc may write global var.
+    derived proc_may_def(proc, var);
+    /// `proc_may_use(proc, var)`: a call of proc may read global var.
+    derived proc_may_use(proc, var);
+    /// `defs(p, var)`: p may write var (a call: its result and the callee's global writes).
+    derived defs(p, var);
+    /// `uses(p, var)`: p reads var (a call: its arguments and the callee's global reads).
+    derived uses(p, var);
+    /// `end_point(p)`: a run ends at p (an error, abort, exit, a failed assumption).
+    derived end_point(p);
+    /// `can_exit(p)`: from p the procedure can return.
+    derived can_exit(p);
+    /// `can_reach_error(p)`: from p an error point can be reached (callees included).
+    derived can_reach_error(p);
+    /// `ipdom(p, q)`: q is the immediate postdominator of p.
+    derived ipdom(p, q);
+    /// `control_dep(p, b, outcome)`: whether p runs depends on branch b having outcome.
+    derived control_dep(p, b, outcome);
+    /// `region_may_def(b, outcome, var)`: the code run when branch b has outcome may write var.
+    derived region_may_def(b, outcome, var);
+    /// `loop_modifies(head, var)`: the loop headed by head may write var.
+    derived loop_modifies(head, var);
 }
 
-/// Lowers a program to relations, rows sorted.
+/// The program's relations as text, rows sorted when rendered.
 pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
     let mut f = AllFacts::default();
     let var = |v: &VarId| p.qualified_name(*v);
     let pt = |n: &NodeId| n.to_string();
+    let proc = |f: &ProcId| p.proc(*f).name.clone();
     let lc = |span| {
         let l = p.source.start(span);
         (l.line.to_string(), l.col.to_string())
@@ -120,7 +153,6 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
     for id in p.node_ids() {
         let node = p.node(id);
         let (line, col) = lc(node.span);
-        let proc = p.proc(node.proc).name.clone();
         let (kind, text) = match &node.kind {
             NodeKind::Assign { place, value, .. } => {
                 f.assign.push(vec![pt(&id), show_place(p, place), show_expr(p, value)]);
@@ -130,21 +162,18 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
                 f.havoc.push(vec![pt(&id), show_place(p, place), ty.c_name().into()]);
                 ("havoc", format!("{} = nondet {}", show_place(p, place), ty.c_name()))
             }
-            NodeKind::Branch { cond, then_, else_ } => {
+            NodeKind::Branch { cond, .. } => {
                 let atom = match cond {
                     Cond::Atom(a) => show_atom(p, a),
                     Cond::Nondet => "*".into(),
                 };
                 f.branch_atom.push(vec![pt(&id), atom.clone()]);
-                f.branch_edge.push(vec![pt(&id), "true".into(), pt(then_)]);
-                f.branch_edge.push(vec![pt(&id), "false".into(), pt(else_)]);
                 ("branch", atom)
             }
             NodeKind::Call {
                 callee, args, result, ..
             } => {
                 let c = p.proc(*callee);
-                f.call.push(vec![pt(&id), c.name.clone()]);
                 for (param, e) in c.params.iter().zip(args) {
                     f.call_arg.push(vec![pt(&id), var(param), show_expr(p, e)]);
                 }
@@ -167,29 +196,16 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
                 )
             }
             NodeKind::Error { site } => {
-                f.error_point
+                f.error_site
                     .push(vec![pt(&id), site.to_string(), p.site(*site).kind.json_name().into()]);
                 ("error", one_line(p.text(p.site(*site).span)))
             }
-            NodeKind::Halt => {
-                f.halt_point.push(vec![pt(&id)]);
-                ("halt", one_line(p.text(node.span)))
-            }
+            NodeKind::Halt => ("halt", one_line(p.text(node.span))),
             NodeKind::Exit => ("exit", String::new()),
             NodeKind::Skip { .. } => ("skip", String::new()),
         };
-        f.point.push(vec![pt(&id), proc, line, col, kind.into(), text]);
-        for s in node.successors() {
-            f.cfg_edge.push(vec![pt(&id), pt(&s)]);
-        }
-        f.defs.extend(a.defs[id.index()].iter().map(|v| vec![pt(&id), var(v)]));
-        f.uses.extend(a.uses[id.index()].iter().map(|v| vec![pt(&id), var(v)]));
-        if let Some(q) = a.ipdom[id.index()] {
-            f.ipdom.push(vec![pt(&id), pt(&q)]);
-        }
-        for (b, o) in &a.control_deps[id.index()] {
-            f.control_dep.push(vec![pt(&id), pt(b), o.to_string()]);
-        }
+        f.point
+            .push(vec![pt(&id), proc(&node.proc), line, col, kind.into(), text]);
         f.point_block.push(vec![pt(&id), node.block.to_string()]);
         f.point_unit.push(vec![pt(&id), node.unit.to_string()]);
     }
@@ -200,27 +216,10 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
                 .push(vec![SiteId(i as u32).to_string(), s.kind.json_name().into(), line, col]);
         }
     }
-    for ((b, o), vars) in &a.region_defs {
-        f.region_may_def
-            .extend(vars.iter().map(|v| vec![pt(b), o.to_string(), var(v)]));
-    }
     for pid in p.proc_ids() {
-        let pr = p.proc(pid);
-        f.proc_entry.push(vec![pr.name.clone(), pt(&pr.entry)]);
-        f.proc_exit.push(vec![pr.name.clone(), pt(&pr.exit)]);
-        for (i, v) in pr.params.iter().enumerate() {
-            f.param.push(vec![pr.name.clone(), i.to_string(), var(v)]);
+        for (i, v) in p.proc(pid).params.iter().enumerate() {
+            f.param.push(vec![proc(&pid), i.to_string(), var(v)]);
         }
-        f.proc_may_def
-            .extend(a.proc_mod[pid.index()].iter().map(|v| vec![pr.name.clone(), var(v)]));
-        f.proc_may_use
-            .extend(a.proc_ref[pid.index()].iter().map(|v| vec![pr.name.clone(), var(v)]));
-    }
-    for l in &a.loops {
-        f.loop_head.push(vec![pt(&l.head)]);
-        f.loop_body.extend(l.body.iter().map(|x| vec![pt(&l.head), pt(x)]));
-        f.loop_modifies
-            .extend(l.modifies.iter().map(|v| vec![pt(&l.head), var(v)]));
     }
     for (i, b) in p.blocks.iter().enumerate() {
         if let Some(parent) = b.parent {
@@ -242,22 +241,65 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
     for s in p.input_slots() {
         f.input.push(vec![s.name, s.range.0.to_string(), s.range.1.to_string()]);
     }
-    for pid in &a.reachable_procs {
-        f.reachable_proc.push(vec![p.proc(*pid).name.clone()]);
-    }
     for lo in &p.left_out {
         let why = lo.reasons.first().map(|r| r.1.clone()).unwrap_or_default();
         f.left_out.push(vec![lo.name.clone(), p.line(lo.span).to_string(), why]);
     }
+    let (i, d) = (&a.input, &a.derived);
+    f.node_in_proc = i.node_in_proc.iter().map(|(x, g)| vec![pt(x), proc(g)]).collect();
+    f.cfg_edge = i.cfg_edge.iter().map(|(x, y)| vec![pt(x), pt(y)]).collect();
+    f.branch_edge = i
+        .branch_edge
+        .iter()
+        .map(|(b, o, x)| vec![pt(b), o.to_string(), pt(x)])
+        .collect();
+    f.def_base = i.def_base.iter().map(|(x, v)| vec![pt(x), var(v)]).collect();
+    f.use_base = i.use_base.iter().map(|(x, v)| vec![pt(x), var(v)]).collect();
+    f.call_at = i.call_at.iter().map(|(x, g)| vec![pt(x), proc(g)]).collect();
+    f.proc_entry = i.proc_entry.iter().map(|(g, x)| vec![proc(g), pt(x)]).collect();
+    f.proc_exit = i.proc_exit.iter().map(|(g, x)| vec![proc(g), pt(x)]).collect();
+    f.error_point = i.error_point.iter().map(|x| vec![pt(x)]).collect();
+    f.global_storage = i.global_storage.iter().map(|v| vec![var(v)]).collect();
+    f.entry_proc = i.entry_proc.iter().map(|g| vec![proc(g)]).collect();
+    f.scc_member = i.scc_member.iter().map(|(g, r)| vec![proc(g), proc(r)]).collect();
+    f.loop_body = i.loop_body.iter().map(|(h, x)| vec![pt(h), pt(x)]).collect();
+    f.reachable_proc = d.reachable_proc.iter().map(|g| vec![proc(g)]).collect();
+    f.same_scc = d.same_scc.iter().map(|(g, h)| vec![proc(g), proc(h)]).collect();
+    f.recursive = d.recursive.iter().map(|g| vec![proc(g)]).collect();
+    f.proc_may_def = d.proc_may_def.iter().map(|(g, v)| vec![proc(g), var(v)]).collect();
+    f.proc_may_use = d.proc_may_use.iter().map(|(g, v)| vec![proc(g), var(v)]).collect();
+    f.defs = d.defs.iter().map(|(x, v)| vec![pt(x), var(v)]).collect();
+    f.uses = d.uses.iter().map(|(x, v)| vec![pt(x), var(v)]).collect();
+    f.end_point = d.end_point.iter().map(|x| vec![pt(x)]).collect();
+    f.can_exit = d.can_exit.iter().map(|x| vec![pt(x)]).collect();
+    f.can_reach_error = d.can_reach_error.iter().map(|x| vec![pt(x)]).collect();
+    f.ipdom = d.ipdom.iter().map(|(x, y)| vec![pt(x), pt(y)]).collect();
+    f.control_dep = d
+        .control_dep
+        .iter()
+        .map(|(x, b, o)| vec![pt(x), pt(b), o.to_string()])
+        .collect();
+    f.region_may_def = d
+        .region_may_def
+        .iter()
+        .map(|(b, o, v)| vec![pt(b), o.to_string(), var(v)])
+        .collect();
+    f.loop_modifies = d.loop_modifies.iter().map(|(h, v)| vec![pt(h), var(v)]).collect();
     f
 }
 
-/// Renders relations as text: per relation a `# name(columns): doc` line,
-/// then its rows sorted, tab-separated, each starting with the name.
+/// Renders relations as text: per relation a `# kind name(columns): doc`
+/// line, then its rows sorted, tab-separated, each starting with the name.
 pub fn render(relations: Vec<Relation>) -> String {
     let mut out = String::new();
     for mut r in relations {
-        out.push_str(&format!("# {}({}): {}\n", r.name, r.columns.join(", "), r.doc.trim()));
+        out.push_str(&format!(
+            "# {} {}({}): {}\n",
+            r.kind,
+            r.name,
+            r.columns.join(", "),
+            r.doc.trim()
+        ));
         r.rows.sort_by_key(|row| natural_key(row));
         r.rows.dedup();
         for row in r.rows {

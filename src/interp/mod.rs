@@ -6,8 +6,8 @@
 //! stack, checked arithmetic.
 
 use crate::ir::cond::UserCond;
+use crate::ir::IntType;
 use crate::ir::*;
-use crate::syntax::ast::IntType;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]

@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 
 pub struct Parsed {
     pub ast: ast::Program,
-    /// Macros whose body is a constant expression, with their value.
-    pub constants: BTreeMap<String, i64>,
+    /// Macros whose body parses as an expression, with that expression
+    /// (lowering evaluates the constant ones).
+    pub macros: BTreeMap<String, ast::Expr>,
     /// ACSL annotation comments, in file order.
     pub annotations: Vec<acsl::Comment>,
 }
@@ -20,7 +21,7 @@ pub struct Parsed {
 /// Lexes and parses a file; problems go to `diags`, a tree always comes back.
 pub fn parse_source(file: &source::SourceFile, diags: &mut Vec<Diag>) -> Parsed {
     let lexed = lexer::lex(&file.text, diags);
-    let mut constants = BTreeMap::new();
+    let mut macros = BTreeMap::new();
     for (name, body) in &lexed.macros {
         let mut scratch = Vec::new();
         let mut toks = lexer::expand_macros(body.clone(), &lexed.macros, &mut scratch);
@@ -30,17 +31,14 @@ pub fn parse_source(file: &source::SourceFile, diags: &mut Vec<Diag>) -> Parsed 
             span: end,
             line_start: false,
         });
-        if let Some(v) = parser::parse_expression(toks, &mut scratch)
-            .as_ref()
-            .and_then(crate::ir::lower::const_eval)
-        {
-            constants.insert(name.clone(), v);
+        if let Some(e) = parser::parse_expression(toks, &mut scratch) {
+            macros.insert(name.clone(), e);
         }
     }
     let ast = parser::parse(lexed.tokens, diags);
     Parsed {
         ast,
-        constants,
+        macros,
         annotations: lexed.annotations,
     }
 }

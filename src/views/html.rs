@@ -7,21 +7,20 @@
 use super::json::{CondDoc, FileDoc, FssDoc};
 use crate::syntax::source::SourceFile;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
 
-/// Writes `index.html` and one page per file under `dir`; returns the
-/// index's path.
-pub fn write_report(dir: &Path, files: &[(&FileDoc, Option<&SourceFile>)]) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(dir.join("files"))?;
+/// The report's pages, each with its path relative to the report's
+/// directory: `index.html` first, then one page per file under `files/`.
+/// (The CLI writes them.)
+pub fn report_pages(files: &[(&FileDoc, Option<&SourceFile>)]) -> Vec<(String, String)> {
+    let mut pages = vec![(String::from("index.html"), String::new())];
     let mut rows = Vec::new();
     for (i, (doc, source)) in files.iter().enumerate() {
         let name = format!("files/{:04}-{}.html", i + 1, slug(&doc.file));
-        std::fs::write(dir.join(&name), file_page(doc, *source))?;
+        pages.push((name.clone(), file_page(doc, *source)));
         rows.push((name, *doc));
     }
-    let index = dir.join("index.html");
-    std::fs::write(&index, index_page(&rows))?;
-    Ok(index)
+    pages[0].1 = index_page(&rows);
+    pages
 }
 
 fn slug(path: &str) -> String {

@@ -1,0 +1,522 @@
+//! Parsing declarations: specifiers, top-level items, typedefs, variables,
+//! parameter lists, function bodies (and K&R functions skipped).
+
+use super::*;
+
+impl Parser<'_> {
+    pub(super) fn starts_type(&self) -> bool {
+        match self.tok().ident() {
+            Some(w) => {
+                TYPE_WORDS.contains(&w)
+                    || QUALIFIERS.contains(&w)
+                    || self.typedefs.contains_key(w)
+                    || matches!(
+                        w,
+                        "typedef" | "struct" | "union" | "enum" | "float" | "double" | "__attribute__"
+                    )
+            }
+            None => false,
+        }
+    }
+
+    pub(super) fn specs(&mut self) -> PResult<Specs> {
+        let start = self.tok().span;
+        let mut words: Vec<String> = Vec::new();
+        let mut typedef = false;
+        let mut unsupported = false;
+        let mut named: Option<IntType> = None;
+        let mut is_static = false;
+        loop {
+            self.skip_attributes();
+            let Some(w) = self.tok().ident().map(str::to_string) else {
+                break;
+            };
+            if QUALIFIERS.contains(&w.as_str()) {
+                is_static |= w == "static";
+                self.bump();
+            } else if w == "typedef" {
+                typedef = true;
+                self.bump();
+            } else if TYPE_WORDS.contains(&w.as_str()) {
+                words.push(w);
+                self.bump();
+            } else if matches!(w.as_str(), "struct" | "union" | "enum") {
+                let t = self.bump();
+                self.unsupported(t.span, format!("`{w}` types are not part of Cimple"));
+                unsupported = true;
+                if self.tok().ident().is_some() {
+                    self.bump();
+                }
+                if self.is("{") {
+                    self.skip_balanced("{", "}");
+                }
+            } else if matches!(w.as_str(), "float" | "double") {
+                let t = self.bump();
+                self.unsupported(t.span, format!("`{w}`: floating-point types are not part of Cimple"));
+                unsupported = true;
+            } else if words.is_empty() && named.is_none() && self.typedefs.contains_key(&w) {
+                named = Some(self.typedefs[&w]);
+                self.bump();
+            } else {
+                break;
+            }
+        }
+        let span = start.to(self.prev_span());
+        if unsupported {
+            return Ok(Specs {
+                is_static,
+                ty: Some(IntType::Int),
+                void: false,
+                typedef,
+                span,
+                unsupported,
+            });
+        }
+        if let Some(t) = named {
+            return Ok(Specs {
+                is_static,
+                ty: Some(t),
+                void: false,
+                typedef,
+                span,
+                unsupported,
+            });
+        }
+        if words.iter().any(|w| w == "void") {
+            if words.len() > 1 {
+                self.error(span, "`void` combined with other type words", "invalid type");
+                return Err(());
+            }
+            return Ok(Specs {
+                is_static,
+                ty: None,
+                void: true,
+                typedef,
+                span,
+                unsupported,
+            });
+        }
+        if words.is_empty() {
+            return Ok(Specs {
+                is_static,
+                ty: None,
+                void: false,
+                typedef,
+                span,
+                unsupported,
+            });
+        }
+        let count = |w: &str| words.iter().filter(|x| x.as_str() == w).count();
+        let unsigned = count("unsigned") > 0;
+        let ty = if count("_Bool") > 0 {
+            IntType::Bool
+        } else if count("char") > 0 {
+            if unsigned {
+                IntType::UChar
+            } else if count("signed") > 0 {
+                IntType::SChar
+            } else {
+                IntType::Char
+            }
+        } else if count("short") > 0 {
+            if unsigned {
+                IntType::UShort
+            } else {
+                IntType::Short
+            }
+        } else if count("long") >= 2 {
+            if unsigned {
+                IntType::ULongLong
+            } else {
+                IntType::LongLong
+            }
+        } else if count("long") == 1 {
+            if unsigned {
+                IntType::ULong
+            } else {
+                IntType::Long
+            }
+        } else if unsigned {
+            IntType::UInt
+        } else {
+            IntType::Int
+        };
+        Ok(Specs {
+            is_static,
+            ty: Some(ty),
+            void: false,
+            typedef,
+            span,
+            unsupported,
+        })
+    }
+
+    pub(super) fn top_level(&mut self, items: &mut Vec<Item>) -> PResult<()> {
+        if self.eat(";") {
+            return Ok(());
+        }
+        // `name(...)` with no type in front: an implicit-int (K&R) definition.
+        if self
+            .tok()
+            .ident()
+            .is_some_and(|w| !self.typedefs.contains_key(w) && !is_reserved(w))
+            && self.nth(1).is_punct("(")
+            && !self.starts_type()
+        {
+            return self.skip_knr_function(items);
+        }
+        if !self.starts_type() {
+            let t = self.tok().clone();
+            self.diags.push(
+                Diag::error(
+                    Class::Syntax,
+                    t.span,
+                    format!(
+                        "expected a declaration or a function definition, found {}",
+                        t.describe()
+                    ),
+                )
+                .with_label("expected a type such as `int`"),
+            );
+            return Err(());
+        }
+        let specs = self.specs()?;
+        if specs.typedef {
+            return self.typedef(specs);
+        }
+        // `struct s { ... };` declares only a type, already reported.
+        if specs.unsupported && self.eat(";") {
+            return Ok(());
+        }
+        let ret_ty = specs.ty;
+        if !specs.void && ret_ty.is_none() {
+            let t = self.tok().clone();
+            self.error(
+                t.span,
+                format!("expected a type, found {}", t.describe()),
+                "expected a type",
+            );
+            return Err(());
+        }
+        let mut decls = Vec::new();
+        loop {
+            let pointer_span = self.pointer_stars();
+            let name = self.expect_ident("a name")?;
+            self.skip_attributes();
+            if self.is("(") {
+                // A function declarator.
+                let params = self.param_list()?;
+                self.skip_attributes();
+                let ret = match (specs.void, ret_ty) {
+                    (true, _) => RetType::Void,
+                    (false, Some(t)) => RetType::Int(t),
+                    _ => RetType::Int(IntType::Int),
+                };
+                let pointer_ret = pointer_span.is_some();
+                if self.is("{") {
+                    if !decls.is_empty() {
+                        self.error(
+                            name.span,
+                            "a function definition cannot follow variable declarations in one declaration",
+                            "unexpected function body",
+                        );
+                    }
+                    return self.function_body(ret, name, params, specs.span, pointer_ret, specs.unsupported, items);
+                }
+                // A prototype.
+                let (params, _) = params;
+                items.push(Item::Prototype(Prototype {
+                    ret,
+                    name: name.clone(),
+                    params,
+                    span: specs.span.to(self.prev_span()),
+                }));
+                if self.eat(",") {
+                    continue;
+                }
+                self.expect(";", "after a function declaration")?;
+                return Ok(());
+            }
+            if specs.void {
+                self.error(
+                    name.span,
+                    format!("variable `{}` declared `void`", name.name),
+                    "a variable needs an integer type",
+                );
+                return Err(());
+            }
+            if let Some(s) = pointer_span {
+                self.unsupported(s, "pointers are not part of Cimple");
+            }
+            let d = self.var_declarator(ret_ty.unwrap_or(IntType::Int), name, &specs)?;
+            if pointer_span.is_none() && !specs.unsupported {
+                decls.push(d);
+            }
+            if self.eat(",") {
+                continue;
+            }
+            self.expect(";", "after a declaration")?;
+            break;
+        }
+        if !decls.is_empty() {
+            items.push(Item::Globals(decls));
+        }
+        Ok(())
+    }
+
+    /// `*`s in front of a declarator name; the span of the first if any.
+    pub(super) fn pointer_stars(&mut self) -> Option<Span> {
+        let mut first = None;
+        while self.is("*") {
+            let t = self.bump();
+            first.get_or_insert(t.span);
+            while self.tok().ident().is_some_and(|w| QUALIFIERS.contains(&w)) {
+                self.bump();
+            }
+        }
+        first
+    }
+
+    pub(super) fn typedef(&mut self, specs: Specs) -> PResult<()> {
+        let star = self.pointer_stars();
+        let name = self.expect_ident("a type name")?;
+        if self.is("[") || self.is("(") {
+            self.unsupported(name.span, "array and function typedefs are not part of Cimple");
+            self.synchronize_top();
+            return Ok(());
+        }
+        self.expect(";", "after a typedef")?;
+        if let Some(s) = star {
+            self.unsupported(s, "pointer typedefs are not part of Cimple");
+            return Ok(());
+        }
+        if specs.unsupported {
+            return Ok(());
+        }
+        match specs.ty {
+            Some(t) => {
+                self.typedefs.insert(name.name, t);
+            }
+            None => self.unsupported(name.span, "`typedef void` is not part of Cimple"),
+        }
+        Ok(())
+    }
+
+    pub(super) fn var_declarator(&mut self, ty: IntType, name: Ident, specs: &Specs) -> PResult<VarDecl> {
+        let specs_span = specs.span;
+        let mut array = None;
+        if self.eat("[") {
+            if self.is("]") {
+                let t = self.tok().span;
+                self.error(t, "an array needs a constant size", "size missing");
+                return Err(());
+            }
+            array = Some(self.assign_expr()?);
+            self.expect("]", "after the array size")?;
+            if self.is("[") {
+                let t = self.tok().span;
+                self.unsupported(t, "multi-dimensional arrays are not part of Cimple");
+                self.skip_balanced("[", "]");
+            }
+        }
+        self.skip_attributes();
+        let mut init = None;
+        if self.eat("=") {
+            if self.is("{") {
+                let open = self.bump().span;
+                let mut elems = Vec::new();
+                while !self.is("}") && !self.at_eof() {
+                    elems.push(self.assign_expr()?);
+                    if !self.eat(",") {
+                        break;
+                    }
+                }
+                let close = self.expect("}", "to close the initialiser list")?;
+                init = Some(Init::List(elems, open.to(close)));
+            } else {
+                match self.assign_expr() {
+                    Ok(e) => init = Some(Init::Expr(e)),
+                    // Already reported: skip the rest of the initialiser but
+                    // keep the variable, so its uses are not reported as
+                    // undeclared.
+                    Err(()) => self.skip_initialiser(),
+                }
+            }
+        }
+        let span = specs_span.to(self.prev_span());
+        Ok(VarDecl {
+            ty,
+            name,
+            array,
+            init,
+            span,
+            is_static: specs.is_static,
+        })
+    }
+
+    /// A parameter list; returns `None` for parameters when the list is
+    /// empty-and-unspecified (`f()` in a prototype) or uses types outside
+    /// Cimple. The flag says whether any parameter was outside Cimple.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn param_list(&mut self) -> PResult<(Option<Vec<Param>>, Vec<(Span, String)>)> {
+        self.expect("(", "to start the parameter list")?;
+        let mut params = Vec::new();
+        let mut issues = Vec::new();
+        if self.eat(")") {
+            return Ok((Some(params), issues));
+        }
+        if self.is_word("void") && self.nth(1).is_punct(")") {
+            self.bump();
+            self.bump();
+            return Ok((Some(params), issues));
+        }
+        loop {
+            if self.is("...") {
+                let t = self.bump();
+                issues.push((t.span, "variadic functions are not part of Cimple".to_string()));
+            } else {
+                let start = self.tok().span;
+                // Parameter types are parsed outside any function body, so
+                // unsupported types are collected here, not reported.
+                let saved = self.in_function.replace(Vec::new());
+                let specs = self.specs();
+                let mut inner = std::mem::replace(&mut self.in_function, saved).unwrap_or_default();
+                let specs = specs?;
+                issues.append(&mut inner);
+                let star = self.pointer_stars();
+                let name = if self.tok().ident().is_some_and(|w| !is_reserved(w)) {
+                    Some(self.expect_ident("a parameter name")?)
+                } else {
+                    None
+                };
+                let mut pointer = star.is_some();
+                while self.is("[") {
+                    self.skip_balanced("[", "]");
+                    pointer = true;
+                }
+                self.skip_attributes();
+                let span = start.to(self.prev_span());
+                if specs.void && !pointer {
+                    self.error(span, "a parameter cannot have type `void`", "invalid parameter");
+                    return Err(());
+                }
+                if specs.ty.is_none() && !specs.void {
+                    self.error(span, "expected a parameter type", "type missing");
+                    return Err(());
+                }
+                if pointer {
+                    issues.push((span, "pointer parameters are not part of Cimple".to_string()));
+                }
+                params.push(Param {
+                    ty: specs.ty.unwrap_or(IntType::Int),
+                    name,
+                    span,
+                    pointer: pointer || specs.unsupported,
+                });
+            }
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(")", "to close the parameter list")?;
+        let ok = issues.is_empty();
+        Ok((
+            if ok || params.iter().all(|p| p.name.is_some()) {
+                Some(params)
+            } else {
+                None
+            },
+            issues,
+        ))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn function_body(
+        &mut self,
+        ret: RetType,
+        name: Ident,
+        params: (Option<Vec<Param>>, Vec<(Span, String)>),
+        start: Span,
+        pointer_ret: bool,
+        unsupported_ret: bool,
+        items: &mut Vec<Item>,
+    ) -> PResult<()> {
+        let (params, param_issues) = params;
+        let params = params.unwrap_or_default();
+        for p in &params {
+            if p.name.is_none() {
+                self.error(
+                    p.span,
+                    "a parameter of a function definition needs a name",
+                    "name missing",
+                );
+            }
+        }
+        let saved = self.in_function.replace(Vec::new());
+        let body = self.block();
+        let mut unsupported = std::mem::replace(&mut self.in_function, saved).unwrap_or_default();
+        let body = body?;
+        // Pointer parameters are only a problem if the body uses them; the
+        // name checks decide that (see `sema`), so they are kept apart here.
+        for (span, msg) in param_issues {
+            if !msg.starts_with("pointer parameters") {
+                unsupported.push((span, msg));
+            }
+        }
+        if pointer_ret {
+            unsupported.push((name.span, "functions returning pointers are not part of Cimple".into()));
+        }
+        if unsupported_ret {
+            unsupported.push((start, "the return type is not part of Cimple".into()));
+        }
+        items.push(Item::Function(Function {
+            ret,
+            name,
+            params,
+            span: start.to(body.span),
+            body,
+            unsupported,
+        }));
+        Ok(())
+    }
+
+    /// `name(a, b) int a; char *b[]; { ... }` -- reported and skipped.
+    pub(super) fn skip_knr_function(&mut self, items: &mut Vec<Item>) -> PResult<()> {
+        let name = self.expect_ident("a function name")?;
+        let start = name.span;
+        self.skip_balanced("(", ")");
+        if self.is(";") {
+            // An implicit-int prototype: accept it like any prototype.
+            self.bump();
+            items.push(Item::Prototype(Prototype {
+                ret: RetType::Int(IntType::Int),
+                name,
+                params: None,
+                span: start.to(self.prev_span()),
+            }));
+            return Ok(());
+        }
+        let mut reasons = vec![(
+            start,
+            "a definition without a return type (implicit `int`, K&R style) is not part of Cimple".to_string(),
+        )];
+        while !self.is("{") && !self.at_eof() {
+            if self.is("*") && reasons.len() < 2 {
+                reasons.push((self.tok().span, "pointers are not part of Cimple".into()));
+            }
+            self.bump();
+        }
+        if self.at_eof() {
+            self.error(start, format!("function `{}` has no body", name.name), "expected `{`");
+            return Err(());
+        }
+        let body_start = self.tok().span;
+        self.skip_balanced("{", "}");
+        items.push(Item::Skipped(SkippedFunction {
+            name,
+            span: start.to(body_start),
+            reasons,
+        }));
+        Ok(())
+    }
+}

@@ -1,0 +1,347 @@
+//! Parsing expressions: assignments, `?:`, binary operators by precedence,
+//! unary operators and casts, postfix forms, primaries.
+
+use super::*;
+
+impl Parser<'_> {
+    pub(super) fn expr(&mut self) -> PResult<Expr> {
+        let first = self.assign_expr()?;
+        if !self.is(",") {
+            return Ok(first);
+        }
+        let mut list = vec![first];
+        while self.eat(",") {
+            list.push(self.assign_expr()?);
+        }
+        let span = list[0].span.to(list[list.len() - 1].span);
+        Ok(Expr {
+            kind: ExprKind::Comma(list),
+            span,
+        })
+    }
+
+    pub(super) fn assign_expr(&mut self) -> PResult<Expr> {
+        let lhs = self.ternary()?;
+        let op = match &self.tok().kind {
+            TokKind::Punct("=") => Some(AssignOp::Set),
+            TokKind::Punct("+=") => Some(AssignOp::Add),
+            TokKind::Punct("-=") => Some(AssignOp::Sub),
+            TokKind::Punct("*=") => Some(AssignOp::Mul),
+            TokKind::Punct("/=") => Some(AssignOp::Div),
+            TokKind::Punct("%=") => Some(AssignOp::Mod),
+            TokKind::Punct(p @ ("&=" | "|=" | "^=" | "<<=" | ">>=")) => {
+                let p = *p;
+                let t = self.bump();
+                self.unsupported(t.span, format!("the bitwise assignment `{p}` is not part of Cimple"));
+                let rhs = self.assign_expr()?;
+                let span = lhs.span.to(rhs.span);
+                return Ok(Expr {
+                    kind: ExprKind::Assign(AssignOp::Set, Box::new(lhs), Box::new(rhs)),
+                    span,
+                });
+            }
+            _ => None,
+        };
+        let Some(op) = op else { return Ok(lhs) };
+        self.bump();
+        let rhs = self.assign_expr()?;
+        let span = lhs.span.to(rhs.span);
+        Ok(Expr {
+            kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)),
+            span,
+        })
+    }
+
+    pub(super) fn ternary(&mut self) -> PResult<Expr> {
+        let c = self.binary(0)?;
+        if !self.eat("?") {
+            return Ok(c);
+        }
+        let t = self.expr()?;
+        self.expect(":", "in a conditional expression `c ? a : b`")?;
+        let e = self.ternary()?;
+        let span = c.span.to(e.span);
+        Ok(Expr {
+            kind: ExprKind::Ternary(Box::new(c), Box::new(t), Box::new(e)),
+            span,
+        })
+    }
+
+    /// Precedence climbing over the binary operators.
+    pub(super) fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some((op, prec, bitwise)) = binary_operator(self.tok()) {
+            if prec < min_prec.max(1) {
+                break;
+            }
+            let opt = self.bump();
+            let rhs = self.binary(prec + 1)?;
+            let span = lhs.span.to(rhs.span);
+            let op = match (op, bitwise) {
+                (Some(op), _) => op,
+                (None, Some(b)) => {
+                    self.unsupported(opt.span, format!("the bitwise operator `{b}` is not part of Cimple"));
+                    BinOp::Add
+                }
+                _ => unreachable!("every operator row has an op or a bitwise name"),
+            };
+            lhs = Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+            };
+        }
+        Ok(lhs)
+    }
+
+    pub(super) fn unary(&mut self) -> PResult<Expr> {
+        let t = self.tok().clone();
+        let un = |op, e: Expr, span: Span| Expr {
+            kind: ExprKind::Unary(op, Box::new(e)),
+            span,
+        };
+        match &t.kind {
+            TokKind::Punct("-") => {
+                self.bump();
+                let e = self.unary()?;
+                let span = t.span.to(e.span);
+                Ok(un(UnOp::Neg, e, span))
+            }
+            TokKind::Punct("+") => {
+                self.bump();
+                let e = self.unary()?;
+                let span = t.span.to(e.span);
+                Ok(un(UnOp::Plus, e, span))
+            }
+            TokKind::Punct("!") => {
+                self.bump();
+                let e = self.unary()?;
+                let span = t.span.to(e.span);
+                Ok(un(UnOp::Not, e, span))
+            }
+            TokKind::Punct(p @ ("++" | "--")) => {
+                let inc = *p == "++";
+                self.bump();
+                let e = self.unary()?;
+                let span = t.span.to(e.span);
+                Ok(Expr {
+                    kind: ExprKind::IncDec {
+                        target: Box::new(e),
+                        inc,
+                        prefix: true,
+                    },
+                    span,
+                })
+            }
+            TokKind::Punct("~") => {
+                self.bump();
+                self.unsupported(t.span, "the bitwise operator `~` is not part of Cimple");
+                self.unary()
+            }
+            TokKind::Punct("*") => {
+                self.bump();
+                self.unsupported(t.span, "pointers are not part of Cimple (dereference `*`)");
+                self.unary()
+            }
+            TokKind::Punct("&") => {
+                self.bump();
+                self.unsupported(t.span, "pointers are not part of Cimple (address-of `&`)");
+                self.unary()
+            }
+            TokKind::Ident(w) if w == "sizeof" => {
+                self.bump();
+                self.unsupported(t.span, "`sizeof` is not part of Cimple");
+                if self.is("(") {
+                    self.skip_balanced("(", ")");
+                } else {
+                    self.unary()?;
+                }
+                Ok(Expr {
+                    kind: ExprKind::Int(0, IntType::Int),
+                    span: t.span,
+                })
+            }
+            TokKind::Punct("(") if self.is_cast() => {
+                self.bump();
+                let saved_pos = self.pos;
+                let specs = self.specs()?;
+                let star = self.pointer_stars();
+                self.expect(")", "to close the cast")?;
+                let e = self.unary()?;
+                let span = t.span.to(e.span);
+                if star.is_some() || specs.void {
+                    let s = self.toks[saved_pos].span;
+                    self.unsupported(s, "casts to pointer or `void` types are not part of Cimple");
+                    return Ok(e);
+                }
+                Ok(Expr {
+                    kind: ExprKind::Cast(specs.ty.unwrap_or(IntType::Int), Box::new(e)),
+                    span,
+                })
+            }
+            _ => self.postfix(),
+        }
+    }
+
+    pub(super) fn is_cast(&self) -> bool {
+        match self.nth(1).ident() {
+            Some(w) => {
+                TYPE_WORDS.contains(&w)
+                    || self.typedefs.contains_key(w)
+                    || matches!(
+                        w,
+                        "const" | "volatile" | "struct" | "union" | "enum" | "float" | "double"
+                    )
+            }
+            None => false,
+        }
+    }
+
+    pub(super) fn postfix(&mut self) -> PResult<Expr> {
+        let mut e = self.primary()?;
+        loop {
+            if self.is("++") || self.is("--") {
+                let t = self.bump();
+                let span = e.span.to(t.span);
+                e = Expr {
+                    kind: ExprKind::IncDec {
+                        target: Box::new(e),
+                        inc: t.is_punct("++"),
+                        prefix: false,
+                    },
+                    span,
+                };
+            } else if self.is("[") {
+                let open = self.bump();
+                let idx = self.expr()?;
+                let close = self.expect("]", "to close the index")?;
+                let span = e.span.to(close);
+                e = match e.kind {
+                    ExprKind::Var(name) => Expr {
+                        kind: ExprKind::Index(name, Box::new(idx)),
+                        span,
+                    },
+                    ExprKind::Index(..) => {
+                        self.unsupported(open.span, "multi-dimensional arrays are not part of Cimple");
+                        e
+                    }
+                    _ => {
+                        self.error(open.span, "only a named array can be indexed", "unexpected `[`");
+                        return Err(());
+                    }
+                };
+            } else if self.is("(") {
+                let open = self.bump();
+                let mut args = Vec::new();
+                if !self.is(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if !self.eat(",") {
+                            break;
+                        }
+                    }
+                }
+                let close = self.expect(")", "to close the argument list")?;
+                let span = e.span.to(close);
+                e = match e.kind {
+                    ExprKind::Var(name) => Expr {
+                        kind: ExprKind::Call(name, args),
+                        span,
+                    },
+                    _ => {
+                        self.unsupported(
+                            open.span,
+                            "calls through expressions (function pointers) are not part of Cimple",
+                        );
+                        e
+                    }
+                };
+            } else if self.is(".") || self.is("->") {
+                let t = self.bump();
+                self.unsupported(t.span, "structures and pointers are not part of Cimple (member access)");
+                if self.tok().ident().is_some() {
+                    self.bump();
+                }
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    pub(super) fn primary(&mut self) -> PResult<Expr> {
+        let t = self.tok().clone();
+        match &t.kind {
+            TokKind::Int { value, ty } => {
+                self.bump();
+                let v = if *value > i64::MAX as i128 {
+                    self.unsupported(t.span, "integer literals above 2^63-1 are not part of Cimple");
+                    0
+                } else {
+                    *value as i64
+                };
+                Ok(Expr {
+                    kind: ExprKind::Int(v, *ty),
+                    span: t.span,
+                })
+            }
+            TokKind::Char(v) => {
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Int(*v, IntType::Int),
+                    span: t.span,
+                })
+            }
+            TokKind::Str => {
+                self.bump();
+                while matches!(self.tok().kind, TokKind::Str) {
+                    self.bump();
+                }
+                self.unsupported(t.span, "string literals are not part of Cimple");
+                Ok(Expr {
+                    kind: ExprKind::Int(0, IntType::Int),
+                    span: t.span,
+                })
+            }
+            TokKind::Float => {
+                self.bump();
+                self.unsupported(t.span, "floating-point numbers are not part of Cimple");
+                Ok(Expr {
+                    kind: ExprKind::Int(0, IntType::Int),
+                    span: t.span,
+                })
+            }
+            TokKind::Ident(w) if w == "true" || w == "false" => {
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Bool(w == "true"),
+                    span: t.span,
+                })
+            }
+            TokKind::Ident(w) if !is_reserved(w) => {
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Var(Ident {
+                        name: w.clone(),
+                        span: t.span,
+                    }),
+                    span: t.span,
+                })
+            }
+            TokKind::Punct("(") => {
+                self.bump();
+                let e = self.expr()?;
+                let close = self.expect(")", "to close the parenthesis")?;
+                // The span includes the parentheses, so the text of an atom
+                // reads as written.
+                Ok(Expr {
+                    kind: e.kind,
+                    span: t.span.to(close),
+                })
+            }
+            _ => {
+                let msg = format!("expected an expression, found {}", t.describe());
+                self.error(t.span, msg, "expected an expression");
+                Err(())
+            }
+        }
+    }
+}
