@@ -81,6 +81,8 @@ fn sorted<T: Ord>(rows: impl IntoIterator<Item = T>) -> Vec<T> {
     v
 }
 
+// Ascent's generated code names ignored columns `_`.
+#[allow(clippy::just_underscores_and_digits)]
 pub fn run(input: &InputFacts) -> Derived {
     let res = include!("../../rules/static.rs");
     let ones = |v: Vec<(NodeId,)>| sorted(v.into_iter().map(|(x,)| x));

@@ -182,7 +182,7 @@ fn verify_root(p: &Program, f: ProcId, opts: &Options, first_id: usize) -> FnVcs
     for (b, j, check) in cx.conclusions() {
         let paths = cx.paths(b);
         if paths.len() > MAX_PATHS {
-            let mut vc = cx.unsplit(check, b, j, paths.len());
+            let mut vc = cx.unsplit(check, b, j);
             vc.id = first_id + vcs.len();
             vcs.push(vc);
             continue;
@@ -643,14 +643,14 @@ impl Cx<'_> {
     }
 
     /// A check reached by too many paths: one VC, not decided.
-    fn unsplit(&self, check: usize, b: usize, last: usize, n: usize) -> Vc {
+    fn unsplit(&self, check: usize, b: usize, last: usize) -> Vc {
         let key = self.gc.checks[check].key;
         let text = explain::Sentences::new(self.p, self.a, self.gc, &[b], last, key);
         let mut vc = text.vc(&[]);
         vc.key = key;
         vc.status = VcStatus::Unknown;
         vc.note = Some(format!(
-            "more than {MAX_PATHS} paths lead to it ({n} counted): split the function or add invariants"
+            "more than {MAX_PATHS} paths lead to it: it is not split into VCs (split the function, or give a callee a contract)"
         ));
         vc
     }

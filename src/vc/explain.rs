@@ -545,12 +545,14 @@ impl<'a> Sentences<'a> {
         if let Some(c) = callee {
             parts.push(format!("the postcondition at line {} of the function called", c.line));
         }
-        match pre {
+        let written = p
+            .contracts
+            .of(p.entry)
+            .and_then(|fc| fc.requires.first())
+            .map(|&c| clause_line(p, c));
+        match pre.or(written) {
             Some(l) => parts.push(format!("the precondition at line {l}")),
-            None if p.contracts.of(p.entry).is_some() || parts.is_empty() => {
-                parts.push(format!("a precondition of `{}`", self.function))
-            }
-            None => {}
+            None => parts.push(format!("a precondition of `{}`", self.function)),
         }
         Blame::Weak(format!(
             "Nothing here contradicts it: a specification is too weak. {} may be missing what makes it hold.",
