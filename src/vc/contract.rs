@@ -335,13 +335,11 @@ impl Cx<'_> {
             for (j, c) in self.gc.blocks[b].cmds.iter().enumerate() {
                 if let Cmd::Assert(_, check) = c {
                     let key = self.gc.checks[*check].key;
+                    // Contract checks always; run-time checks as `--property` says.
                     let shown = match key {
                         CheckKey::Spec(_) => true,
                         CheckKey::Site(s) => {
-                            let site = self.p.site(s);
-                            !site.static_ok
-                                && (site.kind != SiteKind::Overflow
-                                    || self.opts.property == super::Property::NoOverflow)
+                            !self.p.site(s).static_ok && super::reported(self.p, key, self.opts.property)
                         }
                         _ => false,
                     };
