@@ -27,6 +27,8 @@ use syntax::source::SourceFile;
 pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>, Vec<Diag>) {
     let mut diags = Vec::new();
     let parsed = syntax::parse_source(&file, &mut diags);
+    let (annotations, acsl_errors) = ir::contract::parse_all(&file.text, &parsed.annotations);
+    diags.extend(acsl_errors);
     let syntax_errors = diags.iter().any(|d| d.is_error());
     let constants = ir::lower::macro_constants(&parsed.macros);
     let mut program = ir::lower::lower(file, &parsed.ast, constants, opts, &mut diags);
@@ -35,6 +37,13 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
     }
     if let Some(p) = &mut program {
         p.macro_uses = parsed.macro_uses;
+        match ir::contract::resolve(p, &annotations) {
+            Ok(c) => p.contracts = c,
+            Err(d) => {
+                diags.extend(d);
+                return (None, diags);
+            }
+        }
     }
     (program, diags)
 }

@@ -53,7 +53,23 @@ const SPECIAL_TOKENS: &[&str] = &[
     "case 1:",
     "a[x] = 1;",
     "return x;",
+    "/*@ requires x > 0; */",
+    "/*@ ensures \\result >= \\old(x); assigns \\nothing; */",
+    "/*@ loop invariant 0 <= x; */",
+    "//@ assert x == 1;\n",
+    "/*@ ",
+    " */",
+    "\\forall int i; 0 <= i < N ==> a[i] == 0",
+    "==>",
 ];
+
+/// Pieces of ACSL: clause keywords, formulas' operators and names.
+const ACSL_TOKENS: &str = "
+    requires ensures assigns loop invariant variant assert behavior ; , ( ) [ ] .. @
+    \\forall \\exists \\result \\old \\at \\nothing \\true \\false \\valid int integer Pre Here
+    ==> <==> == != < <= > >= && || ! + - * / % ? :
+    x y n a i k N 0 1 -1 2147483648 99999999999999999999 0x7f
+";
 
 /// Every token of the vocabulary.
 fn vocabulary() -> Vec<&'static str> {
@@ -105,7 +121,29 @@ fn check_text(text: &str) -> Result<(), TestCaseError> {
     };
     // An `Err` (an input out of range, ...) is fine; a panic is not.
     let _ = focuscheck::interp::run(&program, &cfg);
+    // Contracts made into checks, run too.
+    if !program.contracts.is_empty() {
+        let (checked, _) = focuscheck::ir::contract::instrument::instrument(&program);
+        let _ = focuscheck::interp::run(&checked, &cfg);
+    }
     Ok(())
+}
+
+/// An annotation of random ACSL pieces (sometimes a well-formed start).
+fn acsl_annotation() -> impl Strategy<Value = String> {
+    let words: Vec<&'static str> = ACSL_TOKENS.split_whitespace().collect();
+    (
+        prop::sample::select(vec![
+            "",
+            "requires ",
+            "ensures ",
+            "loop invariant ",
+            "assert ",
+            "assigns ",
+        ]),
+        prop::collection::vec(prop::sample::select(words), 0..14),
+    )
+        .prop_map(|(start, ws)| format!("{start}{}", ws.join(" ")))
 }
 
 /// A random sequence of vocabulary entries, each followed by a space or a
@@ -343,6 +381,21 @@ proptest! {
 
     #[test]
     fn generated_programs_do_not_panic(text in generated_program()) {
+        check_text(&text)?;
+    }
+
+    /// An annotation before a function, before a loop and as a statement.
+    #[test]
+    fn random_acsl_annotations_do_not_panic(a in acsl_annotation(), where_ in 0..3usize, line in any::<bool>()) {
+        let comment = if line { format!("//@ {a}\n") } else { format!("/*@ {a} */") };
+        let (before_fn, before_loop, stmt) = match where_ {
+            0 => (comment.as_str(), "", ""),
+            1 => ("", comment.as_str(), ""),
+            _ => ("", "", comment.as_str()),
+        };
+        let text = format!(
+            "#define N 3\nint a[N];\n{before_fn}\nint f(int x) {{\n  int i = 0;\n  {before_loop}\n  while (i < x) {{\n    {stmt}\n    i++;\n  }}\n  return i;\n}}\nint main() {{ return f(2); }}\n"
+        );
         check_text(&text)?;
     }
 }

@@ -310,6 +310,8 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
         r.source = Some(file);
         return r;
     };
+    // Contracts are checked as the program's own checks.
+    let (p, _) = crate::ir::contract::instrument::instrument(&p);
     let users = match cond::user_conditions(&p, &args.cond.errors) {
         Ok(c) => c,
         Err((text, cdiags)) => {

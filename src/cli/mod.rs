@@ -19,6 +19,7 @@ mod doomed;
 mod options;
 mod run;
 mod values;
+mod vcs;
 mod verify;
 
 /// Writes to standard output; a closed pipe ends the process with status 0

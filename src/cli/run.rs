@@ -51,6 +51,8 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     let Some(p) = load_file(ui, &args.file, &args.front) else {
         return EXIT_USAGE;
     };
+    // A run checks the contracts as `check` does.
+    let (p, _) = crate::ir::contract::instrument::instrument(&p);
     let mut inputs = BTreeMap::new();
     for kv in &args.inputs {
         let Some((k, v)) = kv.split_once('=') else {

@@ -47,6 +47,12 @@ pub struct VerifyArgs {
     /// Print the VC's size, the invariants used and the time in Z3.
     #[arg(long)]
     stats: bool,
+    /// Verify each function against its ACSL contract and list its
+    /// verification conditions, each explained: `failed` (failed and
+    /// unknown ones, the default) or `all`. Files with function contracts
+    /// or `//@ assert` are verified this way without the option.
+    #[arg(long, value_enum, value_name = "WHICH", num_args = 0..=1, default_missing_value = "failed")]
+    vcs: Option<vcs::VcsShow>,
     /// Files checked at once (default: the number of cores).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
@@ -137,6 +143,24 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
         }
     };
     let opts = vc_options(args);
+    let heads = facts::Analysis::new(&p).loop_at;
+    if args.vcs.is_some() || p.contracts.has_specs(&|n| heads.contains_key(&n)) {
+        let which = args.vcs.unwrap_or(vcs::VcsShow::Failed);
+        let fs = vcs::run(&p, &opts);
+        out.bad = false;
+        out.found = vcs::found(&fs);
+        match args.format {
+            Format::Text => out.stdout = vcs::text(&p, &fs, which, args.stats),
+            _ => {
+                let doc = vcs::json_doc(&p, &fs, which);
+                if args.format == Format::Jsonl {
+                    out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
+                }
+                out.doc = Some(doc);
+            }
+        }
+        return out;
+    }
     let r = match verify_program(&p, &users, &opts) {
         Ok(r) => r,
         Err(diags) => {
@@ -377,6 +401,7 @@ fn sarif(docs: &[Value]) -> Value {
             }
             l
         };
+        results.extend(vcs::sarif_results(d));
         for proc_ in d["procedures"].as_array().into_iter().flatten() {
             for w in proc_["warnings"].as_array().into_iter().flatten() {
                 let mut steps: Vec<Value> = w["trace"]

@@ -267,6 +267,7 @@ pub fn lower(
         svcomp,
         globals_mode: mode,
         cond_exits: cx.cond_exits.into_iter().collect(),
+        contracts: Default::default(),
     })
 }
 

@@ -12,6 +12,7 @@
 //!   NEST).
 
 pub mod cond;
+pub mod contract;
 pub mod lower;
 
 pub use crate::syntax::ast::{IntType, RetType};
@@ -439,6 +440,9 @@ pub struct Program {
     /// with the condition's value there (`if (!(a && b))`: `a` false leaves
     /// it true).
     pub cond_exits: std::collections::HashMap<(NodeId, bool), bool>,
+    /// ACSL contracts, invariants and assertions (`contract.rs`), bound
+    /// after lowering by `crate::load`.
+    pub contracts: contract::Contracts,
 }
 
 impl Program {

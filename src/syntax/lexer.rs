@@ -70,6 +70,8 @@ pub struct Lexed {
     pub macros: HashMap<String, Vec<Token>>,
     /// Every expansion in the program text, in text order.
     pub uses: Vec<MacroUse>,
+    /// ACSL annotation comments (`/*@ ... */`, `//@ ...`), in file order.
+    pub annotations: Vec<super::acsl::Comment>,
 }
 
 /// A macro expanded in the program: where it is used and the `#define`
@@ -94,12 +96,15 @@ pub fn lex(text: &str, diags: &mut Vec<Diag>) -> Lexed {
         macros: HashMap::new(),
         defined: HashMap::new(),
         uses: Vec::new(),
+        annotations: Vec::new(),
+        pending: Vec::new(),
     };
     let tokens = lx.run();
     Lexed {
         tokens,
         macros: lx.macros,
         uses: lx.uses,
+        annotations: lx.annotations,
     }
 }
 
@@ -113,6 +118,9 @@ struct Lexer<'a> {
     /// The `#define` line of each macro in force.
     defined: HashMap<String, Span>,
     uses: Vec<MacroUse>,
+    annotations: Vec<super::acsl::Comment>,
+    /// Tokens standing for a statement annotation, emitted next.
+    pending: Vec<Token>,
 }
 
 impl Lexer<'_> {
@@ -131,6 +139,11 @@ impl Lexer<'_> {
         let mut out = Vec::new();
         loop {
             self.skip_space_and_comments();
+            if !self.pending.is_empty() {
+                self.at_line_start = false;
+                out.append(&mut self.pending);
+                continue;
+            }
             if self.pos >= self.src.len() {
                 out.push(Token {
                     kind: TokKind::Eof,
@@ -188,8 +201,12 @@ impl Lexer<'_> {
             } else if c == b'/' && self.peek(1) == b'/' {
                 // Up to the end of the line; a backslash before the newline
                 // splices the next line into the comment, as in C.
+                let start = self.pos;
                 while self.pos < self.src.len() && (self.peek(0) != b'\n' || self.spliced(self.pos)) {
                     self.pos += 1;
+                }
+                if self.src.get(start + 2) == Some(&b'@') && self.annotation(start, start + 3, self.pos, self.pos) {
+                    return;
                 }
             } else if c == b'/' && self.peek(1) == b'*' {
                 let start = self.pos;
@@ -209,10 +226,47 @@ impl Lexer<'_> {
                     }
                     self.pos += 1;
                 }
+                let end = self.pos;
+                if self.src.get(start + 2) == Some(&b'@')
+                    && end >= start + 5
+                    && self.annotation(start, start + 3, end - 2, end)
+                {
+                    return;
+                }
             } else {
                 return;
             }
         }
+    }
+
+    /// Records an ACSL annotation comment. A statement annotation (`assert`,
+    /// `loop invariant`) is also put in the token stream as a label
+    /// (`__acsl_assert_K: ;`, `__acsl_loop_K:`), so it becomes a point of
+    /// the program exactly where it is written; returns whether it did.
+    fn annotation(&mut self, start: usize, body_lo: usize, body_hi: usize, end: usize) -> bool {
+        let index = self.annotations.len();
+        let span = Span::new(start, end);
+        self.annotations.push(super::acsl::Comment {
+            span,
+            body: Span::new(body_lo, body_hi),
+        });
+        let kind = match super::acsl::first_word(&self.text[body_lo..body_hi]) {
+            "assert" => "assert",
+            "loop" => "loop",
+            _ => return false,
+        };
+        let tok = |kind| Token {
+            kind,
+            span,
+            line_start: false,
+        };
+        self.pending
+            .push(tok(TokKind::Ident(super::acsl::marker_label(kind, index))));
+        self.pending.push(tok(TokKind::Punct(":")));
+        if kind == "assert" {
+            self.pending.push(tok(TokKind::Punct(";")));
+        }
+        true
     }
 
     /// A preprocessor line, `#` at the start of a line.

@@ -1,5 +1,6 @@
 //! The front end: lexing (with `#define`), parsing, and the AST.
 
+pub mod acsl;
 pub mod ast;
 pub mod lexer;
 pub mod parser;
@@ -15,6 +16,8 @@ pub struct Parsed {
     pub macros: BTreeMap<String, ast::Expr>,
     /// Where macros are expanded.
     pub macro_uses: Vec<lexer::MacroUse>,
+    /// ACSL annotation comments, in file order.
+    pub annotations: Vec<acsl::Comment>,
 }
 
 /// Lexes and parses a file; problems go to `diags`, a tree always comes back.
@@ -39,5 +42,6 @@ pub fn parse_source(file: &source::SourceFile, diags: &mut Vec<Diag>) -> Parsed 
         ast,
         macros,
         macro_uses: lexed.uses,
+        annotations: lexed.annotations,
     }
 }

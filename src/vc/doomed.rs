@@ -253,6 +253,7 @@ fn prove(
         max_blocks: opts.max_blocks,
         infer: false,
         deadline: None,
+        contracts: false,
     };
     solve::run(q, a, &[], &cands, &vopts).kept
 }
@@ -377,6 +378,7 @@ fn analyse_proc(
             max_blocks: opts.max_blocks,
             infer: false,
             deadline: None,
+            contracts: false,
         },
     );
     if gc.too_big {

@@ -32,6 +32,9 @@ use crate::ir::*;
 use crate::syntax::source::Span;
 use std::collections::{BTreeSet, HashMap};
 
+mod spec;
+pub use spec::{Note, SpecCheck};
+
 /// What an assertion checks; warnings are reported (and blocked) per key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CheckKey {
@@ -48,6 +51,8 @@ pub enum CheckKey {
     Unwind(NodeId),
     /// A call deeper than the inlining depth is havocked.
     Depth(NodeId),
+    /// A contract check (modular verification, `spec.rs`).
+    Spec(SpecCheck),
 }
 
 impl CheckKey {
@@ -110,6 +115,9 @@ pub enum Cmd {
     Event(Event),
     /// A value the run draws, in the order it draws them (`--choices`).
     Choice(Term),
+    /// The first variable takes the second's value (old values of a
+    /// contract: no equation, the same value).
+    Copy(VarKey, VarKey),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -136,6 +144,28 @@ pub enum Origin {
     LoopCut(NodeId),
 }
 
+/// A block's node, and for the edge of a branch its outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct At {
+    pub node: NodeId,
+    pub outcome: Option<bool>,
+}
+
+impl Origin {
+    /// The node an instance or a branch edge stands for (glue and loop cuts
+    /// stand for none).
+    pub fn at(self) -> Option<At> {
+        match self {
+            Origin::Node(node) => Some(At { node, outcome: None }),
+            Origin::Edge(node, outcome) => Some(At {
+                node,
+                outcome: Some(outcome),
+            }),
+            Origin::None | Origin::LoopCut(_) => None,
+        }
+    }
+}
+
 /// The unfolded program; block 0 is the entry.
 pub struct Gc {
     pub blocks: Vec<Block>,
@@ -144,6 +174,8 @@ pub struct Gc {
     pub frames: Vec<ProcId>,
     /// Why the graph is incomplete beyond what `Unwind`/`Depth` checks say.
     pub too_big: bool,
+    /// What contract commands stand for, by block and command index.
+    pub notes: HashMap<(usize, usize), Note>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -178,6 +210,7 @@ struct Builder<'a> {
     /// Loop-entry values of invariants (`Invariant::entry`), per candidate
     /// and frame.
     entry_values: HashMap<(usize, u32), VarKey>,
+    spec: spec::State,
 }
 
 /// Unfolds `p` from its entry.
@@ -193,6 +226,7 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
             checks: Vec::new(),
             frames: vec![p.entry],
             too_big: false,
+            notes: HashMap::new(),
         },
         frames: vec![Frame {
             proc: p.entry,
@@ -205,7 +239,11 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
         checks: HashMap::new(),
         fresh: 0,
         entry_values: HashMap::new(),
+        spec: spec::State::default(),
     };
+    if opts.contracts {
+        b.spec_entry();
+    }
     let start = b.inst(Inst {
         node: p.proc(p.entry).entry,
         frame: 0,
@@ -476,6 +514,9 @@ impl Builder<'_> {
             let c = self.check(CheckKey::Invariant { cand: i, init }, head, span);
             cmds.push(Cmd::Assert(Formula::Enabled(i, Box::new(f)), c));
         }
+        if self.opts.contracts {
+            self.spec_invariant_checks(head, frame, init, cmds);
+        }
     }
 
     fn node(&mut self, inst: Inst, id: usize) {
@@ -559,7 +600,11 @@ impl Builder<'_> {
                     havocked: !inline,
                 }));
                 let cp = p.proc(*callee);
-                if inline {
+                if self.opts.contracts && p.contracts.of(*callee).is_some() {
+                    let next = self.edge(&inst, *next);
+                    self.spec_call(n, id, frame, *callee, vals, result.as_ref(), &mut cmds);
+                    succs.push(next);
+                } else if inline {
                     let f = self.frames.len() as u32;
                     self.frames.push(Frame {
                         proc: *callee,
@@ -570,6 +615,9 @@ impl Builder<'_> {
                     self.gc.frames.push(*callee);
                     for (param, v) in cp.params.iter().zip(vals) {
                         cmds.push(Cmd::Assign(VarKey { var: *param, frame: f }, v));
+                    }
+                    if self.opts.contracts {
+                        self.spec_frame_entry(f, &mut cmds);
                     }
                     // A recursive call of the entry draws its unset locals.
                     if *callee == p.entry {
@@ -621,6 +669,9 @@ impl Builder<'_> {
             }
             NodeKind::Halt => cmds.push(Cmd::Assume(Formula::Bool(false))),
             NodeKind::Exit => {
+                if frame == 0 && self.opts.contracts {
+                    self.spec_exit(n, &mut cmds);
+                }
                 if let Some((call, result)) = self.frames[frame as usize].ret.clone() {
                     let call_node = p.node(call.node);
                     cmds.push(Cmd::Event(Event {
@@ -641,11 +692,17 @@ impl Builder<'_> {
                 }
             }
             NodeKind::Skip { next } => {
+                if self.opts.contracts {
+                    self.spec_point(n, id, frame, &mut cmds);
+                }
                 if let Some(&(_, it)) = inst.loops.iter().find(|(h, _)| *h == n) {
                     if self.opts.loops == Loops::Havoc {
                         self.entry_values(n, frame, &mut cmds);
                         self.invariant_checks(n, frame, true, &mut cmds);
                         self.cut_loop(n, frame, &mut cmds);
+                        if self.opts.contracts {
+                            self.spec_invariant_assumes(n, id, frame, &mut cmds);
+                        }
                     }
                     cmds.push(Cmd::Event(Event {
                         kind: EventKind::LoopHead,

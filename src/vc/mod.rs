@@ -11,7 +11,9 @@
 //! Depends on `ir`, `facts` and `interp` (the referee) only.
 
 pub mod candidates;
+pub mod contract;
 pub mod doomed;
+pub mod explain;
 pub mod gc;
 pub mod houdini;
 pub mod kinduction;
@@ -116,6 +118,9 @@ pub struct Options {
     pub max_blocks: usize,
     /// Infer loop invariants (Houdini) in `Havoc` mode.
     pub infer: bool,
+    /// Modular verification of the entry against its contract (`gc/spec.rs`):
+    /// calls of procedures with a contract use it instead of their body.
+    pub contracts: bool,
 }
 
 impl Default for Options {
@@ -129,6 +134,7 @@ impl Default for Options {
             property: Property::All,
             max_blocks: 200_000,
             infer: true,
+            contracts: false,
         }
     }
 }
@@ -300,6 +306,7 @@ pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[In
         ),
         CheckKey::Unwind(_) => ("unwind", "the loop unrolling bound is reached".into()),
         CheckKey::Depth(_) => ("depth", "a call deeper than the inlining depth".into()),
+        CheckKey::Spec(s) => ("contract", contract::check_text(p, s)),
     }
 }
 
@@ -315,7 +322,7 @@ pub fn reported(p: &Program, key: CheckKey, property: Property) -> bool {
                 Property::NoOverflow => site.kind == SiteKind::Overflow,
             }
         }
-        CheckKey::User(_) => true,
+        CheckKey::User(_) | CheckKey::Spec(_) => true,
         CheckKey::Invariant { .. } => property == Property::All,
         CheckKey::Unwind(_) | CheckKey::Depth(_) => false,
     }

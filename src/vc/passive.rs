@@ -252,6 +252,10 @@ pub fn passify(p: &Program, gc: &Gc) -> Passive {
                     cmds.push(PCmd::Event(e.clone(), seq));
                 }
                 Cmd::Choice(t) => cmds.push(PCmd::Choice(term::int(t, &mut env))),
+                Cmd::Copy(to, from) => {
+                    let v = env.get(*from);
+                    env.vars.insert(*to, v);
+                }
             }
         }
         out_env[b] = Some(env.vars);

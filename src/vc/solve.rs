@@ -474,6 +474,7 @@ fn label_name(p: &Program, c: &gc::Check, n: usize) -> String {
         CheckKey::Invariant { init: false, .. } => "LoopInvMaintained",
         CheckKey::Unwind(_) => "Unwind",
         CheckKey::Depth(_) => "Depth",
+        CheckKey::Spec(_) => "Contract",
     };
     format!("{kind}@{}.{}#{n}", at.line, at.col)
 }

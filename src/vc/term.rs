@@ -9,6 +9,9 @@ use z3::ast::{Array, Bool, Int};
 /// Variables of the other frames never mix: the frame of global storage.
 pub const GLOBAL: u32 = u32::MAX;
 
+/// The frame of quantified variables (`VarId` is the variable's number).
+pub const BOUND: u32 = u32::MAX - 1;
+
 /// A variable in one frame (an inlined call), or in global storage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VarKey {
@@ -49,6 +52,13 @@ pub enum Formula {
     /// Holds when candidate invariant `n` is switched off (Houdini), else
     /// the formula.
     Enabled(usize, Box<Formula>),
+    /// `\forall`/`\exists` over an integer variable (a key of the `BOUND`
+    /// frame), from contracts.
+    Quant {
+        forall: bool,
+        var: VarKey,
+        body: Box<Formula>,
+    },
 }
 
 impl Formula {
@@ -147,5 +157,50 @@ pub fn formula(f: &Formula, env: &mut dyn Env) -> Bool {
             let on = env.enabled(*n);
             on.implies(formula(x, env))
         }
+        Formula::Quant { forall, var, body } => {
+            let x = Int::fresh_const("q");
+            let b = formula(
+                body,
+                &mut Binder {
+                    env,
+                    var: *var,
+                    val: x.clone(),
+                },
+            );
+            if *forall {
+                z3::ast::forall_const(&[&x], &[], &b)
+            } else {
+                z3::ast::exists_const(&[&x], &[], &b)
+            }
+        }
+    }
+}
+
+/// The environment inside a quantifier: its variable is bound.
+struct Binder<'e> {
+    env: &'e mut dyn Env,
+    var: VarKey,
+    val: Int,
+}
+
+impl Env for Binder<'_> {
+    fn int(&mut self, k: VarKey) -> Int {
+        if k == self.var {
+            self.val.clone()
+        } else {
+            self.env.int(k)
+        }
+    }
+
+    fn array(&mut self, k: VarKey) -> Array {
+        self.env.array(k)
+    }
+
+    fn fresh(&mut self, n: u32) -> Int {
+        self.env.fresh(n)
+    }
+
+    fn enabled(&mut self, n: usize) -> Bool {
+        self.env.enabled(n)
     }
 }

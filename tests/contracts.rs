@@ -1,0 +1,277 @@
+//! Contracts and their explained VCs as a user reads them
+//! (`focuscheck verify --vcs`, seed 002): the seed's NegateFirst (its bug
+//! fails exactly the VC of the "then" branch, blaming the array update; the
+//! fix proves every VC), the four-assignment example (the failed VC blames
+//! the assignment responsible), a precondition that fails at one call site
+//! only, binary search and array max (proved), and ACSL errors located in
+//! the file.
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::focuscheck;
+use serde_json::Value;
+
+/// Every VC of a file, as JSON.
+fn vcs(file: &str) -> (i32, Vec<Value>) {
+    let (code, out, err) = focuscheck(&["verify", file, "--vcs", "all", "--format", "json"]);
+    assert!(err.is_empty(), "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let all = doc["functions"]
+        .as_array()
+        .expect("functions")
+        .iter()
+        .flat_map(|f| f["vcs"].as_array().expect("vcs").clone())
+        .collect();
+    (code, all)
+}
+
+fn failed(all: &[Value]) -> Vec<&Value> {
+    all.iter().filter(|v| v["status"] == "failed").collect()
+}
+
+fn labels(vc: &Value) -> Vec<(String, u64)> {
+    vc["given"]
+        .as_array()
+        .expect("given")
+        .iter()
+        .map(|g| {
+            (
+                g["label"].as_str().unwrap_or("").to_string(),
+                g["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn four_assignments_blame_the_assignment_responsible() {
+    let (code, all) = vcs("programs/contracts/four_assignments.c");
+    assert_eq!(code, 1);
+    let bad = failed(&all);
+    assert_eq!(bad.len(), 1, "{all:#?}");
+    let vc = bad[0];
+    assert_eq!(vc["kind"], "ens_post");
+    assert_eq!(vc["show"]["line"], 6);
+    // `z = 4` (line 12) makes `z == 3` false: the code is wrong there.
+    assert_eq!(vc["wrong"], true);
+    assert_eq!(vc["blame"], serde_json::json!([12]));
+    assert_eq!(vc["replayed"], true);
+
+    let (_, out, _) = focuscheck(&["verify", "programs/contracts/four_assignments.c"]);
+    assert!(
+        out.contains("These make it false: the assignment `z = 4` at line 12."),
+        "{out}"
+    );
+    assert!(
+        out.contains("show that the postcondition at line 6 holds when `main` returns"),
+        "{out}"
+    );
+}
+
+#[test]
+fn negate_first_bug_fails_exactly_the_then_branch() {
+    let (code, all) = vcs("programs/contracts/negate_first_bug.c");
+    assert_eq!(code, 1);
+    let bad = failed(&all);
+    assert_eq!(bad.len(), 1, "{all:#?}");
+    assert!(all.iter().all(|v| v["status"] != "unknown"), "{all:#?}");
+    let vc = bad[0];
+    assert_eq!(vc["function"], "NegateFirst");
+    assert_eq!(vc["kind"], "ens_post");
+    let given = labels(vc);
+    for want in [("asm_inv", 18), ("while_t", 21), ("then", 22), ("upd", 23)] {
+        assert!(
+            given.contains(&(want.0.to_string(), want.1)),
+            "{want:?} not in {given:?}"
+        );
+    }
+    assert!(
+        vc["purpose"]
+            .as_str()
+            .unwrap_or("")
+            .contains("preserve the loop invariant"),
+        "{vc}"
+    );
+    assert!(
+        vc["show"]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("after `goto L;` at line 24"),
+        "{vc}"
+    );
+    // The array update is what makes the postcondition false.
+    assert_eq!(vc["wrong"], true);
+    let blame: Vec<u64> = vc["blame"]
+        .as_array()
+        .expect("blame")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert!(blame.contains(&23), "{blame:?}");
+    assert!(!blame.contains(&26), "{blame:?}");
+    // The counterexample starts the iteration on a negative element.
+    let i = &vc["at_loop_head"]["i"];
+    let i = i.as_i64().expect("i at the loop head") as usize;
+    assert!(vc["model"][format!("ia[{i}]")].as_i64().expect("ia[i]") < 0, "{vc}");
+
+    let (code, all) = vcs("programs/contracts/negate_first.c");
+    assert_eq!(code, 0, "{all:#?}");
+    assert!(all.len() >= 7);
+    assert!(all.iter().all(|v| v["status"] == "proved"), "{all:#?}");
+    // The same VCs, with the same shapes.
+    assert!(all.iter().any(|v| v["kind"] == "ens_inv"));
+    assert!(all.iter().any(|v| v["kind"] == "ens_inv_iter"));
+    assert!(all.iter().any(|v| v["kind"] == "bounds"));
+}
+
+#[test]
+fn precondition_fails_at_one_call_site_only() {
+    let (code, all) = vcs("programs/contracts/call_precondition.c");
+    assert_eq!(code, 1);
+    let calls: Vec<&Value> = all.iter().filter(|v| v["kind"] == "ens_specs").collect();
+    assert_eq!(calls.len(), 5, "{calls:#?}");
+    let bad = failed(&all);
+    assert_eq!(bad.len(), 1, "{all:#?}");
+    let vc = bad[0];
+    assert_eq!(vc["function"], "shifted");
+    assert_eq!(vc["kind"], "ens_specs");
+    assert!(
+        vc["show"]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("the precondition of `twice` at line 5 holds at the call at line 19"),
+        "{vc}"
+    );
+    // Nothing contradicts it: `shifted`'s own precondition is too weak.
+    assert_eq!(vc["wrong"], false);
+    assert!(
+        vc["explanation"]
+            .as_str()
+            .unwrap_or("")
+            .contains("precondition at line 17"),
+        "{vc}"
+    );
+    assert!(vc["model"]["x"].as_i64().expect("x") < 10);
+    assert_eq!(vc["replayed"], true);
+}
+
+#[test]
+fn binary_search_and_array_max_are_proved() {
+    for f in ["programs/contracts/binary_search.c", "programs/contracts/array_max.c"] {
+        let (code, all) = vcs(f);
+        assert_eq!(code, 0, "{f}: {all:#?}");
+        assert!(all.iter().all(|v| v["status"] == "proved"), "{f}: {all:#?}");
+        assert!(all.iter().any(|v| v["kind"] == "ens_inv_iter"), "{f}");
+        assert!(all.iter().any(|v| v["kind"] == "ens_post"), "{f}");
+    }
+    let (code, out, _) = focuscheck(&["verify", "programs/contracts/array_max.c"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("`max`: 13 VCs: 13 proved, 0 failed, 0 unknown"), "{out}");
+}
+
+#[test]
+fn a_goto_loop_is_cut_at_its_label() {
+    let (code, all) = vcs("programs/contracts/goto_loop.c");
+    assert_eq!(code, 0, "{all:#?}");
+    assert!(all.iter().all(|v| v["status"] == "proved"), "{all:#?}");
+    let iter: Vec<&Value> = all.iter().filter(|v| v["kind"] == "ens_inv_iter").collect();
+    assert_eq!(iter.len(), 1, "{all:#?}");
+    let show = iter[0]["show"]["text"].as_str().unwrap_or("");
+    assert!(show.contains("the invariant of label `again` at line 10"), "{show}");
+    assert!(show.contains("after `goto again;` at line 15"), "{show}");
+    // The pre-loop assignments are cut away from the iteration's VC.
+    assert!(
+        !labels(iter[0]).contains(&("asgn".to_string(), 8)),
+        "{:?}",
+        labels(iter[0])
+    );
+}
+
+#[test]
+fn sarif_and_plain_files() {
+    let (code, out, _) = focuscheck(&["verify", "programs/contracts/four_assignments.c", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let doc: Value = serde_json::from_str(&out).expect("sarif");
+    let results = doc["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{out}");
+    assert_eq!(results[0]["ruleId"], "ens_post");
+    assert!(
+        results[0]["message"]["text"].as_str().unwrap_or("").contains("line 12"),
+        "{out}"
+    );
+    // `--vcs` on a file without contracts: the entry's checks as VCs.
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/seed_example.c", "--vcs"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("show that the index in `A[j]` at 14:7 is within the array's bounds."),
+        "{out}"
+    );
+    assert!(out.contains("`main`: 3 VCs: 1 proved, 2 failed, 0 unknown"), "{out}");
+    // Loop invariants alone still go to the other engine.
+    let (code, out, _) = focuscheck(&["verify", "programs/vc/invariant.c", "--loops", "havoc"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("verified"), "{out}");
+}
+
+#[test]
+fn every_vc_reads_as_the_seed_form() {
+    let (_, out, _) = focuscheck(&["verify", "programs/contracts/negate_first_bug.c", "--vcs", "all"]);
+    let blocks: Vec<&str> = out.split("\n\n").filter(|b| b.starts_with("VC ")).collect();
+    assert!(blocks.len() >= 7, "{out}");
+    for b in blocks {
+        let first = b.lines().next().unwrap_or("");
+        assert!(first.contains("(lines ") && first.contains(", function "), "{b}");
+        assert!(b.contains("Its purpose is"), "{b}");
+        assert!(b.contains("how that") || b.contains("Show that"), "{b}");
+    }
+}
+
+#[test]
+fn acsl_errors_are_located() {
+    let dir = std::env::temp_dir().join(format!("focuscheck-acsl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cases = [
+        (
+            "int x;\n/*@ requires x > ; */\nvoid main(void) {}\n",
+            "2:18: expected a term",
+        ),
+        (
+            "/*@ ensures \\forall int k; k > 0; */\nvoid main(void) {}\n",
+            "1:13: the quantified variable `k` has no bounds",
+        ),
+        (
+            "/*@ requires y > 0; */\nvoid main(void) {}\n",
+            "1:14: `y` is not a variable visible here",
+        ),
+        (
+            "void main(void) {\n  //@ assert \\result == 0;\n}\n",
+            "2:14: `\\result` is only allowed",
+        ),
+        (
+            "/*@ loop variant 3; */\nvoid main(void) {}\n",
+            "1:10: `loop` `variant` is not supported",
+        ),
+        (
+            "void main(void) {\n  int x = 0;\n  /*@ loop invariant x >= 0; */\n  x = 1;\n}\n",
+            "3:3: a loop invariant must be right before a loop",
+        ),
+        (
+            "int x;\n/*@ requires x > 0; */\nint y;\nvoid main(void) {}\n",
+            "2:1: a function contract must be right before",
+        ),
+    ];
+    for (i, (text, want)) in cases.iter().enumerate() {
+        let path = dir.join(format!("bad{i}.c"));
+        std::fs::write(&path, text).expect("write");
+        let p = path.to_string_lossy().to_string();
+        for cmd in ["parse", "verify", "check"] {
+            let (code, out, err) = focuscheck(&[cmd, &p]);
+            let err = format!("{out}{err}");
+            assert_eq!(code, 2, "{cmd} {text}\n{err}");
+            let want = format!("error: {p}:{want}");
+            assert!(err.contains(&want), "{cmd} {text}: wanted `{want}` in\n{err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

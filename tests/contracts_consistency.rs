@@ -1,0 +1,202 @@
+//! The contract engine against the other two (seed 002, issue 13):
+//! - a VC that fails on a path without loops or calls of contracts has a
+//!   counterexample that replays, in the interpreter, to a violation of
+//!   the same check (contracts made into checks, `instrument`);
+//! - a check whose every VC is proved is violated by no run of a
+//!   bounded-exhaustive enumeration (`support/exhaust.rs`);
+//! - `check` (the Datalog engine, contracts as error conditions) and
+//!   `verify` agree whenever both decide: `check` never confirms a
+//!   violation of a check `verify` proved, and every violation `check`
+//!   confirms leaves some VC of that check not proved.
+//!
+//! On the programs of `programs/contracts/` and on generated ones
+//! (`support/contract_gen.rs`; `FOCUSCHECK_CONTRACT_PROGRAMS=N` for more).
+
+#[path = "support/contract_gen.rs"]
+mod contract_gen;
+#[path = "support/exhaust.rs"]
+mod exhaust;
+#[path = "support/gen.rs"]
+mod gen;
+
+use focuscheck::analysis::Verdict;
+use focuscheck::interp::Outcome;
+use focuscheck::ir::contract::instrument::{self, Sites};
+use focuscheck::ir::lower::LowerOptions;
+use focuscheck::ir::{Program, SiteId};
+use focuscheck::syntax::source::SourceFile;
+use focuscheck::vc::contract::{self as vcc, FnVcs, VcStatus};
+use focuscheck::vc::gc::{CheckKey, SpecCheck};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+const PROGRAMS: u64 = 40;
+
+fn load(name: &str, text: &str) -> Program {
+    let (p, diags) = focuscheck::load(Arc::new(SourceFile::new(name, text)), &LowerOptions::default());
+    p.unwrap_or_else(|| panic!("{name}: rejected: {diags:?}\n{text}"))
+}
+
+fn options() -> focuscheck::vc::Options {
+    focuscheck::vc::Options {
+        timeout: Some(Duration::from_secs(20)),
+        ..focuscheck::vc::Options::default()
+    }
+}
+
+/// The site of the instrumented program that makes the same check.
+fn site_of(key: CheckKey, sites: &Sites) -> Option<SiteId> {
+    match key {
+        CheckKey::Site(s) => Some(s),
+        CheckKey::Spec(SpecCheck::Post(c) | SpecCheck::Assert(c)) => sites.clause(c),
+        CheckKey::Spec(SpecCheck::Inv { clause, .. } | SpecCheck::CalleePre { clause, .. }) => sites.clause(clause),
+        CheckKey::Spec(SpecCheck::Frame(c, v)) => sites.frame(c, v),
+        _ => None,
+    }
+}
+
+/// Per site: are all its VCs proved?
+fn proved_sites(f: &FnVcs, sites: &Sites) -> BTreeMap<SiteId, bool> {
+    let mut out: BTreeMap<SiteId, bool> = BTreeMap::new();
+    for vc in &f.vcs {
+        if let Some(s) = site_of(vc.key, sites) {
+            *out.entry(s).or_insert(true) &= vc.status == VcStatus::Proved;
+        }
+    }
+    out
+}
+
+/// Every function's VCs are proved but perhaps `except`'s: the contracts
+/// a function relies on hold.
+fn others_proved(fs: &[FnVcs], except: &str) -> bool {
+    fs.iter()
+        .filter(|f| f.name != except)
+        .all(|f| f.vcs.iter().all(|v| v.status == VcStatus::Proved))
+}
+
+/// Checks one program; failures are pushed as messages.
+fn consistency(
+    p: &Program,
+    name: &str,
+    fs: &[FnVcs],
+    calls_contracts: &[String],
+    exhaustive: bool,
+    datalog: bool,
+) -> Vec<String> {
+    let mut fail = Vec::new();
+    for f in fs {
+        let rp = vcc::root_program(p, f.proc);
+        let (ip, sites) = instrument::instrument(&rp);
+        let relies_on_contracts = calls_contracts.contains(&f.name);
+        // Failed VCs on concrete paths replay.
+        for vc in f.vcs.iter().filter(|v| v.status == VcStatus::Failed) {
+            match vc.replayed {
+                Some(true) => {}
+                Some(false) => fail.push(format!("{name}: `{}` VC {} fails but does not replay", f.name, vc.id)),
+                None if !relies_on_contracts && !vc.given.iter().any(|g| g.label.starts_with("asm_inv")) => {
+                    fail.push(format!(
+                        "{name}: `{}` VC {} fails without a replayable counterexample",
+                        f.name, vc.id
+                    ))
+                }
+                None => {}
+            }
+        }
+        let proved = proved_sites(f, &sites);
+        // Only where the callees' contracts are known to hold.
+        let trusted = !relies_on_contracts || others_proved(fs, &f.name);
+        if exhaustive {
+            let mut violated: BTreeSet<SiteId> = BTreeSet::new();
+            let dom = exhaust::Domain {
+                max_input_vectors: 2500,
+                ..exhaust::Domain::default()
+            };
+            exhaust::enumerate(&ip, &dom, |_, run| {
+                if let Outcome::Error { site, .. } = run.outcome {
+                    violated.insert(site);
+                }
+            });
+            for (site, all) in &proved {
+                if *all && trusted && violated.contains(site) {
+                    fail.push(format!(
+                        "{name}: `{}`: every VC of {} is proved, but a run violates it",
+                        f.name,
+                        ip.location(ip.site(*site).span)
+                    ));
+                }
+            }
+        }
+        if datalog {
+            let (mut copts, _) = exhaust::check_options(0, Duration::from_secs(20));
+            copts.explain = false;
+            let report = focuscheck::check::check(&ip, &[], &copts);
+            for r in &report.results {
+                let Some(site) = report.condition(r).site() else {
+                    continue;
+                };
+                let Some(&all) = proved.get(&site) else { continue };
+                if r.verdict == Verdict::Unsafe && all && trusted {
+                    fail.push(format!(
+                        "{name}: `{}`: check confirms a violation of {} that verify proved",
+                        f.name,
+                        ip.location(ip.site(site).span)
+                    ));
+                }
+            }
+        }
+    }
+    fail
+}
+
+#[test]
+fn bundled_contract_programs_agree() {
+    let mut failures = Vec::new();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/contracts");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("programs/contracts")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6);
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("read");
+        let name = path.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let p = load(&name, &text);
+        // Loops: no exhaustive runs (their inputs are arrays).
+        let calls: Vec<String> = p.procs.iter().map(|f| f.name.clone()).collect();
+        let fs = vcc::verify(&p, &options());
+        failures.extend(consistency(&p, &name, &fs, &calls, false, true));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn generated_contract_programs_agree() {
+    let count = exhaust::env("FOCUSCHECK_CONTRACT_PROGRAMS", PROGRAMS);
+    let mut failures = Vec::new();
+    let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
+    for seed in 0..count {
+        let g = contract_gen::program(seed);
+        let name = format!("contract{seed}.c");
+        let p = load(&name, &g.text);
+        let fs = vcc::verify(&p, &options());
+        for f in &fs {
+            for vc in &f.vcs {
+                *tally.entry(vc.status.name()).or_default() += 1;
+                if vc.replayed == Some(true) {
+                    *tally.entry("replayed").or_default() += 1;
+                }
+            }
+        }
+        let found = consistency(&p, &name, &fs, &g.calls_contracts, true, seed < 20);
+        failures.extend(found.into_iter().map(|f| format!("seed {seed}: {f}\n{}", g.text)));
+    }
+    eprintln!("contract VCs: {tally:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // The generator makes both kinds of VCs, and failures that replay.
+    assert!(tally.get("proved").copied().unwrap_or(0) > 20, "{tally:?}");
+    assert!(tally.get("failed").copied().unwrap_or(0) > 20, "{tally:?}");
+    assert!(tally.get("replayed").copied().unwrap_or(0) > 10, "{tally:?}");
+}
