@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod diagnose;
 pub mod diff;
 pub mod explain;
 pub mod facts;

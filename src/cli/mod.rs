@@ -11,8 +11,10 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::cli::write_stdout(&format!("{}\n", format!($($arg)*))) };
 }
 
+mod answers;
 mod batch;
 mod check;
+mod diagnose;
 mod diff;
 mod options;
 mod run;
@@ -95,6 +97,10 @@ enum Command {
     Run(run::RunArgs),
     /// Verification conditions with Z3: warnings with execution traces.
     Verify(verify::VerifyArgs),
+    /// Settle the conditions `check` and `verify` leave undecided with a
+    /// few yes/no questions (abductive diagnosis). Exit codes: 0 every
+    /// condition a false alarm, 1 a real bug, 2 bad input, 3 unresolved.
+    Diagnose(diagnose::DiagnoseArgs),
 }
 
 /// Options that decide what program a file means.
@@ -184,6 +190,7 @@ fn main_on_this_thread() -> i32 {
         Command::Diff(args) => diff::cmd_diff(&ui, &args),
         Command::Run(args) => run::cmd_run(&ui, &args),
         Command::Verify(args) => verify::cmd_verify(&ui, &args),
+        Command::Diagnose(args) => diagnose::cmd_diagnose(&ui, &args),
     }
 }
 

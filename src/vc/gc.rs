@@ -110,6 +110,9 @@ pub enum Cmd {
 pub struct Block {
     pub cmds: Vec<Cmd>,
     pub succs: Vec<usize>,
+    /// The IR node and frame this block is an instance of (none for the
+    /// blocks made for edges and path ends).
+    pub origin: Option<(NodeId, u32)>,
 }
 
 /// The unfolded program; block 0 is the entry.
@@ -194,7 +197,11 @@ pub fn build(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invari
 
 impl Builder<'_> {
     fn new_block(&mut self, cmds: Vec<Cmd>, succs: Vec<usize>) -> usize {
-        self.gc.blocks.push(Block { cmds, succs });
+        self.gc.blocks.push(Block {
+            cmds,
+            succs,
+            origin: None,
+        });
         self.gc.blocks.len() - 1
     }
 
@@ -484,6 +491,7 @@ impl Builder<'_> {
         let b = &mut self.gc.blocks[id];
         b.cmds = cmds;
         b.succs = succs;
+        b.origin = Some((n, frame));
     }
 
     /// An IR expression as a term; its run-time checks (in the order the

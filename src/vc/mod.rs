@@ -171,6 +171,9 @@ pub struct ProcResult {
     pub hidden: usize,
     /// The loop invariants used (havoc mode), as text with their line.
     pub invariants: Vec<(u32, String, bool)>,
+    /// The same, as indices into the invariants the engine was given
+    /// (followed by the inferred candidates, when it inferred any).
+    pub kept: Vec<usize>,
     pub blocks: usize,
     pub commands: usize,
     pub solver_time: Duration,

@@ -208,6 +208,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         reason: String::new(),
         hidden: 0,
         invariants: Vec::new(),
+        kept: Vec::new(),
         blocks,
         commands,
         solver_time: Duration::ZERO,
@@ -267,6 +268,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             result
                 .invariants
                 .push((p.line(p.node(inv.head).span), inv.text.clone(), inv.user));
+            result.kept.push(i);
         }
     }
     // Warnings: every reported or hidden check (and the user's invariants).
