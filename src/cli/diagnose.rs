@@ -216,23 +216,19 @@ fn diagnose_file(
         ..CheckOptions::default()
     };
     let report = crate::check::check(&p, &users, &copts);
-    let vopts = super::verify::vc_options(
-        Loops::Havoc,
-        args.inline_depth,
-        10,
-        args.timeout.map(|t| t.as_secs_f64()),
-        args.property,
-    );
-    let vr = match super::verify::verify_program(&p, &users, &vopts, !args.no_infer) {
-        Ok(r) => r,
-        Err(diags) => {
-            ui.diagnostics(&p.source, &diags);
-            return bad;
-        }
+    let opts = diagnose::Options {
+        infer: !args.no_infer,
+        inline_depth: args.inline_depth,
+        timeout: args.timeout.unwrap_or(Duration::from_secs(10)),
+        max_queries: args.max_queries,
+        property: super::verify::vc_options(Loops::Havoc, 0, 0, None, args.property).property,
+        ..diagnose::Options::default()
     };
-    let mut targets = Vec::new();
-    let mut user_index = 0;
+    // The conditions `check` leaves unknown, then what the VC engine
+    // decides of them (it runs only when there are some).
+    let mut unknown = Vec::new();
     let mut decided = Vec::new();
+    let mut user_index = 0;
     for r in &report.results {
         let c = report.condition(r);
         let (key, user) = match &c.kind {
@@ -257,29 +253,40 @@ fn diagnose_file(
         if args.condition.as_deref().is_some_and(|id| !matches_id(id, &t)) {
             continue;
         }
-        let vc = vr.decides(key);
-        if undecided(r.verdict, vc) {
-            targets.push(t);
+        if r.verdict == Verdict::Unknown {
+            unknown.push(t);
         } else {
-            decided.push((t, r.verdict, vc));
+            decided.push((t, r.verdict, None));
         }
     }
     if let Some(id) = &args.condition {
-        if targets.is_empty() && decided.is_empty() {
+        if unknown.is_empty() && decided.is_empty() {
             ui.error(&format!(
                 "{name}: no condition `{id}` (give its line, line:col, or --error expression)"
             ));
             return bad;
         }
     }
-    let opts = diagnose::Options {
-        infer: !args.no_infer,
-        inline_depth: args.inline_depth,
-        timeout: args.timeout.unwrap_or(Duration::from_secs(10)),
-        max_queries: args.max_queries,
-        property: vopts.property,
-        ..diagnose::Options::default()
+    let prep = if unknown.is_empty() {
+        None
+    } else {
+        match diagnose::prepare(&p, &users, &opts) {
+            Ok(x) => Some(x),
+            Err(diags) => {
+                ui.diagnostics(&p.source, &diags);
+                return bad;
+            }
+        }
     };
+    let mut targets = Vec::new();
+    for t in unknown {
+        let vc = prep.as_ref().and_then(|x| x.verify.decides(t.key));
+        if undecided(Verdict::Unknown, vc) {
+            targets.push(t);
+        } else {
+            decided.push((t, Verdict::Unknown, vc));
+        }
+    }
     let mut out = String::new();
     for (t, v, vc) in &decided {
         if text {
@@ -288,22 +295,18 @@ fn diagnose_file(
                 location(&name, t),
                 t.describe,
                 v.name(),
-                vc_word(*vc)
+                match (v, vc) {
+                    (Verdict::Unknown, _) => vc_word(*vc),
+                    _ => "not needed",
+                }
             ));
         }
     }
     let mut conds = Vec::new();
     let (mut bug, mut open) = (false, false);
-    if !targets.is_empty() {
-        let prep = match diagnose::prepare(&p, &users, &opts) {
-            Ok(x) => x,
-            Err(diags) => {
-                ui.diagnostics(&p.source, &diags);
-                return bad;
-            }
-        };
+    if let (false, Some(prep)) = (targets.is_empty(), &prep) {
         if text {
-            out.push_str(&invariants_text(&prep));
+            out.push_str(&invariants_text(&name, prep));
         }
         super::write_stdout(&std::mem::take(&mut out));
         transcript.push_str(&format!("[{name}]\n"));
@@ -314,7 +317,7 @@ fn diagnose_file(
                     "{}: {}: undecided (check: unknown; verify: {})\n",
                     location(&name, t),
                     t.describe,
-                    vc_word(vr.decides(t.key))
+                    vc_word(prep.verify.decides(t.key))
                 ));
             }
             let mut asker = Answers {
@@ -330,7 +333,7 @@ fn diagnose_file(
             };
             let mut run_oracle = args.oracle.map(|_| RunOracle::new(&p, &prep.a, t.key, &users));
             let oracle = run_oracle.as_mut().map(|o| o as &mut dyn Oracle);
-            let d = diagnose::diagnose(&p, &prep, t.key, &mut asker, oracle, &opts);
+            let d = diagnose::diagnose(&p, prep, t.key, &mut asker, oracle, &opts);
             transcript.push_str(&format!(
                 "# {}: {}: {}\n",
                 location(&name, t),
@@ -348,7 +351,7 @@ fn diagnose_file(
             if text {
                 super::write_stdout(&condition_text(&d, replay.as_deref(), args.stats));
             }
-            conds.push(condition_json(t, &d, replay.as_deref(), &vr));
+            conds.push(condition_json(t, &d, replay.as_deref(), &prep.verify));
         }
     } else if text {
         out.push_str(&format!("{name}: no undecided condition\n"));
@@ -380,7 +383,7 @@ fn location(file: &str, t: &Target) -> String {
     }
 }
 
-fn invariants_text(prep: &diagnose::Prepared) -> String {
+fn invariants_text(file: &str, prep: &diagnose::Prepared) -> String {
     let mut out = String::new();
     let shown: Vec<String> = prep
         .invariants
@@ -388,15 +391,15 @@ fn invariants_text(prep: &diagnose::Prepared) -> String {
         .map(|(l, t, user)| format!("{t} (line {l}{})", if *user { ", given" } else { "" }))
         .collect();
     if !shown.is_empty() {
-        out.push_str(&format!("  invariants known: {}\n", shown.join(", ")));
+        out.push_str(&format!("{file}: loop invariants known: {}\n", shown.join(", ")));
     }
     for (l, t) in &prep.unproved {
         out.push_str(&format!(
-            "  note: the loop invariant `{t}` (line {l}) does not hold or is not inductive: not used\n"
+            "{file}: note: the loop invariant `{t}` (line {l}) does not hold or is not inductive: not used\n"
         ));
     }
     if let Some(n) = &prep.note {
-        out.push_str(&format!("  note: {n}\n"));
+        out.push_str(&format!("{file}: note: {n}\n"));
     }
     out
 }

@@ -106,7 +106,8 @@ impl Z3 {
         }
         let goal = Goal::new(false, false, false);
         goal.assert(q);
-        let t = Tactic::new(tactic).try_for(self.timeout);
+        // One elimination is one candidate among many: a short limit.
+        let t = Tactic::new(tactic).try_for(self.timeout.min(Duration::from_secs(3)));
         let result = t.apply(&goal, None).ok()?;
         let mut disj = Vec::new();
         for g in result.list_subgoals() {

@@ -24,7 +24,7 @@ use crate::facts::Analysis;
 use crate::ir::cond::{BoolExpr, UserCond};
 use crate::ir::Program;
 use crate::vc::gc::{self, CheckKey, Gc};
-use crate::vc::{self, houdini, Invariant, Loops, Outcome};
+use crate::vc::{self, houdini, Invariant, Loops};
 use abduce::{Abduction, Aim, Sat, Search, Vars, Z3};
 use model::Model;
 use naming::Naming;
@@ -127,6 +127,9 @@ pub struct Question {
     /// kind and the line).
     pub text: String,
     pub fact: Bool,
+    /// Where it is read, as a formula: the runs it is about leave (or
+    /// reach) the loops whose variables it reads.
+    pub at: Bool,
 }
 
 impl Question {
@@ -223,6 +226,8 @@ pub struct Prepared {
     pub unproved: Vec<(u32, String)>,
     /// Why no invariant is used, when the prover failed.
     pub note: Option<String>,
+    /// The VC engine's result with those invariants: what it decides.
+    pub verify: vc::ProcResult,
 }
 
 /// Conjuncts of a condition (`a && b` is two invariants, each proved or
@@ -272,17 +277,19 @@ pub fn prepare(p: &Program, users: &[UserCond], opts: &Options) -> Result<Prepar
     let vopts = vc::Options {
         loops: Loops::Havoc,
         inline_depth: opts.inline_depth,
-        max_warnings: 0,
+        max_warnings: 10,
         timeout: Some(opts.timeout),
         property: opts.property,
         infer: false,
         ..vc::Options::default()
     };
+    // One run of the VC engine: the invariants it proves, and what it
+    // decides with them (`verify --loops havoc`, the user's invariants
+    // proved before they are used).
     let r = vc::solve::run(p, &a, users, &cands, &vopts);
-    let (kept, note): (Vec<usize>, Option<String>) = if r.outcome == Outcome::Unknown {
-        (Vec::new(), Some(format!("no loop invariant is used: {}", r.reason)))
-    } else {
-        (r.kept.clone(), None)
+    let (kept, note): (Vec<usize>, Option<String>) = match &r.kept {
+        Some(k) => (k.clone(), None),
+        None => (Vec::new(), Some(format!("no loop invariant is used: {}", r.reason))),
     };
     let line = |i: usize| p.line(p.node(cands[i].head).span);
     let invariants = kept
@@ -301,15 +308,20 @@ pub fn prepare(p: &Program, users: &[UserCond], opts: &Options) -> Result<Prepar
         invariants,
         unproved,
         note,
+        verify: r,
     })
 }
 
 /// What the loop knows: I (with the answers), the witnesses W, and the
 /// facts the user could not decide.
 struct State {
+    /// I with what the answers taught.
     inv: Bool,
-    /// Witnesses, each with the query that taught it.
-    witnesses: Vec<(Bool, usize)>,
+    /// The same for every run (`Model::inv_base`).
+    inv_base: Bool,
+    /// Witnesses (each holds on some run where it is read), with that
+    /// place and the query that taught it.
+    witnesses: Vec<(Bool, Bool, usize)>,
     maybe_inv: Vec<Bool>,
     maybe_wit: Vec<Bool>,
     asked: BTreeSet<(Kind, u32, String)>,
@@ -432,6 +444,7 @@ pub fn diagnose(
     }
     let mut st = State {
         inv: m.inv.clone(),
+        inv_base: m.inv_base.clone(),
         witnesses: Vec::new(),
         maybe_inv: Vec::new(),
         maybe_wit: Vec::new(),
@@ -445,10 +458,12 @@ pub fn diagnose(
             let why = format!("discharged by Q{q_number}");
             return finish(out, &z3, Verdict::FalseAlarm, why);
         }
-        if let Some((_, q)) = st
+        // A witness holds on a run that reaches its place: that run's
+        // valuation satisfies I for every run and the witness's place.
+        if let Some((_, _, q)) = st
             .witnesses
             .iter()
-            .find(|(w, _)| z3.sat(&[st.inv.clone(), w.clone(), m.phi.clone()]) == Sat::Unsat)
+            .find(|(w, at, _)| z3.sat(&[st.inv_base.clone(), at.clone(), w.clone(), m.phi.clone()]) == Sat::Unsat)
         {
             let why = format!("validated by Q{q}");
             let q = *q;
@@ -472,7 +487,13 @@ pub fn diagnose(
         let mut cons_w = vec![st.inv.clone()];
         cons_w.extend(st.maybe_inv.iter().map(with));
         let mut cons_g = cons_w.clone();
-        cons_g.extend(st.witnesses.iter().map(|(w, _)| w).chain(st.maybe_wit.iter()).map(with));
+        cons_g.extend(
+            st.witnesses
+                .iter()
+                .map(|(w, _, _)| w)
+                .chain(st.maybe_wit.iter())
+                .map(with),
+        );
         let unasked = |a: &Abduction, aim: Aim, st: &State| {
             facts_of(a, aim)
                 .into_iter()
@@ -544,16 +565,20 @@ pub fn diagnose(
     finish(out, &z3, Verdict::Unresolved, "too many rounds".into())
 }
 
-/// What an answer teaches (Fig. 6, lines 11-17, and §5 for "I don't know").
+/// What an answer teaches (Fig. 6, lines 11-17, and §5 for "I don't
+/// know"). A fact learned as true holds where it is read: it joins I under
+/// that place, so I stays true of every run.
 fn learn(st: &mut State, q: &Question, answer: Answer, number: usize) {
     let f = &q.fact;
     match (q.kind, answer) {
         (Kind::Invariant, Answer::Yes) | (Kind::Witness, Answer::No) => {
             let fact = if q.kind == Kind::Invariant { f.clone() } else { f.not() };
-            st.inv = Bool::and(&[st.inv.clone(), fact]);
+            let fact = q.at.implies(&fact);
+            st.inv = Bool::and(&[st.inv.clone(), fact.clone()]);
+            st.inv_base = Bool::and(&[st.inv_base.clone(), fact]);
         }
-        (Kind::Invariant, Answer::No) => st.witnesses.push((f.not(), number)),
-        (Kind::Witness, Answer::Yes) => st.witnesses.push((f.clone(), number)),
+        (Kind::Invariant, Answer::No) => st.witnesses.push((f.not(), q.at.clone(), number)),
+        (Kind::Witness, Answer::Yes) => st.witnesses.push((f.clone(), q.at.clone(), number)),
         (Kind::Invariant, Answer::Unknown) => {
             st.maybe_inv.push(f.clone());
             st.maybe_wit.push(f.not());
@@ -570,6 +595,14 @@ fn question(p: &Program, m: &Model, naming: &Naming, f: Fact, number: usize) -> 
     let text = show::show(&f.fact, naming);
     let vs = abduce::vars_of(&f.fact, m.vars.len());
     let (line, place) = naming.place(p, m, &vs);
+    let at: Vec<Bool> = naming
+        .closure(m, &vs)
+        .into_iter()
+        .filter_map(|v| match m.vars[v].origin {
+            model::Origin::Loop { head, frame, .. } => m.at.get(&(head, frame)).cloned(),
+            _ => None,
+        })
+        .collect();
     Question {
         number,
         kind: f.kind,
@@ -577,5 +610,6 @@ fn question(p: &Program, m: &Model, naming: &Naming, f: Fact, number: usize) -> 
         place,
         text,
         fact: f.fact,
+        at: Bool::and(&at),
     }
 }

@@ -88,7 +88,7 @@ impl Naming {
     }
 
     /// The variables `vs` mention, through the definitions of operations.
-    fn closure(&self, m: &Model, vs: &[usize]) -> BTreeSet<usize> {
+    pub fn closure(&self, m: &Model, vs: &[usize]) -> BTreeSet<usize> {
         let mut out = BTreeSet::new();
         let mut work = vs.to_vec();
         while let Some(v) = work.pop() {

@@ -172,8 +172,9 @@ pub struct ProcResult {
     /// The loop invariants used (havoc mode), as text with their line.
     pub invariants: Vec<(u32, String, bool)>,
     /// The same, as indices into the invariants the engine was given
-    /// (followed by the inferred candidates, when it inferred any).
-    pub kept: Vec<usize>,
+    /// (followed by the inferred candidates, when it inferred any); `None`
+    /// when the inference did not finish (what it kept is not proved).
+    pub kept: Option<Vec<usize>>,
     pub blocks: usize,
     pub commands: usize,
     pub solver_time: Duration,

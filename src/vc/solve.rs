@@ -208,7 +208,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         reason: String::new(),
         hidden: 0,
         invariants: Vec::new(),
-        kept: Vec::new(),
+        kept: None,
         blocks,
         commands,
         solver_time: Duration::ZERO,
@@ -258,6 +258,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             }
         }
     }
+    let mut kept = Vec::new();
     for (i, inv) in e.invariants.iter().enumerate() {
         if inv.user
             || (!dropped.contains(&i)
@@ -268,9 +269,10 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             result
                 .invariants
                 .push((p.line(p.node(inv.head).span), inv.text.clone(), inv.user));
-            result.kept.push(i);
+            kept.push(i);
         }
     }
+    result.kept = unknown.is_none().then_some(kept);
     // Warnings: every reported or hidden check (and the user's invariants).
     let mut targets: BTreeSet<CheckKey> = e
         .labels
