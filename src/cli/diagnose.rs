@@ -407,6 +407,10 @@ fn invariants_text(file: &str, prep: &diagnose::Prepared) -> String {
 fn condition_text(d: &Diagnosis, replay: Option<&str>, stats: bool) -> String {
     let mut out = String::new();
     for (i, q) in d.queries.iter().enumerate() {
+        // The user saw (and answered) these on the terminal.
+        if q.by == diagnose::By::User {
+            continue;
+        }
         out.push_str(&format!(
             "  Q{} {} [y/n/?] {} ({})\n",
             q.question.number,
