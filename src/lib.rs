@@ -7,6 +7,7 @@ pub mod check;
 pub mod cli;
 pub mod context;
 pub mod diag;
+pub mod diagnose;
 pub mod diff;
 pub mod engines;
 pub mod explain;

@@ -20,6 +20,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["analysis", "context", "ir", "facts", "interp", "syntax", "diag"],
     ),
     ("vc", &["ir", "facts", "interp", "syntax", "diag"]),
+    ("diagnose", &["vc", "ir", "facts", "interp", "syntax", "diag"]),
     (
         "engines",
         &["analysis", "context", "vc", "ir", "facts", "interp", "syntax", "diag"],

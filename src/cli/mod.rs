@@ -11,9 +11,11 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::cli::write_stdout(&format!("{}\n", format!($($arg)*))) };
 }
 
+mod answers;
 mod args;
 mod batch;
 mod check;
+mod diagnose;
 mod diff;
 mod doomed;
 mod options;
@@ -102,6 +104,10 @@ enum Command {
     /// Doomed program points: lines through which no execution ends
     /// normally (every run through them fails), found with Z3.
     Doomed(doomed::DoomedArgs),
+    /// Settle the conditions `check` and `verify` leave undecided with a
+    /// few yes/no questions (abductive diagnosis). Exit codes: 0 every
+    /// condition a false alarm, 1 a real bug, 2 bad input, 3 unresolved.
+    Diagnose(diagnose::DiagnoseArgs),
 }
 
 /// Options that decide what program a file means.
@@ -192,6 +198,7 @@ fn main_on_this_thread() -> i32 {
         Command::Run(args) => run::cmd_run(&ui, &args),
         Command::Verify(args) => verify::cmd_verify(&ui, &args),
         Command::Doomed(args) => doomed::cmd_doomed(&ui, &args),
+        Command::Diagnose(args) => diagnose::cmd_diagnose(&ui, &args),
     }
 }
 

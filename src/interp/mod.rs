@@ -169,8 +169,36 @@ fn mark_written(marks: &mut [u8], off: usize) {
     }
 }
 
+/// The state of a run when it reached an observed node (`run_observed`),
+/// before the node executed.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub node: NodeId,
+    /// Call depth (0 in the entry procedure).
+    pub depth: u32,
+    /// The current frame's storage and global storage, by `Layout` slot.
+    pub locals: Vec<i64>,
+    pub globals: Vec<i64>,
+}
+
+impl Snapshot {
+    /// Element `index` of `v` (a variable of the current frame or global
+    /// storage).
+    pub fn read(&self, p: &Program, layout: &Layout, v: VarId, index: u32) -> Option<i64> {
+        let off = (layout.offset[v.index()] + index) as usize;
+        if p.var(v).is_global_storage() {
+            self.globals.get(off).copied()
+        } else {
+            self.locals.get(off).copied()
+        }
+    }
+}
+
 struct Machine<'a> {
     p: &'a Program,
+    /// Nodes whose states are recorded, and the records.
+    observe: &'a std::collections::BTreeSet<NodeId>,
+    snapshots: Vec<Snapshot>,
     layout: Layout,
     cfg: &'a Config,
     globals: Vec<i64>,
@@ -198,11 +226,36 @@ pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
 /// A run that first calls `init` (no arguments), then the entry on the
 /// inputs (as `diff --init` does).
 pub fn run_after(p: &Program, cfg: &Config, init: Option<ProcId>) -> Result<Run, RunError> {
+    run_full(p, cfg, init, &std::collections::BTreeSet::new()).map(|(r, _)| r)
+}
+
+/// At most this many snapshots are recorded per run (a run that reaches the
+/// limit has more visits than it reports).
+pub const MAX_SNAPSHOTS: usize = 10_000;
+
+/// `run`, also recording the state each time a node of `observe` is about
+/// to execute (up to `MAX_SNAPSHOTS`).
+pub fn run_observed(
+    p: &Program,
+    cfg: &Config,
+    observe: &std::collections::BTreeSet<NodeId>,
+) -> Result<(Run, Vec<Snapshot>), RunError> {
+    run_full(p, cfg, None, observe)
+}
+
+fn run_full(
+    p: &Program,
+    cfg: &Config,
+    init: Option<ProcId>,
+    observe: &std::collections::BTreeSet<NodeId>,
+) -> Result<(Run, Vec<Snapshot>), RunError> {
     let layout = p.layout();
     let slots = layout.global_slots as usize;
     let entry_slots = layout.frame_slots[p.entry.index()] as usize;
     let mut m = Machine {
         p,
+        observe,
+        snapshots: Vec::new(),
         globals: vec![0; layout.global_slots as usize],
         layout,
         cfg,
@@ -255,7 +308,7 @@ pub fn run_after(p: &Program, cfg: &Config, init: Option<ProcId>) -> Result<Run,
         })
         .map(|s| s.name)
         .collect();
-    Ok(Run {
+    let run = Run {
         outcome,
         trace,
         globals: m.globals,
@@ -264,7 +317,8 @@ pub fn run_after(p: &Program, cfg: &Config, init: Option<ProcId>) -> Result<Run,
         unused_inputs,
         call_args: m.call_args,
         returned: m.returned,
-    })
+    };
+    Ok((run, m.snapshots))
 }
 
 impl Machine<'_> {
@@ -485,6 +539,14 @@ impl Machine<'_> {
             let n = self.frame().pc;
             self.pc_node = n;
             let depth = self.frames.len() as u32 - 1;
+            if self.observe.contains(&n) && self.snapshots.len() < MAX_SNAPSHOTS {
+                self.snapshots.push(Snapshot {
+                    node: n,
+                    depth,
+                    locals: self.frame().locals.clone(),
+                    globals: self.globals.clone(),
+                });
+            }
             let mut step = Step {
                 node: n,
                 outcome: None,

@@ -255,7 +255,11 @@ fn prove(
         deadline: None,
         contracts: false,
     };
-    solve::run(q, a, &[], &cands, &vopts).kept
+    let kept = solve::run(q, a, &[], &cands, &vopts).kept.unwrap_or_default();
+    kept.into_iter()
+        .filter(|&i| !cands[i].user)
+        .map(|i| cands[i].clone())
+        .collect()
 }
 
 /// The program as `g` sees it when analysed on its own: `g` is the entry,

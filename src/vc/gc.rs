@@ -126,6 +126,9 @@ pub struct Block {
     pub succs: Vec<usize>,
     /// The source point the block stands for (`doomed` reports per point).
     pub origin: Origin,
+    /// The IR node and frame this block is an instance of (none for the
+    /// blocks made for edges and path ends).
+    pub inst: Option<(NodeId, u32)>,
 }
 
 /// The source point of a block: copies of one point (loop copies, inlined
@@ -267,6 +270,7 @@ impl Builder<'_> {
             cmds,
             succs,
             origin: Origin::None,
+            inst: None,
         });
         self.gc.blocks.len() - 1
     }
@@ -722,6 +726,7 @@ impl Builder<'_> {
         b.cmds = cmds;
         b.succs = succs;
         b.origin = Origin::Node(n);
+        b.inst = Some((n, frame));
     }
 
     /// An IR expression as a term; its run-time checks (in the order the

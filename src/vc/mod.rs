@@ -240,10 +240,10 @@ pub struct ProcResult {
     pub hidden: usize,
     /// The loop invariants used (havoc mode), as text with their line.
     pub invariants: Vec<(u32, String, bool)>,
-    /// The candidate invariants (not the user's) Houdini kept, when it ran
-    /// to the end: each holds at its loop head on every run whose checks
-    /// held so far (assuming the user's invariants).
-    pub kept: Vec<Invariant>,
+    /// The same, as indices into the invariants the engine was given
+    /// (followed by the inferred candidates, when it inferred any); `None`
+    /// when the inference did not finish (what it kept is not proved).
+    pub kept: Option<Vec<usize>>,
     pub blocks: usize,
     pub commands: usize,
     pub solver_time: Duration,

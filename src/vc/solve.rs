@@ -250,7 +250,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         reason: String::new(),
         hidden: 0,
         invariants: Vec::new(),
-        kept: Vec::new(),
+        kept: None,
         blocks,
         commands,
         solver_time: Duration::ZERO,
@@ -313,16 +313,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             }
         }
     }
-    if unknown.is_none() && !e.gc.too_big {
-        result.kept = (e.invariants.iter().enumerate())
-            .filter(|(i, inv)| {
-                !inv.user
-                    && !dropped.contains(i)
-                    && (e.labels.keys()).any(|k| matches!(k, CheckKey::Invariant { cand, .. } if cand == i))
-            })
-            .map(|(_, inv)| inv.clone())
-            .collect();
-    }
+    let mut kept = Vec::new();
     for (i, inv) in e.invariants.iter().enumerate() {
         if inv.user
             || (!dropped.contains(&i)
@@ -333,8 +324,10 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
             result
                 .invariants
                 .push((p.line(p.node(inv.head).span), inv.text.clone(), inv.user));
+            kept.push(i);
         }
     }
+    result.kept = (unknown.is_none() && !e.gc.too_big).then_some(kept);
     // Warnings: every reported or hidden check (and the user's invariants).
     let mut targets: BTreeSet<CheckKey> = e
         .labels
