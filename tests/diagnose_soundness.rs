@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-const PROGRAMS: u64 = 40;
+const PROGRAMS: u64 = 60;
 
 /// Nobody answers.
 struct Dunno;
