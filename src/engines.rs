@@ -248,6 +248,8 @@ impl VcCheck<'_> {
                     r.verdict = d.verdict;
                     r.counterexample = d.counterexample;
                     r.engine = "vc";
+                    // The verdict no longer rests on the cut search.
+                    r.truncated = false;
                 }
                 None => {
                     r.reason = format!("{}; {}", r.reason, self.undecided(stats));
