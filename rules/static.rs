@@ -100,7 +100,7 @@ ascent_run! {
     relation can_reach_error(NodeId);
     can_reach_error(p) <-- error_point(p);
     can_reach_error(p) <-- cfg_edge(p, q), can_reach_error(q);
-    can_reach_error(p) <-- call_at(p, g), proc_entry(g, q), can_reach_error(q);
+    can_reach_error(p) <-- can_reach_error(q), proc_entry(g, q), call_at(p, g);
 
     // Rules: postdominators, on the real CFG plus a virtual edge to the exit
     // from the points where a run ends and from those that reach no end
