@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 pub struct Report {
+    /// The program's static facts (the views read them too).
+    pub analysis: Analysis,
     pub conds: Vec<Condition>,
     /// One per reported condition, in condition order.
     pub results: Vec<CondReport>,
@@ -56,10 +58,12 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
 /// each phase stops early enough for the whole check to end within the
 /// limit (measured: about half the exploration time again on programs
 /// whose exploration is cut). Under `--engine auto` the Datalog engine's
-/// two phases get half of their shares and the VC engine runs until
+/// two phases end earlier (`AUTO_*`) and the VC engine runs until
 /// `VC_SHARE`.
 const EXPLORE_SHARE: f64 = 0.5;
 const VERDICT_SHARE: f64 = 0.75;
+const AUTO_EXPLORE_SHARE: f64 = 0.4;
+const AUTO_VERDICT_SHARE: f64 = 0.5;
 const VC_SHARE: f64 = 0.75;
 const EXPLAIN_SHARE: f64 = 0.9;
 
@@ -82,6 +86,7 @@ pub fn check_with(
     let mut vc = VcStats::default();
     let mut vc_check = VcCheck {
         p,
+        a: &a,
         users,
         conds: &conds,
         property: opts.property,
@@ -91,6 +96,7 @@ pub fn check_with(
     if which == Engine::Vc {
         let results = vc_check.verdicts(&mut vc);
         return Report {
+            analysis: a,
             verdict_time: start.elapsed(),
             explain_time: Duration::ZERO,
             states: 0,
@@ -108,9 +114,12 @@ pub fn check_with(
             vc,
         };
     }
-    let fsum_share = if which == Engine::Auto { 0.5 } else { 1.0 };
+    let (explore_share, verdict_share) = match which {
+        Engine::Auto => (AUTO_EXPLORE_SHARE, AUTO_VERDICT_SHARE),
+        _ => (EXPLORE_SHARE, VERDICT_SHARE),
+    };
     let cx = Context::new(p, &a, &conds);
-    let ex = explore::explore(&cx, &opts.engine, at(EXPLORE_SHARE * fsum_share));
+    let ex = explore::explore(&cx, &opts.engine, at(explore_share));
     let explored = Explored {
         cx: &cx,
         frames: &ex.frames,
@@ -119,14 +128,7 @@ pub fn check_with(
     };
     let graph = &ex.graph;
     let explore_time = start.elapsed();
-    let mut results = analysis::verdicts(
-        explored,
-        graph,
-        ex.budget_hit,
-        users,
-        opts,
-        at(VERDICT_SHARE * fsum_share),
-    );
+    let mut results = analysis::verdicts(explored, graph, ex.budget_hit, users, opts, at(verdict_share));
     // Past the memory limit, Z3 is not started (it would only add to it).
     let memory_hit = ex.budget_hit.is_some_and(|h| h.contains("--max-memory"));
     if which == Engine::Auto && !memory_hit {
@@ -187,6 +189,7 @@ pub fn check_with(
     }
     let explain_time = start.elapsed() - explore_time - verdict_time;
     Report {
+        analysis: a,
         verdict_time,
         explain_time,
         states: graph.states,

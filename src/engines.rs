@@ -105,6 +105,8 @@ fn key(conds: &[Condition], id: CondId) -> CheckKey {
 /// The VC engine on one program's conditions.
 pub struct VcCheck<'a> {
     pub p: &'a Program,
+    /// The static facts `check` computed already.
+    pub a: &'a Analysis,
     pub users: &'a [UserCond],
     pub conds: &'a [Condition],
     pub property: Property,
@@ -120,10 +122,12 @@ impl VcCheck<'_> {
 
     /// Decides what it can of `wanted`.
     fn decide(&self, wanted: &[CondId], stats: &mut VcStats) -> BTreeMap<CondId, Decision> {
-        let (p, users, plan) = (self.p, self.users, self.plan);
+        let (p, a, users, plan) = (self.p, self.a, self.users, self.plan);
         let start = Instant::now();
-        let a = Analysis::new(p);
         let mut out = BTreeMap::new();
+        if self.past() {
+            return out;
+        }
         let invariants = vc::houdini::user_invariants(p, &a).unwrap_or_default();
         let opts = |loops: Loops| vc::Options {
             loops,
@@ -145,16 +149,16 @@ impl VcCheck<'_> {
             let o = opts(mode);
             let r = match mode {
                 Loops::Havoc => {
-                    let r = vc::solve::run(p, &a, users, &invariants, &o);
+                    let r = vc::solve::run(p, a, users, &invariants, &o);
                     havoc = Some(r.clone());
                     r
                 }
                 Loops::KInduction(k) => match havoc.take() {
                     // Not when havoc proved everything already.
-                    Some(h) if h.outcome != vc::Outcome::Verified => kinduction::run_after(p, &a, users, &o, k, h),
+                    Some(h) if h.outcome != vc::Outcome::Verified => kinduction::run_after(p, a, users, &o, k, h),
                     _ => continue,
                 },
-                Loops::Unroll(_) => vc::solve::run(p, &a, users, &[], &o),
+                Loops::Unroll(_) => vc::solve::run(p, a, users, &[], &o),
                 // Not a mode of the portfolio (doomed points only).
                 Loops::Copies => continue,
             };
@@ -260,6 +264,9 @@ impl VcCheck<'_> {
     }
 
     fn undecided(&self, stats: &VcStats) -> String {
+        if stats.modes.is_empty() {
+            return "the VC engine did not run: the time limit was reached".into();
+        }
         format!(
             "the VC engine did not decide it either ({}{})",
             stats.modes.join(", "),

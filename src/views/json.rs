@@ -347,7 +347,7 @@ fn fss_docs(
 }
 
 pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileDoc {
-    let a = Analysis::new(p);
+    let a = &r.analysis;
     let names: Vec<String> = p.input_slots().into_iter().map(|s| s.name).collect();
     let conditions: Vec<CondDoc> = r
         .results

@@ -236,7 +236,7 @@ const REDUCED_SHOWN: usize = 3;
 
 /// The whole report for one file.
 pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
-    let a = Analysis::new(p);
+    let a = &r.analysis;
     let mut out = String::new();
     let count = |v: Verdict| r.results.iter().filter(|x| x.verdict == v).count();
     let _ = writeln!(
