@@ -128,7 +128,7 @@ impl VcCheck<'_> {
         if self.past() {
             return out;
         }
-        let invariants = vc::houdini::user_invariants(p, &a).unwrap_or_default();
+        let invariants = vc::houdini::user_invariants(p, a).unwrap_or_default();
         let opts = |loops: Loops| vc::Options {
             loops,
             inline_depth: plan.inline_depth,

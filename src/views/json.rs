@@ -357,7 +357,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
             let at = c.site().map(|s| p.source.start(p.site(s).span));
             let ex = r.explanations.get(&res.id);
             let (fss, reduced) = match ex {
-                Some(ex) => fss_docs(p, &a, ex, &names, project),
+                Some(ex) => fss_docs(p, a, ex, &names, project),
                 None => (Vec::new(), Vec::new()),
             };
             // The top counterexample: the first FSS's witness, else the one
@@ -369,7 +369,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
                 Some(cx) => (
                     cx.inputs.iter().cloned().collect(),
                     cx.choices.clone(),
-                    trace_lines(p, &a, &cx.run),
+                    trace_lines(p, a, &cx.run),
                 ),
                 None => (BTreeMap::new(), Vec::new(), Vec::new()),
             };

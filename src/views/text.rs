@@ -336,11 +336,11 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             }
             (View::Reduced, Some(ex)) if !ex.fss.is_empty() => reduced_view(p, ex, o, &names, &mut out),
             (View::Fss, Some(ex)) if !ex.fss.is_empty() => fss_view(p, ex, o, &names, &mut out),
-            (View::Full, Some(ex)) if ex.fss.iter().any(|f| f.witness.is_some()) => full_view(p, &a, ex, o, &mut out),
+            (View::Full, Some(ex)) if ex.fss.iter().any(|f| f.witness.is_some()) => full_view(p, a, ex, o, &mut out),
             _ => {
                 // No FSS to show: the counterexample found while deciding.
                 if let Some(cx) = &res.counterexample {
-                    trace_block(p, o, &a, cx, &mut out);
+                    trace_block(p, o, a, cx, &mut out);
                 }
             }
         }
