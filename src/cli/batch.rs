@@ -167,3 +167,92 @@ impl Bar {
         }
     }
 }
+
+/// One file's output for the commands that print as they go and collect a
+/// JSON document per file (`verify`, `doomed`).
+pub struct FileOut {
+    pub stderr: String,
+    pub stdout: String,
+    pub doc: Option<serde_json::Value>,
+    /// Something was found (a warning, a doomed region).
+    pub found: bool,
+    /// The file could not be read or loaded.
+    pub bad: bool,
+    /// The progress line's note.
+    pub note: String,
+}
+
+impl FileOut {
+    /// Bad until the file is loaded; `note` says so on the progress line.
+    pub fn new(note: &str) -> FileOut {
+        FileOut {
+            stderr: String::new(),
+            stdout: String::new(),
+            doc: None,
+            found: false,
+            bad: true,
+            note: note.into(),
+        }
+    }
+}
+
+impl Progress for FileOut {
+    fn progress_note(&self) -> String {
+        self.note.clone()
+    }
+}
+
+/// Runs `per_file` on every file, prints each file's output in file order,
+/// then the JSON (one document for one file, a list otherwise) or the
+/// SARIF log `sarif` makes of the documents. A file that crashes counts as
+/// found (nothing is known about it), as under `check`. `doing` names the
+/// work in the crash message. The exit code.
+pub fn run_documents(
+    ui: &super::Ui,
+    files: &[PathBuf],
+    jobs: Option<usize>,
+    format: super::check::Format,
+    doing: &str,
+    per_file: impl Fn(&PathBuf) -> FileOut + Sync,
+    sarif: impl Fn(&[serde_json::Value]) -> serde_json::Value,
+) -> i32 {
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let (mut bad, mut found) = (false, false);
+    let mut docs = Vec::new();
+    run(files, jobs, per_file, |i, result| match result {
+        Ok(r) => {
+            eprint!("{}", r.stderr);
+            out!("{}", r.stdout);
+            bad |= r.bad;
+            found |= r.found;
+            docs.extend(r.doc);
+        }
+        Err(crash) => {
+            ui.error(&format!(
+                "internal error while {doing} `{}`: {} (a bug in focuscheck; the batch goes on)",
+                files[i].display(),
+                crash.0
+            ));
+            found = true;
+        }
+    });
+    match format {
+        super::check::Format::Json => {
+            let text = if docs.len() == 1 && files.len() == 1 {
+                serde_json::to_string_pretty(&docs[0])
+            } else {
+                serde_json::to_string_pretty(&docs)
+            };
+            outln!("{}", text.unwrap_or_default());
+        }
+        super::check::Format::Sarif => outln!("{}", serde_json::to_string_pretty(&sarif(&docs)).unwrap_or_default()),
+        _ => {}
+    }
+    if bad {
+        super::EXIT_USAGE
+    } else if found {
+        super::EXIT_ERROR_FOUND
+    } else {
+        super::EXIT_OK
+    }
+}

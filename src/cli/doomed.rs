@@ -489,32 +489,8 @@ impl Findings {
     }
 }
 
-struct FileOut {
-    stderr: String,
-    stdout: String,
-    doc: Option<Value>,
-    doomed: usize,
-    bad: bool,
-}
-
-impl batch::Progress for FileOut {
-    fn progress_note(&self) -> String {
-        match (self.bad, self.doomed) {
-            (true, _) => "not analysed".into(),
-            (false, 0) => "nothing doomed".into(),
-            (false, n) => format!("{n} doomed region{}", if n == 1 { "" } else { "s" }),
-        }
-    }
-}
-
-fn doomed_file(path: &Path, args: &DoomedArgs, ui: &Ui) -> FileOut {
-    let mut out = FileOut {
-        stderr: String::new(),
-        stdout: String::new(),
-        doc: None,
-        doomed: 0,
-        bad: true,
-    };
+fn doomed_file(path: &Path, args: &DoomedArgs, ui: &Ui) -> batch::FileOut {
+    let mut out = batch::FileOut::new("not analysed");
     let name = path.display().to_string();
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
@@ -539,7 +515,11 @@ fn doomed_file(path: &Path, args: &DoomedArgs, ui: &Ui) -> FileOut {
         }
     };
     out.bad = false;
-    out.doomed = f.doomed;
+    out.found = f.doomed > 0;
+    out.note = match f.doomed {
+        0 => "nothing doomed".into(),
+        n => format!("{n} doomed region{}", if n == 1 { "" } else { "s" }),
+    };
     match args.format {
         Format::Text => out.stdout = f.text(&p, ui.color_out, args.stats),
         _ => {
@@ -616,51 +596,13 @@ pub fn cmd_doomed(ui: &Ui, args: &DoomedArgs) -> i32 {
         ui.error("no `.c`, `.i` or `.cimple` files in the given directories");
         return EXIT_USAGE;
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let mut bad = false;
-    let mut found = false;
-    let mut docs = Vec::new();
-    batch::run(
+    batch::run_documents(
+        ui,
         &files,
-        jobs,
+        args.jobs,
+        args.format,
+        "analysing",
         |path| doomed_file(path, args, ui),
-        |i, result| match result {
-            Ok(r) => {
-                eprint!("{}", r.stderr);
-                out!("{}", r.stdout);
-                bad |= r.bad;
-                found |= r.doomed > 0;
-                docs.extend(r.doc);
-            }
-            Err(crash) => {
-                ui.error(&format!(
-                    "internal error while analysing `{}`: {} (a bug in focuscheck; the batch goes on)",
-                    files[i].display(),
-                    crash.0
-                ));
-                bad = true;
-            }
-        },
-    );
-    match args.format {
-        Format::Json => {
-            let text = if docs.len() == 1 && files.len() == 1 {
-                serde_json::to_string_pretty(&docs[0])
-            } else {
-                serde_json::to_string_pretty(&docs)
-            };
-            outln!("{}", text.unwrap_or_default());
-        }
-        Format::Sarif => outln!("{}", serde_json::to_string_pretty(&sarif(&docs)).unwrap_or_default()),
-        _ => {}
-    }
-    if bad {
-        EXIT_USAGE
-    } else if found {
-        EXIT_ERROR_FOUND
-    } else {
-        EXIT_OK
-    }
+        sarif,
+    )
 }

@@ -76,26 +76,6 @@ fn vc_options(args: &VerifyArgs) -> vc::Options {
     }
 }
 
-struct FileOut {
-    stderr: String,
-    stdout: String,
-    doc: Option<Value>,
-    found: bool,
-    bad: bool,
-}
-
-impl batch::Progress for FileOut {
-    fn progress_note(&self) -> String {
-        if self.bad {
-            "not checked".into()
-        } else if self.found {
-            "warnings".into()
-        } else {
-            "no warning".into()
-        }
-    }
-}
-
 /// The user's invariants (when loops are cut) and the checker's result.
 pub fn verify_program(p: &Program, users: &[UserCond], opts: &vc::Options) -> Result<ProcResult, Vec<diag::Diag>> {
     let invariants = if opts.loops.sound() {
@@ -106,14 +86,8 @@ pub fn verify_program(p: &Program, users: &[UserCond], opts: &vc::Options) -> Re
     Ok(vc::verify(p, users, &invariants, opts))
 }
 
-fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
-    let mut out = FileOut {
-        stderr: String::new(),
-        stdout: String::new(),
-        doc: None,
-        found: false,
-        bad: true,
-    };
+fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
+    let mut out = batch::FileOut::new("not checked");
     let name = path.display().to_string();
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
@@ -149,6 +123,7 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
         let fs = vcs::run(&p, &opts);
         out.bad = false;
         out.found = vcs::found(&fs);
+        out.note = if out.found { "failed VCs" } else { "every VC proved" }.into();
         match args.format {
             Format::Text => out.stdout = vcs::text(&p, &fs, which, args.stats),
             _ => {
@@ -170,6 +145,7 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> FileOut {
     };
     out.bad = false;
     out.found = !r.warnings.is_empty() || r.outcome == Outcome::Unknown;
+    out.note = if out.found { "warnings" } else { "no warning" }.into();
     let replay = |w: &Warning| replay_command(args, path, w);
     match args.format {
         Format::Text => out.stdout = text(&p, &r, &replay, args.stats),
@@ -437,51 +413,13 @@ pub fn cmd_verify(ui: &Ui, args: &VerifyArgs) -> i32 {
         ui.error("no `.c`, `.i` or `.cimple` files in the given directories");
         return EXIT_USAGE;
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let mut bad = false;
-    let mut found = false;
-    let mut docs = Vec::new();
-    batch::run(
+    batch::run_documents(
+        ui,
         &files,
-        jobs,
+        args.jobs,
+        args.format,
+        "verifying",
         |path| verify_file(path, args, ui),
-        |i, result| match result {
-            Ok(r) => {
-                eprint!("{}", r.stderr);
-                out!("{}", r.stdout);
-                bad |= r.bad;
-                found |= r.found;
-                docs.extend(r.doc);
-            }
-            Err(crash) => {
-                ui.error(&format!(
-                    "internal error while verifying `{}`: {} (a bug in focuscheck; the batch goes on)",
-                    files[i].display(),
-                    crash.0
-                ));
-                found = true;
-            }
-        },
-    );
-    match args.format {
-        Format::Json => {
-            let text = if docs.len() == 1 && files.len() == 1 {
-                serde_json::to_string_pretty(&docs[0])
-            } else {
-                serde_json::to_string_pretty(&docs)
-            };
-            outln!("{}", text.unwrap_or_default());
-        }
-        Format::Sarif => outln!("{}", serde_json::to_string_pretty(&sarif(&docs)).unwrap_or_default()),
-        _ => {}
-    }
-    if bad {
-        EXIT_USAGE
-    } else if found {
-        EXIT_ERROR_FOUND
-    } else {
-        EXIT_OK
-    }
+        sarif,
+    )
 }

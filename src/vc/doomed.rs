@@ -244,8 +244,20 @@ fn prove(
     if cands.iter().all(|i| i.user) {
         return Vec::new();
     }
-    let vopts = crate::vc::Options {
-        loops: Loops::Havoc,
+    let kept = solve::run(q, a, &[], &cands, &vc_options(opts, Loops::Havoc))
+        .kept
+        .unwrap_or_default();
+    kept.into_iter()
+        .filter(|&i| !cands[i].user)
+        .map(|i| cands[i].clone())
+        .collect()
+}
+
+/// The VC engine's options for doomed's two runs: Houdini (`Havoc`) and
+/// the unfolding (`Copies`); every check, no warning wanted.
+fn vc_options(opts: &Options, loops: Loops) -> crate::vc::Options {
+    crate::vc::Options {
+        loops,
         inline_depth: opts.inline_depth,
         max_warnings: 0,
         timeout: opts.timeout,
@@ -254,12 +266,7 @@ fn prove(
         infer: false,
         deadline: None,
         contracts: false,
-    };
-    let kept = solve::run(q, a, &[], &cands, &vopts).kept.unwrap_or_default();
-    kept.into_iter()
-        .filter(|&i| !cands[i].user)
-        .map(|i| cands[i].clone())
-        .collect()
+    }
 }
 
 /// The program as `g` sees it when analysed on its own: `g` is the entry,
@@ -368,23 +375,7 @@ fn analyse_proc(
     opts: &Options,
 ) -> Result<ProcOut, String> {
     let start = Instant::now();
-    let gc = gc::build(
-        q,
-        a,
-        &[],
-        invariants,
-        &crate::vc::Options {
-            loops: Loops::Copies,
-            inline_depth: opts.inline_depth,
-            max_warnings: 0,
-            timeout: opts.timeout,
-            property: crate::vc::Property::All,
-            max_blocks: opts.max_blocks,
-            infer: false,
-            deadline: None,
-            contracts: false,
-        },
-    );
+    let gc = gc::build(q, a, &[], invariants, &vc_options(opts, Loops::Copies));
     if gc.too_big {
         return Err(format!(
             "its unfolding exceeds {} blocks (loops and inlined calls)",
