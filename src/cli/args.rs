@@ -31,8 +31,10 @@ pub struct BudgetArgs {
     #[arg(long, default_value_t = 10, value_name = "K")]
     pub unroll: u32,
     /// Give up on a file after this many seconds (its open conditions
-    /// become `unknown`; the JSON says `truncated`).
-    #[arg(long, value_name = "SECONDS", value_parser = options::seconds)]
+    /// become `unknown`; the JSON says `truncated`). Exploration, the
+    /// counterexample search, the VC engine and the explanation each get a
+    /// share of it.
+    #[arg(long, value_name = "SECONDS", value_parser = options::seconds, default_value = options::DEFAULT_TIMEOUT)]
     pub timeout: Option<Duration>,
     /// Give up exploring after this many states.
     #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = options::count)]

@@ -91,7 +91,11 @@ fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> 
     if args.budget.unroll != 10 {
         opt("--unroll", args.budget.unroll.to_string());
     }
-    if let Some(t) = args.budget.timeout {
+    if let Some(t) = args
+        .budget
+        .timeout
+        .filter(|t| Some(*t) != options::seconds(options::DEFAULT_TIMEOUT).ok())
+    {
         opt("--timeout", t.as_secs_f64().to_string());
     }
     if args.budget.max_states != 2_000_000 {

@@ -19,6 +19,10 @@ pub fn seconds(s: &str) -> Result<std::time::Duration, String> {
     Ok(std::time::Duration::from_secs_f64(v))
 }
 
+/// The default `--timeout` of `check` and `diff`, per file: a directory
+/// with a program whose state space blows up still ends.
+pub const DEFAULT_TIMEOUT: &str = "60";
+
 /// A count that must be at least 1 (`--max-states`, `--jobs`, `--fss`).
 pub fn count(s: &str) -> Result<usize, String> {
     match s.trim().parse::<u64>() {
