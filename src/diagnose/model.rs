@@ -28,7 +28,7 @@ use crate::facts::Analysis;
 use crate::ir::*;
 use crate::vc::gc::{CheckKey, Cmd, EventKind, Gc};
 use crate::vc::passive::topo_order;
-use crate::vc::term::{self, Env, Formula, Term, VarKey, GLOBAL};
+use crate::vc::term::{self, Env, Formula, Term, Val, VarKey, GLOBAL};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use z3::ast::{Array, Ast, Bool, Dynamic, Int};
 use z3::{Sort, SortKind};
@@ -104,22 +104,6 @@ pub struct Model {
 
 type Store = im::HashMap<VarKey, Val>;
 
-#[derive(Clone)]
-enum Val {
-    Int(Int),
-    Arr(Array),
-}
-
-impl Val {
-    fn same(&self, other: &Val) -> bool {
-        match (self, other) {
-            (Val::Int(a), Val::Int(b)) => a == b,
-            (Val::Arr(a), Val::Arr(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
 struct Exec<'a> {
     p: &'a Program,
     gc: &'a Gc,
@@ -168,17 +152,11 @@ struct BlockEnv<'e, 'a> {
 
 impl Env for BlockEnv<'_, '_> {
     fn int(&mut self, k: VarKey) -> Int {
-        match self.get(k) {
-            Val::Int(i) => i,
-            Val::Arr(a) => a.select(&Int::from_i64(0)).as_int().expect("an integer array"),
-        }
+        self.get(k).into_int()
     }
 
     fn array(&mut self, k: VarKey) -> Array {
-        match self.get(k) {
-            Val::Arr(a) => a,
-            Val::Int(i) => Array::const_array(&Sort::int(), &i),
-        }
+        self.get(k).into_array()
     }
 
     fn fresh(&mut self, n: u32) -> Int {

@@ -15,7 +15,7 @@
 
 use super::explain::{self, Label};
 use super::gc::{self, CheckKey, Cmd, Gc, SpecCheck};
-use super::term::{self, Env, VarKey, GLOBAL};
+use super::term::{self, Env, Val, VarKey, GLOBAL};
 use super::{Loops, Options};
 use crate::facts::Analysis;
 use crate::interp;
@@ -239,12 +239,6 @@ struct PathEnv<'a> {
     draws: HashMap<u32, (u32, Int)>,
 }
 
-#[derive(Clone)]
-enum Val {
-    Int(Int),
-    Arr(Array),
-}
-
 impl PathEnv<'_> {
     fn make(&mut self, k: VarKey) -> (u32, Val) {
         self.next += 1;
@@ -281,17 +275,11 @@ impl PathEnv<'_> {
 
 impl Env for PathEnv<'_> {
     fn int(&mut self, k: VarKey) -> Int {
-        match self.get(k) {
-            Val::Int(i) => i,
-            Val::Arr(a) => a.select(&Int::from_i64(0)).as_int().expect("an integer array"),
-        }
+        self.get(k).into_int()
     }
 
     fn array(&mut self, k: VarKey) -> Array {
-        match self.get(k) {
-            Val::Arr(a) => a,
-            Val::Int(i) => Array::const_array(&Sort::int(), &i),
-        }
+        self.get(k).into_array()
     }
 
     fn fresh(&mut self, n: u32) -> Int {

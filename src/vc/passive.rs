@@ -14,35 +14,11 @@
 //! counterexample, read back by walking it (`solve.rs`).
 
 use super::gc::{Cmd, Event, Gc};
-use super::term::{self, Env, VarKey, GLOBAL};
+use super::term::{self, Env, Val, VarKey, GLOBAL};
 use crate::ir::{InputSlot, Program, VarInit};
 use std::collections::HashMap;
 use z3::ast::{Array, Bool, Int};
 use z3::Sort;
-
-#[derive(Clone)]
-pub enum Val {
-    Int(Int),
-    Arr(Array),
-}
-
-impl Val {
-    fn same(&self, other: &Val) -> bool {
-        match (self, other) {
-            (Val::Int(a), Val::Int(b)) => a == b,
-            (Val::Arr(a), Val::Arr(b)) => a == b,
-            _ => false,
-        }
-    }
-
-    fn equals(&self, other: &Val) -> Bool {
-        match (self, other) {
-            (Val::Int(a), Val::Int(b)) => a.eq(b),
-            (Val::Arr(a), Val::Arr(b)) => a.eq(b),
-            _ => Bool::from_bool(false),
-        }
-    }
-}
 
 pub enum PCmd {
     Assume(Bool),
@@ -117,17 +93,11 @@ impl BlockEnv<'_> {
 
 impl Env for BlockEnv<'_> {
     fn int(&mut self, k: VarKey) -> Int {
-        match self.get(k) {
-            Val::Int(i) => i,
-            Val::Arr(a) => a.select(&Int::from_i64(0)).as_int().expect("an integer array"),
-        }
+        self.get(k).into_int()
     }
 
     fn array(&mut self, k: VarKey) -> Array {
-        match self.get(k) {
-            Val::Arr(a) => a,
-            Val::Int(i) => Array::const_array(&Sort::int(), &i),
-        }
+        self.get(k).into_array()
     }
 
     fn fresh(&mut self, n: u32) -> Int {

@@ -72,6 +72,49 @@ impl Formula {
 }
 
 /// Where terms find the current value of a variable.
+/// A variable's value in Z3: a scalar or an array.
+#[derive(Clone)]
+pub enum Val {
+    Int(Int),
+    Arr(Array),
+}
+
+impl Val {
+    /// As a scalar (an array read as one stands for its element 0).
+    pub fn into_int(self) -> Int {
+        match self {
+            Val::Int(i) => i,
+            Val::Arr(a) => a.select(&Int::from_i64(0)).as_int().expect("an integer array"),
+        }
+    }
+
+    /// The same Z3 term (no query).
+    pub fn same(&self, other: &Val) -> bool {
+        match (self, other) {
+            (Val::Int(a), Val::Int(b)) => a == b,
+            (Val::Arr(a), Val::Arr(b)) => a == b,
+            _ => false,
+        }
+    }
+
+    /// The formula that the two are equal (false for a scalar and an array).
+    pub fn equals(&self, other: &Val) -> Bool {
+        match (self, other) {
+            (Val::Int(a), Val::Int(b)) => a.eq(b),
+            (Val::Arr(a), Val::Arr(b)) => a.eq(b),
+            _ => Bool::from_bool(false),
+        }
+    }
+
+    /// As an array (a scalar read as one stands for the constant array).
+    pub fn into_array(self) -> Array {
+        match self {
+            Val::Arr(a) => a,
+            Val::Int(i) => Array::const_array(&z3::Sort::int(), &i),
+        }
+    }
+}
+
 pub trait Env {
     fn int(&mut self, k: VarKey) -> Int;
     fn array(&mut self, k: VarKey) -> Array;
