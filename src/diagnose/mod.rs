@@ -293,8 +293,11 @@ pub fn prepare(p: &Program, users: &[UserCond], opts: &Options) -> Result<Prepar
         None => (Vec::new(), Some(format!("no loop invariant is used: {}", r.reason))),
     };
     let line = |i: usize| p.line(p.node(cands[i].head).span);
+    // An inferred candidate the user also gave is shown once, as given.
+    let mut seen = std::collections::HashSet::new();
     let invariants = kept
         .iter()
+        .filter(|&&i| seen.insert((line(i), cands[i].text.clone())))
         .map(|&i| (line(i), cands[i].text.clone(), i < given))
         .collect();
     let unproved = (0..given)
