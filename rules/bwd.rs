@@ -33,10 +33,11 @@ ascent_run! {
 
     // Backward over a transition: `update` decides focus and the Error set.
     // Suffixes that cannot hold from here are dropped at once (`prune`).
-    // An empty set of suffixes (all pruned, or the time is up) leads to
-    // nothing: it is the lattice's bottom, and is not stored. Once the time
-    // is up (`late`) no rule computes anything new, so the fixpoint ends
-    // with the tuples it has.
+    // An empty set of suffixes (all pruned, or the budget is spent) leads
+    // to nothing: it is the lattice's bottom, and is not stored. Once the
+    // budget is spent (`late`: a count of steps, or the flag a watchdog
+    // raises at the deadline; no rule reads the clock) no rule computes
+    // anything new, so the fixpoint ends with the tuples it has.
     walk(r, c, n, v, e2, a2) <--
         walk(r, c, m, w, e, a), step(c, n, v, l, m, w), if !bw.late(),
         let (e2, ev) = bw.update((*c, *n, *v), *l, *e),

@@ -171,7 +171,7 @@ pub fn check_with(
             &to_explain,
             limits,
             &localise,
-            !opts.localise.is_empty(),
+            opts.counterpart.as_ref().map(|f| f as &dyn Fn(&str) -> String),
         )
     };
     // A counterexample found for an FSS confirms the condition too.

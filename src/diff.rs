@@ -100,8 +100,8 @@ impl Product {
     }
 }
 
-pub use crate::explain::reduce::strip_reference as strip;
-pub use crate::explain::reduce::REFERENCE_PREFIX as PREFIX;
+pub use crate::ir::product::strip_reference as strip;
+pub use crate::ir::product::REFERENCE_PREFIX as PREFIX;
 
 /// Problems building the product: diagnostics against one of the files.
 pub struct DiffError {

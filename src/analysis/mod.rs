@@ -39,10 +39,12 @@ pub struct CheckOptions {
     /// Byte ranges of the source whose run-time failures are assumptions
     /// (the reference version in `diff`).
     pub cut: Vec<std::ops::Range<u32>>,
-    /// Byte ranges a NEST may point into (empty: anywhere). When given
-    /// (`diff`), the rest of the program is the reference and Reduce judges
-    /// the localised conditionals by its assumptions.
+    /// Byte ranges a NEST may point into (empty: anywhere).
     pub localise: Vec<std::ops::Range<u32>>,
+    /// Set when the rest of the program is a reference version of the
+    /// localised part (`diff`): a reference name as the localised part
+    /// spells it. Reduce then localises where the two part ways.
+    pub counterpart: Option<fn(&str) -> String>,
 }
 
 impl Default for CheckOptions {
@@ -56,6 +58,7 @@ impl Default for CheckOptions {
             explain: true,
             cut: Vec::new(),
             localise: Vec::new(),
+            counterpart: None,
         }
     }
 }

@@ -188,6 +188,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         cut: vec![product.ref_bytes.clone()],
         // The new version's text is the product's first part.
         localise: std::iter::once(0..product.ref_bytes.start).collect(),
+        counterpart: Some(diff::strip),
         ..CheckOptions::default()
     };
     let report = crate::check::check(p, &[], &check_opts);

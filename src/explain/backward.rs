@@ -88,9 +88,12 @@ pub struct Backward<'e> {
     models: RefCell<Vec<std::collections::BTreeMap<crate::analysis::value::Sym, i64>>>,
     /// Past these, no new suffix is derived (the listing is cut short):
     /// a number of backward steps (joins and prunes, counted the same way
-    /// on every machine), and `--timeout`'s wall clock.
+    /// on every machine), and `--timeout`'s wall clock. The clock is
+    /// watched from outside the rules (`candidates` runs them under a
+    /// watchdog that raises `stop`); the rules only read the flag.
     pub max_steps: u64,
     pub deadline: Option<std::time::Instant>,
+    pub stop: crate::analysis::run::Stop,
     pub steps: std::cell::Cell<u64>,
     /// Which limit cut the listing, if one did.
     pub cut: std::cell::Cell<Option<Cut>>,
@@ -165,6 +168,7 @@ impl<'e> Backward<'e> {
             models: RefCell::new(Vec::new()),
             max_steps: u64::MAX,
             deadline: None,
+            stop: Default::default(),
             steps: std::cell::Cell::new(0),
             cut: std::cell::Cell::new(None),
         }

@@ -116,7 +116,8 @@ pub fn candidates(bw: &Backward, g: &Graph, conds: &[CondId]) -> Candidates {
     entries.sort();
     entries.dedup();
     roots.sort_by_key(|t| (t.0, t.1, t.2, t.3, t.4));
-    let res = include!("../../rules/bwd.rs");
+    // The rules read the watchdog's flag, never the clock.
+    let res = crate::analysis::run::watched(&bw.stop, bw.deadline, None, || include!("../../rules/bwd.rs"));
     let mut fss: BTreeMap<CondId, Vec<Fss>> = BTreeMap::new();
     for (r, c, n, v, _, a) in &res.walk {
         if (*c, *n, *v) != init {

@@ -95,7 +95,7 @@ pub fn explain(
     conds: &[CondId],
     limits: ExplainLimits,
     localise_at: &dyn Fn(u32) -> bool,
-    diff: bool,
+    counterpart: Option<&dyn Fn(&str) -> String>,
 ) -> (BTreeMap<CondId, Explanation>, ExplainStats) {
     let p = engine.cx.p;
     let localise = |n: crate::ir::NodeId| localise_at(p.node(n).span.lo);
@@ -217,7 +217,10 @@ pub fn explain(
         let focus = reduce::Focus {
             localise: &localise,
             localise_at,
-            context_decides: if diff { Some(&decides) } else { None },
+            reference: counterpart.map(|counterpart| reduce::Reference {
+                decides: &decides,
+                counterpart,
+            }),
         };
         ex.reduced = reduce::reduce(p, &items, &focus);
         out.insert(k, ex);

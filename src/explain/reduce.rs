@@ -77,10 +77,20 @@ pub struct Focus<'a> {
     pub localise: &'a dyn Fn(NodeId) -> bool,
     /// The same, for a position in the source text.
     pub localise_at: &'a dyn Fn(u32) -> bool,
-    /// In `diff`: do these constraints (the reference's) decide that one?
-    /// Step 5 then judges the localised conditionals by the rest's
-    /// assumptions.
-    pub context_decides: Option<&'a Decides<'a>>,
+    /// Set when the rest of the program is a reference version of the
+    /// localised part (`diff`): step 5 then finds where the localised part
+    /// departs from it.
+    pub reference: Option<Reference<'a>>,
+}
+
+/// The rest of the program as a reference for the localised part.
+#[derive(Clone, Copy)]
+pub struct Reference<'a> {
+    /// Do these constraints (the reference's) decide that one?
+    pub decides: &'a Decides<'a>,
+    /// A text of the reference with its names as in the localised part,
+    /// so that the same test in both is paired.
+    pub counterpart: &'a dyn Fn(&str) -> String,
 }
 
 /// Reduce.
@@ -143,15 +153,15 @@ pub fn reduce(p: &Program, items: &[Item], focus: &Focus) -> Vec<Reduced> {
     for (i, set) in sets.into_iter().enumerate() {
         let Some(assumptions) = set else { continue };
         let it = &items[i];
-        let at = match focus.context_decides {
+        let at = match focus.reference {
             None => first_undecided(it, &assumptions, localise),
-            Some(decides) => first_departure(p, it, &assumptions, localise, decides),
+            Some(reference) => first_departure(p, it, &assumptions, localise, reference),
         };
         let mut nest = match at {
             // In `diff`, a departure inside an expression (an operand of
             // `&&`, `||` or a comparison whose value is assigned, returned
             // or passed) is localised to that statement's evaluation.
-            Some(e) if focus.context_decides.is_some() && in_expression(p, &it.entries[e]) => statement_nest(p, it, e),
+            Some(e) if focus.reference.is_some() && in_expression(p, &it.entries[e]) => statement_nest(p, it, e),
             Some(e) => nest(p, it, e),
             None => (0..it.entries.len()).collect(),
         };
@@ -193,29 +203,6 @@ fn first_undecided(it: &Item, assumptions: &[Assumption], localise: &dyn Fn(Node
     None
 }
 
-/// In a `diff` product the reference's functions carry this prefix.
-pub const REFERENCE_PREFIX: &str = "__ref_";
-
-/// A text of the product with the reference's names as the user wrote
-/// them (`__ref_alt_sep` is `alt_sep`).
-pub fn strip_reference(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(k) = rest.find(REFERENCE_PREFIX) {
-        out.push_str(&rest[..k]);
-        let boundary = out
-            .chars()
-            .next_back()
-            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
-        if !boundary {
-            out.push_str(REFERENCE_PREFIX);
-        }
-        rest = &rest[k + REFERENCE_PREFIX.len()..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Step 5 in `diff`: the first of the new version's conditionals where it
 /// leaves the reference's path. That is one whose constraint the remaining
 /// assumptions of the reference leave open although they constrain its
@@ -230,8 +217,9 @@ fn first_departure(
     it: &Item,
     assumptions: &[Assumption],
     localise: &dyn Fn(NodeId) -> bool,
-    decides: &Decides<'_>,
+    reference: Reference<'_>,
 ) -> Option<usize> {
+    let Reference { decides, counterpart } = reference;
     let kept = |r: &Raw| assumptions.iter().any(|a| a.sources.contains(&r.source));
     let context: Vec<Constraint> = it
         .raw
@@ -250,13 +238,13 @@ fn first_departure(
         })
     };
     // The reference's conditionals in FSS order, by function and text (the
-    // reference's names stripped of their prefix); a statement whose text
+    // reference's names as in the localised part); a statement whose text
     // changed is paired by the variable it assigns.
-    let function = |e: &Entry| strip_reference(&p.proc(p.node(e.node).proc).name);
-    let by_text = |e: &Entry| (function(e), strip_reference(&e.text));
+    let function = |e: &Entry| counterpart(&p.proc(p.node(e.node).proc).name);
+    let by_text = |e: &Entry| (function(e), counterpart(&e.text));
     let by_target = |e: &Entry| {
         e.events.iter().find_map(|&i| match &p.node(it.fss[i].node).kind {
-            NodeKind::Assign { place, .. } => Some((function(e), strip_reference(&p.var(place.var).name))),
+            NodeKind::Assign { place, .. } => Some((function(e), counterpart(&p.var(place.var).name))),
             _ => None,
         })
     };

@@ -14,6 +14,7 @@
 pub mod cond;
 pub mod contract;
 pub mod lower;
+pub mod product;
 
 pub use crate::syntax::ast::{IntType, RetType};
 use crate::syntax::source::{SourceFile, Span};

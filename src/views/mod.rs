@@ -16,10 +16,9 @@ pub fn describe_error(p: &Program, site: SiteId, index: Option<i64>) -> String {
     match (s.kind, index, s.array) {
         (SiteKind::Bounds, Some(i), Some(a)) => {
             let var = p.var(a);
-            let name = crate::explain::reduce::strip_reference(&var.name);
-            let text = crate::explain::reduce::strip_reference(
-                &p.text(s.span).split_whitespace().collect::<Vec<_>>().join(" "),
-            );
+            let name = crate::ir::product::strip_reference(&var.name);
+            let text =
+                crate::ir::product::strip_reference(&p.text(s.span).split_whitespace().collect::<Vec<_>>().join(" "));
             format!("index {i} out of bounds for {name}[{}] in `{text}`", var.slots())
         }
         _ => describe_site(p, site),

@@ -10,7 +10,7 @@ use crate::explain::fss::{EvKind, Event};
 impl Backward<'_> {
     /// Is the budget for explaining spent? Then new suffixes are dropped,
     /// so the fixpoint ends soon, with a listing marked incomplete. Each
-    /// call is one step.
+    /// call is one step; the clock is not read here (see `stop`).
     pub fn late(&self) -> bool {
         if self.cut.get().is_some() {
             return true;
@@ -19,7 +19,7 @@ impl Backward<'_> {
         self.steps.set(steps);
         if steps > self.max_steps {
             self.cut.set(Some(Cut::Steps));
-        } else if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+        } else if self.stop.get().is_some() {
             self.cut.set(Some(Cut::Clock));
         }
         self.cut.get().is_some()
