@@ -330,17 +330,13 @@ impl<'a> Exec<'a> {
         let ds = &step.decisions;
         let mut cur = 0;
         let mut stop = None;
-        let mut written: Option<(VarId, ProcId)> = None;
         let next = match &node.kind {
             NodeKind::Assign { place, value, next } => {
                 match self.eval(n, ds, &mut cur, |ev| ev.expr(value))? {
                     Err(site) => stop = Some(site),
                     Ok(x) => match self.eval(n, ds, &mut cur, |ev| ev.place(place))? {
                         Err(site) => stop = Some(site),
-                        Ok((var, k)) => {
-                            self.write(var, k, x);
-                            written = Some((var, node.proc));
-                        }
+                        Ok((var, k)) => self.write(var, k, x),
                     },
                 }
                 Some(*next)
@@ -357,7 +353,6 @@ impl<'a> Exec<'a> {
                             let d = self.draw(n, *ty);
                             self.write(var, e, d);
                         }
-                        written = Some((var, node.proc));
                     }
                 }
                 Some(*next)
@@ -496,7 +491,6 @@ impl<'a> Exec<'a> {
                             .map(|rv| done.locals[self.layout.offset[rv.index()] as usize].clone());
                         if let (Some((var, k)), Some(v)) = (res, rv) {
                             self.write(var, k, v);
-                            written = Some((var, p.node(call).proc));
                         }
                         match &p.node(call).kind {
                             NodeKind::Call { next, .. } => Some(*next),
@@ -514,28 +508,20 @@ impl<'a> Exec<'a> {
         };
         // A user condition violated by this step.
         if let Some(Decision::Violates(k, j)) = ds.iter().find(|d| matches!(d, Decision::Violates(..))).copied() {
-            self.violation(n, k, j, conds, written)?;
+            self.violation(n, k, j, conds)?;
         }
         self.expected = next;
         self.steps += 1;
         Ok(stop)
     }
 
-    fn violation(
-        &mut self,
-        n: NodeId,
-        k: CondId,
-        j: u32,
-        conds: &[Condition],
-        written: Option<(VarId, ProcId)>,
-    ) -> Result<(), PathError> {
+    fn violation(&mut self, n: NodeId, k: CondId, j: u32, conds: &[Condition]) -> Result<(), PathError> {
         let cond = &conds[k.0 as usize];
         let Some(disjunct) = cond.dnf.get(j as usize) else {
             return Err(PathError::Malformed("no such disjunct".into()));
         };
         // After a call returns, the condition is read in the caller's frame,
         // which is now on top.
-        let _ = written;
         for (atom, pos) in disjunct {
             let mut cur = 0;
             match self.eval(n, &[], &mut cur, |ev| ev.atom(atom))? {

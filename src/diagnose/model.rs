@@ -354,7 +354,7 @@ pub fn build(p: &Program, a: &Analysis, gc: &Gc, target: CheckKey) -> Result<Mod
         if let Some((n, f)) = block.inst.filter(|_| head) {
             reach.entry((n, f)).or_default().0.push(pc.clone());
         }
-        if let Some(l) = exit_of(p, a, gc, &preds, b, &after) {
+        if let Some(l) = exit_of(a, gc, &preds, b, &after) {
             reach.entry(l).or_default().1.push(pc.clone());
         }
         out[b] = Some((pc, store));
@@ -386,7 +386,6 @@ pub fn build(p: &Program, a: &Analysis, gc: &Gc, target: CheckKey) -> Result<Mod
 /// The loop (head, frame) whose exit the edge block `b` is: it leaves a
 /// node of the loop's body for one outside, in the same frame.
 fn exit_of(
-    p: &Program,
     a: &Analysis,
     gc: &Gc,
     preds: &[Vec<usize>],
@@ -402,7 +401,6 @@ fn exit_of(
     if f != f2 {
         return None;
     }
-    let _ = p;
     after.iter().copied().find(|&(h, hf)| {
         hf == f && {
             let body = &a.loops[a.loop_at[&h]].body;

@@ -207,7 +207,7 @@ impl<'e> Backward<'e> {
     /// Backward over an intra-activation step `s --l--> _` given the Error
     /// set after it.
     pub fn update(&self, s: State, l: LabelId, after: ESetId) -> (ESetId, Option<Event>) {
-        let (c, n, v) = s;
+        let (_, n, v) = s;
         let p = self.e.cx.p;
         let node = p.node(n);
         let proc = node.proc;
@@ -219,7 +219,6 @@ impl<'e> Backward<'e> {
             kind,
             label: l,
         };
-        let _ = c;
         let event = match &node.kind {
             // A draw is an assignment that reads nothing.
             NodeKind::Assign { place, .. } | NodeKind::Havoc { place, .. } => {

@@ -305,7 +305,7 @@ fn fss_docs(
             FssDoc {
                 rank: i + 1,
                 statements: f.entries.iter().map(statement).collect(),
-                assumptions: projected(&f.assumptions, names, project)
+                assumptions: projected(&f.assumptions, project)
                     .into_iter()
                     .map(|x| assumption(p, names, x))
                     .collect(),
@@ -332,7 +332,7 @@ fn fss_docs(
                     .collect(),
                 definitions,
                 statements: r.nest.iter().map(|&k| statement(&f.entries[k])).collect(),
-                assumptions: projected(&r.assumptions, names, project)
+                assumptions: projected(&r.assumptions, project)
                     .into_iter()
                     .map(|x| assumption(p, names, x))
                     .collect(),

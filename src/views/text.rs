@@ -38,14 +38,12 @@ pub trait LineNames {
     fn place(&self, line: u32) -> (String, u32);
     /// A text of the program at `line` with the names the user wrote (in
     /// `diff`, without the product's renaming).
-    fn text(&self, line: u32, s: &str) -> String {
-        let _ = line;
+    fn text(&self, _line: u32, s: &str) -> String {
         s.to_string()
     }
     /// Is the line the user's (in `diff`, not the harness that runs the two
     /// versions)? Lines that are not are left out of sequences and traces.
-    fn shown(&self, line: u32) -> bool {
-        let _ = line;
+    fn shown(&self, _line: u32) -> bool {
         true
     }
 }
@@ -129,16 +127,10 @@ pub fn verdict_word(color: bool, v: Verdict) -> String {
 }
 
 /// Assumptions shown under `--project` (all when not projecting).
-pub fn projected<'a>(a: &'a [Assumption], names: &[String], project: &Option<Vec<String>>) -> Vec<&'a Assumption> {
+pub fn projected<'a>(a: &'a [Assumption], project: &Option<Vec<String>>) -> Vec<&'a Assumption> {
     match project {
         None => a.iter().collect(),
-        Some(keep) => a
-            .iter()
-            .filter(|x| {
-                let _ = names;
-                keep.iter().any(|k| mentions(&x.text, k))
-            })
-            .collect(),
+        Some(keep) => a.iter().filter(|x| keep.iter().any(|k| mentions(&x.text, k))).collect(),
     }
 }
 
@@ -254,7 +246,6 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
     if r.results.is_empty() {
         out.push_str(&no_condition(p));
     }
-    let names: Vec<String> = p.input_slots().into_iter().map(|s| s.name).collect();
     for res in &r.results {
         let c = r.condition(res);
         let site_line = c.site().map(|s| p.source.start(p.site(s).span).line);
@@ -334,8 +325,8 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                     }
                 );
             }
-            (View::Reduced, Some(ex)) if !ex.fss.is_empty() => reduced_view(p, ex, o, &names, &mut out),
-            (View::Fss, Some(ex)) if !ex.fss.is_empty() => fss_view(p, ex, o, &names, &mut out),
+            (View::Reduced, Some(ex)) if !ex.fss.is_empty() => reduced_view(p, ex, o, &mut out),
+            (View::Fss, Some(ex)) if !ex.fss.is_empty() => fss_view(p, ex, o, &mut out),
             (View::Full, Some(ex)) if ex.fss.iter().any(|f| f.witness.is_some()) => full_view(p, a, ex, o, &mut out),
             _ => {
                 // No FSS to show: the counterexample found while deciding.
@@ -373,7 +364,7 @@ fn selected(ex: &Explanation, o: &TextOptions) -> Vec<usize> {
     }
 }
 
-fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String], out: &mut String) {
+fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String) {
     let picked: Vec<&crate::explain::reduce::Reduced> = match o.fss {
         Some(n) => ex.reduced.iter().filter(|r| r.index + 1 == n).collect(),
         None => ex.reduced.iter().take(REDUCED_SHOWN).collect(),
@@ -387,7 +378,7 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String]
     }
     for red in picked {
         let f = &ex.fss[red.index];
-        let shown = projected(&red.assumptions, names, &o.project);
+        let shown = projected(&red.assumptions, &o.project);
         let _ = writeln!(
             out,
             "  reduced FSS (rank {}) {}: assumptions left: {}",
@@ -458,10 +449,10 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String]
     let _ = writeln!(out, "  next: {}", (o.next)(View::Fss, None));
 }
 
-fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, names: &[String], out: &mut String) {
+fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String) {
     for i in selected(ex, o) {
         let f = &ex.fss[i];
-        let shown = projected(&f.assumptions, names, &o.project);
+        let shown = projected(&f.assumptions, &o.project);
         let _ = writeln!(
             out,
             "  FSS {} of {} {}: assumptions: {}",

@@ -43,11 +43,10 @@ pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
         };
         match &node.kind {
             NodeKind::Skip { .. } => {
-                if let Some(&l) = a.loop_at.get(&s.node) {
+                if a.loop_at.contains_key(&s.node) {
                     let n = visits.entry((s.depth, s.node)).or_insert(0);
                     let iters = *n;
                     *n += 1;
-                    let _ = l;
                     push(
                         "loop",
                         format!(

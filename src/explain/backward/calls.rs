@@ -92,7 +92,6 @@ impl Backward<'_> {
     ) -> (ESetId, Vec<Event>, Vec<Event>) {
         let (_, n, _) = s;
         let p = self.e.cx.p;
-        let proc = p.node(n).proc;
         let callee = self.e.t.ctx(c2).proc;
         let view = &self.e.frames.views[callee.index()];
         let set = self.eset(after);
@@ -149,7 +148,6 @@ impl Backward<'_> {
                 });
             }
         }
-        let _ = proc;
         (self.intern_eset(before), pre, post)
     }
 

@@ -312,9 +312,8 @@ impl Cx<'_> {
             return self.builtin_call(fl, b, name, args, span, result);
         }
         let Some(&callee) = self.procs.get(&name.name) else {
-            if let Some(lo) = fl.left_out.iter().find(|l| l.name == name.name) {
+            if fl.left_out.iter().any(|l| l.name == name.name) {
                 // Only reachable from unreachable code (checked up front).
-                let _ = lo;
                 for a in args {
                     self.value(fl, a);
                 }
