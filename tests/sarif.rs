@@ -138,3 +138,66 @@ fn lock_c_has_its_fss_as_code_flows_and_its_nest_as_related_locations() {
         .collect();
     assert_eq!(related, [4, 5, 6, 7, 11, 12, 18, 20]);
 }
+
+/// `verify` and `doomed` on a directory with a file that does not parse:
+/// it is listed in JSON and JSONL with its status and located errors, and
+/// in SARIF as a located error notification that makes the execution
+/// unsuccessful; the logs validate.
+#[test]
+fn verify_and_doomed_list_a_file_that_does_not_parse_in_every_format() {
+    let v = validator();
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("a_ok.c"),
+        "int main(void) {\n  int x = 1;\n  return x;\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.path().join("b_bad.c"),
+        "int main(void) {\n  int y = 1\n  return y;\n}\n",
+    )
+    .unwrap();
+    let run = |cmd: &str, format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+            .current_dir(d.path())
+            .args(["--color", "never", cmd, ".", "--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{cmd}: a bad file is a usage error");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for cmd in ["verify", "doomed"] {
+        let docs: Value = serde_json::from_str(&run(cmd, "json")).unwrap();
+        let docs = docs.as_array().expect("two files: a list");
+        assert_eq!(docs.len(), 2, "{cmd}: {docs:?}");
+        assert_eq!(docs[0]["status"], "checked");
+        let bad = &docs[1];
+        assert_eq!(
+            (bad["file"].as_str(), bad["status"].as_str()),
+            (Some("./b_bad.c"), Some("error"))
+        );
+        assert_eq!(
+            (&bad["errors"][0]["line"], &bad["errors"][0]["column"]),
+            (&Value::from(2), &Value::from(12))
+        );
+
+        let lines: Vec<Value> = run(cmd, "jsonl")
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(
+            lines.iter().map(|l| l["status"].clone()).collect::<Vec<_>>(),
+            ["checked", "error"]
+        );
+
+        let log: Value = serde_json::from_str(&run(cmd, "sarif")).unwrap();
+        assert_valid(&v, &log);
+        let inv = &log["runs"][0]["invocations"][0];
+        assert_eq!(inv["executionSuccessful"], false, "{cmd}");
+        let note = &inv["toolExecutionNotifications"][0];
+        assert_eq!(note["level"], "error");
+        let at = &note["locations"][0]["physicalLocation"];
+        assert_eq!(at["artifactLocation"]["uri"], "./b_bad.c");
+        assert_eq!(at["region"]["startLine"], 2);
+    }
+}

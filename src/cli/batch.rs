@@ -3,6 +3,9 @@
 //! (plain lines otherwise). A panic in one file is caught and reported as
 //! that file's internal error; the batch goes on.
 
+use crate::diag::Diag;
+use crate::syntax::source::SourceFile;
+use crate::views::json::MessageDoc;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -178,6 +181,10 @@ pub struct FileOut {
     pub found: bool,
     /// The file could not be read or loaded.
     pub bad: bool,
+    /// Why it could not (`unreadable`, `error`), and the errors, for the
+    /// document that lists it in JSON and SARIF.
+    pub status: &'static str,
+    pub errors: Vec<MessageDoc>,
     /// The progress line's note.
     pub note: String,
 }
@@ -191,9 +198,64 @@ impl FileOut {
             doc: None,
             found: false,
             bad: true,
+            status: "error",
+            errors: Vec::new(),
             note: note.into(),
         }
     }
+
+    /// The diagnostics about `file`: on stderr, and its errors in the
+    /// document if the file goes no further.
+    pub fn diagnostics(&mut self, file: &SourceFile, diags: &[Diag], located: bool, color: bool) {
+        self.stderr.push_str(&crate::diag::render(file, diags, color));
+        self.errors
+            .extend(crate::views::json::diagnostics(file, diags, located).0);
+    }
+}
+
+/// A file read and loaded for `verify` or `doomed`; when it cannot be, the
+/// output that says why.
+pub fn load(
+    path: &std::path::Path,
+    lower: &crate::ir::lower::LowerOptions,
+    note: &str,
+    color: bool,
+) -> Result<(std::sync::Arc<SourceFile>, crate::ir::Program, FileOut), Box<FileOut>> {
+    let mut out = FileOut::new(note);
+    let name = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            let message = format!("cannot read `{name}`: {}", super::io_reason(&e));
+            out.stderr = format!("error: {message}\n");
+            out.status = "unreadable";
+            out.errors.push(MessageDoc {
+                message,
+                line: None,
+                column: None,
+            });
+            return Err(Box::new(out));
+        }
+    };
+    let (file, bad) = crate::source_from_bytes(&name, bytes);
+    if let Some(d) = bad {
+        out.diagnostics(&file, &[d], true, color);
+        return Err(Box::new(out));
+    }
+    let (program, diags) = crate::load(file.clone(), lower);
+    out.stderr = crate::diag::render(&file, &diags, color);
+    match program {
+        Some(p) => Ok((file, p, out)),
+        None => {
+            out.errors = crate::views::json::diagnostics(&file, &diags, true).0;
+            Err(Box::new(out))
+        }
+    }
+}
+
+/// The document of a file that was not analysed: why, and its errors.
+fn unchecked_doc(file: &str, status: &str, errors: &[MessageDoc]) -> serde_json::Value {
+    serde_json::json!({"file": file, "status": status, "errors": errors})
 }
 
 impl Progress for FileOut {
@@ -219,21 +281,49 @@ pub fn run_documents(
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let (mut bad, mut found) = (false, false);
     let mut docs = Vec::new();
+    // A file that was not analysed has a document too (its status and
+    // errors), so that no format hides it.
+    let jsonl = |doc: &serde_json::Value| {
+        if format == super::check::Format::Jsonl {
+            outln!("{}", serde_json::to_string(doc).unwrap_or_default());
+        }
+    };
     run(files, jobs, per_file, |i, result| match result {
         Ok(r) => {
             eprint!("{}", r.stderr);
             out!("{}", r.stdout);
             bad |= r.bad;
             found |= r.found;
-            docs.extend(r.doc);
+            match r.doc {
+                Some(mut doc) => {
+                    doc["status"] = "checked".into();
+                    jsonl(&doc);
+                    docs.push(doc);
+                }
+                None if r.bad => {
+                    let doc = unchecked_doc(&files[i].display().to_string(), r.status, &r.errors);
+                    jsonl(&doc);
+                    docs.push(doc);
+                }
+                None => {}
+            }
         }
         Err(crash) => {
-            ui.error(&format!(
+            let message = format!(
                 "internal error while {doing} `{}`: {} (a bug in focuscheck; the batch goes on)",
                 files[i].display(),
                 crash.0
-            ));
+            );
+            ui.error(&message);
             found = true;
+            let error = MessageDoc {
+                message,
+                line: None,
+                column: None,
+            };
+            let doc = unchecked_doc(&files[i].display().to_string(), "internal_error", &[error]);
+            jsonl(&doc);
+            docs.push(doc);
         }
     });
     match format {

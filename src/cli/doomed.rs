@@ -490,27 +490,15 @@ impl Findings {
 }
 
 fn doomed_file(path: &Path, args: &DoomedArgs, ui: &Ui) -> batch::FileOut {
-    let mut out = batch::FileOut::new("not analysed");
-    let name = path.display().to_string();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            out.stderr = format!("error: cannot read `{name}`: {}\n", io_reason(&e));
-            return out;
-        }
+    let (file, p, mut out) = match batch::load(path, &args.front.lower_options(), "not analysed", ui.color) {
+        Ok(loaded) => loaded,
+        Err(out) => return *out,
     };
-    let (file, bad) = crate::source_from_bytes(&name, bytes);
-    if let Some(d) = bad {
-        out.stderr = diag::render(&file, &[d], ui.color);
-        return out;
-    }
-    let (program, diags) = crate::load(file.clone(), &args.front.lower_options());
-    out.stderr = diag::render(&file, &diags, ui.color);
-    let Some(p) = program else { return out };
+    let name = path.display().to_string();
     let f = match findings(&p, &args.opts) {
         Ok(f) => f,
         Err(diags) => {
-            out.stderr.push_str(&diag::render(&file, &diags, ui.color));
+            out.diagnostics(&file, &diags, true, ui.color);
             return out;
         }
     };
@@ -526,11 +514,7 @@ fn doomed_file(path: &Path, args: &DoomedArgs, ui: &Ui) -> batch::FileOut {
             let mut doc = serde_json::Map::new();
             doc.insert("file".into(), json!(name));
             doc.extend(f.doc);
-            let doc = Value::Object(doc);
-            if args.format == Format::Jsonl {
-                out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
-            }
-            out.doc = Some(doc);
+            out.doc = Some(Value::Object(doc));
         }
     }
     out
@@ -577,17 +561,11 @@ fn sarif(docs: &[Value]) -> Value {
             }));
         }
     }
-    json!({
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [{
-            "tool": {"driver": {"name": "focuscheck", "informationUri": "https://example.invalid/focuscheck",
-                                "version": env!("CARGO_PKG_VERSION"),
-                                "rules": [{"id": "doomed", "shortDescription": {"text": "no execution through these lines ends normally"}},
-                                          {"id": "unreachable", "shortDescription": {"text": "no execution reaches these lines"}}]}},
-            "results": results,
-        }],
-    })
+    let rules = vec![
+        json!({"id": "doomed", "shortDescription": {"text": "no execution through these lines ends normally"}}),
+        json!({"id": "unreachable", "shortDescription": {"text": "no execution reaches these lines"}}),
+    ];
+    crate::views::sarif::documents_log(rules, results, docs)
 }
 
 pub fn cmd_doomed(ui: &Ui, args: &DoomedArgs) -> i32 {

@@ -87,32 +87,18 @@ pub fn verify_program(p: &Program, users: &[UserCond], opts: &vc::Options) -> Re
 }
 
 fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
-    let mut out = batch::FileOut::new("not checked");
-    let name = path.display().to_string();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            out.stderr = format!("error: cannot read `{name}`: {}\n", io_reason(&e));
-            return out;
-        }
-    };
-    let (file, bad) = crate::source_from_bytes(&name, bytes);
-    if let Some(d) = bad {
-        out.stderr = diag::render(&file, &[d], ui.color);
-        return out;
-    }
     let lower = crate::ir::lower::LowerOptions {
         overflow_checks: args.cond.property == Property::NoOverflow,
         ..args.front.lower_options()
     };
-    let (program, diags) = crate::load(file.clone(), &lower);
-    out.stderr = diag::render(&file, &diags, ui.color);
-    let Some(p) = program else { return out };
+    let (file, p, mut out) = match batch::load(path, &lower, "not checked", ui.color) {
+        Ok(loaded) => loaded,
+        Err(out) => return *out,
+    };
     let users = match cond::user_conditions(&p, &args.cond.errors) {
         Ok(c) => c,
         Err((text, diags)) => {
-            out.stderr
-                .push_str(&diag::render(&SourceFile::new("--error", text), &diags, ui.color));
+            out.diagnostics(&SourceFile::new("--error", text), &diags, false, ui.color);
             return out;
         }
     };
@@ -127,11 +113,7 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
         match args.format {
             Format::Text => out.stdout = vcs::text(&p, &fs, which, args.stats),
             _ => {
-                let doc = vcs::json_doc(&p, &fs, which);
-                if args.format == Format::Jsonl {
-                    out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
-                }
-                out.doc = Some(doc);
+                out.doc = Some(vcs::json_doc(&p, &fs, which));
             }
         }
         return out;
@@ -139,7 +121,7 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
     let r = match verify_program(&p, &users, &opts) {
         Ok(r) => r,
         Err(diags) => {
-            out.stderr.push_str(&diag::render(&file, &diags, ui.color));
+            out.diagnostics(&file, &diags, true, ui.color);
             return out;
         }
     };
@@ -150,11 +132,7 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
     match args.format {
         Format::Text => out.stdout = text(&p, &r, &replay, args.stats),
         _ => {
-            let doc = json_doc(&p, &r, &replay);
-            if args.format == Format::Jsonl {
-                out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
-            }
-            out.doc = Some(doc);
+            out.doc = Some(json_doc(&p, &r, &replay));
         }
     }
     out
@@ -397,14 +375,7 @@ fn sarif(docs: &[Value]) -> Value {
             }
         }
     }
-    json!({
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [{
-            "tool": {"driver": {"name": "focuscheck", "informationUri": "https://example.invalid/focuscheck", "version": env!("CARGO_PKG_VERSION")}},
-            "results": results,
-        }],
-    })
+    crate::views::sarif::documents_log(Vec::new(), results, docs)
 }
 
 pub fn cmd_verify(ui: &Ui, args: &VerifyArgs) -> i32 {

@@ -229,6 +229,16 @@ pub fn log(files: &[(&FileDoc, Option<&SourceFile>)]) -> Value {
         .flat_map(|(i, (d, _))| notifications(&uri(&d.file), i, d))
         .collect();
     let success = files.iter().all(|(d, _)| d.status == "checked");
+    let mut log = envelope(rules, results, notes, success);
+    log["runs"][0]["artifacts"] = artifacts.into();
+    log["runs"][0]["columnKind"] = "unicodeCodePoints".into();
+    log
+}
+
+/// A SARIF 2.1.0 log of one run of focuscheck: its rules, its results, and
+/// the notifications of its execution, which was successful when every
+/// file was analysed.
+pub fn envelope(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>, success: bool) -> Value {
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -242,11 +252,40 @@ pub fn log(files: &[(&FileDoc, Option<&SourceFile>)]) -> Value {
                 "executionSuccessful": success,
                 "toolExecutionNotifications": notes,
             }],
-            "artifacts": artifacts,
             "results": results,
-            "columnKind": "unicodeCodePoints",
         }],
     })
+}
+
+/// The log for commands whose files are JSON documents (`verify`,
+/// `doomed`): a document whose `status` is not `checked` was not analysed,
+/// and each of its `errors` becomes an error notification in its file. A
+/// result's rule that `rules` does not describe is declared by its id.
+pub fn documents_log(mut rules: Vec<Value>, results: Vec<Value>, docs: &[Value]) -> Value {
+    for r in &results {
+        if r["ruleId"].is_string() && !rules.iter().any(|x| x["id"] == r["ruleId"]) {
+            rules.push(json!({"id": r["ruleId"]}));
+        }
+    }
+    let mut notes = Vec::new();
+    for d in docs.iter().filter(|d| d["status"] != "checked") {
+        let at =
+            json!({"physicalLocation": {"artifactLocation": {"uri": uri(d["file"].as_str().unwrap_or_default())}}});
+        for e in d["errors"].as_array().into_iter().flatten() {
+            let mut at = at.clone();
+            if let (Some(l), Some(c)) = (e["line"].as_u64(), e["column"].as_u64()) {
+                at["physicalLocation"]["region"] = region(l as u32, c as u32);
+            }
+            notes.push(json!({
+                "level": "error",
+                "message": {"text": e["message"]},
+                "locations": [at],
+                "descriptor": {"id": d["status"]},
+            }));
+        }
+    }
+    let success = docs.iter().all(|d| d["status"] == "checked");
+    envelope(rules, results, notes, success)
 }
 
 /// A file path as a relative URI reference (`/` separators, spaces and
