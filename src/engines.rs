@@ -84,15 +84,6 @@ pub struct VcStats {
     pub solver_time: Duration,
 }
 
-pub fn vc_property(p: Property) -> vc::Property {
-    match p {
-        Property::All => vc::Property::All,
-        Property::UnreachCall => vc::Property::UnreachCall,
-        Property::User => vc::Property::User,
-        Property::NoOverflow => vc::Property::NoOverflow,
-    }
-}
-
 /// The VC engine's check for a condition (user conditions by their index
 /// among the user conditions, as `conditions` lists them).
 fn key(conds: &[Condition], id: CondId) -> CheckKey {
@@ -135,7 +126,7 @@ impl VcCheck<'_> {
             max_warnings: usize::MAX,
             timeout: Some(plan.query_timeout),
             deadline: self.deadline,
-            property: vc_property(self.property),
+            property: self.property,
             ..vc::Options::default()
         };
         let open = |out: &BTreeMap<CondId, Decision>| wanted.iter().any(|id| !out.contains_key(id));

@@ -126,20 +126,25 @@ pub(super) fn value_name<T: ValueEnum>(v: T) -> String {
 pub(super) use crate::views::text::shell_word;
 
 /// `focuscheck run FILE` with the options that make a run see the program
-/// as this check did (entry, globals, user conditions).
-fn run_prefix(args: &CheckArgs, file: &Path) -> String {
+/// as the command did (entry, globals, user conditions); the replay
+/// commands of check, verify and diagnose start with it.
+pub(super) fn run_prefix<'a>(
+    file: &Path,
+    front: &super::FrontArgs,
+    errors: impl IntoIterator<Item = &'a str>,
+) -> String {
     let mut out = vec![
         "focuscheck".to_string(),
         "run".to_string(),
         shell_word(&file.display().to_string()),
     ];
-    if args.front.entry != "main" {
-        out.push(format!("--entry {}", shell_word(&args.front.entry)));
+    if front.entry != "main" {
+        out.push(format!("--entry {}", shell_word(&front.entry)));
     }
-    if let Some(g) = args.front.globals {
+    if let Some(g) = front.globals {
         out.push(format!("--globals {}", value_name(g)));
     }
-    for e in &args.cond.errors {
+    for e in errors {
         out.push(format!("--error {}", shell_word(e)));
     }
     out.join(" ")
@@ -361,7 +366,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     };
     if args.format == Format::Text {
         let next = |v: View, n: Option<usize>| next_command(args, path, v, n);
-        let prefix = run_prefix(args, path);
+        let prefix = run_prefix(path, &args.front, args.cond.errors.iter().map(String::as_str));
         let replay = |cx: &crate::analysis::witness::Counterexample| {
             vec![views::text::replay_command(
                 &prefix,

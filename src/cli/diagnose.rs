@@ -2,7 +2,7 @@
 //! undecided, settled by yes/no questions (seed 003).
 
 use super::answers::{answer_line, Answers, AnswersFile};
-use super::check::{collect_files, shell_word, Format};
+use super::check::{collect_files, Format};
 use super::*;
 use crate::analysis::{CheckOptions, Verdict};
 use crate::context::conditions::{CondKind, Property};
@@ -221,7 +221,7 @@ fn diagnose_file(
         inline_depth: args.inline_depth,
         timeout: args.timeout.unwrap_or(Duration::from_secs(10)),
         max_queries: args.max_queries,
-        property: crate::engines::vc_property(args.property),
+        property: args.property,
         ..diagnose::Options::default()
     };
     // The conditions `check` leaves unknown, then what the VC engine
@@ -485,31 +485,10 @@ fn condition_json(t: &Target, d: &Diagnosis, replay: Option<&str>, vr: &ProcResu
 
 /// `focuscheck run FILE --input n=3 --choices 1,0`: the run the oracle found.
 fn replay_command(args: &DiagnoseArgs, file: &Path, t: &Target, users: &[UserCond], e: &Evidence) -> String {
-    let mut out = vec![
-        "focuscheck".to_string(),
-        "run".to_string(),
-        shell_word(&file.display().to_string()),
-    ];
-    if args.front.entry != "main" {
-        out.push(format!("--entry {}", shell_word(&args.front.entry)));
-    }
-    if let Some(g) = args.front.globals {
-        out.push(format!(
-            "--globals {}",
-            if g == GlobalsMode::Zero { "zero" } else { "input" }
-        ));
-    }
-    if let CheckKey::User(i) = t.key {
-        if let Some(u) = users.get(i) {
-            out.push(format!("--error {}", shell_word(&u.text)));
-        }
-    }
-    for (n, v) in &e.inputs {
-        out.push(format!("--input {}", shell_word(&format!("{n}={v}"))));
-    }
-    if !e.choices.is_empty() {
-        let c: Vec<String> = e.choices.iter().map(|c| c.to_string()).collect();
-        out.push(format!("--choices {}", c.join(",")));
-    }
-    out.join(" ")
+    let error = match t.key {
+        CheckKey::User(i) => users.get(i).map(|u| u.text.as_str()),
+        _ => None,
+    };
+    let prefix = super::check::run_prefix(file, &args.front, error);
+    crate::views::text::replay_command(&prefix, &e.inputs, &[], &e.choices)
 }

@@ -2,7 +2,7 @@
 //! with ESC/Java-style execution traces (seed 000).
 
 use super::args::CondArgs;
-use super::check::{collect_files, shell_word, Format};
+use super::check::{collect_files, Format};
 use super::*;
 use crate::context::conditions::Property;
 use crate::ir::cond::{self, UserCond};
@@ -70,7 +70,7 @@ fn vc_options(args: &VerifyArgs) -> vc::Options {
         max_warnings: args.max_warnings,
         timeout: args.timeout,
         deadline: args.timeout.map(|t| std::time::Instant::now() + t),
-        property: crate::engines::vc_property(args.cond.property),
+        property: args.cond.property,
         infer: !args.no_infer,
         ..vc::Options::default()
     }
@@ -141,34 +141,12 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
 /// `focuscheck run FILE ... --input k=-1 --choices 1,0`: the command that
 /// replays a warning's counterexample.
 fn replay_command(args: &VerifyArgs, file: &Path, w: &Warning) -> String {
-    let mut out = vec![
-        "focuscheck".to_string(),
-        "run".to_string(),
-        shell_word(&file.display().to_string()),
-    ];
-    if args.front.entry != "main" {
-        out.push(format!("--entry {}", shell_word(&args.front.entry)));
-    }
-    if let Some(g) = args.front.globals {
-        out.push(format!(
-            "--globals {}",
-            if g == GlobalsMode::Zero { "zero" } else { "input" }
-        ));
-    }
-    for e in &args.cond.errors {
-        out.push(format!("--error {}", shell_word(e)));
-    }
-    for (n, v) in &w.used_inputs {
-        out.push(format!("--input {}", shell_word(&format!("{n}={v}"))));
-    }
-    if !w.choices.is_empty() {
-        let c: Vec<String> = w.choices.iter().map(|c| c.to_string()).collect();
-        out.push(format!("--choices {}", c.join(",")));
-    }
+    let prefix = super::check::run_prefix(file, &args.front, args.cond.errors.iter().map(String::as_str));
+    let mut out = crate::views::text::replay_command(&prefix, &w.used_inputs, &[], &w.choices);
     if w.seeded {
-        out.push("--seed 0".into());
+        out.push_str(" --seed 0");
     }
-    out.join(" ")
+    out
 }
 
 fn loc(p: &Program, span: Span) -> (u32, u32) {

@@ -71,21 +71,7 @@ impl Condition {
     }
 }
 
-/// Which conditions a run reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Property {
-    /// Every error condition.
-    #[default]
-    All,
-    /// SV-COMP's `unreach-call`: calls of `reach_error`/`__VERIFIER_error`
-    /// and failed `__VERIFIER_assert` only.
-    UnreachCall,
-    /// Only the `--error` conditions.
-    User,
-    /// SV-COMP's `no-overflow`: signed arithmetic overflow only (undefined
-    /// in C; checked only under this property).
-    NoOverflow,
-}
+pub use crate::ir::cond::Property;
 
 /// The conditions of a program; sites whose span starts in one of `cut`
 /// (byte ranges) are assumptions, not errors.

@@ -7,6 +7,23 @@ use crate::diag::{Class, Diag};
 use crate::syntax::ast::{self, BinOp, ExprKind as AK, UnOp};
 use crate::syntax::{lexer, parser};
 
+/// Which conditions a run reports (every engine reads the same; the
+/// others still end paths).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Property {
+    /// Every error condition.
+    #[default]
+    All,
+    /// SV-COMP's `unreach-call`: calls of `reach_error`/`__VERIFIER_error`
+    /// and failed `__VERIFIER_assert` only.
+    UnreachCall,
+    /// Only the `--error` conditions.
+    User,
+    /// SV-COMP's `no-overflow`: signed arithmetic overflow only (undefined
+    /// in C; checked only under this property).
+    NoOverflow,
+}
+
 /// A boolean condition over variables, evaluated on states.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BoolExpr {

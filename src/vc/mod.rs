@@ -91,18 +91,7 @@ impl std::str::FromStr for Loops {
     }
 }
 
-/// Which checks are reported (the others still end paths).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Property {
-    #[default]
-    All,
-    /// `reach_error()`/`__VERIFIER_error()` and failed `__VERIFIER_assert`.
-    UnreachCall,
-    /// The `--error` conditions only.
-    User,
-    /// Signed arithmetic overflow only (`--property no-overflow`).
-    NoOverflow,
-}
+pub use crate::ir::cond::Property;
 
 #[derive(Clone, Debug)]
 pub struct Options {
