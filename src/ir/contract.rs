@@ -521,22 +521,7 @@ impl Resolver<'_> {
                 && !head_text[k.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
         });
         let label = (!is_loop).then(|| head_text.trim().to_string());
-        let proc = p.node(at).proc;
-        let mut clauses = Vec::new();
-        for c in &a.clauses {
-            let mut scope = Scope {
-                proc,
-                before: a.comment.span.lo,
-                kind: c.kind,
-                bound: Vec::new(),
-                old: false,
-            };
-            if let ClauseBody::Pred(e) = &c.body {
-                if let Some(pred) = self.pred(&mut scope, e) {
-                    clauses.push(self.add_clause(c, proc, pred));
-                }
-            }
-        }
+        let clauses = self.statement_clauses(a, p.node(at).proc);
         match self.out.invariants.iter_mut().find(|i| i.at == at) {
             Some(prev) => prev.clauses.extend(clauses),
             None => self.out.invariants.push(Invariants { at, clauses, label }),
@@ -547,7 +532,15 @@ impl Resolver<'_> {
         let Some(at) = self.marker(a, "an assertion") else {
             return;
         };
-        let proc = self.p.node(at).proc;
+        for id in self.statement_clauses(a, self.p.node(at).proc) {
+            self.out.asserts.push((at, id));
+        }
+    }
+
+    /// The clauses of an annotation at a statement of `proc` (a loop
+    /// invariant, an assertion), bound in the scope before the comment.
+    fn statement_clauses(&mut self, a: &acsl::Annotation, proc: ProcId) -> Vec<ClauseId> {
+        let mut ids = Vec::new();
         for c in &a.clauses {
             let mut scope = Scope {
                 proc,
@@ -558,11 +551,11 @@ impl Resolver<'_> {
             };
             if let ClauseBody::Pred(e) = &c.body {
                 if let Some(pred) = self.pred(&mut scope, e) {
-                    let id = self.add_clause(c, proc, pred);
-                    self.out.asserts.push((at, id));
+                    ids.push(self.add_clause(c, proc, pred));
                 }
             }
         }
+        ids
     }
 
     /// A name: a quantified variable, a local declared before the
