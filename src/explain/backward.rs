@@ -68,6 +68,7 @@ pub enum Root {
 
 /// Suffixes known (not) to hold from a state, by a hash of the suffix.
 type FeasibleMemo = HashMap<(State, u64), Vec<(super::fss::Fss, bool)>>;
+type StepsMemo = HashMap<u64, Vec<(super::fss::Fss, std::rc::Rc<[super::assume::FocusStep]>)>>;
 
 pub struct Backward<'e> {
     pub e: Explored<'e>,
@@ -84,6 +85,10 @@ pub struct Backward<'e> {
     /// Feasibility of suffixes from states, computed once each (keyed by
     /// a cheap hash of the suffix, then compared).
     feasible: RefCell<FeasibleMemo>,
+    /// The steps that execute each suffix, built once per suffix (keyed
+    /// like `feasible`): the pruning checks execute a suffix from many
+    /// states.
+    focus_steps: RefCell<StepsMemo>,
     /// Recent models of suffix constraints: hints for the next question.
     models: RefCell<Vec<std::collections::BTreeMap<crate::analysis::value::Sym, i64>>>,
     /// Past these, no new suffix is derived (the listing is cut short):
@@ -165,6 +170,7 @@ impl<'e> Backward<'e> {
             esets,
             roots: RefCell::new(Interner::default()),
             feasible: RefCell::new(HashMap::new()),
+            focus_steps: RefCell::new(HashMap::new()),
             models: RefCell::new(Vec::new()),
             max_steps: u64::MAX,
             deadline: None,

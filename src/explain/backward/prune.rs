@@ -45,6 +45,26 @@ impl Backward<'_> {
         ok
     }
 
+    /// The steps that execute `f` alone, built once.
+    fn focus_steps_of(&self, f: &crate::explain::fss::Fss) -> std::rc::Rc<[crate::explain::assume::FocusStep]> {
+        let key = crate::explain::fss::hash(f);
+        if let Some((_, steps)) = self
+            .focus_steps
+            .borrow()
+            .get(&key)
+            .and_then(|v| v.iter().find(|(g, _)| g == f))
+        {
+            return steps.clone();
+        }
+        let steps: std::rc::Rc<[_]> = crate::explain::assume::focus_steps(self.e, f).into();
+        self.focus_steps
+            .borrow_mut()
+            .entry(key)
+            .or_default()
+            .push((f.clone(), steps.clone()));
+        steps
+    }
+
     pub(super) fn check_from(&self, s: State, f: &crate::explain::fss::Fss) -> bool {
         use crate::analysis::lp::{self, LpOptions, Sat};
         use crate::analysis::path::Exec;
@@ -61,7 +81,7 @@ impl Backward<'_> {
         let locals: Vec<_> = val.locals().iter().cloned().collect();
         let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
         let mut x = Exec::sparse_from(p, &e.cx.layout, proc, globals, locals, first);
-        for fs in crate::explain::assume::focus_steps(e, f) {
+        for fs in self.focus_steps_of(f).iter() {
             match fs.run(e, &mut x) {
                 Ok(_) => {}
                 Err(crate::analysis::path::PathError::Infeasible) => return false,
