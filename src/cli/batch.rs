@@ -243,13 +243,10 @@ pub fn load(
         return Err(Box::new(out));
     }
     let (program, diags) = crate::load(file.clone(), lower);
-    out.stderr = crate::diag::render(&file, &diags, color);
+    out.diagnostics(&file, &diags, true, color);
     match program {
         Some(p) => Ok((file, p, out)),
-        None => {
-            out.errors = crate::views::json::diagnostics(&file, &diags, true).0;
-            Err(Box::new(out))
-        }
+        None => Err(Box::new(out)),
     }
 }
 

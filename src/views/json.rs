@@ -10,7 +10,7 @@ use crate::explain::{Explanation, FssReport};
 use crate::facts::Analysis;
 use crate::ir::Program;
 use crate::syntax::source::SourceFile;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 #[derive(Serialize)]
@@ -60,7 +60,7 @@ pub struct VcDoc {
 
 /// A diagnostic: its message and where (null when it is not in the file,
 /// e.g. an internal error or a bad `--error` condition).
-#[derive(Serialize, Clone)]
+#[derive(Serialize, Deserialize, Clone)]
 pub struct MessageDoc {
     pub message: String,
     pub line: Option<u32>,

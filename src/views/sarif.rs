@@ -172,18 +172,9 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
 /// A file's errors and warnings as tool execution notifications, each
 /// located in the file (at its line when it has one).
 fn notifications(uri: &str, index: usize, d: &FileDoc) -> Vec<Value> {
-    let one = |m: &MessageDoc, level: &str| {
-        let mut at = json!({"physicalLocation": {"artifactLocation": {"uri": uri, "index": index}}});
-        if let (Some(l), Some(c)) = (m.line, m.column) {
-            at["physicalLocation"]["region"] = region(l, c);
-        }
-        json!({
-            "level": level,
-            "message": {"text": m.message},
-            "locations": [at],
-            "descriptor": {"id": if d.status == "checked" { "warning" } else { d.status }},
-        })
-    };
+    let artifact = json!({"uri": uri, "index": index});
+    let id = if d.status == "checked" { "warning" } else { d.status };
+    let one = |m: &MessageDoc, level: &str| notification(&artifact, m, level, id);
     let mut out: Vec<Value> = d.errors.iter().map(|m| one(m, "error")).collect();
     out.extend(d.warnings.iter().map(|m| one(m, "warning")));
     if d.truncated {
@@ -269,23 +260,28 @@ pub fn documents_log(mut rules: Vec<Value>, results: Vec<Value>, docs: &[Value])
     }
     let mut notes = Vec::new();
     for d in docs.iter().filter(|d| d["status"] != "checked") {
-        let at =
-            json!({"physicalLocation": {"artifactLocation": {"uri": uri(d["file"].as_str().unwrap_or_default())}}});
-        for e in d["errors"].as_array().into_iter().flatten() {
-            let mut at = at.clone();
-            if let (Some(l), Some(c)) = (e["line"].as_u64(), e["column"].as_u64()) {
-                at["physicalLocation"]["region"] = region(l as u32, c as u32);
-            }
-            notes.push(json!({
-                "level": "error",
-                "message": {"text": e["message"]},
-                "locations": [at],
-                "descriptor": {"id": d["status"]},
-            }));
-        }
+        let artifact = json!({"uri": uri(d["file"].as_str().unwrap_or_default())});
+        let errors: Vec<MessageDoc> = serde_json::from_value(d["errors"].clone()).unwrap_or_default();
+        let id = d["status"].as_str().unwrap_or("error");
+        notes.extend(errors.iter().map(|m| notification(&artifact, m, "error", id)));
     }
     let success = docs.iter().all(|d| d["status"] == "checked");
     envelope(rules, results, notes, success)
+}
+
+/// A tool execution notification about a file, at the message's line when
+/// it has one.
+fn notification(artifact: &Value, m: &MessageDoc, level: &str, id: &str) -> Value {
+    let mut at = json!({"physicalLocation": {"artifactLocation": artifact}});
+    if let (Some(l), Some(c)) = (m.line, m.column) {
+        at["physicalLocation"]["region"] = region(l, c);
+    }
+    json!({
+        "level": level,
+        "message": {"text": m.message},
+        "locations": [at],
+        "descriptor": {"id": id},
+    })
 }
 
 /// A file path as a relative URI reference (`/` separators, spaces and
