@@ -58,29 +58,32 @@ pub enum Choice {
 #[derive(Clone)]
 struct Frame {
     proc: ProcId,
-    locals: Vec<Value>,
+    locals: im::Vector<Value>,
     /// The call node and where its result goes.
     ret: Option<(NodeId, Option<(VarId, u32)>)>,
 }
 
 /// The state of an exact execution, cheap enough to clone at branch points
-/// of a search.
+/// of a search: what grows along a path is persistent, so a clone shares
+/// it with the path it was taken from (a search keeps one clone per open
+/// branch; with copied vectors, a deep search's memory grew with the square
+/// of its depth).
 #[derive(Clone)]
 pub struct Exec<'a> {
     p: &'a Program,
     layout: &'a Layout,
-    globals: Vec<Value>,
+    globals: im::Vector<Value>,
     frames: Vec<Frame>,
     counter: u32,
-    pub constraints: Vec<PathConstraint>,
-    pub choices: Vec<Choice>,
+    pub constraints: im::Vector<PathConstraint>,
+    pub choices: im::Vector<Choice>,
     pub steps: usize,
     /// The node the path must execute next (checked, to catch bad paths).
     expected: Option<NodeId>,
     /// A non-linear operation made an abstraction symbol.
     pub has_alpha: bool,
     /// Each abstraction symbol made, in order, with what it stands for.
-    pub alphas: Vec<(Sym, AlphaDef)>,
+    pub alphas: im::Vector<(Sym, AlphaDef)>,
     /// Steps may skip nodes (executing a focus-statement sequence, not a
     /// whole path): control flow is not checked.
     sparse: bool,
@@ -105,6 +108,11 @@ pub enum PathError {
     Malformed(String),
 }
 
+/// `n` slots holding 0.
+pub fn zeros(n: u32) -> im::Vector<Value> {
+    std::iter::repeat_n(Value::Const(0), n as usize).collect()
+}
+
 struct ExactEnv<'x, 'a> {
     x: &'x mut Exec<'a>,
 }
@@ -118,7 +126,7 @@ impl SymEnv for ExactEnv<'_, '_> {
         self.x.counter += 1;
         self.x.has_alpha = true;
         let s = Sym::Alpha(AlphaKey::Op(node), self.x.counter);
-        self.x.alphas.push((s, def));
+        self.x.alphas.push_back((s, def));
         s
     }
 }
@@ -126,7 +134,7 @@ impl SymEnv for ExactEnv<'_, '_> {
 impl<'a> Exec<'a> {
     /// The start of a run: inputs as symbols, constants as themselves.
     pub fn new(p: &'a Program, layout: &'a Layout) -> Exec<'a> {
-        let mut globals = vec![Value::Const(0); layout.global_slots as usize];
+        let mut globals: im::Vector<Value> = zeros(layout.global_slots);
         for &g in &p.globals {
             if let VarInit::Values(vals) = &p.var(g).init {
                 let off = layout.offset[g.index()] as usize;
@@ -142,16 +150,16 @@ impl<'a> Exec<'a> {
             globals,
             frames: vec![Frame {
                 proc: p.entry,
-                locals: vec![Value::Const(0); layout.frame_slots[p.entry.index()] as usize],
+                locals: zeros(layout.frame_slots[p.entry.index()]),
                 ret: None,
             }],
             counter: 0,
-            constraints: Vec::new(),
-            choices: Vec::new(),
+            constraints: im::Vector::new(),
+            choices: im::Vector::new(),
             steps: 0,
             expected: Some(entry.entry),
             has_alpha: false,
-            alphas: Vec::new(),
+            alphas: im::Vector::new(),
             sparse: false,
         };
         for (k, s) in p.input_slots().iter().enumerate() {
@@ -175,8 +183,8 @@ impl<'a> Exec<'a> {
         p: &'a Program,
         layout: &'a Layout,
         proc: ProcId,
-        globals: Vec<Value>,
-        locals: Vec<Value>,
+        globals: im::Vector<Value>,
+        locals: im::Vector<Value>,
         first_instance: u32,
     ) -> Exec<'a> {
         // Built directly: the start state is given, so the entry's inputs
@@ -192,12 +200,12 @@ impl<'a> Exec<'a> {
                 ret: None,
             }],
             counter: first_instance,
-            constraints: Vec::new(),
-            choices: Vec::new(),
+            constraints: im::Vector::new(),
+            choices: im::Vector::new(),
             steps: 0,
             expected: None,
             has_alpha: false,
-            alphas: Vec::new(),
+            alphas: im::Vector::new(),
             sparse: true,
         }
     }
@@ -224,16 +232,16 @@ impl<'a> Exec<'a> {
     fn write(&mut self, var: VarId, index: u32, v: Value) {
         let off = (self.layout.offset[var.index()] + index) as usize;
         if self.p.var(var).is_global_storage() {
-            self.globals[off] = v;
+            self.globals.set(off, v);
         } else if let Some(f) = self.frames.last_mut() {
-            f.locals[off] = v;
+            f.locals.set(off, v);
         }
     }
 
     fn draw(&mut self, node: NodeId, ty: crate::ir::IntType) -> Value {
         self.counter += 1;
         let s = Sym::Draw(node, self.counter);
-        self.choices.push(Choice::Draw(s, ty.range()));
+        self.choices.push_back(Choice::Draw(s, ty.range()));
         Value::sym(s)
     }
 
@@ -243,7 +251,7 @@ impl<'a> Exec<'a> {
             Truth::Known(_) => Err(PathError::Infeasible),
             Truth::Depends(c) => {
                 let c = if want { c } else { c.negate() };
-                self.constraints.push(PathConstraint {
+                self.constraints.push_back(PathConstraint {
                     c,
                     step: self.steps,
                     node,
@@ -282,7 +290,7 @@ impl<'a> Exec<'a> {
         let steps = self.steps;
         for c in o.constraints {
             let origin = Self::origin(&o.decisions);
-            self.constraints.push(PathConstraint {
+            self.constraints.push_back(PathConstraint {
                 c,
                 step: steps,
                 node,
@@ -373,7 +381,7 @@ impl<'a> Exec<'a> {
                     return Ok(Some(site));
                 };
                 match cond {
-                    Cond::Nondet => self.choices.push(Choice::Branch(b)),
+                    Cond::Nondet => self.choices.push_back(Choice::Branch(b)),
                     Cond::Atom(a) => match self.eval(n, &ds[..ds.len() - 1], &mut cur, |ev| ev.atom(a))? {
                         Err(site) => stop = Some(site),
                         Ok(t) => self.constrain(t, b, n, Origin::Branch(b))?,
@@ -432,7 +440,7 @@ impl<'a> Exec<'a> {
                 let o = outs.pop().expect("one outcome");
                 let origin = Self::origin(&o.decisions);
                 for c in o.constraints {
-                    self.constraints.push(PathConstraint {
+                    self.constraints.push_back(PathConstraint {
                         c,
                         step: self.steps,
                         node: n,
@@ -448,9 +456,9 @@ impl<'a> Exec<'a> {
                             }
                         }
                         let cp = p.proc(*callee);
-                        let mut locals = vec![Value::Const(0); self.layout.frame_slots[callee.index()] as usize];
+                        let mut locals = zeros(self.layout.frame_slots[callee.index()]);
                         for (param, v) in cp.params.iter().zip(vals) {
-                            locals[self.layout.offset[param.index()] as usize] = v;
+                            locals.set(self.layout.offset[param.index()] as usize, v);
                         }
                         self.frames.push(Frame {
                             proc: *callee,

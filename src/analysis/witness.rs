@@ -374,13 +374,14 @@ impl<'a, 'g> Searcher<'a, 'g> {
 
     fn confirm<G>(&self, cur: &Cursor<'a, G>, k: CondId, notes: &mut Notes) -> Option<Counterexample> {
         let cons: Vec<_> = cur.exec.constraints.iter().map(|c| c.c.clone()).collect();
-        let ranges = draw_ranges(&cur.exec.choices);
+        let choices: Vec<Choice> = cur.exec.choices.iter().cloned().collect();
+        let ranges = draw_ranges(&choices);
         let range = |s: Sym| match s {
             Sym::Draw(..) => ranges.get(&s).copied().unwrap_or((i64::MIN, i64::MAX)),
             _ => self.range(s),
         };
         let model = self.exact_model(&cur.exec, cons, &range, notes)?;
-        let (inputs, choices) = replay_values(self.engine.cx.p, &model, &cur.exec.choices);
+        let (inputs, choices) = replay_values(self.engine.cx.p, &model, &choices);
         let cfg = interp::Config {
             inputs: inputs.iter().cloned().collect(),
             choices: choices.clone(),
@@ -429,7 +430,13 @@ impl<'a, 'g> Searcher<'a, 'g> {
             small: true,
             seconds: 10.0,
         };
-        match refine::exact_model(&cons, &exec.alphas, range, exec.unused_instance(), opts) {
+        match refine::exact_model(
+            &cons,
+            &exec.alphas.iter().cloned().collect::<Vec<_>>(),
+            range,
+            exec.unused_instance(),
+            opts,
+        ) {
             refine::Exact::Model(m) => Some(m),
             refine::Exact::Infeasible => {
                 notes.add(Why::Infeasible);

@@ -231,7 +231,7 @@ pub fn fss_constraints(e: Explored, fss: &Fss) -> Result<FssRun, PathError> {
             _ => None,
         };
         fs.run(e, &mut x)?;
-        for pc in &x.constraints[before..] {
+        for pc in x.constraints.iter().skip(before) {
             let outcome = match pc.origin {
                 Origin::Branch(b) => Some(b),
                 _ => None,
@@ -262,7 +262,7 @@ pub fn fss_constraints(e: Explored, fss: &Fss) -> Result<FssRun, PathError> {
     Ok(FssRun {
         raw: out,
         has_alpha: x.has_alpha,
-        alphas: x.alphas.clone(),
+        alphas: x.alphas.iter().cloned().collect(),
         unused_instance: x.unused_instance(),
         draw_ranges,
     })

@@ -74,11 +74,11 @@ impl Backward<'_> {
         let (_, n, v) = s;
         let proc = p.node(n).proc;
         let val = e.t.val(v);
-        let mut globals = vec![crate::analysis::value::Value::Const(0); e.cx.layout.global_slots as usize];
+        let mut globals = crate::analysis::path::zeros(e.cx.layout.global_slots);
         for (i, g) in e.frames.views[proc.index()].slots.iter().enumerate() {
-            globals[*g as usize] = val.globals()[i].clone();
+            globals.set(*g as usize, val.globals()[i].clone());
         }
-        let locals: Vec<_> = val.locals().iter().cloned().collect();
+        let locals = val.locals().clone();
         let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
         let mut x = Exec::sparse_from(p, &e.cx.layout, proc, globals, locals, first);
         for fs in self.focus_steps_of(f).iter() {
