@@ -3,7 +3,7 @@
 //! in integer arithmetic before it is believed.
 
 use super::value::{Cmp, Constraint, Sym};
-use good_lp::{variable, Expression, ProblemVariables, Solution, SolverModel, Variable, WithTimeLimit};
+use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +44,12 @@ impl Default for LpOptions {
 /// integer search, and a "no" found under clipping is believed only if the
 /// LP relaxation with the true ranges agrees.
 const CLIP: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
+
+/// The branch-and-bound nodes one integer solve may open. microlp keeps
+/// every open node with its bound changes, so an unbounded search on
+/// constraints through `%` or `/` grew by gigabytes within its time limit;
+/// a node budget also makes the answer independent of the machine's speed.
+const NODE_LIMIT: u64 = 20_000;
 
 /// Each symbol's range, narrowed by the constraints on it alone (`x <= 7`,
 /// `-x <= 0`).
@@ -215,6 +221,8 @@ fn solve_bounded<'c>(
     }
     let mut vars = ProblemVariables::new();
     let mut var_of: BTreeMap<Sym, Variable> = BTreeMap::new();
+    // The solver's position of each symbol's variable (creation order).
+    let mut position: BTreeMap<Sym, usize> = BTreeMap::new();
     // The solver's variable for s is s - shift[s].
     let mut shift: BTreeMap<Sym, i64> = BTreeMap::new();
     for (&s, &(lo, hi)) in &ranges {
@@ -228,6 +236,7 @@ fn solve_bounded<'c>(
         } else {
             variable().min(lo as f64).max(hi as f64)
         };
+        position.insert(s, var_of.len());
         var_of.insert(s, vars.add(v));
     }
     let shift_of = |s: &Sym| shift.get(s).copied().unwrap_or(0);
@@ -244,10 +253,7 @@ fn solve_bounded<'c>(
             }
         }
     }
-    let mut model = vars
-        .minimise(objective)
-        .using(good_lp::microlp)
-        .with_time_limit(opts.seconds);
+    let mut model = vars.minimise(objective).using(good_lp::microlp);
     for (t, v) in abs_pairs {
         model = model.with((t - v) >> 0.0);
         model = model.with((t + v) >> 0.0);
@@ -263,19 +269,27 @@ fn solve_bounded<'c>(
             Cmp::Ne => {}
         }
     }
-    let sol = match model.solve() {
-        Ok(s) => s,
-        Err(good_lp::ResolutionError::Infeasible) => return Sat::No,
-        Err(good_lp::ResolutionError::Unbounded) => return Sat::Unknown("unbounded problem"),
+    // Solved through microlp itself, which takes a node budget (good_lp
+    // passes on only a time limit).
+    let mut limits = microlp::SolveOptions::default();
+    limits.time_limit = Some(std::time::Duration::from_secs_f64(opts.seconds));
+    limits.node_limit = Some(NODE_LIMIT);
+    let values: Vec<f64> = match model.as_inner().solve_with(limits) {
+        Ok(microlp::SolveOutcome::Solution(sol)) => sol.iter().map(|(_, v)| v).collect(),
+        Ok(microlp::SolveOutcome::Interrupted(_)) => {
+            return Sat::Unknown("the integer search reached its node or time limit")
+        }
+        Err(microlp::Error::Infeasible) => return Sat::No,
+        Err(microlp::Error::Unbounded) => return Sat::Unknown("unbounded problem"),
         Err(_) => return Sat::Unknown("the solver gave up"),
     };
     if !integer {
         // Only the relaxation's feasibility is asked for.
         return Sat::Yes(BTreeMap::new());
     }
-    let model: BTreeMap<Sym, i64> = var_of
+    let model: BTreeMap<Sym, i64> = position
         .iter()
-        .map(|(&s, &v)| (s, (sol.value(v).round() as i64).saturating_add(shift_of(&s))))
+        .map(|(&s, &i)| (s, (values[i].round() as i64).saturating_add(shift_of(&s))))
         .collect();
     // Believe nothing the integers do not confirm.
     for c in cons {
