@@ -119,7 +119,7 @@ pub fn check_with(
         _ => (EXPLORE_SHARE, VERDICT_SHARE),
     };
     let cx = Context::new(p, &a, &conds);
-    let ex = explore::explore(&cx, &opts.engine, at(explore_share));
+    let ex = explore::explore_exact_first(&cx, &opts.engine, at(explore_share));
     let explored = Explored {
         cx: &cx,
         frames: &ex.frames,

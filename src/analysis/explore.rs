@@ -66,6 +66,29 @@ pub struct Exploration {
     pub budget_hit: Option<&'static str>,
 }
 
+/// The states the exact first attempt of `explore_exact_first` may take.
+pub const EXACT_STATES: u64 = 20_000;
+
+/// Explores the program's state space, first without widening loops (and
+/// without the per-path loop bookkeeping that widening needs, which makes
+/// states that differ only in their history distinct): a program whose
+/// loops cycle through finitely many values ends there, with its exact
+/// state space. Past `EXACT_STATES` states (or any other budget) the
+/// exploration starts again with widening. Both attempts are functions of
+/// the program and the options, so the graph is too.
+pub fn explore_exact_first(cx: &Context, opts: &Options, deadline: Option<Instant>) -> Exploration {
+    let exact = Options {
+        exact_loops: true,
+        max_states: opts.max_states.min(EXACT_STATES),
+        ..opts.clone()
+    };
+    let first = explore(cx, &exact, deadline);
+    if first.budget_hit.is_none() {
+        return first;
+    }
+    explore(cx, opts, deadline)
+}
+
 /// Explores the program's state space. Time (`deadline`) and memory are
 /// watched from outside the rules; the state budget is `opts.max_states`.
 pub fn explore(cx: &Context, opts: &Options, deadline: Option<Instant>) -> Exploration {

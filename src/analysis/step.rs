@@ -33,6 +33,9 @@ pub struct Options {
     /// A resident memory limit in bytes, and how to read the process's
     /// resident memory (the caller does the IO).
     pub memory: Option<(u64, ReadMemory)>,
+    /// Loops are never widened and valuations carry no loop bookkeeping:
+    /// the state space is the program's own (see `explore::EXACT_STATES`).
+    pub exact_loops: bool,
 }
 
 impl Default for Options {
@@ -43,6 +46,7 @@ impl Default for Options {
             max_states: 2_000_000,
             timeout: None,
             memory: None,
+            exact_loops: false,
         }
     }
 }

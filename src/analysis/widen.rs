@@ -102,6 +102,9 @@ impl Explorer<'_> {
         }
         let inside = &loops.of_node[to.index()];
         w.loops.retain(|lv| inside.contains(&lv.lp));
+        if self.opts.exact_loops {
+            return self.run.t.intern_val(w);
+        }
         if let Some(&l) = self.cx.a.loop_at.get(&to) {
             let l = l as u32;
             let i = match w.loops.iter().position(|lv| lv.lp == l) {

@@ -55,6 +55,7 @@ impl BudgetArgs {
             max_states: self.max_states as u64,
             timeout: self.timeout,
             memory: options::memory_budget(self.max_memory),
+            exact_loops: false,
         }
     }
 }
