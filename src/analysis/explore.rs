@@ -69,22 +69,41 @@ pub struct Exploration {
 /// The states the exact first attempt of `explore_exact_first` may take.
 pub const EXACT_STATES: u64 = 20_000;
 
-/// Explores the program's state space, first without widening loops (and
-/// without the per-path loop bookkeeping that widening needs, which makes
-/// states that differ only in their history distinct): a program whose
-/// loops cycle through finitely many values ends there, with its exact
-/// state space. Past `EXACT_STATES` states (or any other budget) the
-/// exploration starts again with widening. Both attempts are functions of
-/// the program and the options, so the graph is too.
+/// The value slots (globals and the largest frame) above which no exact
+/// attempt is made: a loop that fills an array makes a new state, and a new
+/// symbol among all the others, per element.
+pub const EXACT_SLOTS: u32 = 4_096;
+
+/// Explores the program's state space. A program with loops and a small
+/// state is explored first without widening loops (and without the
+/// per-path loop bookkeeping that widening needs, which makes states that
+/// differ only in their history distinct). If that ends within
+/// `EXACT_STATES` states and reaches no error state, it is the program's
+/// exact state space and proves it safe: a program whose loops cycle
+/// through finitely many values gets its verdict there. Otherwise the
+/// exploration starts again with widening, which the counterexample search
+/// needs (it bounds how often a path repeats a state; on the exact space, a
+/// search through a 100-iteration loop with `%` in its test took minutes).
+/// Both attempts are functions of the program and the options, so the
+/// graph is too. The exact attempt gets half the time left.
 pub fn explore_exact_first(cx: &Context, opts: &Options, deadline: Option<Instant>) -> Exploration {
-    let exact = Options {
-        exact_loops: true,
-        max_states: opts.max_states.min(EXACT_STATES),
-        ..opts.clone()
-    };
-    let first = explore(cx, &exact, deadline);
-    if first.budget_hit.is_none() {
-        return first;
+    let largest_frame = cx.layout.frame_slots.iter().copied().max().unwrap_or(0);
+    let small = cx.layout.global_slots.saturating_add(largest_frame) <= EXACT_SLOTS;
+    if !cx.a.loops.is_empty() && small {
+        let exact = Options {
+            exact_loops: true,
+            max_states: opts.max_states.min(EXACT_STATES),
+            ..opts.clone()
+        };
+        let half = deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / 2
+        });
+        let first = explore(cx, &exact, half);
+        let g = &first.graph;
+        if first.budget_hit.is_none() && g.errors.is_empty() && g.return_errors.is_empty() {
+            return first;
+        }
     }
     explore(cx, opts, deadline)
 }

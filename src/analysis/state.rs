@@ -21,18 +21,20 @@ pub enum VarSlot {
 /// a non-concrete decision was taken in it since it was entered, what
 /// changed at its last head visit (widened once the iteration goes on, not
 /// on the way out), how often the path reached the head (up to `--unroll`)
-/// and the values the loop's written slots had there in those visits. The
-/// widening decision reads only this, so it is a function of the state.
+/// and the values the loop's widenable slots had at the last of those
+/// visits. The widening decision reads only this, so it is a function of
+/// the state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopVisit {
     pub lp: u32,
     pub decided: bool,
     pub pending: Vec<u32>,
     pub visits: u32,
-    /// (position among the loop's written slots, value).
-    seen: im::OrdSet<(u32, Value)>,
-    /// The sum of the hashes of `seen`'s members.
-    seen_hash: u64,
+    /// By position among the loop's written slots: the value at the last
+    /// head visit.
+    last: im::OrdMap<u32, Value>,
+    /// The sum of the hashes of `last`'s entries.
+    last_hash: u64,
 }
 
 impl LoopVisit {
@@ -42,26 +44,29 @@ impl LoopVisit {
             decided: false,
             pending: Vec::new(),
             visits: 0,
-            seen: im::OrdSet::new(),
-            seen_hash: 0,
+            last: im::OrdMap::new(),
+            last_hash: 0,
         }
     }
 
-    pub fn saw(&self, j: u32, v: &Value) -> bool {
-        self.seen.contains(&(j, v.clone()))
+    /// Slot `j` had `v` at the last head visit.
+    pub fn had(&self, j: u32, v: &Value) -> bool {
+        self.last.get(&j) == Some(v)
     }
 
+    /// Keeps `v` as what slot `j` had at the last head visit.
     pub fn see(&mut self, j: u32, v: Value) {
         let h = hash_of(&(j, &v));
-        if self.seen.insert((j, v)).is_none() {
-            self.seen_hash = self.seen_hash.wrapping_add(h);
+        if let Some(old) = self.last.insert(j, v) {
+            self.last_hash = self.last_hash.wrapping_sub(hash_of(&(j, &old)));
         }
+        self.last_hash = self.last_hash.wrapping_add(h);
     }
 }
 
 impl Hash for LoopVisit {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (self.lp, self.decided, &self.pending, self.visits, self.seen_hash).hash(state);
+        (self.lp, self.decided, &self.pending, self.visits, self.last_hash).hash(state);
     }
 }
 

@@ -1,13 +1,21 @@
 //! Loop widening. Each valuation carries, for every loop its activation is
 //! inside, what this path did there (`LoopVisit`): whether it took a
 //! non-concrete decision, how often it reached the head (up to `--unroll`)
-//! and the values the loop's written slots had at the head in those
-//! visits. Once a path has reached a head `--unroll` times and decided
-//! something in the loop, the values it brings that it never had there are
-//! widened (replaced by abstraction symbols): at once in a loop without an
-//! exit test, else when the next iteration passes its exit test (values on
-//! the way out stay exact). The decision reads only the state, so the
-//! explored graph does not depend on the order the rules run in.
+//! and the values the loop's widenable slots had at its last head visit.
+//! Once a path has reached a head `--unroll` times and decided something
+//! in the loop, the values that changed since the last visit are widened
+//! (replaced by abstraction symbols): at once in a loop without an exit
+//! test, else when the next iteration passes its exit test (values on the
+//! way out stay exact). The decision reads only the state, so the explored
+//! graph does not depend on the order the rules run in.
+//!
+//! A variable the program assigns nothing but constants (a mode, a flag, a
+//! lock) takes finitely many values: it is never widened, and stays exact.
+//! For any other (a counter, a sum) a path keeps only the value of its last
+//! head visit: remembering all of them made every path's history distinct
+//! (a loop that adds one of 3 constants for 10 iterations made 3^10
+//! histories, where the sums take 66 values; 6 lock flags, 3^6 histories
+//! of the values seen).
 
 use super::frames::{fresh, taken};
 use super::state::*;
@@ -26,6 +34,34 @@ pub struct LoopFacts {
     exit_tests: HashMap<NodeId, Vec<(u32, NodeId)>>,
     /// Loops with at least one exit test.
     has_exit_test: Vec<bool>,
+    /// By variable: the program assigns it nothing but constants.
+    constant_only: Vec<bool>,
+}
+
+/// An expression whose value is a constant (literals through operators).
+fn is_constant(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(_) => true,
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) => is_constant(x),
+        ExprKind::Arith(_, a, b) => is_constant(a) && is_constant(b),
+        _ => false,
+    }
+}
+
+/// Variables that no statement gives a value other than a constant.
+fn constant_only(p: &Program) -> Vec<bool> {
+    let mut only = vec![true; p.vars.len()];
+    for n in &p.nodes {
+        match &n.kind {
+            NodeKind::Assign { place, value, .. } if !is_constant(value) => only[place.var.index()] = false,
+            NodeKind::Havoc { place, .. } => only[place.var.index()] = false,
+            NodeKind::Call {
+                result: Some(place), ..
+            } => only[place.var.index()] = false,
+            _ => {}
+        }
+    }
+    only
 }
 
 impl LoopFacts {
@@ -51,6 +87,7 @@ impl LoopFacts {
             of_node,
             exit_tests,
             has_exit_test,
+            constant_only: constant_only(p),
         }
     }
 }
@@ -119,13 +156,14 @@ impl Explorer<'_> {
         self.run.t.intern_val(w)
     }
 
-    /// The slots a loop writes that belong to this activation.
+    /// The slots a loop writes that belong to this activation and may be
+    /// widened (not those of variables assigned only constants).
     fn loop_slots(&self, proc: ProcId, l: u32) -> Vec<(VarId, u32)> {
         let p = self.cx.p;
         let mut slots = Vec::new();
         for &var in &self.cx.a.loops[l as usize].modifies {
             let v = p.var(var);
-            if !v.is_global_storage() && v.proc != Some(proc) {
+            if (!v.is_global_storage() && v.proc != Some(proc)) || self.loops.constant_only[var.index()] {
                 continue;
             }
             for k in 0..v.slots() {
@@ -137,9 +175,9 @@ impl Explorer<'_> {
 
     /// A visit of a loop head: a change still pending from the previous
     /// iteration (no exit test on its path) is widened now; past the bound,
-    /// values this path never had at the head become pending (or are
-    /// widened at once in a loop without exit tests); within the bound, the
-    /// values are recorded.
+    /// widenable values that changed since the last visit become pending
+    /// (or are widened at once in a loop without exit tests); within the
+    /// bound, the values are recorded.
     fn head_visit(&self, c: CtxId, proc: ProcId, l: u32, i: usize, w: &mut Valuation) {
         let slots = self.loop_slots(proc, l);
         let stale = std::mem::take(&mut w.loops[i].pending);
@@ -165,7 +203,7 @@ impl Explorer<'_> {
         let fresh_values: Vec<u32> = now
             .into_iter()
             .enumerate()
-            .filter(|(j, v)| !lv.saw(*j as u32, v))
+            .filter(|(j, v)| !lv.had(*j as u32, v))
             .map(|(j, _)| j as u32)
             .collect();
         if fresh_values.is_empty() {
