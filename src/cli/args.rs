@@ -26,8 +26,9 @@ pub struct CondArgs {
 /// What the Datalog engine may spend (`check`, `diff`).
 #[derive(Args, Clone)]
 pub struct BudgetArgs {
-    /// Loop iterations (per loop entry) explored exactly before the loop's
-    /// variables are widened to unknown values; also the recursion depth.
+    /// Loop iterations (per path and loop entry) explored exactly before
+    /// what the loop changes is widened to unknown values (variables
+    /// assigned only constants never are); also the recursion depth.
     #[arg(long, default_value_t = 10, value_name = "K")]
     pub unroll: u32,
     /// Give up on a file after this many seconds (its open conditions
