@@ -254,6 +254,7 @@ impl Explorer<'_> {
         self.violations(c, n, &w, &written, &[], &mut out);
         let w = self.advance(c, caller, n, *next, w, false);
         self.step_to(c, vec![], *next, w, &mut out);
+        self.stop_if_error(&out);
         out
     }
 }

@@ -85,13 +85,16 @@ pub const EXACT_SLOTS: u32 = 4_096;
 /// needs (it bounds how often a path repeats a state; on the exact space, a
 /// search through a 100-iteration loop with `%` in its test took minutes).
 /// Both attempts are functions of the program and the options, so the
-/// graph is too. The exact attempt gets half the time left.
+/// graph is too. The exact attempt gets half the time left, and stops at
+/// its first error state (it is discarded then anyway): most programs with
+/// an error reach one early, and pay little for the attempt.
 pub fn explore_exact_first(cx: &Context, opts: &Options, deadline: Option<Instant>) -> Exploration {
     let largest_frame = cx.layout.frame_slots.iter().copied().max().unwrap_or(0);
     let small = cx.layout.global_slots.saturating_add(largest_frame) <= EXACT_SLOTS;
     if !cx.a.loops.is_empty() && small {
         let exact = Options {
             exact_loops: true,
+            stop_at_error: true,
             max_states: opts.max_states.min(EXACT_STATES),
             ..opts.clone()
         };

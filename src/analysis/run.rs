@@ -23,6 +23,8 @@ pub type ReadMemory = fn() -> Option<u64>;
 pub const TIME_LIMIT: &str = "the time limit (--timeout) was reached";
 pub const STATE_LIMIT: &str = "the state limit (--max-states) was reached";
 pub const MEMORY_LIMIT: &str = "the memory limit (--max-memory) was reached";
+/// Never shown: a run that stops at its first error is discarded.
+pub const ERROR_REACHED: &str = "an error state was reached";
 
 /// A stop signal raised from outside the rules, with its reason; the first
 /// reason stays.
@@ -69,6 +71,11 @@ impl<'w> Run<'w> {
             }
             None => false,
         }
+    }
+
+    /// Stops the run from inside (see `Options::stop_at_error`).
+    pub fn raise(&self, why: &'static str) {
+        self.stop.raise(why);
     }
 
     fn note(&self, why: &'static str) {

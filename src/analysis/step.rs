@@ -10,7 +10,7 @@
 use super::eval::{Evaluator, Mode};
 use super::explore::State;
 use super::frames::{fresh, taken, AbsEnv, Frames};
-use super::run::{ReadMemory, Run};
+use super::run::{ReadMemory, Run, ERROR_REACHED};
 use super::state::*;
 use super::value::{Sym, Truth, Value};
 use super::widen::LoopFacts;
@@ -36,6 +36,9 @@ pub struct Options {
     /// Loops are never widened and valuations carry no loop bookkeeping:
     /// the state space is the program's own (see `explore::EXACT_STATES`).
     pub exact_loops: bool,
+    /// The run stops at the first error state it reaches (the exact pass,
+    /// which is of no use once it has one).
+    pub stop_at_error: bool,
 }
 
 impl Default for Options {
@@ -47,6 +50,7 @@ impl Default for Options {
             timeout: None,
             memory: None,
             exact_loops: false,
+            stop_at_error: false,
         }
     }
 }
@@ -235,7 +239,15 @@ impl Explorer<'_> {
         }
         // A failure that is an assumption ends the path without error.
         out.retain(|(_, t)| !matches!(t, Target::Error(k) if self.cx.cond(*k).cut));
+        self.stop_if_error(&out);
         out
+    }
+
+    /// With `stop_at_error`, an error among the successors stops the run.
+    pub(super) fn stop_if_error(&self, out: &[(LabelId, Target)]) {
+        if self.opts.stop_at_error && out.iter().any(|(_, t)| matches!(t, Target::Error(_))) {
+            self.run.raise(ERROR_REACHED);
+        }
     }
 
     /// Writes `x` (fresh draws when `None`) to the place, then checks user

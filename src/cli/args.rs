@@ -57,6 +57,7 @@ impl BudgetArgs {
             timeout: self.timeout,
             memory: options::memory_budget(self.max_memory),
             exact_loops: false,
+            stop_at_error: false,
         }
     }
 }
