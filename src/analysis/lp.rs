@@ -133,6 +133,17 @@ pub fn solve_hinted(
 /// Is there an integer assignment, within each symbol's range, satisfying
 /// every constraint?
 pub fn solve(cons: &[Constraint], range: &dyn Fn(Sym) -> (i64, i64), opts: LpOptions) -> Sat {
+    let mut refuter = super::refute::Refuter::new();
+    if cons.iter().any(|c| !refuter.add(c, range)) {
+        return Sat::No;
+    }
+    // Bounds alone often give a model (not a readable one: values at their
+    // bounds); it is checked like any other.
+    if !opts.small {
+        if let Some(m) = refuter.model().filter(|m| satisfies(cons, range, m)) {
+            return Sat::Yes(m);
+        }
+    }
     let mut extra: Vec<Constraint> = Vec::new();
     let mut budget = MAX_SOLVES;
     solve_split(cons, &mut extra, range, opts, &mut budget)

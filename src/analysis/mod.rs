@@ -9,6 +9,7 @@ pub mod frames;
 pub mod lp;
 pub mod path;
 pub mod refine;
+pub mod refute;
 pub mod run;
 pub mod state;
 pub mod step;
