@@ -64,7 +64,7 @@ ascent_run! {
         let s = bw.sum_root(*c2, *x, ex, (*r, (*c, *m, *w), *e)),
         bsum(s, ee, segs),
         let (e2, pre, post) = bw.call_update((*c, *n, *v), *l, *c2, *e, *ee, !segs.iter().any(|f| f.is_empty())),
-        let a2 = bw.prune((*c, *n, *v), Suffixes::concat(&pre, segs, &post, a)), if !a2.is_empty();
+        let a2 = bw.joined((*c, *n, *v), &pre, segs, &post, a), if !a2.is_empty();
 
     // An error inside a callee: on to every call that enters it.
     walk(r, c, n, v, e2, a2) <--

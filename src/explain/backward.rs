@@ -66,8 +66,10 @@ pub enum Root {
     },
 }
 
-/// Suffixes known (not) to hold from a state, by a hash of the suffix.
-type FeasibleMemo = HashMap<(State, u64), Vec<(super::fss::Fss, bool)>>;
+/// Suffixes known (not) to hold from a state, by a 128-bit hash of the
+/// suffix (`fss::hash128`; the suffixes themselves would be most of the
+/// memory an explanation takes).
+type FeasibleMemo = HashMap<(State, u128), bool>;
 type StepsMemo = HashMap<u64, Vec<(super::fss::Fss, std::rc::Rc<[super::assume::FocusStep]>)>>;
 
 pub struct Backward<'e> {
@@ -82,8 +84,7 @@ pub struct Backward<'e> {
     local_var: Vec<Vec<VarId>>,
     esets: RefCell<Interner<ESet>>,
     roots: RefCell<Interner<Root>>,
-    /// Feasibility of suffixes from states, computed once each (keyed by
-    /// a cheap hash of the suffix, then compared).
+    /// Feasibility of suffixes from states, computed once each.
     feasible: RefCell<FeasibleMemo>,
     /// The steps that execute each suffix, built once per suffix (keyed
     /// like `feasible`): the pruning checks execute a suffix from many

@@ -41,7 +41,51 @@ pub struct Event {
     pub label: LabelId,
 }
 
-pub type Fss = im::Vector<Event>;
+/// A sequence of focus events, shared: one allocation, cloned by a count.
+/// Sequences are built by putting events and sequences together, never
+/// edited in place, so a contiguous slice serves better than a tree (the
+/// subsequence tests and hashes walk it, the memo tables keep it).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Fss(Arc<[Event]>);
+
+impl Fss {
+    pub fn new() -> Fss {
+        Fss::default()
+    }
+
+    pub fn unit(e: Event) -> Fss {
+        Fss(Arc::from([e]))
+    }
+
+    /// `ev` in front.
+    pub fn push_front(&mut self, ev: Event) {
+        *self = std::iter::once(ev).chain(self.iter().copied()).collect();
+    }
+
+    /// `ev` at the end.
+    pub fn push_back(&mut self, ev: Event) {
+        *self = self.iter().copied().chain(std::iter::once(ev)).collect();
+    }
+
+    /// The events from `at` on.
+    pub fn split_off(&self, at: usize) -> Fss {
+        Fss(Arc::from(&self.0[at..]))
+    }
+}
+
+impl std::ops::Deref for Fss {
+    type Target = [Event];
+
+    fn deref(&self) -> &[Event] {
+        &self.0
+    }
+}
+
+impl FromIterator<Event> for Fss {
+    fn from_iter<I: IntoIterator<Item = Event>>(it: I) -> Fss {
+        Fss(it.into_iter().collect())
+    }
+}
 
 /// A 64-bit summary of which events a sequence holds: if `a` is a
 /// subsequence of `b`, `fingerprint(a) & !fingerprint(b) == 0`, so most
@@ -65,11 +109,33 @@ pub fn fingerprint(f: &Fss) -> u64 {
 /// hashing the vector through `Hash`, for memo tables.
 pub fn hash(f: &Fss) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut mix = |x: u64| {
+    for x in words(f) {
         h ^= x;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// A 128-bit hash of a sequence's events (two lanes, each a
+/// multiply-xorshift per word), for memo tables that keep the hash and not
+/// the sequence: two of the few million sequences an explanation checks
+/// at most collide with a negligible chance.
+pub fn hash128(f: &Fss) -> u128 {
+    let lane = |h: u64, x: u64, m: u64| {
+        let y = (h ^ x).wrapping_mul(m);
+        y ^ (y >> 31)
     };
-    for e in f.iter() {
+    let (mut a, mut b) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
+    for x in words(f) {
+        a = lane(a, x, 0x9e37_79b9_7f4a_7c15);
+        b = lane(b, x, 0xc2b2_ae3d_27d4_eb4f);
+    }
+    ((a as u128) << 64) | b as u128
+}
+
+/// Each event's fields as words.
+fn words(f: &Fss) -> impl Iterator<Item = u64> + '_ {
+    f.iter().flat_map(|e| {
         let kind = match e.kind {
             EvKind::Assign => 1,
             EvKind::Branch(false) => 2,
@@ -81,11 +147,8 @@ pub fn hash(f: &Fss) -> u64 {
             EvKind::Return => 8,
             EvKind::Error => 9,
         };
-        mix(e.node.0 as u64);
-        mix(kind);
-        mix(e.label.0 as u64);
-    }
-    h
+        [e.node.0 as u64, kind, e.label.0 as u64]
+    })
 }
 
 /// Call nesting up to which [`is_subseq`] keeps frames apart; deeper
@@ -115,7 +178,8 @@ pub fn is_subseq(a: &Fss, b: &Fss) -> bool {
 /// A sequence laid out for many subsequence tests: its events in a slice,
 /// where each call's segment closes, and a fingerprint.
 struct Flat {
-    ev: Vec<Event>,
+    ev: Fss,
+    /// Empty when there is no call (only call events' are read).
     close: Vec<usize>,
     call: bool,
     fp: u64,
@@ -123,13 +187,12 @@ struct Flat {
 
 impl Flat {
     fn new(f: &Fss) -> Flat {
-        let ev: Vec<Event> = f.iter().copied().collect();
-        let close = closes(&ev);
+        let call = f.iter().any(|e| e.kind == EvKind::Call);
         Flat {
-            call: ev.iter().any(|e| e.kind == EvKind::Call),
+            call,
             fp: fingerprint(f),
-            close,
-            ev,
+            close: if call { closes(f) } else { Vec::new() },
+            ev: f.clone(),
         }
     }
 
@@ -141,6 +204,7 @@ impl Flat {
         if !self.call && !b.call {
             return flat(self.ev.iter(), b.ev.iter());
         }
+        // `embeds` reads a close index only at a call event.
         embeds(
             (&self.ev, &self.close, 0, self.ev.len()),
             (&b.ev, &b.close, 0, b.ev.len()),
@@ -329,11 +393,7 @@ impl Suffixes {
                 Suffixes(Arc::new(
                     self.0
                         .iter()
-                        .map(|f| {
-                            let mut g = f.clone();
-                            g.push_front(e);
-                            g
-                        })
+                        .map(|f| std::iter::once(e).chain(f.iter().copied()).collect())
                         .collect(),
                 ))
             }
@@ -342,17 +402,29 @@ impl Suffixes {
 
     /// `pre ++ seg ++ post ++ f` for every segment and suffix.
     pub fn concat(pre: &[Event], segs: &Suffixes, post: &[Event], rest: &Suffixes) -> Suffixes {
+        Suffixes::from_candidates(Suffixes::concat_all(pre, segs, post, rest, |_| true))
+    }
+
+    /// `pre ++ seg ++ post ++ f` for every segment and suffix that `keep`
+    /// accepts, not yet reduced to an antichain.
+    pub fn concat_all(
+        pre: &[Event],
+        segs: &Suffixes,
+        post: &[Event],
+        rest: &Suffixes,
+        mut keep: impl FnMut(&Fss) -> bool,
+    ) -> Vec<Fss> {
         let mut out = Vec::new();
         for s in segs.iter() {
+            let head: Vec<Event> = pre.iter().chain(s.iter()).chain(post).copied().collect();
             for f in rest.iter() {
-                let mut g: Fss = pre.iter().copied().collect();
-                g.append(s.clone());
-                g.extend(post.iter().copied());
-                g.append(f.clone());
-                out.push(g);
+                let g: Fss = head.iter().chain(f.iter()).copied().collect();
+                if keep(&g) {
+                    out.push(g);
+                }
             }
         }
-        Suffixes::from_candidates(out)
+        out
     }
 
     /// Does some element of `self` sit inside `f`?

@@ -38,7 +38,7 @@ fn strip(f: &Fss, pre: &[Event]) -> Option<Fss> {
     if f.len() < pre.len() || !f.iter().zip(pre).all(|(a, b)| a == b) {
         return None;
     }
-    Some(f.clone().split_off(pre.len()))
+    Some(f.split_off(pre.len()))
 }
 
 impl FssGuide<'_, '_> {
@@ -96,7 +96,7 @@ impl Guide for FssGuide<'_, '_> {
             for (e_s, l) in g.errors.get(&k).into_iter().flatten() {
                 if *e_s == s {
                     let (root_set, ev) = bw.error_root(k, s, *l);
-                    if root_set == *es && rest.len() == 1 && rest.front() == Some(&ev) {
+                    if root_set == *es && rest.len() == 1 && rest.first() == Some(&ev) {
                         out.push(Move::Finish(self.step(n, *l)));
                     }
                 }
@@ -154,7 +154,7 @@ impl Guide for FssGuide<'_, '_> {
                                     .any(|x| x == seg)
                                 {
                                     // A user condition violated by the result ends here.
-                                    let violation = match (f_t.len(), f_t.front()) {
+                                    let violation = match (f_t.len(), f_t.first()) {
                                         (1, Some(e)) if e.kind == EvKind::Error && e.node == n => g
                                             .return_errors
                                             .get(&self.k)

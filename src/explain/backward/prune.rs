@@ -4,10 +4,24 @@
 
 use super::{Backward, Cut};
 use crate::analysis::explore::State;
+use crate::analysis::lp::{self, LpOptions, Sat};
+use crate::analysis::path::{Exec, PathError};
+use crate::analysis::refute::Refuter;
 use crate::analysis::state::*;
-use crate::explain::fss::{EvKind, Event};
+use crate::analysis::value::Sym;
+use crate::explain::assume::FocusStep;
+use crate::explain::fss::{EvKind, Event, Fss, Suffixes};
+use std::rc::Rc;
 
-impl Backward<'_> {
+/// A suffix executed in part from a state: the path so far and the bounds
+/// its constraints gave; or, once decided, whether it can hold.
+#[derive(Clone)]
+enum Partial<'e> {
+    Running(Box<(Exec<'e>, Refuter)>),
+    Decided(bool),
+}
+
+impl<'e> Backward<'e> {
     /// Is the budget for explaining spent? Then new suffixes are dropped,
     /// so the fixpoint ends soon, with a listing marked incomplete. Each
     /// call is one step; the clock is not read here (see `stop`).
@@ -30,23 +44,31 @@ impl Backward<'_> {
     /// constraints; if they have no integer solution, no run through `s`
     /// has this suffix, whatever came before. Sound to prune; "unknown"
     /// keeps the suffix.
-    pub fn feasible_from(&self, s: State, f: &crate::explain::fss::Fss) -> bool {
-        let key = (s, crate::explain::fss::hash(f));
-        if let Some(known) = self
-            .feasible
-            .borrow()
-            .get(&key)
-            .and_then(|v| v.iter().find(|(g, _)| g == f))
-        {
-            return known.1;
+    pub fn feasible_from(&self, s: State, f: &Fss) -> bool {
+        if let Some(known) = self.known(s, f) {
+            return known;
         }
         let ok = self.check_from(s, f);
-        self.feasible.borrow_mut().entry(key).or_default().push((f.clone(), ok));
+        self.remember(s, f, ok);
         ok
     }
 
+    /// What `feasible_from` found for `f` from `s`, if it was asked.
+    fn known(&self, s: State, f: &Fss) -> Option<bool> {
+        self.feasible
+            .borrow()
+            .get(&(s, crate::explain::fss::hash128(f)))
+            .copied()
+    }
+
+    fn remember(&self, s: State, f: &Fss, ok: bool) {
+        self.feasible
+            .borrow_mut()
+            .insert((s, crate::explain::fss::hash128(f)), ok);
+    }
+
     /// The steps that execute `f` alone, built once.
-    fn focus_steps_of(&self, f: &crate::explain::fss::Fss) -> std::rc::Rc<[crate::explain::assume::FocusStep]> {
+    fn focus_steps_of(&self, f: &Fss) -> Rc<[FocusStep]> {
         let key = crate::explain::fss::hash(f);
         if let Some((_, steps)) = self
             .focus_steps
@@ -56,7 +78,7 @@ impl Backward<'_> {
         {
             return steps.clone();
         }
-        let steps: std::rc::Rc<[_]> = crate::explain::assume::focus_steps(self.e, f).into();
+        let steps: Rc<[_]> = crate::explain::assume::focus_steps(self.e, f).into();
         self.focus_steps
             .borrow_mut()
             .entry(key)
@@ -65,10 +87,14 @@ impl Backward<'_> {
         steps
     }
 
-    pub(super) fn check_from(&self, s: State, f: &crate::explain::fss::Fss) -> bool {
-        use crate::analysis::lp::{self, LpOptions, Sat};
-        use crate::analysis::path::Exec;
-        use crate::analysis::value::Sym;
+    pub(super) fn check_from(&self, s: State, f: &Fss) -> bool {
+        let mut run = Partial::Running(Box::new((self.begin(s), Refuter::new())));
+        self.advance(&mut run, &self.focus_steps_of(f));
+        self.conclude(&run)
+    }
+
+    /// Exact execution from state `s`'s valuation, nothing executed yet.
+    fn begin(&self, s: State) -> Exec<'e> {
         let e = self.e;
         let p = e.cx.p;
         let (_, n, v) = s;
@@ -80,21 +106,47 @@ impl Backward<'_> {
         }
         let locals = val.locals().clone();
         let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
-        let mut x = Exec::sparse_from(p, &e.cx.layout, proc, globals, locals, first);
-        for fs in self.focus_steps_of(f).iter() {
-            match fs.run(e, &mut x) {
+        Exec::sparse_from(p, &e.cx.layout, proc, globals, locals, first)
+    }
+
+    /// Executes `steps` on a partial run, deciding it as soon as it can.
+    fn advance(&self, run: &mut Partial<'e>, steps: &[FocusStep]) {
+        let Partial::Running(running) = run else { return };
+        let (x, refuter) = &mut **running;
+        let range = |s: Sym| self.e.sym_range(s);
+        for fs in steps {
+            let seen = x.constraints.len();
+            match fs.run(self.e, x) {
                 Ok(_) => {}
-                Err(crate::analysis::path::PathError::Infeasible) => return false,
+                Err(PathError::Infeasible) => return *run = Partial::Decided(false),
                 // A suffix that does not execute cleanly is kept: prune only
                 // what is certainly infeasible.
-                Err(_) => return true,
+                Err(_) => return *run = Partial::Decided(true),
+            }
+            // Most suffixes that cannot hold contradict themselves plainly
+            // (`x == 0`, later `x != 0`): stopped at that constraint, no LP.
+            if x.constraints.iter().skip(seen).any(|c| !refuter.add(&c.c, &range)) {
+                return *run = Partial::Decided(false);
             }
         }
+    }
+
+    /// Can a run that executed every step hold? Its constraints go to the
+    /// LP (recent models first).
+    fn conclude(&self, run: &Partial) -> bool {
+        let (x, refuter) = match run {
+            Partial::Decided(ok) => return *ok,
+            Partial::Running(running) => (&running.0, &running.1),
+        };
         let cons: Vec<_> = x.constraints.iter().map(|c| c.c.clone()).collect();
         if cons.is_empty() {
             return true;
         }
-        let range = |s: Sym| e.sym_range(s);
+        let range = |s: Sym| self.e.sym_range(s);
+        // The bounds' own model, when the constraints are all bounds.
+        if refuter.model().is_some_and(|m| lp::satisfies(&cons, &range, &m)) {
+            return true;
+        }
         if self
             .models
             .borrow()
@@ -121,14 +173,9 @@ impl Backward<'_> {
     /// `a` with `ev` in front, pruned where the step adds a constraint (a
     /// branch on unknowns, an index or divisor split); elsewhere the
     /// suffixes' constraints from here are those from the next state.
-    pub fn prune_step(
-        &self,
-        s: State,
-        a: &crate::explain::fss::Suffixes,
-        ev: Option<Event>,
-    ) -> crate::explain::fss::Suffixes {
+    pub fn prune_step(&self, s: State, a: &Suffixes, ev: Option<Event>) -> Suffixes {
         if self.late() {
-            return crate::explain::fss::Suffixes::default();
+            return Suffixes::default();
         }
         let b = a.prepend(ev);
         let constrains = match ev {
@@ -146,14 +193,50 @@ impl Backward<'_> {
         }
     }
 
-    /// The suffixes that can hold from state `s`.
-    pub fn prune(&self, s: State, a: crate::explain::fss::Suffixes) -> crate::explain::fss::Suffixes {
+    /// `pre ++ seg ++ post ++ f` for every segment and suffix, those that
+    /// can hold from state `s`. Every combination of a segment starts with
+    /// the same events, executed once (the call's segment closes within
+    /// them, so the rest executes as it would alone). Checked before the
+    /// antichain is taken: a suffix that holds stays even where a shorter
+    /// one inside it does not.
+    pub fn joined(&self, s: State, pre: &[Event], segs: &Suffixes, post: &[Event], rest: &Suffixes) -> Suffixes {
         if self.late() {
-            return crate::explain::fss::Suffixes::default();
+            return Suffixes::default();
+        }
+        let mut out = Vec::new();
+        for seg in segs.iter() {
+            let head: Fss = pre.iter().chain(seg.iter()).chain(post).copied().collect();
+            let mut after_head: Option<Partial> = None;
+            for f in rest.iter() {
+                let g: Fss = head.iter().chain(f.iter()).copied().collect();
+                let ok = self.known(s, &g).unwrap_or_else(|| {
+                    let start = after_head.get_or_insert_with(|| {
+                        let mut run = Partial::Running(Box::new((self.begin(s), Refuter::new())));
+                        self.advance(&mut run, &crate::explain::assume::focus_steps(self.e, &head));
+                        run
+                    });
+                    let mut run = start.clone();
+                    self.advance(&mut run, &self.focus_steps_of(f));
+                    let ok = self.conclude(&run);
+                    self.remember(s, &g, ok);
+                    ok
+                });
+                if ok {
+                    out.push(g);
+                }
+            }
+        }
+        Suffixes::from_candidates(out)
+    }
+
+    /// The suffixes that can hold from state `s`.
+    pub fn prune(&self, s: State, a: Suffixes) -> Suffixes {
+        if self.late() {
+            return Suffixes::default();
         }
         if a.iter().all(|f| self.feasible_from(s, f)) {
             return a;
         }
-        crate::explain::fss::Suffixes::from_candidates(a.iter().filter(|f| self.feasible_from(s, f)).cloned().collect())
+        Suffixes::from_candidates(a.iter().filter(|f| self.feasible_from(s, f)).cloned().collect())
     }
 }
