@@ -336,7 +336,20 @@ mod tests {
             .unwrap()
             .combine(1, &LinExpr::constant(1 << 32), 1)
             .unwrap());
-        let r = solve(&[c], &|_| (0, i64::MAX), LpOptions::default());
+        let r = solve(std::slice::from_ref(&c), &|_| (0, i64::MAX), LpOptions::default());
+        match r {
+            // The bounds give a model (x at its lower bound).
+            Sat::Yes(m) => assert!(satisfies(std::slice::from_ref(&c), &|_| (0, i64::MAX), &m), "{m:?}"),
+            Sat::Unknown(_) => {}
+            Sat::No => panic!("a solution was lost"),
+        }
+        // The integer search itself (readable models asked for: no bounds
+        // model) cannot say no either.
+        let small = LpOptions {
+            small: true,
+            seconds: 5.0,
+        };
+        let r = solve(&[c], &|_| (0, i64::MAX), small);
         assert!(matches!(r, Sat::Unknown(_)), "got {r:?}");
     }
 
