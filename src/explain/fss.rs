@@ -121,20 +121,40 @@ pub fn hash(f: &Fss) -> u64 {
 /// the sequence: two of the few million sequences an explanation checks
 /// at most collide with a negligible chance.
 pub fn hash128(f: &Fss) -> u128 {
-    let lane = |h: u64, x: u64, m: u64| {
-        let y = (h ^ x).wrapping_mul(m);
-        y ^ (y >> 31)
-    };
-    let (mut a, mut b) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
-    for x in words(f) {
-        a = lane(a, x, 0x9e37_79b9_7f4a_7c15);
-        b = lane(b, x, 0xc2b2_ae3d_27d4_eb4f);
+    Hash128::default().feed(f).finish()
+}
+
+/// [`hash128`] taken in parts: events fed in order give the hash of
+/// their concatenation.
+#[derive(Clone, Copy)]
+pub struct Hash128(u64, u64);
+
+impl Default for Hash128 {
+    fn default() -> Self {
+        Hash128(0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344)
     }
-    ((a as u128) << 64) | b as u128
+}
+
+impl Hash128 {
+    pub fn feed(mut self, events: &[Event]) -> Hash128 {
+        let lane = |h: u64, x: u64, m: u64| {
+            let y = (h ^ x).wrapping_mul(m);
+            y ^ (y >> 31)
+        };
+        for x in words(events) {
+            self.0 = lane(self.0, x, 0x9e37_79b9_7f4a_7c15);
+            self.1 = lane(self.1, x, 0xc2b2_ae3d_27d4_eb4f);
+        }
+        self
+    }
+
+    pub fn finish(self) -> u128 {
+        ((self.0 as u128) << 64) | self.1 as u128
+    }
 }
 
 /// Each event's fields as words.
-fn words(f: &Fss) -> impl Iterator<Item = u64> + '_ {
+fn words(f: &[Event]) -> impl Iterator<Item = u64> + '_ {
     f.iter().flat_map(|e| {
         let kind = match e.kind {
             EvKind::Assign => 1,

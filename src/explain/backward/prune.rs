@@ -45,26 +45,23 @@ impl<'e> Backward<'e> {
     /// has this suffix, whatever came before. Sound to prune; "unknown"
     /// keeps the suffix.
     pub fn feasible_from(&self, s: State, f: &Fss) -> bool {
-        if let Some(known) = self.known(s, f) {
+        let key = crate::explain::fss::hash128(f);
+        if let Some(known) = self.known(s, key) {
             return known;
         }
         let ok = self.check_from(s, f);
-        self.remember(s, f, ok);
+        self.remember(s, key, ok);
         ok
     }
 
-    /// What `feasible_from` found for `f` from `s`, if it was asked.
-    fn known(&self, s: State, f: &Fss) -> Option<bool> {
-        self.feasible
-            .borrow()
-            .get(&(s, crate::explain::fss::hash128(f)))
-            .copied()
+    /// What `feasible_from` found from `s` for the suffix with this
+    /// `fss::hash128`, if it was asked.
+    fn known(&self, s: State, key: u128) -> Option<bool> {
+        self.feasible.borrow().get(&(s, key)).copied()
     }
 
-    fn remember(&self, s: State, f: &Fss, ok: bool) {
-        self.feasible
-            .borrow_mut()
-            .insert((s, crate::explain::fss::hash128(f)), ok);
+    fn remember(&self, s: State, key: u128, ok: bool) {
+        self.feasible.borrow_mut().insert((s, key), ok);
     }
 
     /// The steps that execute `f` alone, built once.
@@ -206,10 +203,12 @@ impl<'e> Backward<'e> {
         let mut out = Vec::new();
         for seg in segs.iter() {
             let head: Fss = pre.iter().chain(seg.iter()).chain(post).copied().collect();
+            let head_hash = crate::explain::fss::Hash128::default().feed(&head);
             let mut after_head: Option<Partial> = None;
             for f in rest.iter() {
-                let g: Fss = head.iter().chain(f.iter()).copied().collect();
-                let ok = self.known(s, &g).unwrap_or_else(|| {
+                // The combination is built only if it is kept.
+                let key = head_hash.feed(f).finish();
+                let ok = self.known(s, key).unwrap_or_else(|| {
                     let start = after_head.get_or_insert_with(|| {
                         let mut run = Partial::Running(Box::new((self.begin(s), Refuter::new())));
                         self.advance(&mut run, &crate::explain::assume::focus_steps(self.e, &head));
@@ -218,11 +217,11 @@ impl<'e> Backward<'e> {
                     let mut run = start.clone();
                     self.advance(&mut run, &self.focus_steps_of(f));
                     let ok = self.conclude(&run);
-                    self.remember(s, &g, ok);
+                    self.remember(s, key, ok);
                     ok
                 });
                 if ok {
-                    out.push(g);
+                    out.push(head.iter().chain(f.iter()).copied().collect());
                 }
             }
         }
