@@ -90,6 +90,8 @@ pub struct Backward<'e> {
     /// like `feasible`): the pruning checks execute a suffix from many
     /// states.
     focus_steps: RefCell<StepsMemo>,
+    /// Heads and suffixes executed for the joins at calls' returns.
+    joins: RefCell<prune::JoinMemo<'e>>,
     /// Recent models of suffix constraints: hints for the next question.
     models: RefCell<Vec<std::collections::BTreeMap<crate::analysis::value::Sym, i64>>>,
     /// Past these, no new suffix is derived (the listing is cut short):
@@ -172,6 +174,7 @@ impl<'e> Backward<'e> {
             roots: RefCell::new(Interner::default()),
             feasible: RefCell::new(HashMap::new()),
             focus_steps: RefCell::new(HashMap::new()),
+            joins: RefCell::new(Default::default()),
             models: RefCell::new(Vec::new()),
             max_steps: u64::MAX,
             deadline: None,

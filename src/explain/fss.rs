@@ -136,16 +136,24 @@ impl Default for Hash128 {
 }
 
 impl Hash128 {
-    pub fn feed(mut self, events: &[Event]) -> Hash128 {
+    pub fn feed(self, events: &[Event]) -> Hash128 {
+        words(events).fold(self, Hash128::word)
+    }
+
+    fn word(mut self, x: u64) -> Hash128 {
         let lane = |h: u64, x: u64, m: u64| {
             let y = (h ^ x).wrapping_mul(m);
             y ^ (y >> 31)
         };
-        for x in words(events) {
-            self.0 = lane(self.0, x, 0x9e37_79b9_7f4a_7c15);
-            self.1 = lane(self.1, x, 0xc2b2_ae3d_27d4_eb4f);
-        }
+        self.0 = lane(self.0, x, 0x9e37_79b9_7f4a_7c15);
+        self.1 = lane(self.1, x, 0xc2b2_ae3d_27d4_eb4f);
         self
+    }
+
+    /// Ends a part: parts fed with marks between them hash apart from the
+    /// same events split otherwise.
+    pub fn mark(self) -> Hash128 {
+        self.word(u64::MAX)
     }
 
     pub fn finish(self) -> u128 {

@@ -8,10 +8,54 @@ use crate::analysis::lp::{self, LpOptions, Sat};
 use crate::analysis::path::{Exec, PathError};
 use crate::analysis::refute::Refuter;
 use crate::analysis::state::*;
-use crate::analysis::value::Sym;
+use crate::analysis::value::{Constraint, Sym};
 use crate::explain::assume::FocusStep;
-use crate::explain::fss::{EvKind, Event, Fss, Suffixes};
+use crate::explain::fss::{EvKind, Event, Fss, Hash128, Suffixes};
+use std::collections::HashMap;
 use std::rc::Rc;
+
+/// Steps executed after a run: the constraints they add (up to where the
+/// execution ended) and how it ended.
+struct Tail {
+    cons: Vec<Constraint>,
+    end: End,
+}
+
+enum End {
+    Done,
+    /// A step's decision contradicts a known value.
+    Infeasible,
+    /// A step did not execute cleanly (kept: prune only what is certain).
+    Unclean,
+}
+
+/// What `joined` keeps between calls: the heads executed from each state,
+/// and each suffix executed after each store.
+#[derive(Default)]
+pub(super) struct JoinMemo<'e> {
+    heads: HashMap<(State, u128), Rc<AfterHeads<'e>>>,
+    /// By `Exec::store_hash` and `fss::hash128` of the suffix; the store
+    /// kept is compared exactly.
+    tails: HashMap<(u64, u128), Vec<TailAfter<'e>>>,
+}
+
+/// A suffix executed after a store.
+type TailAfter<'e> = (Exec<'e>, Rc<Tail>);
+
+/// Heads executed from a state, and the running ones grouped by the store
+/// they leave (values, frames, next fresh symbol): a suffix executed after
+/// any head of a group adds the same constraints.
+struct AfterHeads<'e> {
+    runs: Vec<Partial<'e>>,
+    groups: Vec<Group>,
+}
+
+struct Group {
+    /// `Exec::store_hash` of the members' store.
+    store: u64,
+    /// Indices into `runs`, all running.
+    members: Vec<usize>,
+}
 
 /// A suffix executed in part from a state: the path so far and the bounds
 /// its constraints gave; or, once decided, whether it can hold.
@@ -19,6 +63,15 @@ use std::rc::Rc;
 enum Partial<'e> {
     Running(Box<(Exec<'e>, Refuter)>),
     Decided(bool),
+}
+
+impl<'e> Partial<'e> {
+    fn exec(&self) -> Option<&Exec<'e>> {
+        match self {
+            Partial::Running(r) => Some(&r.0),
+            Partial::Decided(_) => None,
+        }
+    }
 }
 
 impl<'e> Backward<'e> {
@@ -131,11 +184,19 @@ impl<'e> Backward<'e> {
     /// Can a run that executed every step hold? Its constraints go to the
     /// LP (recent models first).
     fn conclude(&self, run: &Partial) -> bool {
-        let (x, refuter) = match run {
-            Partial::Decided(ok) => return *ok,
-            Partial::Running(running) => (&running.0, &running.1),
-        };
-        let cons: Vec<_> = x.constraints.iter().map(|c| c.c.clone()).collect();
+        match run {
+            Partial::Decided(ok) => *ok,
+            Partial::Running(running) => {
+                let (x, refuter) = &**running;
+                self.solvable(x.constraints.iter().map(|c| c.c.clone()).collect(), refuter)
+            }
+        }
+    }
+
+    /// Have these constraints, which the bounds in `refuter` do not refute,
+    /// an integer solution? The bounds' model first, then recent models,
+    /// then the LP; "unknown" counts as yes.
+    fn solvable(&self, cons: Vec<Constraint>, refuter: &Refuter) -> bool {
         if cons.is_empty() {
             return true;
         }
@@ -191,41 +252,158 @@ impl<'e> Backward<'e> {
     }
 
     /// `pre ++ seg ++ post ++ f` for every segment and suffix, those that
-    /// can hold from state `s`. Every combination of a segment starts with
-    /// the same events, executed once (the call's segment closes within
-    /// them, so the rest executes as it would alone). Checked before the
-    /// antichain is taken: a suffix that holds stays even where a shorter
-    /// one inside it does not.
+    /// can hold from state `s`. Each head (`pre ++ seg ++ post`) is
+    /// executed once from `s`, and each suffix once per store the heads
+    /// leave (the call's segment closes within the head, so the suffix
+    /// executes as it would alone): a combination then costs only its
+    /// constraints put together. Checked before the antichain is taken: a
+    /// suffix that holds stays even where a shorter one inside it does not.
     pub fn joined(&self, s: State, pre: &[Event], segs: &Suffixes, post: &[Event], rest: &Suffixes) -> Suffixes {
         if self.late() {
             return Suffixes::default();
         }
+        let heads: Vec<(Fss, Hash128)> = segs
+            .iter()
+            .map(|seg| {
+                let head: Fss = pre.iter().chain(seg.iter()).chain(post).copied().collect();
+                let hash = Hash128::default().feed(&head);
+                (head, hash)
+            })
+            .collect();
+        let mut after: Option<Rc<AfterHeads>> = None;
         let mut out = Vec::new();
-        for seg in segs.iter() {
-            let head: Fss = pre.iter().chain(seg.iter()).chain(post).copied().collect();
-            let head_hash = crate::explain::fss::Hash128::default().feed(&head);
-            let mut after_head: Option<Partial> = None;
-            for f in rest.iter() {
-                // The combination is built only if it is kept.
-                let key = head_hash.feed(f).finish();
-                let ok = self.known(s, key).unwrap_or_else(|| {
-                    let start = after_head.get_or_insert_with(|| {
-                        let mut run = Partial::Running(Box::new((self.begin(s), Refuter::new())));
-                        self.advance(&mut run, &crate::explain::assume::focus_steps(self.e, &head));
-                        run
-                    });
-                    let mut run = start.clone();
-                    self.advance(&mut run, &self.focus_steps_of(f));
-                    let ok = self.conclude(&run);
-                    self.remember(s, key, ok);
-                    ok
-                });
-                if ok {
+        for f in rest.iter() {
+            // The combinations' memo keys; a combination is built only if it is kept.
+            let keys: Vec<u128> = heads.iter().map(|(_, h)| h.feed(f).finish()).collect();
+            let mut oks: Vec<Option<bool>> = keys.iter().map(|&k| self.known(s, k)).collect();
+            if oks.contains(&None) {
+                let after = after.get_or_insert_with(|| self.after_heads(s, &heads));
+                for (ok, run) in oks.iter_mut().zip(&after.runs) {
+                    if let (None, Partial::Decided(decided)) = (*ok, run) {
+                        *ok = Some(*decided);
+                    }
+                }
+                for group in &after.groups {
+                    if group.members.iter().all(|&i| oks[i].is_some()) {
+                        continue;
+                    }
+                    let tail = self.tail(&after.runs[group.members[0]], group.store, f);
+                    for &i in &group.members {
+                        if let (None, Partial::Running(run)) = (oks[i], &after.runs[i]) {
+                            let ok = self.follows(run, &tail);
+                            self.remember(s, keys[i], ok);
+                            oks[i] = Some(ok);
+                        }
+                    }
+                }
+            }
+            for ((head, _), ok) in heads.iter().zip(&oks) {
+                // Every head is decided or in a group: `None` is not left.
+                if ok.unwrap_or(true) {
                     out.push(head.iter().chain(f.iter()).copied().collect());
                 }
             }
         }
         Suffixes::from_candidates(out)
+    }
+
+    /// The heads executed from state `s` and grouped by store, once per
+    /// state and heads (the walk's suffixes after a call grow in rounds,
+    /// and each round joins them to the same segments again).
+    fn after_heads(&self, s: State, heads: &[(Fss, Hash128)]) -> Rc<AfterHeads<'e>> {
+        let key = heads
+            .iter()
+            .fold(Hash128::default(), |h, (head, _)| h.feed(head).mark())
+            .finish();
+        if let Some(known) = self.joins.borrow().heads.get(&(s, key)) {
+            return known.clone();
+        }
+        let mut runs: Vec<Partial> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
+        for (i, (head, _)) in heads.iter().enumerate() {
+            let mut run = Partial::Running(Box::new((self.begin(s), Refuter::new())));
+            self.advance(&mut run, &crate::explain::assume::focus_steps(self.e, head));
+            if let Partial::Running(x) = &run {
+                let store = x.0.store_hash();
+                let same =
+                    |g: &&mut Group| g.store == store && runs[g.members[0]].exec().is_some_and(|y| y.same_store(&x.0));
+                match groups.iter_mut().find(same) {
+                    Some(g) => g.members.push(i),
+                    None => groups.push(Group {
+                        store,
+                        members: vec![i],
+                    }),
+                }
+            }
+            runs.push(run);
+        }
+        let after = Rc::new(AfterHeads { runs, groups });
+        self.joins.borrow_mut().heads.insert((s, key), after.clone());
+        after
+    }
+
+    /// The suffix `f` executed after `run` (a running head of a group whose
+    /// store hashes to `store`): the constraints it adds and how it ended.
+    /// Once per store and suffix.
+    fn tail(&self, run: &Partial<'e>, store: u64, f: &Fss) -> Rc<Tail> {
+        let Some(from) = run.exec() else {
+            unreachable!("groups hold running heads")
+        };
+        let key = (store, crate::explain::fss::hash128(f));
+        let found = self
+            .joins
+            .borrow()
+            .tails
+            .get(&key)
+            .and_then(|v| v.iter().find(|(x, _)| x.same_store(from)).map(|(_, t)| t.clone()));
+        if let Some(t) = found {
+            return t;
+        }
+        let mut x = from.clone();
+        let start = x.constraints.len();
+        let mut end = End::Done;
+        for fs in self.focus_steps_of(f).iter() {
+            let seen = x.constraints.len();
+            match fs.run(self.e, &mut x) {
+                Ok(_) => continue,
+                Err(PathError::Infeasible) => end = End::Infeasible,
+                Err(_) => end = End::Unclean,
+            }
+            x.constraints.truncate(seen);
+            break;
+        }
+        let cons = x.constraints.iter().skip(start).map(|c| c.c.clone()).collect();
+        let t = Rc::new(Tail { cons, end });
+        self.joins
+            .borrow_mut()
+            .tails
+            .entry(key)
+            .or_default()
+            .push((from.clone(), t.clone()));
+        t
+    }
+
+    /// Can `tail` hold after `run`? As if its steps were executed on it
+    /// (`advance`, then `conclude`): the bounds first, then the LP.
+    fn follows(&self, run: &(Exec<'e>, Refuter), tail: &Tail) -> bool {
+        let range = |s: Sym| self.e.sym_range(s);
+        let mut refuter = run.1.clone();
+        if tail.cons.iter().any(|c| !refuter.add(c, &range)) {
+            return false;
+        }
+        match tail.end {
+            End::Infeasible => false,
+            End::Unclean => true,
+            End::Done => {
+                let cons = run
+                    .0
+                    .constraints
+                    .iter()
+                    .map(|c| c.c.clone())
+                    .chain(tail.cons.iter().cloned());
+                self.solvable(cons.collect(), &refuter)
+            }
+        }
     }
 
     /// The suffixes that can hold from state `s`.
