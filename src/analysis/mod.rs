@@ -6,6 +6,7 @@ pub mod calls;
 pub mod eval;
 pub mod explore;
 pub mod frames;
+pub mod hash;
 pub mod lp;
 pub mod path;
 pub mod refine;

@@ -312,30 +312,19 @@ impl<'a> Exec<'a> {
         }
     }
 
-    /// Do the two executions hold the same values, frames and next fresh
-    /// symbol? Then the same steps executed from either add the same
-    /// constraints (the constraints they already have do not matter).
-    pub fn same_store(&self, other: &Exec) -> bool {
-        self.counter == other.counter
-            && self.globals == other.globals
-            && self.frames.len() == other.frames.len()
-            && self
-                .frames
-                .iter()
-                .zip(&other.frames)
-                .all(|(a, b)| a.proc == b.proc && a.ret == b.ret && a.locals == b.locals)
-    }
-
-    /// A hash of what [`Exec::same_store`] compares.
-    pub fn store_hash(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::hash::DefaultHasher::new();
+    /// A 128-bit hash of what steps read: the values, the frames and the
+    /// next fresh symbol. Two executions with one key add the same
+    /// constraints on the same steps (the constraints they already have do
+    /// not matter).
+    pub fn store_key(&self) -> u128 {
+        use std::hash::Hash;
+        let mut h = super::hash::Wide::default();
         self.counter.hash(&mut h);
         self.globals.hash(&mut h);
         for f in &self.frames {
             (f.proc, f.ret, &f.locals).hash(&mut h);
         }
-        h.finish()
+        h.finish128()
     }
 
     /// Executes one step. `Ok(Some(site))` when the step stops at an error

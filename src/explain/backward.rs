@@ -28,6 +28,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
 mod calls;
+mod chain;
 mod prune;
 mod slots;
 
@@ -90,8 +91,10 @@ pub struct Backward<'e> {
     /// like `feasible`): the pruning checks execute a suffix from many
     /// states.
     focus_steps: RefCell<StepsMemo>,
-    /// Heads and suffixes executed for the joins at calls' returns.
-    joins: RefCell<prune::JoinMemo<'e>>,
+    /// Suffixes executed from stores (`chain.rs`).
+    chains: RefCell<chain::ChainMemo>,
+    /// Heads executed for the joins at calls' returns.
+    heads: RefCell<prune::HeadsMemo<'e>>,
     /// Recent models of suffix constraints: hints for the next question.
     models: RefCell<Vec<std::collections::BTreeMap<crate::analysis::value::Sym, i64>>>,
     /// Past these, no new suffix is derived (the listing is cut short):
@@ -174,7 +177,8 @@ impl<'e> Backward<'e> {
             roots: RefCell::new(Interner::default()),
             feasible: RefCell::new(HashMap::new()),
             focus_steps: RefCell::new(HashMap::new()),
-            joins: RefCell::new(Default::default()),
+            chains: RefCell::new(HashMap::new()),
+            heads: RefCell::new(HashMap::new()),
             models: RefCell::new(Vec::new()),
             max_steps: u64::MAX,
             deadline: None,

@@ -7,6 +7,7 @@
 //! antichains are finite and every chain of joins stops, so the backward
 //! fixpoint ends even where the state graph has cycles.
 
+use crate::analysis::hash::Wide;
 use crate::analysis::state::LabelId;
 use crate::ir::NodeId;
 use std::sync::Arc;
@@ -116,49 +117,44 @@ pub fn hash(f: &Fss) -> u64 {
     h
 }
 
-/// A 128-bit hash of a sequence's events (two lanes, each a
-/// multiply-xorshift per word), for memo tables that keep the hash and not
-/// the sequence: two of the few million sequences an explanation checks
-/// at most collide with a negligible chance.
+/// A 128-bit hash of a sequence's events (`analysis::hash::Wide`), for
+/// memo tables that keep the hash and not the sequence.
 pub fn hash128(f: &Fss) -> u128 {
     Hash128::default().feed(f).finish()
 }
 
 /// [`hash128`] taken in parts: events fed in order give the hash of
 /// their concatenation.
-#[derive(Clone, Copy)]
-pub struct Hash128(u64, u64);
-
-impl Default for Hash128 {
-    fn default() -> Self {
-        Hash128(0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344)
-    }
-}
+#[derive(Clone, Copy, Default)]
+pub struct Hash128(Wide);
 
 impl Hash128 {
     pub fn feed(self, events: &[Event]) -> Hash128 {
-        words(events).fold(self, Hash128::word)
-    }
-
-    fn word(mut self, x: u64) -> Hash128 {
-        let lane = |h: u64, x: u64, m: u64| {
-            let y = (h ^ x).wrapping_mul(m);
-            y ^ (y >> 31)
-        };
-        self.0 = lane(self.0, x, 0x9e37_79b9_7f4a_7c15);
-        self.1 = lane(self.1, x, 0xc2b2_ae3d_27d4_eb4f);
-        self
+        Hash128(words(events).fold(self.0, Wide::word))
     }
 
     /// Ends a part: parts fed with marks between them hash apart from the
     /// same events split otherwise.
     pub fn mark(self) -> Hash128 {
-        self.word(u64::MAX)
+        Hash128(self.0.word(u64::MAX))
     }
 
     pub fn finish(self) -> u128 {
-        ((self.0 as u128) << 64) | self.1 as u128
+        self.0.finish128()
     }
+}
+
+/// The hash of every suffix of `f`, `f[i..]` at `i` (the empty one last),
+/// taken from the end: a suffix's hash is its first event's words fed
+/// after the rest's hash. Another family than [`hash128`].
+pub fn suffix_keys(f: &[Event]) -> Vec<u128> {
+    let mut keys = vec![Wide::default().word(u64::MAX - 1).finish128(); f.len() + 1];
+    for i in (0..f.len()).rev() {
+        keys[i] = words(&f[i..=i])
+            .fold(Wide::from_u128(keys[i + 1]), Wide::word)
+            .finish128();
+    }
+    keys
 }
 
 /// Each event's fields as words.

@@ -14,45 +14,20 @@ use crate::explain::fss::{EvKind, Event, Fss, Hash128, Suffixes};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// Steps executed after a run: the constraints they add (up to where the
-/// execution ended) and how it ended.
-struct Tail {
-    cons: Vec<Constraint>,
-    end: End,
-}
-
-enum End {
-    Done,
-    /// A step's decision contradicts a known value.
-    Infeasible,
-    /// A step did not execute cleanly (kept: prune only what is certain).
-    Unclean,
-}
-
-/// What `joined` keeps between calls: the heads executed from each state,
-/// and each suffix executed after each store.
-#[derive(Default)]
-pub(super) struct JoinMemo<'e> {
-    heads: HashMap<(State, u128), Rc<AfterHeads<'e>>>,
-    /// By `Exec::store_hash` and `fss::hash128` of the suffix; the store
-    /// kept is compared exactly.
-    tails: HashMap<(u64, u128), Vec<TailAfter<'e>>>,
-}
-
-/// A suffix executed after a store.
-type TailAfter<'e> = (Exec<'e>, Rc<Tail>);
+/// The heads `joined` executed from each state, by the heads' hash.
+pub(super) type HeadsMemo<'e> = HashMap<(State, u128), Rc<AfterHeads<'e>>>;
 
 /// Heads executed from a state, and the running ones grouped by the store
 /// they leave (values, frames, next fresh symbol): a suffix executed after
 /// any head of a group adds the same constraints.
-struct AfterHeads<'e> {
+pub(super) struct AfterHeads<'e> {
     runs: Vec<Partial<'e>>,
     groups: Vec<Group>,
 }
 
 struct Group {
-    /// `Exec::store_hash` of the members' store.
-    store: u64,
+    /// `Exec::store_key` of the members' store.
+    store: u128,
     /// Indices into `runs`, all running.
     members: Vec<usize>,
 }
@@ -118,7 +93,7 @@ impl<'e> Backward<'e> {
     }
 
     /// The steps that execute `f` alone, built once.
-    fn focus_steps_of(&self, f: &Fss) -> Rc<[FocusStep]> {
+    pub(super) fn focus_steps_of(&self, f: &Fss) -> Rc<[FocusStep]> {
         let key = crate::explain::fss::hash(f);
         if let Some((_, steps)) = self
             .focus_steps
@@ -138,9 +113,9 @@ impl<'e> Backward<'e> {
     }
 
     pub(super) fn check_from(&self, s: State, f: &Fss) -> bool {
-        let mut run = Partial::Running(Box::new((self.begin(s), Refuter::new())));
-        self.advance(&mut run, &self.focus_steps_of(f));
-        self.conclude(&run)
+        let start = self.begin(s);
+        let chain = self.chain(&start, f);
+        self.follows(&(start, Refuter::new()), &chain)
     }
 
     /// Exact execution from state `s`'s valuation, nothing executed yet.
@@ -181,22 +156,10 @@ impl<'e> Backward<'e> {
         }
     }
 
-    /// Can a run that executed every step hold? Its constraints go to the
-    /// LP (recent models first).
-    fn conclude(&self, run: &Partial) -> bool {
-        match run {
-            Partial::Decided(ok) => *ok,
-            Partial::Running(running) => {
-                let (x, refuter) = &**running;
-                self.solvable(x.constraints.iter().map(|c| c.c.clone()).collect(), refuter)
-            }
-        }
-    }
-
     /// Have these constraints, which the bounds in `refuter` do not refute,
     /// an integer solution? The bounds' model first, then recent models,
     /// then the LP; "unknown" counts as yes.
-    fn solvable(&self, cons: Vec<Constraint>, refuter: &Refuter) -> bool {
+    pub(super) fn solvable(&self, cons: Vec<Constraint>, refuter: &Refuter) -> bool {
         if cons.is_empty() {
             return true;
         }
@@ -287,10 +250,13 @@ impl<'e> Backward<'e> {
                     if group.members.iter().all(|&i| oks[i].is_some()) {
                         continue;
                     }
-                    let tail = self.tail(&after.runs[group.members[0]], group.store, f);
+                    let Some(from) = after.runs[group.members[0]].exec() else {
+                        continue;
+                    };
+                    let chain = self.chain(from, f);
                     for &i in &group.members {
                         if let (None, Partial::Running(run)) = (oks[i], &after.runs[i]) {
-                            let ok = self.follows(run, &tail);
+                            let ok = self.follows(run, &chain);
                             self.remember(s, keys[i], ok);
                             oks[i] = Some(ok);
                         }
@@ -315,7 +281,7 @@ impl<'e> Backward<'e> {
             .iter()
             .fold(Hash128::default(), |h, (head, _)| h.feed(head).mark())
             .finish();
-        if let Some(known) = self.joins.borrow().heads.get(&(s, key)) {
+        if let Some(known) = self.heads.borrow().get(&(s, key)) {
             return known.clone();
         }
         let mut runs: Vec<Partial> = Vec::new();
@@ -324,10 +290,8 @@ impl<'e> Backward<'e> {
             let mut run = Partial::Running(Box::new((self.begin(s), Refuter::new())));
             self.advance(&mut run, &crate::explain::assume::focus_steps(self.e, head));
             if let Partial::Running(x) = &run {
-                let store = x.0.store_hash();
-                let same =
-                    |g: &&mut Group| g.store == store && runs[g.members[0]].exec().is_some_and(|y| y.same_store(&x.0));
-                match groups.iter_mut().find(same) {
+                let store = x.0.store_key();
+                match groups.iter_mut().find(|g| g.store == store) {
                     Some(g) => g.members.push(i),
                     None => groups.push(Group {
                         store,
@@ -338,72 +302,8 @@ impl<'e> Backward<'e> {
             runs.push(run);
         }
         let after = Rc::new(AfterHeads { runs, groups });
-        self.joins.borrow_mut().heads.insert((s, key), after.clone());
+        self.heads.borrow_mut().insert((s, key), after.clone());
         after
-    }
-
-    /// The suffix `f` executed after `run` (a running head of a group whose
-    /// store hashes to `store`): the constraints it adds and how it ended.
-    /// Once per store and suffix.
-    fn tail(&self, run: &Partial<'e>, store: u64, f: &Fss) -> Rc<Tail> {
-        let Some(from) = run.exec() else {
-            unreachable!("groups hold running heads")
-        };
-        let key = (store, crate::explain::fss::hash128(f));
-        let found = self
-            .joins
-            .borrow()
-            .tails
-            .get(&key)
-            .and_then(|v| v.iter().find(|(x, _)| x.same_store(from)).map(|(_, t)| t.clone()));
-        if let Some(t) = found {
-            return t;
-        }
-        let mut x = from.clone();
-        let start = x.constraints.len();
-        let mut end = End::Done;
-        for fs in self.focus_steps_of(f).iter() {
-            let seen = x.constraints.len();
-            match fs.run(self.e, &mut x) {
-                Ok(_) => continue,
-                Err(PathError::Infeasible) => end = End::Infeasible,
-                Err(_) => end = End::Unclean,
-            }
-            x.constraints.truncate(seen);
-            break;
-        }
-        let cons = x.constraints.iter().skip(start).map(|c| c.c.clone()).collect();
-        let t = Rc::new(Tail { cons, end });
-        self.joins
-            .borrow_mut()
-            .tails
-            .entry(key)
-            .or_default()
-            .push((from.clone(), t.clone()));
-        t
-    }
-
-    /// Can `tail` hold after `run`? As if its steps were executed on it
-    /// (`advance`, then `conclude`): the bounds first, then the LP.
-    fn follows(&self, run: &(Exec<'e>, Refuter), tail: &Tail) -> bool {
-        let range = |s: Sym| self.e.sym_range(s);
-        let mut refuter = run.1.clone();
-        if tail.cons.iter().any(|c| !refuter.add(c, &range)) {
-            return false;
-        }
-        match tail.end {
-            End::Infeasible => false,
-            End::Unclean => true,
-            End::Done => {
-                let cons = run
-                    .0
-                    .constraints
-                    .iter()
-                    .map(|c| c.c.clone())
-                    .chain(tail.cons.iter().cloned());
-                self.solvable(cons.collect(), &refuter)
-            }
-        }
     }
 
     /// The suffixes that can hold from state `s`.
