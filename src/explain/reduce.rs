@@ -25,7 +25,7 @@ use super::entries::Entry;
 use super::fss::{EvKind, Fss};
 use crate::analysis::value::Constraint;
 use crate::ir::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// One FSS as Reduce sees it.
 pub struct Item<'a> {
@@ -102,14 +102,20 @@ pub fn reduce(p: &Program, items: &[Item], focus: &Focus) -> Vec<Reduced> {
         let mut changed = false;
         // Step 2: complementary assumptions, each in a unique set.
         loop {
-            let count = |k: &Key, sets: &[Option<Vec<Assumption>>]| {
-                sets.iter().flatten().filter(|a| a.iter().any(|x| key(x) == *k)).count()
-            };
+            // How many sets hold each assumption (counted once per set).
+            let mut count: HashMap<Key, usize> = HashMap::new();
+            for set in sets.iter().flatten() {
+                let keys: HashSet<Key> = set.iter().map(key).collect();
+                for k in keys {
+                    *count.entry(k).or_default() += 1;
+                }
+            }
+            let unique = |a: &Assumption| count.get(&key(a)) == Some(&1);
             let mut found = None;
             'search: for (i, ai) in sets.iter().enumerate() {
                 let Some(ai) = ai else { continue };
                 for (ci, c) in ai.iter().enumerate() {
-                    if count(&key(c), &sets) != 1 {
+                    if !unique(c) {
                         continue;
                     }
                     for (j, aj) in sets.iter().enumerate() {
@@ -118,7 +124,7 @@ pub fn reduce(p: &Program, items: &[Item], focus: &Focus) -> Vec<Reduced> {
                             continue;
                         }
                         for (di, d) in aj.iter().enumerate() {
-                            if count(&key(d), &sets) == 1 && same_atom_opposite(c, d) && c.contradicts(d) {
+                            if same_atom_opposite(c, d) && unique(d) && c.contradicts(d) {
                                 found = Some((i, ci, j, di));
                                 break 'search;
                             }
@@ -132,14 +138,19 @@ pub fn reduce(p: &Program, items: &[Item], focus: &Focus) -> Vec<Reduced> {
             changed = true;
         }
         // Step 3: identical line sequences with identical assumption sets.
+        let forms: Vec<Option<BTreeSet<_>>> = sets
+            .iter()
+            .map(|set| {
+                set.as_ref()
+                    .map(|a| a.iter().map(|x| (x.terms.clone(), x.bound)).collect())
+            })
+            .collect();
         for i in 0..sets.len() {
             for j in i + 1..sets.len() {
-                let (Some(a), Some(b)) = (&sets[i], &sets[j]) else {
+                if sets[i].is_none() || sets[j].is_none() {
                     continue;
-                };
-                let fa: BTreeSet<_> = a.iter().map(|x| (x.terms.clone(), x.bound)).collect();
-                let fb: BTreeSet<_> = b.iter().map(|x| (x.terms.clone(), x.bound)).collect();
-                if lines[i] == lines[j] && fa == fb {
+                }
+                if lines[i] == lines[j] && forms[i] == forms[j] {
                     sets[j] = None;
                     changed = true;
                 }
