@@ -114,22 +114,6 @@ pub fn satisfies(cons: &[Constraint], range: &dyn Fn(Sym) -> (i64, i64), model: 
     })
 }
 
-/// `solve`, answered at once when `hint` (a model of a similar question)
-/// already satisfies the constraints.
-pub fn solve_hinted(
-    cons: &[Constraint],
-    range: &dyn Fn(Sym) -> (i64, i64),
-    opts: LpOptions,
-    hint: Option<&BTreeMap<Sym, i64>>,
-) -> Sat {
-    if let Some(h) = hint {
-        if satisfies(cons, range, h) {
-            return Sat::Yes(h.clone());
-        }
-    }
-    solve(cons, range, opts)
-}
-
 /// Is there an integer assignment, within each symbol's range, satisfying
 /// every constraint?
 pub fn solve(cons: &[Constraint], range: &dyn Fn(Sym) -> (i64, i64), opts: LpOptions) -> Sat {

@@ -8,6 +8,7 @@ use super::explore::{Graph, Return, State};
 use super::lp::{self, LpOptions, Sat};
 use super::path::{Choice, Exec, PathError, PathStep};
 use super::refine;
+use super::refute::Refuter;
 use super::state::{CtxId, Decision, ValId};
 use super::value::{AlphaKey, Sym};
 use crate::context::conditions::CondId;
@@ -76,6 +77,8 @@ struct Cursor<'a, G> {
     /// How often each state was reached in the current activation instance.
     visits: im::HashMap<State, u32>,
     checked: usize,
+    /// The bounds of the constraints checked so far and the assumed ones.
+    bounds: Refuter,
     /// A model of the constraints checked so far (a hint for the next).
     model: Option<std::sync::Arc<std::collections::BTreeMap<Sym, i64>>>,
 }
@@ -223,6 +226,10 @@ impl<'a, 'g> Searcher<'a, 'g> {
         };
         let conds = self.engine.cx.conds;
         let mut todo: Vec<Todo<Gd::G>> = Vec::new();
+        let mut bounds = Refuter::new();
+        for c in guide.assumed() {
+            bounds.add(c, &|s| self.range(s));
+        }
         for g in guide.initial() {
             let start = Cursor {
                 state: init,
@@ -232,6 +239,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 path: im::Vector::new(),
                 visits: im::HashMap::new(),
                 checked: 0,
+                bounds: bounds.clone(),
                 model: None,
             };
             for m in guide.moves(init, &start.guide, None) {
@@ -348,20 +356,31 @@ impl<'a, 'g> Searcher<'a, 'g> {
         if done {
             return Applied::Done;
         }
-        // Check feasibility only when new constraints arrived.
-        if cur.exec.constraints.len() > cur.checked {
-            cur.checked = cur.exec.constraints.len();
-            let cons: Vec<_> = cur
-                .exec
-                .constraints
-                .iter()
-                .map(|c| c.c.clone())
-                .chain(assumed.iter().cloned())
-                .collect();
-            match lp::solve_hinted(&cons, &|s| self.range(s), LpOptions::default(), cur.model.as_deref()) {
-                Sat::No => return Applied::Dead(Why::Infeasible),
-                Sat::Unknown(why) => return Applied::Dead(Why::Solver(why)),
-                Sat::Yes(m) => cur.model = Some(std::sync::Arc::new(m)),
+        // Check feasibility only when new constraints arrived: the bounds
+        // so far refute most dead paths at once, the last model (which
+        // holds for the constraints before) answers most live ones, and
+        // only the rest go to the LP.
+        let len = cur.exec.constraints.len();
+        if len > cur.checked {
+            let range = |s: Sym| self.range(s);
+            let new: Vec<_> = (cur.checked..len).map(|i| cur.exec.constraints[i].c.clone()).collect();
+            cur.checked = len;
+            if new.iter().any(|c| !cur.bounds.add(c, &range)) {
+                return Applied::Dead(Why::Infeasible);
+            }
+            if !cur.model.as_deref().is_some_and(|m| lp::satisfies(&new, &range, m)) {
+                let cons: Vec<_> = cur
+                    .exec
+                    .constraints
+                    .iter()
+                    .map(|c| c.c.clone())
+                    .chain(assumed.iter().cloned())
+                    .collect();
+                match lp::solve(&cons, &range, LpOptions::default()) {
+                    Sat::No => return Applied::Dead(Why::Infeasible),
+                    Sat::Unknown(why) => return Applied::Dead(Why::Solver(why)),
+                    Sat::Yes(m) => cur.model = Some(std::sync::Arc::new(m)),
+                }
             }
         }
         Applied::Moved
