@@ -93,6 +93,8 @@ pub struct Backward<'e> {
     focus_steps: RefCell<StepsMemo>,
     /// Suffixes executed from stores (`chain.rs`).
     chains: RefCell<chain::ChainMemo>,
+    /// `exit_set` by its arguments.
+    exit_sets: RefCell<HashMap<(State, LabelId, CtxId, ESetId), (ESetId, bool)>>,
     /// Heads executed for the joins at calls' returns.
     heads: RefCell<prune::HeadsMemo<'e>>,
     /// Recent models of suffix constraints: hints for the next question.
@@ -179,6 +181,7 @@ impl<'e> Backward<'e> {
             focus_steps: RefCell::new(HashMap::new()),
             chains: RefCell::new(HashMap::new()),
             heads: RefCell::new(HashMap::new()),
+            exit_sets: RefCell::new(HashMap::new()),
             models: RefCell::new(Vec::new()),
             max_steps: u64::MAX,
             deadline: None,

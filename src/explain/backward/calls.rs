@@ -30,6 +30,17 @@ impl Backward<'_> {
     /// from `c2` into a state whose Error set is `after`; and whether the
     /// result matters.
     pub fn exit_set(&self, s: State, l: LabelId, c2: CtxId, after: ESetId) -> (ESetId, bool) {
+        // Asked again each time the suffixes after the call grow.
+        let key = (s, l, c2, after);
+        if let Some(known) = self.exit_sets.borrow().get(&key) {
+            return *known;
+        }
+        let found = self.exit_set_of(s, l, c2, after);
+        self.exit_sets.borrow_mut().insert(key, found);
+        found
+    }
+
+    fn exit_set_of(&self, s: State, l: LabelId, c2: CtxId, after: ESetId) -> (ESetId, bool) {
         let p = self.e.cx.p;
         let callee = self.e.t.ctx(c2).proc;
         let set = self.eset(after);
