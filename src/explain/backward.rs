@@ -71,6 +71,8 @@ pub enum Root {
 /// suffix (`fss::hash128`; the suffixes themselves would be most of the
 /// memory an explanation takes).
 type FeasibleMemo = HashMap<(State, u128), bool>;
+/// `exit_set`'s answers by its arguments: the call, the callee, the Error set after.
+type ExitSetMemo = HashMap<(State, LabelId, CtxId, ESetId), (ESetId, bool)>;
 type StepsMemo = HashMap<u64, Vec<(super::fss::Fss, std::rc::Rc<[super::assume::FocusStep]>)>>;
 
 pub struct Backward<'e> {
@@ -94,7 +96,7 @@ pub struct Backward<'e> {
     /// Suffixes executed from stores (`chain.rs`).
     chains: RefCell<chain::ChainMemo>,
     /// `exit_set` by its arguments.
-    exit_sets: RefCell<HashMap<(State, LabelId, CtxId, ESetId), (ESetId, bool)>>,
+    exit_sets: RefCell<ExitSetMemo>,
     /// Heads executed for the joins at calls' returns.
     heads: RefCell<prune::HeadsMemo<'e>>,
     /// Recent models of suffix constraints: hints for the next question.

@@ -13,6 +13,7 @@ use super::Backward;
 use crate::analysis::path::{Exec, PathError};
 use crate::analysis::refute::Refuter;
 use crate::analysis::value::{Constraint, Sym};
+use crate::explain::assume::FocusStep;
 use crate::explain::fss::{suffix_keys, EvKind, Fss};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -76,7 +77,8 @@ impl<'e> Backward<'e> {
     /// store after every event cost more than the events.
     pub(super) fn chain(&self, from: &Exec<'e>, f: &Fss) -> Rc<Chain> {
         let keys = suffix_keys(f);
-        let steps = self.focus_steps_of(f);
+        // Built only when an event is executed (most suffixes are known).
+        let mut steps: Option<Rc<[FocusStep]>> = None;
         let mut x = from.clone();
         // Parts executed here, with their keys, until a known suffix or
         // the end.
@@ -94,6 +96,7 @@ impl<'e> Backward<'e> {
             // the events after it (up to its `Leave` and beyond): from a
             // call on, the rest is executed as one. `Param` and `Result`
             // events have no step of their own.
+            let steps = steps.get_or_insert_with(|| self.focus_steps_of(f));
             let seen = x.constraints.len();
             let mut j = i;
             let mut end = None;
@@ -119,7 +122,9 @@ impl<'e> Backward<'e> {
                     }
                 }
             }
-            let cons = x.constraints.iter().skip(seen).map(|c| c.c.clone()).collect();
+            let cons = (seen..x.constraints.len())
+                .map(|k| x.constraints[k].c.clone())
+                .collect();
             made.push((key, cons));
             match end {
                 Some(end) => break Next::End(end),
