@@ -35,11 +35,6 @@ impl Refuter {
         }
     }
 
-    /// Has a contradiction been found among the constraints added?
-    pub fn refuted(&self) -> bool {
-        self.contradiction
-    }
-
     /// Adds `c` (symbols within `range`); returns false once the
     /// constraints added so far are contradictory.
     pub fn add(&mut self, c: &Constraint, range: &dyn Fn(Sym) -> (i64, i64)) -> bool {

@@ -58,11 +58,6 @@ impl Fss {
         Fss(Arc::from([e]))
     }
 
-    /// `ev` in front.
-    pub fn push_front(&mut self, ev: Event) {
-        *self = std::iter::once(ev).chain(self.iter().copied()).collect();
-    }
-
     /// `ev` at the end.
     pub fn push_back(&mut self, ev: Event) {
         *self = self.iter().copied().chain(std::iter::once(ev)).collect();
@@ -426,29 +421,14 @@ impl Suffixes {
 
     /// `pre ++ seg ++ post ++ f` for every segment and suffix.
     pub fn concat(pre: &[Event], segs: &Suffixes, post: &[Event], rest: &Suffixes) -> Suffixes {
-        Suffixes::from_candidates(Suffixes::concat_all(pre, segs, post, rest, |_| true))
-    }
-
-    /// `pre ++ seg ++ post ++ f` for every segment and suffix that `keep`
-    /// accepts, not yet reduced to an antichain.
-    pub fn concat_all(
-        pre: &[Event],
-        segs: &Suffixes,
-        post: &[Event],
-        rest: &Suffixes,
-        mut keep: impl FnMut(&Fss) -> bool,
-    ) -> Vec<Fss> {
         let mut out = Vec::new();
         for s in segs.iter() {
             let head: Vec<Event> = pre.iter().chain(s.iter()).chain(post).copied().collect();
             for f in rest.iter() {
-                let g: Fss = head.iter().chain(f.iter()).copied().collect();
-                if keep(&g) {
-                    out.push(g);
-                }
+                out.push(head.iter().chain(f.iter()).copied().collect());
             }
         }
-        out
+        Suffixes::from_candidates(out)
     }
 
     /// Does some element of `self` sit inside `f`?

@@ -34,7 +34,6 @@ struct Group {
 
 /// A suffix executed in part from a state: the path so far and the bounds
 /// its constraints gave; or, once decided, whether it can hold.
-#[derive(Clone)]
 enum Partial<'e> {
     Running(Box<(Exec<'e>, Refuter)>),
     Decided(bool),
@@ -311,9 +310,16 @@ impl<'e> Backward<'e> {
         if self.late() {
             return Suffixes::default();
         }
-        if a.iter().all(|f| self.feasible_from(s, f)) {
+        let oks: Vec<bool> = a.iter().map(|f| self.feasible_from(s, f)).collect();
+        if oks.iter().all(|&ok| ok) {
             return a;
         }
-        Suffixes::from_candidates(a.iter().filter(|f| self.feasible_from(s, f)).cloned().collect())
+        Suffixes::from_candidates(
+            a.iter()
+                .zip(&oks)
+                .filter(|(_, &ok)| ok)
+                .map(|(f, _)| f.clone())
+                .collect(),
+        )
     }
 }
