@@ -191,3 +191,61 @@ fn the_backward_step_follows_a_value_through_copies_and_stops_at_constants() {
     let body = "int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int c = 0;\n  int d = c;\n  x = x + d;\n  return x / d;\n}\n";
     assert_eq!(focus_lines(body), vec![3, 4, 6]);
 }
+
+/// Whether a suffix can hold from a state does not depend on what was
+/// asked before: the shared executions (`explain/backward/chain.rs`) and
+/// the heads kept at calls' returns are keyed by everything a step reads.
+/// Every suffix of the backward walks is asked from every walk state of
+/// its procedure, in order, in reverse order, and each with nothing
+/// asked before; the three must agree, and both answers must occur.
+#[test]
+fn a_suffix_holds_from_a_state_whatever_was_asked_before() {
+    let body = "int g;\n\
+                int f(int a) {\n  if (a > 3)\n    return 1;\n  return 0;\n}\n\
+                int main(void) {\n\
+                \x20 int x = __VERIFIER_nondet_int();\n\
+                \x20 int y = __VERIFIER_nondet_int();\n\
+                \x20 g = f(x);\n\
+                \x20 if (y > x)\n    g = g + f(y);\n\
+                \x20 if (g == 2)\n    if (x < 10)\n      return 10 / (y - 12);\n\
+                \x20 return 0;\n}\n";
+    explored(body, true, |p, e, g| {
+        let conds: Vec<CondId> = error_conds(g).into_iter().collect();
+        assert!(!conds.is_empty(), "the division can fail");
+        let walked = focuscheck::explain::bsum::candidates(&Backward::new(e), g, &conds);
+        let mut states = BTreeSet::new();
+        let mut suffixes = BTreeSet::new();
+        for ((_, s), sets) in &walked.walks {
+            states.insert(*s);
+            for (_, a) in sets {
+                suffixes.extend(a.iter().cloned());
+            }
+        }
+        let proc_of = |s: &State| p.node(s.1).proc;
+        let questions: Vec<(State, _)> = states
+            .iter()
+            .flat_map(|s| suffixes.iter().map(move |f| (*s, f.clone())))
+            .filter(|(s, f)| f.first().is_some_and(|ev| p.node(ev.node).proc == proc_of(s)))
+            .collect();
+        let in_order: Vec<bool> = {
+            let bw = Backward::new(e);
+            questions.iter().map(|(s, f)| bw.feasible_from(*s, f)).collect()
+        };
+        let reversed: Vec<bool> = {
+            let bw = Backward::new(e);
+            let mut r: Vec<bool> = questions.iter().rev().map(|(s, f)| bw.feasible_from(*s, f)).collect();
+            r.reverse();
+            r
+        };
+        let alone: Vec<bool> = questions
+            .iter()
+            .map(|(s, f)| Backward::new(e).feasible_from(*s, f))
+            .collect();
+        assert_eq!(in_order, alone, "asked in order vs each alone");
+        assert_eq!(reversed, alone, "asked in reverse vs each alone");
+        assert!(
+            alone.contains(&true) && alone.contains(&false),
+            "both answers occur: {alone:?}"
+        );
+    })
+}
