@@ -605,7 +605,7 @@ impl Resolver<'_> {
                 if let Some((_, n)) = scope.bound.iter().rev().find(|(name, _)| *name == id.name) {
                     return Some(Term::Bound(*n));
                 }
-                if let Some(&c) = p.constants.get(&id.name) {
+                if let Some(&(c, _)) = p.constants.get(&id.name) {
                     return Some(Term::Const(c));
                 }
                 let v = self.lookup(scope, id)?;

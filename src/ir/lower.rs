@@ -74,7 +74,7 @@ fn builtin_always(name: &str) -> bool {
 pub fn lower(
     source: Arc<SourceFile>,
     ast: &ast::Program,
-    constants: BTreeMap<String, i64>,
+    constants: BTreeMap<String, (i64, IntType)>,
     opts: &LowerOptions,
     diags: &mut Vec<Diag>,
 ) -> Option<Program> {
@@ -428,11 +428,15 @@ pub fn const_eval(e: &ast::Expr) -> Option<i64> {
     const_eval_typed(e).and_then(|(v, _)| i64::try_from(v).ok())
 }
 
-/// The macros whose body is a constant expression, with their value.
-pub fn macro_constants(macros: &BTreeMap<String, ast::Expr>) -> BTreeMap<String, i64> {
+/// The macros whose body is a constant expression, with their value and C
+/// type.
+pub fn macro_constants(macros: &BTreeMap<String, ast::Expr>) -> BTreeMap<String, (i64, IntType)> {
     macros
         .iter()
-        .filter_map(|(name, e)| Some((name.clone(), const_eval(e)?)))
+        .filter_map(|(name, e)| {
+            let (v, t) = const_eval_typed(e)?;
+            Some((name.clone(), (i64::try_from(v).ok()?, t)))
+        })
         .collect()
 }
 
@@ -669,8 +673,11 @@ struct LoopCx {
 }
 
 struct SwitchCases {
-    /// (value, target node, span); `None` for `default`.
-    values: Vec<(Option<i64>, NodeId, Span)>,
+    /// (value converted to the controlling expression's promoted type,
+    /// target node, span); `None` for `default`.
+    values: Vec<(Option<i128>, NodeId, Span)>,
+    /// The promoted type of the controlling expression (C11 6.8.4.2p5).
+    ty: IntType,
 }
 
 struct FnLower<'p> {

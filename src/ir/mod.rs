@@ -430,7 +430,7 @@ pub struct Program {
     pub sites: Vec<ErrorSite>,
     pub entry: ProcId,
     /// Object-like macros with a constant value (usable in `--error`).
-    pub constants: BTreeMap<String, i64>,
+    pub constants: BTreeMap<String, (i64, IntType)>,
     /// Where macros are used, and the `#define` each use expands.
     pub macro_uses: Vec<crate::syntax::lexer::MacroUse>,
     pub left_out: Vec<LeftOut>,

@@ -372,7 +372,10 @@ impl Cx<'_> {
                 );
             }
             StmtKind::Case(e, inner) => {
-                let value = const_eval(e);
+                // C11 6.8.4.2p5: the label is converted to the promoted
+                // type of the controlling expression, and compared there.
+                let ty = fl.switch_cases().expect("checked by the guard above").ty;
+                let value = const_eval_typed(e).map(|(v, _)| ty.convert(v));
                 if value.is_none() {
                     self.err(
                         Class::Semantic,
@@ -513,7 +516,8 @@ impl Cx<'_> {
             continues: Vec::new(),
             is_switch: true,
         });
-        fl.switches.push(SwitchCases { values: Vec::new() });
+        let ty = self.type_of(fl, e).promote();
+        fl.switches.push(SwitchCases { values: Vec::new(), ty });
         self.body(fl, body);
         let cases = fl.switches.pop().expect("pushed above");
         let lc = fl.loops.pop().expect("pushed above");
@@ -526,13 +530,26 @@ impl Cx<'_> {
         for (value, target, span) in &cases.values {
             match value {
                 Some(v) => {
+                    // A value of `cases.ty` (checked already when it fits
+                    // `i64`; an `unsigned long long` above it is a wrapped
+                    // constant converted back).
+                    let rhs = match i64::try_from(*v) {
+                        Ok(c) => Expr {
+                            kind: ExprKind::Const(c),
+                            span: *span,
+                        },
+                        Err(_) => {
+                            let c = Expr {
+                                kind: ExprKind::Const(*v as i64),
+                                span: *span,
+                            };
+                            self.convert(c, cases.ty)
+                        }
+                    };
                     let atom = Atom {
                         lhs: scrutinee.clone(),
                         op: RelOp::Eq,
-                        rhs: Expr {
-                            kind: ExprKind::Const(*v),
-                            span: *span,
-                        },
+                        rhs,
                     };
                     let (t, f) = self.emit_branch(fl, Cond::Atom(atom), *span);
                     self.patch_all(&t, *target);
