@@ -47,24 +47,30 @@ impl BoolExpr {
 }
 
 /// Evaluates a pure expression; `read(var, index)` reads a variable (index 0
-/// for scalars). `None` on division by zero, a bad index or overflow.
+/// for scalars). `None` on division by zero, a bad index, or a value beyond
+/// 64 bits (intermediate results are wider: an unsigned product wraps only
+/// at its `Conv`).
 pub fn eval_expr(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Option<i64> {
+    i64::try_from(eval_wide(e, read)?).ok()
+}
+
+fn eval_wide(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Option<i128> {
     match &e.kind {
-        ExprKind::Const(c) => Some(*c),
-        ExprKind::Var(v) => read(*v, 0),
+        ExprKind::Const(c) => Some(*c as i128),
+        ExprKind::Var(v) => read(*v, 0).map(i128::from),
         ExprKind::Elem(v, i, _) => {
             let i = eval_expr(i, read)?;
-            read(*v, i)
+            read(*v, i).map(i128::from)
         }
-        ExprKind::Neg(x) => eval_expr(x, read)?.checked_neg(),
-        ExprKind::Conv(t, x) => i64::try_from(t.convert(eval_expr(x, read)? as i128)).ok(),
+        ExprKind::Neg(x) => eval_wide(x, read)?.checked_neg(),
+        ExprKind::Conv(t, x) => Some(t.convert(eval_wide(x, read)?)),
         ExprKind::Checked { value, ty, .. } => {
-            let v = eval_expr(value, read)?;
-            let (lo, hi) = ty.range();
+            let v = eval_wide(value, read)?;
+            let (lo, hi) = ty.c_range();
             (lo..=hi).contains(&v).then_some(v)
         }
         ExprKind::Arith(op, a, b) => {
-            let (a, b) = (eval_expr(a, read)?, eval_expr(b, read)?);
+            let (a, b) = (eval_wide(a, read)?, eval_wide(b, read)?);
             match op {
                 ArithOp::Add => a.checked_add(b),
                 ArithOp::Sub => a.checked_sub(b),
@@ -72,7 +78,7 @@ pub fn eval_expr(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> O
             }
         }
         ExprKind::Div { num, den, rem, .. } => {
-            let (a, b) = (eval_expr(num, read)?, eval_expr(den, read)?);
+            let (a, b) = (eval_wide(num, read)?, eval_wide(den, read)?);
             if *rem {
                 a.checked_rem(b)
             } else {
@@ -228,15 +234,43 @@ impl Resolver<'_> {
         Some(v)
     }
 
-    fn value(&mut self, e: &ast::Expr) -> Expr {
+    /// `e` of C type `from` as a value of type `to` (C's conversion; a
+    /// value every value of which fits is left alone).
+    fn convert(&self, e: Expr, from: IntType, to: IntType) -> Expr {
+        let (lo, hi) = static_range(&e, &|v| self.p.var(v).ty);
+        let (tlo, thi) = to.c_range();
+        if from == to || (tlo <= lo && hi <= thi) {
+            return e;
+        }
+        let span = e.span;
+        if let ExprKind::Const(c) = e.kind {
+            if let Ok(c) = i64::try_from(to.convert(c as i128)) {
+                return Expr {
+                    kind: ExprKind::Const(c),
+                    span,
+                };
+            }
+        }
+        Expr {
+            kind: ExprKind::Conv(to, Box::new(e)),
+            span,
+        }
+    }
+
+    /// A value with its C type (C11 6.5: the integer promotions and the
+    /// usual arithmetic conversions, as in the program; an unsigned result
+    /// wraps, a signed overflow keeps its mathematical value, as lowering
+    /// does).
+    fn value(&mut self, e: &ast::Expr) -> (Expr, IntType) {
         let span = e.span;
         let mk = |kind| Expr { kind, span };
+        let int = IntType::Int;
         match &e.kind {
-            AK::Int(v, _) => mk(ExprKind::Const(*v)),
-            AK::Bool(b) => mk(ExprKind::Const(*b as i64)),
+            AK::Int(v, t) => (mk(ExprKind::Const(*v)), *t),
+            AK::Bool(b) => (mk(ExprKind::Const(*b as i64)), int),
             AK::Var(id) => {
-                if let Some(&c) = self.p.constants.get(&id.name) {
-                    return mk(ExprKind::Const(c));
+                if let Some(&(c, t)) = self.p.constants.get(&id.name) {
+                    return (mk(ExprKind::Const(c)), t);
                 }
                 match self.var(id) {
                     Some(v) if self.p.var(v).len.is_some() => {
@@ -245,47 +279,83 @@ impl Resolver<'_> {
                             format!("array `{}` used without an index", id.name),
                             "needs `[index]`",
                         );
-                        mk(ExprKind::Const(0))
+                        (mk(ExprKind::Const(0)), int)
                     }
-                    Some(v) => mk(ExprKind::Var(v)),
-                    None => mk(ExprKind::Const(0)),
+                    Some(v) => (mk(ExprKind::Var(v)), self.p.var(v).ty),
+                    None => (mk(ExprKind::Const(0)), int),
                 }
             }
             AK::Index(id, i) => {
-                let idx = self.value(i);
+                let (idx, _) = self.value(i);
                 match self.var(id) {
-                    Some(v) if self.p.var(v).len.is_some() => mk(ExprKind::Elem(v, Box::new(idx), SiteId(u32::MAX))),
+                    Some(v) if self.p.var(v).len.is_some() => {
+                        (mk(ExprKind::Elem(v, Box::new(idx), SiteId(u32::MAX))), self.p.var(v).ty)
+                    }
                     Some(_) => {
                         self.err(id.span, format!("`{}` is not an array", id.name), "cannot be indexed");
-                        mk(ExprKind::Const(0))
+                        (mk(ExprKind::Const(0)), int)
                     }
-                    None => mk(ExprKind::Const(0)),
+                    None => (mk(ExprKind::Const(0)), int),
                 }
             }
-            AK::Unary(UnOp::Neg, x) => mk(ExprKind::Neg(Box::new(self.value(x)))),
-            AK::Unary(UnOp::Plus, x) | AK::Cast(_, x) => self.value(x),
-            AK::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
-                let op = match op {
-                    BinOp::Add => ArithOp::Add,
-                    BinOp::Sub => ArithOp::Sub,
-                    _ => ArithOp::Mul,
-                };
-                mk(ExprKind::Arith(op, Box::new(self.value(a)), Box::new(self.value(b))))
+            AK::Unary(UnOp::Neg, x) => {
+                let (x, t) = self.value(x);
+                let ty = t.promote();
+                let x = self.convert(x, t, ty);
+                (self.wrap(mk(ExprKind::Neg(Box::new(x))), ty), ty)
             }
-            AK::Binary(op @ (BinOp::Div | BinOp::Mod), a, b) => mk(ExprKind::Div {
-                num: Box::new(self.value(a)),
-                den: Box::new(self.value(b)),
-                rem: *op == BinOp::Mod,
-                site: SiteId(u32::MAX),
-            }),
+            AK::Unary(UnOp::Plus, x) => {
+                let (x, t) = self.value(x);
+                (self.convert(x, t, t.promote()), t.promote())
+            }
+            AK::Cast(IntType::Bool, _) => {
+                self.err(
+                    span,
+                    "a cast to `_Bool` is not supported in an error condition".into(),
+                    "write `(x != 0)` instead",
+                );
+                (mk(ExprKind::Const(0)), int)
+            }
+            AK::Cast(to, x) => {
+                let (x, t) = self.value(x);
+                (self.convert(x, t, *to), *to)
+            }
+            AK::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod), a, b) => {
+                let (a, ta) = self.value(a);
+                let (b, tb) = self.value(b);
+                let ty = IntType::common(ta, tb);
+                let (a, b) = (Box::new(self.convert(a, ta, ty)), Box::new(self.convert(b, tb, ty)));
+                let kind = match op {
+                    BinOp::Add => ExprKind::Arith(ArithOp::Add, a, b),
+                    BinOp::Sub => ExprKind::Arith(ArithOp::Sub, a, b),
+                    BinOp::Mul => ExprKind::Arith(ArithOp::Mul, a, b),
+                    _ => ExprKind::Div {
+                        num: a,
+                        den: b,
+                        rem: *op == BinOp::Mod,
+                        site: SiteId(u32::MAX),
+                    },
+                };
+                (self.wrap(mk(kind), ty), ty)
+            }
             _ => {
                 self.err(
                     span,
                     "expected an integer expression here".into(),
                     "a condition cannot be a number",
                 );
-                mk(ExprKind::Const(0))
+                (mk(ExprKind::Const(0)), int)
             }
+        }
+    }
+
+    /// An arithmetic result of type `ty`: reduced modulo 2^N when `ty` is
+    /// unsigned (C11 6.2.5p9).
+    fn wrap(&self, e: Expr, ty: IntType) -> Expr {
+        if ty.is_signed() {
+            e
+        } else {
+            self.convert(e, IntType::LongLong, ty)
         }
     }
 
@@ -303,10 +373,14 @@ impl Resolver<'_> {
                     BinOp::Gt => RelOp::Gt,
                     _ => RelOp::Ge,
                 };
+                // Both sides in their common type, as C compares them.
+                let (a, ta) = self.value(a);
+                let (b, tb) = self.value(b);
+                let ty = IntType::common(ta, tb);
                 BoolExpr::Atom(Atom {
-                    lhs: self.value(a),
+                    lhs: self.convert(a, ta, ty),
                     op,
-                    rhs: self.value(b),
+                    rhs: self.convert(b, tb, ty),
                 })
             }
             AK::Call(..) | AK::Assign(..) | AK::IncDec { .. } | AK::Comma(_) | AK::Ternary(..) => {
@@ -328,7 +402,7 @@ impl Resolver<'_> {
                 })
             }
             _ => {
-                let v = self.value(e);
+                let (v, _) = self.value(e);
                 BoolExpr::Atom(Atom {
                     lhs: v,
                     op: RelOp::Ne,
