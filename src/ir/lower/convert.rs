@@ -227,12 +227,50 @@ impl Cx<'_> {
         let ty = IntType::common(tl, tr);
         let (l, r) = (self.convert_from(l, tl, ty), self.convert_from(r, tr, ty));
         let v = self.arith(fl, op, l, r, span);
+        if op == BinOp::Mod && ty.is_signed() {
+            self.remainder_check(fl, &v, ty);
+        }
         let v = if ty.is_signed() {
             self.overflow_check(fl, v, ty)
         } else {
             self.convert(v, ty)
         };
         (v, ty)
+    }
+
+    /// C11 6.5.5p6: `a % b` is undefined when `a / b` is not representable
+    /// (`INT_MIN % -1`), though the remainder itself (0) is. When overflow
+    /// is checked, the quotient is computed and checked first, in a
+    /// temporary (its divisor check is the remainder's own site).
+    fn remainder_check(&mut self, fl: &mut FnLower, v: &Expr, ty: IntType) {
+        let ExprKind::Div { num, den, site, .. } = &v.kind else {
+            return;
+        };
+        let span = v.span;
+        let quotient = Expr {
+            kind: ExprKind::Div {
+                num: num.clone(),
+                den: den.clone(),
+                rem: false,
+                site: *site,
+            },
+            span,
+        };
+        if !self.overflow_checks || self.fits(&quotient, ty) {
+            return;
+        }
+        let value = self.overflow_check(fl, quotient, ty);
+        let var = self.temp(fl, ty, span);
+        let place = Place { var, index: None, span };
+        self.emit(
+            fl,
+            NodeKind::Assign {
+                place,
+                value,
+                next: NONE,
+            },
+            span,
+        );
     }
 
     /// A signed result, checked for overflow when asked to and when it may
