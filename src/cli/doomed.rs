@@ -405,6 +405,7 @@ fn render(p: &Program, a: &Analysis, report: &Report, seconds: f64) -> Findings 
                 "blocks": s.blocks,
                 "queries": s.queries,
                 "undecided": s.undecided,
+                "abstract_only": s.abstract_only,
                 "invariant_seconds": s.invariants.as_secs_f64(),
                 "build_seconds": s.build.as_secs_f64(),
                 "first_query_seconds": s.first_query.map(|d| d.as_secs_f64()),
@@ -421,6 +422,7 @@ fn render(p: &Program, a: &Analysis, report: &Report, seconds: f64) -> Findings 
         json!({
             "queries": report.queries(),
             "undecided": report.undecided(),
+            "abstract_only": report.stats.iter().map(|s| s.abstract_only).sum::<usize>(),
             "seconds": seconds,
             "procedures": procs,
             "invariants": report.invariants.iter().map(|i| json!({"line": line(p, p.node(i.head).span), "text": i.text})).collect::<Vec<_>>(),
@@ -451,6 +453,12 @@ impl Findings {
             out.push_str(&format!(
                 "{}: note: Z3 could not decide {} queries; those points are not reported\n",
                 p.source.name, st["undecided"]
+            ));
+        }
+        if st["abstract_only"].as_u64().unwrap_or(0) > 0 {
+            out.push_str(&format!(
+                "{}: note: {} point(s) doomed in the unfolding were passed by no concrete run found (reached only through a loop's abstraction, or only after a check that always fails); not reported\n",
+                p.source.name, st["abstract_only"]
             ));
         }
         if stats {

@@ -22,12 +22,14 @@
 //! statement is not).
 
 mod evc;
+mod reach;
 
 use crate::facts::Analysis;
 use crate::ir::*;
 use crate::vc::gc::{self, Origin};
 use crate::vc::{passive, solve, Invariant, Loops};
 use evc::{Evc, Status};
+pub use reach::{passes, run_view, Witness};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::time::{Duration, Instant};
@@ -77,6 +79,10 @@ pub enum Failure {
 pub struct Region {
     /// `Origin::Node` and `Origin::Edge` points, sorted.
     pub points: Vec<Origin>,
+    /// For each point, a concrete run of its procedure's view (the
+    /// procedure as the entry, parameters and globals as inputs) that
+    /// passes it.
+    pub witnesses: Vec<(Origin, Witness)>,
     /// The points where runs enter the region (a procedure's entry when
     /// the whole procedure is doomed).
     pub entries: Vec<Origin>,
@@ -100,6 +106,10 @@ pub struct ProcStats {
     pub query_time: Duration,
     /// Queries Z3 could not decide.
     pub undecided: usize,
+    /// Points doomed in every copy of the unfolding but passed by no
+    /// concrete run found (left out: perhaps reached only in the loop's
+    /// abstraction).
+    pub abstract_only: usize,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -157,10 +167,12 @@ pub fn analyse(p: &Program, invariants: &[Invariant], opts: &Options) -> Report 
                     let into = regions.entry((r.fails.clone(), r.complete)).or_insert_with(|| Region {
                         points: Vec::new(),
                         entries: Vec::new(),
+                        witnesses: Vec::new(),
                         ..r.clone()
                     });
                     into.points.extend(r.points);
                     into.entries.extend(r.entries);
+                    into.witnesses.extend(r.witnesses);
                 }
                 if !dead.is_empty() {
                     report.unreachable.push((g, dead));
@@ -272,7 +284,7 @@ fn vc_options(opts: &Options, loops: Loops) -> crate::vc::Options {
 /// The program as `g` sees it when analysed on its own: `g` is the entry,
 /// its parameters and global storage are any values (of their types, for
 /// scalars).
-fn view(p: &Program, g: ProcId) -> Cow<'_, Program> {
+pub fn view(p: &Program, g: ProcId) -> Cow<'_, Program> {
     let called = p
         .nodes
         .iter()
@@ -455,6 +467,13 @@ fn analyse_proc(
             doomed.insert(*o, bs.clone());
         }
     }
+    // Doomed in every copy is not enough: a concrete run must pass the
+    // point (the copies over-approximate the loops).
+    let points: Vec<Origin> = doomed.keys().copied().collect();
+    let halts_in = |g: &gc::Gc, b: usize| matches!(g.blocks[b].origin, Origin::Node(n) if ends_normally(q, n));
+    let witnesses = reach::witnesses(q, &points, opts, &halts_in);
+    let abstract_only = doomed.len() - witnesses.len();
+    doomed.retain(|o, _| witnesses.contains_key(o));
     // Dead code is shown by line: a node is listed when every point on its
     // line is dead.
     let all_dead: BTreeSet<Origin> = dead.iter().copied().collect();
@@ -507,8 +526,10 @@ fn analyse_proc(
             if entries.is_empty() {
                 entries.push(points[0]);
             }
+            let witnesses = points.iter().map(|o| (*o, witnesses[o].clone())).collect();
             Region {
                 points,
+                witnesses,
                 entries,
                 fails,
                 complete,
@@ -524,6 +545,7 @@ fn analyse_proc(
         first_query: evc.first_query,
         query_time: evc.query_time,
         undecided: evc.unknown,
+        abstract_only,
     };
     Ok((regions, dead, stats))
 }

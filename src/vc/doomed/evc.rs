@@ -225,6 +225,41 @@ impl<'a> Evc<'a> {
         out
     }
 
+    /// A run from the entry to one of `blocks` with every check on the way
+    /// holding: the model and the run's blocks from the entry on (the
+    /// reached block last). `None` when there is none or Z3 cannot tell.
+    pub fn reach(&mut self, blocks: &[usize]) -> Option<(Box<Model>, Vec<usize>)> {
+        // The block's own assumes too (an edge's condition), not its checks.
+        let entered = |b: usize| {
+            let cmds = &self.pv.blocks[b].cmds;
+            let mut parts = vec![self.r[b].clone()];
+            for (i, c) in cmds.iter().enumerate() {
+                let checked = i > 0 && matches!((&cmds[i - 1], c), (PCmd::Assert(f, _), PCmd::Assume(g)) if f == g);
+                if let (PCmd::Assume(f), false) = (c, checked) {
+                    parts.push(f.clone());
+                }
+            }
+            Bool::and(&parts)
+        };
+        let any: Vec<Bool> = blocks.iter().map(|&b| entered(b)).collect();
+        let Answer::Sat(m) = self.ask(&[Bool::or(&any)]) else {
+            return None;
+        };
+        let truth = |x: &Bool| m.eval(x, true).and_then(|v| v.as_bool()) == Some(true);
+        let &b = blocks.iter().find(|&&b| truth(&self.r[b]))?;
+        let mut path = vec![b];
+        let mut x = b;
+        while x != 0 {
+            x = self.preds[x]
+                .iter()
+                .copied()
+                .find(|&p| truth(&self.r[p]) && truth(&self.conds[p]) && truth(&edge(self.pv, p, x)))?;
+            path.push(x);
+        }
+        path.reverse();
+        Some((m, path))
+    }
+
     /// Is no run (with the checks ignored) able to reach one of `blocks`
     /// and pass its assumes (an edge's condition)? Unknown is "reachable".
     pub fn dead(&mut self, blocks: &[usize]) -> bool {
