@@ -1,8 +1,10 @@
 //! `focuscheck doomed` (seed 004): the seed's four examples come out as the
 //! seed reports them, the output formats, `check --doomed`, and soundness
 //! against exhaustive interpreter runs on generated programs: no run that
-//! ends normally passes through a reported doomed point, and no run at all
-//! reaches a reported unreachable line.
+//! ends normally passes through a reported doomed point, every reported
+//! doomed point is passed by a real run (its witness, replayed here in the
+//! interpreter on the procedure's view, passes it and fails), and no run at
+//! all reaches a reported unreachable line.
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -14,7 +16,7 @@ mod gen;
 mod shared;
 
 use cli::focuscheck;
-use focuscheck::interp::Outcome;
+use focuscheck::interp::{self, Outcome};
 use focuscheck::ir::lower::LowerOptions;
 use focuscheck::ir::{NodeKind, Program, UnitKind};
 use focuscheck::syntax::source::SourceFile;
@@ -244,6 +246,8 @@ fn doomed_points_are_on_no_normal_run() {
     // Doomed points some (failing) run passes: what the property was
     // tested on.
     let mut exercised = 0;
+    // Doomed points whose witness run was replayed.
+    let mut witnessed = 0;
     let mut failures = Vec::new();
     for seed in first..first + count {
         let text = gen::program(seed, &cfg);
@@ -252,6 +256,47 @@ fn doomed_points_are_on_no_normal_run() {
         let p = p.unwrap_or_else(|| panic!("seed {seed}: generated program rejected: {diags:?}\n{text}"));
         let report = doomed::analyse(&p, &[], &opts);
         let doomed_points: BTreeSet<Origin> = report.regions.iter().flat_map(|r| r.points.iter().copied()).collect();
+        // Each point is passed by a real run of its procedure's view, and
+        // that run fails.
+        for r in &report.regions {
+            for o in &r.points {
+                witnessed += 1;
+                let Some((_, w)) = r.witnesses.iter().find(|(x, _)| x == o) else {
+                    failures.push(format!(
+                        "seed {seed}: {o:?} reported doomed without a run that passes it\n{text}"
+                    ));
+                    continue;
+                };
+                let n = point_node(*o).expect("a doomed point is at a node");
+                let view = doomed::run_view(&doomed::view(&p, p.node(n).proc));
+                let cfg = interp::Config {
+                    inputs: w.inputs.iter().cloned().collect(),
+                    choices: w.choices.clone(),
+                    seed: Some(0),
+                    max_steps: 1_000_000,
+                    ..interp::Config::default()
+                };
+                let run = interp::run(&view, &cfg).expect("the witness runs");
+                // The node a run fails at is not a step of its trace.
+                let failed_at = match run.outcome {
+                    Outcome::Error { node, .. } | Outcome::Overflow { node } => Some(node),
+                    _ => None,
+                };
+                let entry = view.proc(view.entry).entry;
+                let passed = n == entry
+                    || failed_at == Some(n) && matches!(o, Origin::Node(_))
+                    || run.trace.iter().any(|s| match *o {
+                        Origin::Edge(m, b) => s.node == m && s.outcome == Some(b),
+                        _ => s.node == n,
+                    });
+                if !passed || ends_normally(&view, &run.outcome) {
+                    failures.push(format!(
+                        "seed {seed}: {o:?}'s witness {w:?}: passes it {passed}, ends {:?}\n{text}",
+                        run.outcome
+                    ));
+                }
+            }
+        }
         let dead_nodes: BTreeSet<_> = (report.unreachable.iter())
             .flat_map(|(_, ps)| ps.iter().filter_map(|&o| point_node(o)))
             .collect();
@@ -294,7 +339,7 @@ fn doomed_points_are_on_no_normal_run() {
         }
     }
     println!(
-        "{count} programs: {regions} doomed regions ({points} points, {exercised} passed by some run), {dead} unreachable nodes; {runs} runs ({normal_runs} ended normally)"
+        "{count} programs: {regions} doomed regions ({points} points, {exercised} passed by some run, {witnessed} witnesses replayed), {dead} unreachable nodes; {runs} runs ({normal_runs} ended normally)"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     // The corpus must exercise the property.

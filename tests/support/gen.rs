@@ -1339,7 +1339,17 @@ impl Gen<'_> {
 
     fn switch_stmt(&mut self, depth: usize) {
         let e = self.full_expr(2);
-        self.line(&format!("switch ({}) {{", e.render_top()));
+        // With C's types, the controlling expression is of a chosen type
+        // and the labels of every type: C converts each label to the
+        // controlling expression's promoted type (C11 6.8.4.2p5).
+        let promoted = if self.cfg.c_types && self.rng.chance(60) {
+            let (ty, promoted) = *self.rng.pick(SWITCH_TYPES);
+            self.line(&format!("switch (({ty})({})) {{", e.render_top()));
+            Some(promoted)
+        } else {
+            self.line(&format!("switch ({}) {{", e.render_top()));
+            None
+        };
         self.breakables.push(Breakable::Switch);
         let ncases = self.rng.range(1, 3);
         // `default` may come anywhere, even first (then cases fall into it).
@@ -1361,12 +1371,21 @@ impl Gen<'_> {
             if k == ncases {
                 break;
             }
-            let v = self.rng.range(-2, 4);
+            let (label, v) = match promoted {
+                Some(t) if self.rng.chance(60) => {
+                    let (text, v) = *self.rng.pick(TYPED_LABELS);
+                    (text.to_string(), t.convert(v))
+                }
+                _ => {
+                    let v = self.rng.range(-2, 4) as i128;
+                    (v.to_string(), promoted.map_or(v, |t| t.convert(v)))
+                }
+            };
             if used.contains(&v) {
                 continue;
             }
             used.push(v);
-            self.line(&format!("case {v}: {{"));
+            self.line(&format!("case {label}: {{"));
             self.block(depth);
             self.line("}");
             if self.rng.chance(70) {
@@ -1377,6 +1396,57 @@ impl Gen<'_> {
         self.line("}");
     }
 }
+
+/// A promoted type of a `switch`'s controlling expression.
+#[derive(Clone, Copy, Debug)]
+pub enum Promoted {
+    Int,
+    UInt,
+    LongLong,
+}
+
+impl Promoted {
+    /// `v` converted to this type (C11 6.3.1.3, as gcc does).
+    pub fn convert(self, v: i128) -> i128 {
+        match self {
+            Promoted::Int => v as i32 as i128,
+            Promoted::UInt => v as u32 as i128,
+            Promoted::LongLong => v as i64 as i128,
+        }
+    }
+}
+
+/// Types of a `switch`'s controlling expression, with their promotion.
+const SWITCH_TYPES: &[(&str, Promoted)] = &[
+    ("int", Promoted::Int),
+    ("unsigned", Promoted::UInt),
+    ("char", Promoted::Int),
+    ("unsigned char", Promoted::Int),
+    ("short", Promoted::Int),
+    ("unsigned short", Promoted::Int),
+    ("_Bool", Promoted::Int),
+    ("long long", Promoted::LongLong),
+];
+
+/// `case` labels of several types, with their value (in their own type).
+const TYPED_LABELS: &[(&str, i128)] = &[
+    ("-1", -1),
+    ("-1u", 4294967295),
+    ("4294967295u", 4294967295),
+    ("4294967294u", 4294967294),
+    ("0xffffffff", 4294967295),
+    ("2147483648u", 2147483648),
+    ("4294967296", 4294967296),
+    ("255", 255),
+    ("'\\xff'", -1),
+    ("(unsigned char)-1", 255),
+    ("(char)255", -1),
+    ("(short)65535", -1),
+    ("65535", 65535),
+    ("(_Bool)5", 1),
+    ("(long long)-2", -2),
+    ("(unsigned)-2", 4294967294),
+];
 
 #[cfg(test)]
 mod tests {
