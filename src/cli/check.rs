@@ -67,6 +67,11 @@ pub struct CheckArgs {
     /// report` merges the parts' `--format jsonl` output.
     #[arg(long, value_name = "K/N", value_parser = super::shard::parse)]
     shard: Option<super::shard::Shard>,
+    /// Write a C test harness per confirmed counterexample into this
+    /// directory (compile it with the program: `gcc
+    /// -finstrument-functions FILE.c HARNESS.c`), or say why there is none.
+    #[arg(long, value_name = "DIR")]
+    tests: Option<PathBuf>,
 }
 
 /// The command line that shows `view` (and FSS `n`) of `file`: this
@@ -394,6 +399,9 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
                 replay: &replay,
             },
         );
+    }
+    if let Some(dir) = &args.tests {
+        out.messages.push_str(&super::harness::write(dir, path, &p, &report));
     }
     let doomed = args.doomed.then(|| super::doomed::findings(&p, &Default::default()));
     if let Some(Ok(f)) = &doomed {
