@@ -131,7 +131,7 @@ mod tests {
         let long = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
         assert_eq!(
             sha256_hex(long),
-            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecd907419db1c1"
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
         );
     }
 }
