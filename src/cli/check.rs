@@ -9,7 +9,6 @@ use crate::ir::cond;
 use crate::views;
 use crate::views::text::View;
 use std::sync::Arc;
-use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -63,6 +62,16 @@ pub struct CheckArgs {
     /// per file) into this directory.
     #[arg(long, value_name = "DIR")]
     html: Option<PathBuf>,
+    /// Check only part K of N of the files (K from 0; every N-th file in
+    /// sorted path order from the K-th), e.g. for a job array; `focuscheck
+    /// report` merges the parts' `--format jsonl` output.
+    #[arg(long, value_name = "K/N", value_parser = super::shard::parse)]
+    shard: Option<super::shard::Shard>,
+    /// Write a C test harness per confirmed counterexample into this
+    /// directory (compile it with the program: `gcc
+    /// -finstrument-functions FILE.c HARNESS.c`), or say why there is none.
+    #[arg(long, value_name = "DIR")]
+    tests: Option<PathBuf>,
 }
 
 /// The command line that shows `view` (and FSS `n`) of `file`: this
@@ -190,19 +199,19 @@ struct FileResult {
 
 /// A line of the summary table.
 #[derive(Default)]
-struct Row {
-    conditions: usize,
-    safe: usize,
-    unsafe_: usize,
-    unknown: usize,
-    fss: usize,
+pub(super) struct Row {
+    pub(super) conditions: usize,
+    pub(super) safe: usize,
+    pub(super) unsafe_: usize,
+    pub(super) unknown: usize,
+    pub(super) fss: usize,
     /// The most FSSs one condition has.
-    max_fss: usize,
-    seconds: f64,
+    pub(super) max_fss: usize,
+    pub(super) seconds: f64,
     /// Why the file was not checked.
-    problem: Option<String>,
+    pub(super) problem: Option<String>,
     /// Doomed regions (`--doomed`).
-    doomed: usize,
+    pub(super) doomed: usize,
 }
 
 impl batch::Progress for FileResult {
@@ -391,6 +400,9 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
             },
         );
     }
+    if let Some(dir) = &args.tests {
+        out.messages.push_str(&super::harness::write(dir, path, &p, &report));
+    }
     let doomed = args.doomed.then(|| super::doomed::findings(&p, &Default::default()));
     if let Some(Ok(f)) = &doomed {
         out.row.doomed = f.doomed;
@@ -429,10 +441,13 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         explain: !args.show.no_explain,
         ..CheckOptions::default()
     };
-    let files = collect_files(&args.files);
+    let mut files = collect_files(&args.files);
     if files.is_empty() {
         ui.error("no `.c`, `.i` or `.cimple` files in the given directories");
         return EXIT_USAGE;
+    }
+    if let Some(shard) = args.shard {
+        files = shard.select(files);
     }
     let jobs = args
         .jobs
@@ -494,7 +509,14 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
                 serde_json::to_string_pretty(&views::sarif::log(&files)).unwrap_or_default()
             );
         }
-        Format::Text if files.len() > 1 => out!("{}", summary_table(&rows, wall.elapsed(), jobs)),
+        Format::Text if files.len() > 1 => {
+            let run = format!(
+                "wall time {:.2}s with {jobs} job{}",
+                wall.elapsed().as_secs_f64(),
+                if jobs == 1 { "" } else { "s" }
+            );
+            out!("{}", summary_table(&rows, &run))
+        }
         _ => {}
     }
     if let Some(dir) = &args.html {
@@ -532,8 +554,9 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
     }
 }
 
-/// The table after a batch: one row per file, then the totals.
-fn summary_table(rows: &[(PathBuf, Row)], wall: Duration, jobs: usize) -> String {
+/// The table after a batch: one row per file, then the totals; `run` ends
+/// its last line (the wall time, or where the rows come from).
+pub(super) fn summary_table(rows: &[(PathBuf, Row)], run: &str) -> String {
     use std::fmt::Write;
     let names: Vec<String> = rows.iter().map(|(p, _)| p.display().to_string()).collect();
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(4).clamp(4, 60);
@@ -580,11 +603,9 @@ fn summary_table(rows: &[(PathBuf, Row)], wall: Duration, jobs: usize) -> String
     );
     let _ = writeln!(
         out,
-        "{} file{} not checked; wall time {:.2}s with {jobs} job{}",
+        "{} file{} not checked; {run}",
         problems,
         if problems == 1 { "" } else { "s" },
-        wall.as_secs_f64(),
-        if jobs == 1 { "" } else { "s" }
     );
     out
 }
@@ -602,7 +623,7 @@ fn shorten(name: &str, width: usize) -> String {
 
 /// Writes pages (paths relative to `dir`, subfolders made as needed);
 /// returns the first page's path.
-fn write_pages(dir: &Path, pages: Vec<(String, String)>) -> std::io::Result<PathBuf> {
+pub(super) fn write_pages(dir: &Path, pages: Vec<(String, String)>) -> std::io::Result<PathBuf> {
     let mut first = None;
     for (name, text) in pages {
         let path = dir.join(&name);

@@ -18,8 +18,11 @@ mod check;
 mod diagnose;
 mod diff;
 mod doomed;
+mod harness;
 mod options;
+mod report;
 mod run;
+mod shard;
 mod values;
 mod vcs;
 mod verify;
@@ -95,6 +98,10 @@ enum Command {
     },
     /// Check programs for errors and explain them.
     Check(check::CheckArgs),
+    /// Merge the `check --format jsonl` output of several runs (e.g. the
+    /// shards of `check --shard K/N`) into one run's summary table, JSON,
+    /// SARIF or HTML report.
+    Report(report::ReportArgs),
     /// Compare a changed program with its reference; localise a difference.
     Diff(diff::DiffArgs),
     /// Run a program on given inputs with the concrete interpreter.
@@ -194,6 +201,7 @@ fn main_on_this_thread() -> i32 {
         Command::Parse { files, front } => cmd_parse(&ui, &files, &front),
         Command::Facts { file, front } => cmd_facts(&ui, &file, &front),
         Command::Check(args) => check::cmd_check(&ui, &args),
+        Command::Report(args) => report::cmd_report(&ui, &args),
         Command::Diff(args) => diff::cmd_diff(&ui, &args),
         Command::Run(args) => run::cmd_run(&ui, &args),
         Command::Verify(args) => verify::cmd_verify(&ui, &args),

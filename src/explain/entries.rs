@@ -6,9 +6,9 @@
 
 use super::fss::{EvKind, Fss};
 use crate::ir::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EntryKind {
     Assign,
@@ -19,7 +19,7 @@ pub enum EntryKind {
 }
 
 /// One operand of a condition, as evaluated.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AtomOutcome {
     pub text: String,
     pub line: u32,

@@ -13,7 +13,7 @@ use crate::syntax::source::SourceFile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct FileDoc {
     pub file: String,
     /// `checked`, or why not: `rejected` (does not parse, outside Cimple,
@@ -49,7 +49,7 @@ pub struct FileDoc {
 }
 
 /// What the VC engine did for a file.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct VcDoc {
     /// The loop modes it ran, in order (`havoc`, `kinduction:2`, ...).
     pub modes: Vec<String>,
@@ -126,20 +126,20 @@ impl FileDoc {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct Timings {
     pub explore: f64,
     pub verdicts: f64,
     pub explain: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct Summaries {
     pub forward: usize,
     pub backward: usize,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct CondDoc {
     pub condition: String,
     pub kind: &'static str,
@@ -166,13 +166,13 @@ pub struct CondDoc {
     pub trace: Vec<TraceLine>,
 }
 
-#[derive(Serialize, Clone, Copy)]
+#[derive(Serialize, Deserialize, Clone, Copy)]
 pub struct Place {
     pub line: u32,
     pub column: u32,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct StatementDoc {
     pub line: u32,
     pub column: u32,
@@ -183,7 +183,7 @@ pub struct StatementDoc {
     pub depth: u32,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct AssumptionDoc {
     pub text: String,
     pub line: u32,
@@ -191,7 +191,9 @@ pub struct AssumptionDoc {
     pub vars: Vec<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+// Its trace's kinds are `&'static str`: read from text that lives as long.
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct FssDoc {
     pub rank: usize,
     pub statements: Vec<StatementDoc>,
@@ -205,7 +207,7 @@ pub struct FssDoc {
     pub trace: Vec<TraceLine>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct ReducedDoc {
     pub rank: usize,
     pub nest: Vec<u32>,
@@ -220,7 +222,7 @@ pub struct ReducedDoc {
     pub definitions: Vec<DefinitionDoc>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct DefinitionDoc {
     pub line: u32,
     pub column: u32,

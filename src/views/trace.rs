@@ -5,10 +5,10 @@
 use crate::facts::Analysis;
 use crate::interp::{Outcome, Run};
 use crate::ir::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TraceLine {
     pub line: u32,
     pub column: u32,

@@ -1,0 +1,98 @@
+# Tool-info module for BenchExec (https://github.com/sosy-lab/benchexec):
+# runs `focuscheck check` on one SV-COMP task for the property unreach-call
+# and maps its JSON verdicts to BenchExec's results.
+#
+# Use: with the project's root on PYTHONPATH, the tool's name is
+# `contrib.benchexec.focuscheck` (in a benchmark definition, <benchmark
+# tool="contrib.benchexec.focuscheck">). Test it with
+#   PYTHONPATH=. python3 -m benchexec.test_tool_info \
+#       contrib.benchexec.focuscheck --tool-directory target/release
+#
+# SPDX-License-Identifier: MIT OR Apache-2.0
+
+import json
+
+import benchexec.result as result
+import benchexec.tools.template
+from benchexec.tools.sv_benchmarks_util import get_data_model_from_task, ILP32
+
+
+class Tool(benchexec.tools.template.BaseTool2):
+    """
+    focuscheck, a model checker for a subset of C that explains the errors
+    it finds. Only the property unreach-call (reach_error and
+    __VERIFIER_assert) and the ILP32 data model are supported.
+    """
+
+    REQUIRED_PATHS = []
+
+    def executable(self, tool_locator):
+        # The tool directory (or PATH) holds the binary, or is the project
+        # with the binary built in target/release.
+        try:
+            return tool_locator.find_executable("focuscheck")
+        except benchexec.tools.template.ToolNotFoundException:
+            return tool_locator.find_executable("focuscheck", subdir="target/release")
+
+    def name(self):
+        return "focuscheck"
+
+    def project_url(self):
+        return None
+
+    def version(self, executable):
+        # `focuscheck --version` prints "focuscheck 0.1.0".
+        return self._version_from_tool(executable, line_prefix="focuscheck ")
+
+    def cmdline(self, executable, options, task, rlimits):
+        if task.property_file and not task.property_file.endswith("unreach-call.prp"):
+            raise benchexec.tools.template.UnsupportedFeatureException(
+                "focuscheck checks only the property unreach-call"
+            )
+        data_model = get_data_model_from_task(task, {ILP32: "ILP32"})
+        if task.options is not None and data_model is None:
+            raise benchexec.tools.template.UnsupportedFeatureException(
+                "focuscheck supports only the data model ILP32"
+            )
+        if len(task.input_files) != 1:
+            raise benchexec.tools.template.UnsupportedFeatureException(
+                "focuscheck checks one input file per task"
+            )
+        timeout = []
+        if rlimits.cputime and "--timeout" not in options:
+            # Its own limit a little before BenchExec's, so that what it
+            # decided so far is reported as `unknown` rather than killed.
+            timeout = ["--timeout", str(max(1, int(rlimits.cputime * 0.9)))]
+        return (
+            [executable, "check", "--property", "unreach-call", "--format", "json"]
+            + timeout
+            + options
+            + list(task.input_files)
+        )
+
+    def determine_result(self, run):
+        """
+        true: every condition safe; false(unreach-call): one is unsafe (a
+        counterexample the interpreter replayed); unknown otherwise; an
+        error when the file was not checked or the output is not JSON.
+        """
+        if run.was_timeout:
+            return result.RESULT_TIMEOUT
+        text = "\n".join(run.output)
+        start = text.find("{")
+        try:
+            doc = json.loads(text[start:]) if start >= 0 else None
+        except ValueError:
+            doc = None
+        if not isinstance(doc, dict):
+            if run.exit_code.value not in (0, 1):
+                return result.RESULT_ERROR + "(exit code {})".format(run.exit_code.value)
+            return result.RESULT_ERROR + "(no JSON report)"
+        if doc.get("status") != "checked":
+            return result.RESULT_ERROR + "({})".format(doc.get("status"))
+        verdicts = [c.get("verdict") for c in doc.get("conditions", [])]
+        if "unsafe" in verdicts:
+            return result.RESULT_FALSE_REACH
+        if all(v == "safe" for v in verdicts):
+            return result.RESULT_TRUE_PROP
+        return result.RESULT_UNKNOWN
