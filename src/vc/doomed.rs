@@ -469,7 +469,13 @@ fn analyse_proc(
     }
     // Doomed in every copy is not enough: a concrete run must pass the
     // point (the copies over-approximate the loops).
-    let points: Vec<Origin> = doomed.keys().copied().collect();
+    // A point no run of the unfolding reaches with its checks holding (it
+    // comes only after a check that always fails) has no concrete run
+    // either: only the others are searched for one.
+    let points: Vec<Origin> = (doomed.iter())
+        .filter(|(_, bs)| evc.reach(bs).is_some())
+        .map(|(o, _)| *o)
+        .collect();
     let halts_in = |g: &gc::Gc, b: usize| matches!(g.blocks[b].origin, Origin::Node(n) if ends_normally(q, n));
     let witnesses = reach::witnesses(q, &points, opts, &halts_in);
     let abstract_only = doomed.len() - witnesses.len();
