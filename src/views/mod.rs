@@ -1,6 +1,7 @@
 //! How results look: text for people, JSON for tools. Views read results;
 //! they never compute them.
 
+pub mod fold;
 pub mod html;
 pub mod json;
 pub mod sarif;

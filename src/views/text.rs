@@ -6,7 +6,9 @@
 //! - fss: every feasible FSS, ranked, with its assumption set;
 //! - full: a complete counterexample per FSS, with concrete inputs.
 
-use super::trace::trace_lines;
+use super::fold::{self, Folded};
+use super::json::Statement;
+use super::trace::{shown_trace, TraceLine};
 use crate::analysis::witness::Counterexample;
 use crate::analysis::Verdict;
 use crate::check::Report;
@@ -78,6 +80,9 @@ pub struct TextOptions<'a> {
     /// The `focuscheck run` commands that replay a counterexample (one per
     /// version in `diff`), each with a label.
     pub replay: &'a dyn Fn(&Counterexample) -> Vec<String>,
+    /// Every step of traces and FSSs (`--full-trace`); else repetitions
+    /// are folded.
+    pub full_trace: bool,
 }
 
 /// No replay commands (a caller without a file to name).
@@ -154,8 +159,8 @@ fn assumptions_line(p: &Program, names: &dyn LineNames, a: &[&Assumption]) -> St
 }
 
 /// One FSS entry as a line: `line: text` with outcomes, the paper's way.
-fn entry_line(names: &dyn LineNames, e: &Entry) -> String {
-    let indent = "  ".repeat(e.depth as usize);
+fn entry_line(names: &dyn LineNames, e: &Entry, top: u32) -> String {
+    let indent = depth_indent(e.depth, top);
     let body = entry_body(e);
     format!("{indent}{:>4}: {}", names.label(e.line), names.text(e.line, &body))
 }
@@ -189,9 +194,23 @@ fn entry_body(e: &Entry) -> String {
     }
 }
 
-fn fss_lines(names: &dyn LineNames, f: &FssReport) -> String {
-    let lines: Vec<String> = shown_entries(names, f).map(|e| names.label(e.line)).collect();
-    format!("<{}>", lines.join(","))
+/// Entries folded for display (or not, with `--full-trace`).
+fn folded<'f>(entries: impl IntoIterator<Item = &'f Entry>, full: bool) -> Vec<Folded<Statement<'f>>> {
+    let entries = entries.into_iter().map(Statement);
+    if full {
+        fold::unfolded(entries)
+    } else {
+        fold::fold(entries)
+    }
+}
+
+/// `<3,(14,15)×4096,17>`: the lines of entries, repetitions folded.
+fn lines_seq<'f>(names: &dyn LineNames, entries: impl IntoIterator<Item = &'f Entry>, full: bool) -> Vec<String> {
+    fold::compact(&folded(entries, full), &|s: &Statement| names.label(s.0.line))
+}
+
+fn fss_lines(names: &dyn LineNames, f: &FssReport, full: bool) -> String {
+    format!("<{}>", lines_seq(names, shown_entries(names, f), full).join(","))
 }
 
 /// The entries of an FSS on the user's lines.
@@ -200,18 +219,71 @@ fn shown_entries<'f>(names: &'f dyn LineNames, f: &'f FssReport) -> impl Iterato
 }
 
 /// A long FSS shortened to its ends (the FSS view shows all of it).
-fn fss_lines_short(names: &dyn LineNames, f: &FssReport) -> String {
+fn fss_lines_short(names: &dyn LineNames, f: &FssReport, full: bool) -> String {
     const HEAD: usize = 10;
     const TAIL: usize = 5;
-    let entries: Vec<&Entry> = shown_entries(names, f).collect();
-    let n = entries.len();
+    let items = lines_seq(names, shown_entries(names, f), full);
+    let n = items.len();
     if n <= HEAD + TAIL + 5 {
-        return fss_lines(names, f);
+        return format!("<{}>", items.join(","));
     }
-    let label = |e: &&Entry| names.label(e.line);
-    let head: Vec<String> = entries[..HEAD].iter().map(label).collect();
-    let tail: Vec<String> = entries[n - TAIL..].iter().map(label).collect();
-    format!("<{},...,{}> ({n} statements)", head.join(","), tail.join(","))
+    let statements = shown_entries(names, f).count();
+    format!(
+        "<{},...,{}> ({statements} statements)",
+        items[..HEAD].join(","),
+        items[n - TAIL..].join(",")
+    )
+}
+
+/// Folded entries as listing lines, `indent` deep: each repetition as a
+/// header, its first run, how many runs are not shown, its last run.
+fn entry_listing(names: &dyn LineNames, xs: &[Folded<Statement>], indent: &str, top: u32, out: &mut String) {
+    for x in xs {
+        match x {
+            Folded::One(s) => {
+                let _ = writeln!(out, "{indent}{}", entry_line(names, s.0, top));
+            }
+            Folded::Repeat(r) => {
+                let (lo, hi) = fold::line_span(&r.first, &|s: &Statement| s.0.line);
+                let doc = fold::RepeatDoc::<()> {
+                    count: r.count,
+                    steps: r.steps,
+                    lines: [lo, hi],
+                    first: Vec::new(),
+                    last: Vec::new(),
+                    ranges: r.ranges.clone(),
+                };
+                let _ = writeln!(
+                    out,
+                    "{indent}{} (first and last shown):",
+                    fold::repeat_text(&doc, &|l| names.label(l))
+                );
+                let inner = format!("{indent}  ");
+                let run_top = |run: &[Folded<Statement>]| match run.first() {
+                    Some(Folded::One(s)) => s.0.depth,
+                    _ => top,
+                };
+                entry_listing(names, &r.first, &inner, run_top(&r.first), out);
+                let _ = writeln!(out, "{inner}{}", hidden_runs(r.count));
+                entry_listing(names, &r.last, &inner, run_top(&r.last), out);
+            }
+            Folded::Omitted { steps } => {
+                let _ = writeln!(out, "{indent}({})", fold::omitted_text(*steps));
+            }
+        }
+    }
+}
+
+/// Two spaces per call level below `top` (a run's first call depth; a
+/// deep recursion is not indented past 16 levels).
+fn depth_indent(depth: u32, top: u32) -> String {
+    "  ".repeat(depth.saturating_sub(top).min(8) as usize)
+}
+
+/// `... 4094 more runs like these ...`
+fn hidden_runs(count: u64) -> String {
+    let n = count.saturating_sub(2);
+    format!("... {n} more run{} ...", if n == 1 { "" } else { "s" })
 }
 
 /// `a, b, c, ..., z` for a long list.
@@ -383,7 +455,7 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
             out,
             "  reduced FSS (rank {}) {}: assumptions left: {}",
             red.index + 1,
-            fss_lines_short(o.lines, f),
+            fss_lines_short(o.lines, f, o.full_trace),
             assumptions_line(p, o.lines, &shown)
         );
         if let Some(cx) = &f.witness {
@@ -392,7 +464,7 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
             }
         }
         let whole = red.nest.len() == f.entries.len();
-        let lines: Vec<String> = red.nest.iter().map(|&i| o.lines.label(f.entries[i].line)).collect();
+        let lines = lines_seq(o.lines, red.nest.iter().map(|&i| &f.entries[i]), o.full_trace);
         let where_ = match red.at {
             Some(at) if !whole && o.diff => format!(
                 "in the block of the conditional at line {} (the reference's path does not decide it: the new version leaves that path here)",
@@ -458,12 +530,16 @@ fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String) {
             "  FSS {} of {} {}: assumptions: {}",
             i + 1,
             ex.fss.len(),
-            fss_lines(o.lines, f),
+            fss_lines(o.lines, f, o.full_trace),
             assumptions_line(p, o.lines, &shown)
         );
-        for e in shown_entries(o.lines, f) {
-            let _ = writeln!(out, "    {}", entry_line(o.lines, e));
-        }
+        entry_listing(
+            o.lines,
+            &folded(shown_entries(o.lines, f), o.full_trace),
+            "    ",
+            0,
+            out,
+        );
         if let Some(cx) = &f.witness {
             for cmd in (o.replay)(cx) {
                 let _ = writeln!(out, "    replay: {cmd}");
@@ -596,7 +672,7 @@ fn full_view(p: &Program, a: &Analysis, ex: &Explanation, o: &TextOptions, out: 
             "  counterexample for FSS {} of {} {}:",
             i + 1,
             ex.fss.len(),
-            fss_lines(o.lines, f)
+            fss_lines(o.lines, f, o.full_trace)
         );
         match &f.witness {
             Some(cx) => trace_block(p, o, a, cx, out),
@@ -648,15 +724,35 @@ fn trace_block(p: &Program, o: &TextOptions, a: &Analysis, cx: &Counterexample, 
         let _ = writeln!(out, "    replay: {cmd}");
     }
     let _ = writeln!(out, "    trace:");
-    for t in trace_lines(p, a, &cx.run) {
-        let indent = "  ".repeat(t.depth as usize);
+    trace_listing(names, &shown_trace(p, a, &cx.run, o.full_trace), "      ", 0, out);
+}
+
+/// Trace lines, `base` deep; a repetition as a header, its first run, how
+/// many runs are not shown, its last run.
+fn trace_listing(names: &dyn LineNames, lines: &[TraceLine], base: &str, top: u32, out: &mut String) {
+    for t in lines {
+        let indent = depth_indent(t.depth, top);
+        if let Some(r) = &t.repeat {
+            let text = fold::repeat_text(r, &|l| names.label(l));
+            let _ = writeln!(out, "{base}{indent}{text} (first and last shown):");
+            let inner = format!("{base}  ");
+            let run_top = |run: &[TraceLine]| run.first().map_or(t.depth, |x| x.depth);
+            trace_listing(names, &r.first, &format!("{inner}{indent}"), run_top(&r.first), out);
+            let _ = writeln!(out, "{inner}{indent}{}", hidden_runs(r.count));
+            trace_listing(names, &r.last, &format!("{inner}{indent}"), run_top(&r.last), out);
+            continue;
+        }
+        if t.omitted.is_some() {
+            let _ = writeln!(out, "{base}{indent}({})", t.text);
+            continue;
+        }
         let text = names.text(t.line, &t.text);
         if names.shown(t.line) {
             let (file, line) = names.place(t.line);
-            let _ = writeln!(out, "      {indent}{file}:{line}:{}: {text}", t.column);
+            let _ = writeln!(out, "{base}{indent}{file}:{line}:{}: {text}", t.column);
         } else if matches!(t.kind, "call" | "branch" | "error") {
             // The harness of `diff`: which version runs, and the comparison.
-            let _ = writeln!(out, "      {indent}{text}");
+            let _ = writeln!(out, "{base}{indent}{text}");
         }
     }
 }
