@@ -70,6 +70,17 @@ impl<T: Foldable> Folded<T> {
         }
     }
 
+    /// Lines it takes to show: a repetition of two runs is shown as both.
+    fn shown(&self) -> usize {
+        match self {
+            Folded::Repeat(r) => {
+                let runs: usize = r.first.iter().chain(&r.last).map(Folded::shown).sum();
+                runs + if r.count == 2 { 0 } else { 2 }
+            }
+            _ => 1,
+        }
+    }
+
     fn add_ranges(&self, into: &mut Vec<Range>) {
         match self {
             Folded::One(t) => {
@@ -112,26 +123,33 @@ fn period_key(period: &[u64]) -> u64 {
 }
 
 /// Folds a sequence as it is produced: `push` each item, then `finish`.
+/// After each item the end of the window folds while it can: entries that
+/// repeat the period of the repetition just before them join it as its
+/// last run, and two equal runs at the end become a repetition. So an
+/// inner loop folds within each outer iteration, and the outer iterations
+/// (the inner repetition one entry of them) fold in turn.
 pub struct Folder<T> {
     /// Entries that can still fold (the detection window).
     open: Vec<(u64, Folded<T>)>,
-    /// A partial run after a repetition at the end of `open`.
-    pending: Vec<(u64, Folded<T>)>,
     /// Entries that left the window: the first `HEAD`, the last `TAIL`,
     /// and how many items those in between stood for.
     head: Vec<Folded<T>>,
     tail: VecDeque<Folded<T>>,
     dropped: u64,
+    /// Entries shown for `head` and `tail` (`Folded::shown`).
+    head_size: usize,
+    tail_size: usize,
 }
 
 impl<T: Foldable> Default for Folder<T> {
     fn default() -> Self {
         Folder {
             open: Vec::new(),
-            pending: Vec::new(),
             head: Vec::new(),
             tail: VecDeque::new(),
             dropped: 0,
+            head_size: 0,
+            tail_size: 0,
         }
     }
 }
@@ -139,70 +157,61 @@ impl<T: Foldable> Default for Folder<T> {
 impl<T: Foldable> Folder<T> {
     pub fn push(&mut self, item: T) {
         let k = item.fold_key();
-        self.push_entry(k, Folded::One(item));
-    }
-
-    fn push_entry(&mut self, k: u64, e: Folded<T>) {
-        if let Some((_, Folded::Repeat(r))) = self.open.last_mut() {
-            if r.period.get(self.pending.len()) == Some(&k) {
-                self.pending.push((k, e));
-                if self.pending.len() == r.period.len() {
-                    let run: Vec<Folded<T>> = std::mem::take(&mut self.pending).into_iter().map(|(_, e)| e).collect();
-                    for x in &run {
-                        x.add_ranges(&mut r.ranges);
-                        r.steps += x.steps();
-                    }
-                    r.count += 1;
-                    r.last = run;
-                }
-                return;
-            }
-            // The repetition ends: the partial run is ordinary entries (the
-            // first breaks the repetition; the rest may start another).
-            let mut rest = std::mem::take(&mut self.pending).into_iter();
-            if let Some((pk, pe)) = rest.next() {
-                self.append(pk, pe);
-                for (pk, pe) in rest {
-                    self.push_entry(pk, pe);
-                }
-                return self.push_entry(k, e);
-            }
-        }
-        self.append(k, e);
-    }
-
-    /// Appends an entry and folds the end of the window while it repeats.
-    fn append(&mut self, k: u64, e: Folded<T>) {
-        self.open.push((k, e));
-        while let Some(p) = self.period_at_end() {
-            let n = self.open.len();
-            let second: Vec<Folded<T>> = self.open.drain(n - p..).map(|(_, e)| e).collect();
-            let first: Vec<(u64, Folded<T>)> = self.open.drain(n - 2 * p..).collect();
-            let period: Vec<u64> = first.iter().map(|(k, _)| *k).collect();
-            let first: Vec<Folded<T>> = first.into_iter().map(|(_, e)| e).collect();
-            let mut ranges = Vec::new();
-            let mut steps = 0;
-            for x in first.iter().chain(&second) {
-                x.add_ranges(&mut ranges);
-                steps += x.steps();
-            }
-            let r = Repeat {
-                count: 2,
-                steps,
-                first,
-                last: second,
-                ranges,
-                period,
-            };
-            let key = period_key(&r.period);
-            self.open.push((key, Folded::Repeat(Box::new(r))));
-        }
+        self.open.push((k, Folded::One(item)));
+        while self.extend_repeat() || self.new_repeat() {}
         if self.open.len() > 4 * MAX_PERIOD {
             let out: Vec<(u64, Folded<T>)> = self.open.drain(..2 * MAX_PERIOD).collect();
             for (_, e) in out {
                 self.retire(e);
             }
         }
+    }
+
+    /// The last `p` entries are one more run of the repetition before them.
+    fn extend_repeat(&mut self) -> bool {
+        let n = self.open.len();
+        let found = (1..=MAX_PERIOD.min(n.saturating_sub(1))).find(|&p| match &self.open[n - p - 1].1 {
+            Folded::Repeat(r) => r.period.len() == p && (0..p).all(|i| r.period[i] == self.open[n - p + i].0),
+            _ => false,
+        });
+        let Some(p) = found else { return false };
+        let run: Vec<Folded<T>> = self.open.drain(n - p..).map(|(_, e)| e).collect();
+        if let Some((_, Folded::Repeat(r))) = self.open.last_mut() {
+            for x in &run {
+                x.add_ranges(&mut r.ranges);
+                r.steps += x.steps();
+            }
+            r.count += 1;
+            r.last = run;
+        }
+        true
+    }
+
+    /// The last `2p` entries are two equal runs: a new repetition.
+    fn new_repeat(&mut self) -> bool {
+        let Some(p) = self.period_at_end() else { return false };
+        let n = self.open.len();
+        let second: Vec<Folded<T>> = self.open.drain(n - p..).map(|(_, e)| e).collect();
+        let first: Vec<(u64, Folded<T>)> = self.open.drain(n - 2 * p..).collect();
+        let period: Vec<u64> = first.iter().map(|(k, _)| *k).collect();
+        let first: Vec<Folded<T>> = first.into_iter().map(|(_, e)| e).collect();
+        let mut ranges = Vec::new();
+        let mut steps = 0;
+        for x in first.iter().chain(&second) {
+            x.add_ranges(&mut ranges);
+            steps += x.steps();
+        }
+        let key = period_key(&period);
+        let r = Repeat {
+            count: 2,
+            steps,
+            first,
+            last: second,
+            ranges,
+            period,
+        };
+        self.open.push((key, Folded::Repeat(Box::new(r))));
+        true
     }
 
     /// The shortest period `p` with the last `2p` entries two equal runs.
@@ -212,13 +221,17 @@ impl<T: Foldable> Folder<T> {
     }
 
     fn retire(&mut self, e: Folded<T>) {
-        if self.head.len() < HEAD {
+        let size = e.shown();
+        if self.dropped == 0 && self.tail.is_empty() && self.head_size + size <= HEAD {
+            self.head_size += size;
             self.head.push(e);
             return;
         }
+        self.tail_size += size;
         self.tail.push_back(e);
-        if self.tail.len() > TAIL {
+        while self.tail_size > TAIL && self.tail.len() > 1 {
             if let Some(x) = self.tail.pop_front() {
+                self.tail_size -= x.shown();
                 self.dropped += x.steps();
             }
         }
@@ -226,11 +239,6 @@ impl<T: Foldable> Folder<T> {
 
     /// The folded sequence.
     pub fn finish(mut self) -> Vec<Folded<T>> {
-        let pending = std::mem::take(&mut self.pending);
-        for (k, e) in pending {
-            // Past the repetition: ordinary entries (no longer matched).
-            self.open.push((k, e));
-        }
         for (_, e) in std::mem::take(&mut self.open) {
             self.retire(e);
         }
@@ -522,6 +530,7 @@ mod tests {
         let f = fold(items.clone());
         assert_eq!(total(&f), items.len() as u64);
         assert!(f.len() <= HEAD + TAIL + 1, "{}", f.len());
+        assert!(f.iter().map(Folded::shown).sum::<usize>() <= HEAD + TAIL + 1);
         assert!(f.iter().any(|e| matches!(e, Folded::Omitted { .. })));
     }
 
