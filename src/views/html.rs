@@ -299,6 +299,9 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
     if c.truncated {
         b.push_str("<p><small>The FSS listing is incomplete (a limit of the explanation was reached).</small></p>");
     }
+    if let Some(why) = &c.no_fss {
+        let _ = write!(b, "<p><small>No FSS: {}.</small></p>", esc(why));
+    }
     // Reduced view: one card per FSS Reduce kept.
     if !c.reduced.is_empty() {
         let _ = write!(b, "<h4>Where the fix belongs ({} after Reduce)</h4>", c.reduced.len());

@@ -161,6 +161,10 @@ pub struct CondDoc {
     pub infeasible: usize,
     /// The FSS listing may be incomplete (a limit cut it short).
     pub truncated: bool,
+    /// Why a condition that is not safe has no FSS (absent when it has
+    /// one, or with `--no-explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_fss: Option<String>,
     /// Inputs and choices of the top counterexample.
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
@@ -480,6 +484,7 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
                     || r.budget_hit.is_some()
                     || res.truncated
                     || (r.explain_skipped && res.verdict != crate::analysis::Verdict::Safe),
+                no_fss: r.no_fss(res),
                 inputs,
                 choices,
                 trace,

@@ -373,6 +373,9 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                 let _ = writeln!(out, "  replay: {cmd}");
             }
         }
+        if let Some(why) = r.no_fss(res) {
+            let _ = writeln!(out, "  no FSS: {why}");
+        }
         if ex.is_some_and(|e| e.truncated) {
             let _ = writeln!(
                 out,
