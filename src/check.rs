@@ -69,7 +69,9 @@ impl Report {
                 if ex.infeasible == 1 { "" } else { "s" }
             )
         } else if ex.truncated {
-            format!("a limit of the explanation (backward steps or --timeout) was reached before any FSS was found{engine}")
+            format!(
+                "a limit of the explanation (backward steps or --timeout) was reached before any FSS was found{engine}"
+            )
         } else {
             format!(
                 "the backward rules found no focus-statement sequence from the program's start to this error \

@@ -4,6 +4,7 @@
 pub mod fold;
 pub mod html;
 pub mod json;
+pub mod listing;
 pub mod sarif;
 pub mod text;
 pub mod trace;
