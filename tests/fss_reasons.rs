@@ -26,7 +26,7 @@ fn every_confirmed_counterexample_on_programs_has_an_fss_or_a_reason() {
             let has_fss = c["fss"].as_array().is_some_and(|f| !f.is_empty());
             let reason = c["no_fss"].as_str().unwrap_or("");
             assert!(
-                has_fss != !reason.is_empty(),
+                has_fss == reason.is_empty(),
                 "{}: {}: an FSS or a reason, not both or neither (reason: {reason:?})",
                 doc["file"],
                 c["condition"]
