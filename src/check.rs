@@ -43,6 +43,97 @@ impl Report {
     pub fn condition(&self, r: &CondReport) -> &Condition {
         &self.conds[r.id.0 as usize]
     }
+
+    /// Why a condition that is not safe has no FSS (None when it has one,
+    /// or was not to be explained: safe, or `--no-explain`).
+    pub fn no_fss(&self, r: &CondReport) -> Option<String> {
+        if r.verdict == Verdict::Safe {
+            return None;
+        }
+        if self.explain_skipped {
+            return Some("the time limit (--timeout) left too little time to explain".to_string());
+        }
+        let ex = self.explanations.get(&r.id)?;
+        if !ex.fss.is_empty() {
+            return None;
+        }
+        let engine = if r.engine == "vc" {
+            "; the counterexample is the VC engine's, which the explanation does not use"
+        } else {
+            ""
+        };
+        Some(if ex.infeasible > 0 {
+            format!(
+                "all {} candidate FSS{} the backward rules found were proved infeasible (no run has them){engine}",
+                ex.infeasible,
+                if ex.infeasible == 1 { "" } else { "s" }
+            )
+        } else if ex.truncated {
+            format!(
+                "a limit of the explanation (backward steps or --timeout) was reached before any FSS was found{engine}"
+            )
+        } else {
+            format!(
+                "the backward rules found no focus-statement sequence from the program's start to this error \
+                 in the Datalog engine's state graph (its loops and recursion are widened to unknown values \
+                 after --unroll iterations, and no path to the error was followed back){engine}"
+            )
+        })
+    }
+}
+
+/// Runs needing more loop iterations (or call depth) than this are not
+/// explored again to explain them.
+const RETRY_UNROLL: u32 = 200;
+
+/// The conditions confirmed unsafe whose explanation found no FSS while
+/// their counterexample goes around some loop (or recursion) more often
+/// than `unroll`, and the unrolling that covers all of their runs (at
+/// most `RETRY_UNROLL`).
+fn retry_unroll(
+    a: &Analysis,
+    results: &[CondReport],
+    explanations: &BTreeMap<CondId, Explanation>,
+    unroll: u32,
+) -> Option<(u32, Vec<CondId>)> {
+    let mut ids = Vec::new();
+    let mut need = 0;
+    for r in results {
+        let (Some(cx), Some(ex)) = (&r.counterexample, explanations.get(&r.id)) else {
+            continue;
+        };
+        if r.verdict != Verdict::Unsafe || !ex.fss.is_empty() || cx.run.trace.len() > 100_000 {
+            continue;
+        }
+        let n = iterations(a, &cx.run.trace);
+        if n >= unroll && n < RETRY_UNROLL {
+            ids.push(r.id);
+            need = need.max(n + 1);
+        }
+    }
+    (!ids.is_empty()).then_some((need, ids))
+}
+
+/// The most times a run goes around one loop without leaving it, or the
+/// deepest call.
+fn iterations(a: &Analysis, trace: &[crate::interp::Step]) -> u32 {
+    let mut most = 0;
+    // (call depth, loop, visits of its head) of the loops the run is in.
+    let mut inside: Vec<(u32, usize, u32)> = Vec::new();
+    for s in trace {
+        most = most.max(s.depth);
+        inside.retain(|&(d, l, _)| d < s.depth || (d == s.depth && a.loops[l].body.contains(&s.node)));
+        if let Some(&l) = a.loop_at.get(&s.node) {
+            match inside.iter_mut().find(|(d, x, _)| *d == s.depth && *x == l) {
+                Some(e) => {
+                    e.2 += 1;
+                    most = most.max(e.2);
+                }
+                None => inside.push((s.depth, l, 1)),
+            }
+        }
+    }
+    most
 }
 
 /// Checks every error condition of a program with the Datalog engine and
@@ -174,6 +265,40 @@ pub fn check_with(
             opts.counterpart.as_ref().map(|f| f as &dyn Fn(&str) -> String),
         )
     };
+    let mut explanations = explanations;
+    let retry = retry_unroll(&a, &results, &explanations, opts.engine.unroll);
+    if let (Some((unroll, ids)), false) = (retry, explain_skipped) {
+        // The error needs more iterations than were explored before
+        // widening, and through widened values the backward rules found no
+        // FSS: explore again unrolling as far as the confirmed run goes.
+        let engine = crate::analysis::step::Options {
+            unroll,
+            ..opts.engine.clone()
+        };
+        let again = explore::explore_exact_first(&cx, &engine, explain_deadline);
+        if again.budget_hit.is_none() {
+            let explored = Explored {
+                cx: &cx,
+                frames: &again.frames,
+                t: &again.t,
+                summaries: opts.engine.summaries,
+            };
+            let (more, _) = explain::explain(
+                explored,
+                &again.graph,
+                users,
+                &ids,
+                limits,
+                &localise,
+                opts.counterpart.as_ref().map(|f| f as &dyn Fn(&str) -> String),
+            );
+            for (k, ex) in more {
+                if !ex.fss.is_empty() {
+                    explanations.insert(k, ex);
+                }
+            }
+        }
+    }
     // A counterexample found for an FSS confirms the condition too.
     for r in &mut results {
         if r.verdict == Verdict::Unknown {

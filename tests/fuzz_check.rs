@@ -164,6 +164,7 @@ fn check_all(text: &str) -> Option<usize> {
                 next: &next,
                 diff: false,
                 replay: &views::text::no_replay,
+                full_trace: view == views::text::View::Full,
             },
         );
     }

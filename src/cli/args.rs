@@ -83,4 +83,9 @@ pub struct ShowArgs {
     /// Print relation sizes and rule times.
     #[arg(long)]
     pub stats: bool,
+    /// Every step of traces and FSSs; by default, consecutive runs of the
+    /// same statements (loop iterations, recursive calls) are folded into
+    /// one entry with a count, the first and last runs, and value ranges.
+    #[arg(long)]
+    pub full_trace: bool,
 }

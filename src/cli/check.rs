@@ -397,6 +397,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
                 next: &next,
                 diff: false,
                 replay: &replay,
+                full_trace: args.show.full_trace,
             },
         );
     }
@@ -414,7 +415,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
         out.messages.push_str(&diag::render(&p.source, diags, color));
     }
     if args.format != Format::Text || args.html.is_some() {
-        let mut doc = views::json::file_doc(&p, &report, &args.show.project);
+        let mut doc = views::json::file_doc_with(&p, &report, &args.show.project, args.show.full_trace);
         doc.warnings = warnings;
         doc.doomed = doomed.and_then(Result::ok).map(|f| f.doc);
         if args.format == Format::Jsonl {

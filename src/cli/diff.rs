@@ -274,12 +274,13 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                         next: &next,
                         diff: true,
                         replay: &replay,
+                        full_trace: args.show.full_trace,
                     }
                 )
             );
         }
         DiffFormat::Json => {
-            let doc = views::json::file_doc(p, &report, &args.show.project);
+            let doc = views::json::file_doc_with(p, &report, &args.show.project, args.show.full_trace);
             let mut v = serde_json::to_value(&doc).unwrap_or_default();
             user_texts(&mut v, &lines, None);
             views::json::map_lines(&mut v, &|line| {

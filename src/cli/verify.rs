@@ -8,6 +8,7 @@ use crate::context::conditions::Property;
 use crate::ir::cond::{self, UserCond};
 use crate::syntax::source::Span;
 use crate::vc::{self, gc::EventKind, Loops, Outcome, ProcResult, Status, Warning};
+use crate::views::fold::{self, Docs, Foldable, RepeatDoc};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -47,6 +48,11 @@ pub struct VerifyArgs {
     /// Print the VC's size, the invariants used and the time in Z3.
     #[arg(long)]
     stats: bool,
+    /// Every step of traces; by default, consecutive runs of the same
+    /// steps (loop iterations, recursive calls) are folded into one entry
+    /// with a count, the first and last runs, and value ranges.
+    #[arg(long)]
+    full_trace: bool,
     /// Verify each function against its ACSL contract and list its
     /// verification conditions, each explained: `failed` (failed and
     /// unknown ones, the default) or `all`. Files with function contracts
@@ -130,9 +136,9 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
     out.note = if out.found { "warnings" } else { "no warning" }.into();
     let replay = |w: &Warning| replay_command(args, path, w);
     match args.format {
-        Format::Text => out.stdout = text(&p, &r, &replay, args.stats),
+        Format::Text => out.stdout = text(&p, &r, &replay, args.stats, args.full_trace),
         _ => {
-            out.doc = Some(json_doc(&p, &r, &replay));
+            out.doc = Some(json_doc(&p, &r, &replay, args.full_trace));
         }
     }
     out
@@ -177,6 +183,107 @@ pub fn trace_text(p: &Program, s: &vc::TraceStep) -> String {
     format!("{what} in \"{}\", line {line}, col {col}.", p.source.name)
 }
 
+/// A trace step, folded like every trace (`views::fold`): by its event and
+/// place; a loop head's iteration is its value.
+struct Step<'a>(&'a vc::TraceStep);
+
+impl Foldable for Step<'_> {
+    fn fold_key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        (
+            self.0.kind.name(),
+            self.0.span.lo,
+            self.0.span.hi,
+            &self.0.callee,
+            self.0.havocked,
+        )
+            .hash(&mut h);
+        h.finish()
+    }
+    fn fold_values(&self) -> Vec<(String, i64)> {
+        self.0
+            .iteration
+            .map(|n| ("iteration".to_string(), n as i64))
+            .into_iter()
+            .collect()
+    }
+}
+
+/// A warning's trace as JSON objects: every step with `full`, else
+/// repetitions folded (`event: repeat`, with `repeat: {count, first, last,
+/// ranges, ...}`).
+fn trace_docs(p: &Program, w: &Warning, full: bool) -> Vec<Value> {
+    let steps = w.trace.iter().map(Step);
+    let folded = if full { fold::unfolded(steps) } else { fold::fold(steps) };
+    let plain = |l: u32| l.to_string();
+    Docs {
+        one: &|s: Step| {
+            let (line, column) = loc(p, s.0.span);
+            json!({
+                "event": s.0.kind.name(),
+                "line": line,
+                "column": column,
+                "iteration": s.0.iteration,
+                "callee": s.0.callee,
+                "seq": s.0.seq,
+                "text": trace_text(p, s.0),
+            })
+        },
+        lines: &|v: &Value| match v.get("repeat") {
+            Some(r) => (
+                r["lines"][0].as_u64().unwrap_or(0) as u32,
+                r["lines"][1].as_u64().unwrap_or(0) as u32,
+            ),
+            None => {
+                let l = v["line"].as_u64().unwrap_or(0) as u32;
+                (l, l)
+            }
+        },
+        repeat: &|r: RepeatDoc<Value>| {
+            json!({
+                "event": "repeat",
+                "line": r.first[0]["line"],
+                "column": r.first[0]["column"],
+                "text": fold::repeat_text(&r, &plain),
+                "repeat": r,
+            })
+        },
+        omitted: &|steps, next: Option<&Value>| {
+            json!({
+                "event": "omitted",
+                "line": next.map(|n| n["line"].clone()),
+                "column": next.map(|n| n["column"].clone()),
+                "text": fold::omitted_text(steps),
+                "omitted": steps,
+            })
+        },
+    }
+    .make(folded)
+}
+
+/// Trace objects as text lines; a repetition as its text, its first run,
+/// how many runs are not shown, its last run.
+fn trace_listing(steps: &[Value], indent: &str, out: &mut String) {
+    for s in steps {
+        let text = s["text"].as_str().unwrap_or("");
+        match s.get("repeat") {
+            Some(r) => {
+                out.push_str(&format!("{indent}{text} (first and last shown):\n"));
+                let inner = format!("{indent}  ");
+                trace_listing(r["first"].as_array().map_or(&[], Vec::as_slice), &inner, out);
+                let hidden = r["count"].as_u64().unwrap_or(2).saturating_sub(2);
+                out.push_str(&format!(
+                    "{inner}... {hidden} more run{} ...\n",
+                    if hidden == 1 { "" } else { "s" }
+                ));
+                trace_listing(r["last"].as_array().map_or(&[], Vec::as_slice), &inner, out);
+            }
+            None => out.push_str(&format!("{indent}{text}\n")),
+        }
+    }
+}
+
 fn inputs_text(inputs: &[(String, i64)]) -> String {
     if inputs.is_empty() {
         return "(no inputs)".into();
@@ -188,16 +295,14 @@ fn inputs_text(inputs: &[(String, i64)]) -> String {
         .join(", ")
 }
 
-fn text(p: &Program, r: &ProcResult, replay: &dyn Fn(&Warning) -> String, stats: bool) -> String {
+fn text(p: &Program, r: &ProcResult, replay: &dyn Fn(&Warning) -> String, stats: bool, full: bool) -> String {
     let mut out = String::new();
     for w in &r.warnings {
         let d = diag::Diag::warning(w.span, format!("{} ({})", w.message, w.kind));
         out.push_str(&d.one_line(&p.source));
         out.push('\n');
         out.push_str("Execution trace information:\n");
-        for s in &w.trace {
-            out.push_str(&format!("    {}\n", trace_text(p, s)));
-        }
+        trace_listing(&trace_docs(p, w, full), "    ", &mut out);
         let shown = if w.status == Status::Confirmed {
             &w.used_inputs
         } else {
@@ -258,28 +363,13 @@ impl Warning {
     }
 }
 
-pub fn json_doc(p: &Program, r: &ProcResult, replay: &dyn Fn(&Warning) -> String) -> Value {
+pub fn json_doc(p: &Program, r: &ProcResult, replay: &dyn Fn(&Warning) -> String, full: bool) -> Value {
     let warnings: Vec<Value> = r
         .warnings
         .iter()
         .map(|w| {
             let (line, column) = loc(p, w.span);
-            let trace: Vec<Value> = w
-                .trace
-                .iter()
-                .map(|s| {
-                    let (line, column) = loc(p, s.span);
-                    json!({
-                        "event": s.kind.name(),
-                        "line": line,
-                        "column": column,
-                        "iteration": s.iteration,
-                        "callee": s.callee,
-                        "seq": s.seq,
-                        "text": trace_text(p, s),
-                    })
-                })
-                .collect();
+            let trace = trace_docs(p, w, full);
             // A confirmed warning shows the inputs its replay reads.
             let shown = if w.status == Status::Confirmed {
                 &w.used_inputs

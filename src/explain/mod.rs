@@ -225,6 +225,15 @@ pub fn explain(
         ex.reduced = reduce::reduce(p, &items, &focus);
         out.insert(k, ex);
     }
+    // A condition the backward rules found no candidate for is explained
+    // too: with no FSS (the report says why).
+    for &k in conds {
+        out.entry(k).or_insert_with(|| Explanation {
+            truncated,
+            clock,
+            ..Explanation::default()
+        });
+    }
     (out, stats)
 }
 

@@ -4,7 +4,8 @@
 //! highlight it in the source), and the full trace with concrete inputs,
 //! reached by clicking down from a NEST. Built from the JSON documents.
 
-use super::json::{CondDoc, FileDoc, FssDoc};
+use super::json::{CondDoc, FileDoc, FssDoc, StatementDoc};
+use super::trace::TraceLine;
 use crate::syntax::source::SourceFile;
 use std::fmt::Write;
 
@@ -298,15 +299,20 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
     if c.truncated {
         b.push_str("<p><small>The FSS listing is incomplete (a limit of the explanation was reached).</small></p>");
     }
+    if let Some(why) = &c.no_fss {
+        let _ = write!(b, "<p><small>No FSS: {}.</small></p>", esc(why));
+    }
     // Reduced view: one card per FSS Reduce kept.
     if !c.reduced.is_empty() {
         let _ = write!(b, "<h4>Where the fix belongs ({} after Reduce)</h4>", c.reduced.len());
     }
     for r in &c.reduced {
+        let mut all = Vec::new();
+        statement_lines(&r.statements, &mut all);
         let mut distinct: Vec<u32> = Vec::new();
-        for s in &r.statements {
-            if !distinct.contains(&s.line) {
-                distinct.push(s.line);
+        for l in all {
+            if !distinct.contains(&l) {
+                distinct.push(l);
             }
         }
         let where_ = match r.at {
@@ -363,13 +369,41 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
     b.push_str("</div>");
 }
 
+/// Every line statements name (a repetition's from its first and last
+/// runs).
+fn statement_lines(statements: &[StatementDoc], out: &mut Vec<u32>) {
+    for s in statements {
+        match &s.repeat {
+            Some(r) => {
+                statement_lines(&r.first, out);
+                statement_lines(&r.last, out);
+            }
+            None => out.push(s.line),
+        }
+    }
+}
+
+/// `3, (14, 15)×4096, 17`.
+fn compact(statements: &[StatementDoc]) -> String {
+    statements
+        .iter()
+        .map(|s| match &s.repeat {
+            Some(r) => format!("({})×{}", compact(&r.first), r.count),
+            None => s.line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn fss_item(b: &mut String, f: &FssDoc) {
-    let seq = join_lines(f.statements.iter().map(|s| s.line));
+    let mut lines = Vec::new();
+    statement_lines(&f.statements, &mut lines);
+    let seq = join_lines(lines.into_iter());
     let assumptions: Vec<String> = f.assumptions.iter().map(|a| esc(&a.text)).collect();
     let _ = write!(
         b,
         "<li class=\"fss-item\" data-lines=\"{seq}\"><span class=mono>&lt;{}&gt;</span><br><small>assumptions: {}</small></li>",
-        seq.replace(',', ", "),
+        compact(&f.statements),
         if assumptions.is_empty() { "none".to_string() } else { assumptions.join(", ") }
     );
 }
@@ -390,17 +424,29 @@ fn trace(b: &mut String, id: &str, title: &str, f: &FssDoc) {
     if f.trace.is_empty() {
         b.push_str("<p><small>No replayable path with this FSS was found within the search budget.</small></p>");
     } else {
-        b.push_str("<ol>");
-        for t in &f.trace {
-            let _ = write!(
-                b,
-                "<li data-lines=\"{}\" style=\"margin-left:{}em\">{}</li>",
-                t.line,
-                t.depth,
-                esc(&t.text)
-            );
-        }
-        b.push_str("</ol>");
+        trace_list(b, &f.trace);
     }
     b.push_str("</details>");
+}
+
+/// Trace lines as a list; a folded repetition as its text with its first
+/// run, how many runs are left out, and its last run nested under it.
+fn trace_list(b: &mut String, lines: &[TraceLine]) {
+    b.push_str("<ol>");
+    for t in lines {
+        let _ = write!(
+            b,
+            "<li data-lines=\"{}\" style=\"margin-left:{}em\">{}",
+            t.line,
+            t.depth.min(8),
+            esc(&t.text)
+        );
+        if let Some(r) = &t.repeat {
+            trace_list(b, &r.first);
+            let _ = write!(b, "<small>... {} more runs ...</small>", r.count.saturating_sub(2));
+            trace_list(b, &r.last);
+        }
+        b.push_str("</li>");
+    }
+    b.push_str("</ol>");
 }

@@ -1,7 +1,8 @@
 //! The JSON document of `check` (fields documented in the README).
 
+use super::fold::{self, Docs, Foldable, RepeatDoc};
 use super::text::projected;
-use super::trace::{trace_lines, TraceLine};
+use super::trace::{shown_trace, TraceLine};
 use crate::check::Report;
 use crate::diag::Diag;
 use crate::explain::assume::Assumption;
@@ -160,6 +161,10 @@ pub struct CondDoc {
     pub infeasible: usize,
     /// The FSS listing may be incomplete (a limit cut it short).
     pub truncated: bool,
+    /// Why a condition that is not safe has no FSS (absent when it has
+    /// one, or with `--no-explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_fss: Option<String>,
     /// Inputs and choices of the top counterexample.
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
@@ -172,15 +177,87 @@ pub struct Place {
     pub column: u32,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct StatementDoc {
     pub line: u32,
     pub column: u32,
     pub text: String,
+    /// For a folded repetition, the kind of its first statement.
     pub kind: EntryKind,
     pub outcome: Option<bool>,
     pub atoms: Vec<AtomOutcome>,
     pub depth: u32,
+    /// Consecutive runs of the same statements (a loop's iterations, a
+    /// recursion), folded: the count, the first and last runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<RepeatDoc<StatementDoc>>,
+    /// Statements left out of an over-long listing that does not repeat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<u64>,
+}
+
+/// An FSS entry is the statement it evaluates, the way it went.
+pub struct Statement<'a>(pub &'a Entry);
+
+impl Foldable for Statement<'_> {
+    fn fold_key(&self) -> u64 {
+        let e = self.0;
+        let mut k = (e.node.0 as u64) << 8 | e.outcome.map_or(0, |b| 2 + b as u64);
+        for a in &e.atoms {
+            k = k.rotate_left(5) ^ (a.outcome as u64 + 1);
+        }
+        k
+    }
+}
+
+/// Entries as statement documents: every one with `full`, else folded.
+pub fn statements<'a>(entries: impl IntoIterator<Item = &'a Entry>, full: bool) -> Vec<StatementDoc> {
+    let entries = entries.into_iter().map(Statement);
+    let folded = if full {
+        fold::unfolded(entries)
+    } else {
+        fold::fold(entries)
+    };
+    let plain = |l: u32| l.to_string();
+    Docs {
+        one: &|s: Statement| statement(s.0),
+        lines: &|d: &StatementDoc| match &d.repeat {
+            Some(r) => (r.lines[0], r.lines[1]),
+            None => (d.line, d.line),
+        },
+        repeat: &|r: RepeatDoc<StatementDoc>| {
+            let head = &r.first[0];
+            StatementDoc {
+                line: head.line,
+                column: head.column,
+                text: fold::repeat_text(&r, &plain),
+                kind: head.kind,
+                outcome: None,
+                atoms: Vec::new(),
+                depth: head.depth,
+                repeat: Some(r),
+                omitted: None,
+            }
+        },
+        omitted: &|steps, next: Option<&StatementDoc>| StatementDoc {
+            line: next.map_or(0, |n| n.line),
+            column: next.map_or(0, |n| n.column),
+            text: fold::omitted_text(steps),
+            kind: next.map_or(EntryKind::Assign, |n| n.kind),
+            outcome: None,
+            atoms: Vec::new(),
+            depth: next.map_or(0, |n| n.depth),
+            repeat: None,
+            omitted: Some(steps),
+        },
+    }
+    .make(folded)
+}
+
+/// Lines in order of first appearance, each once.
+fn distinct(lines: impl IntoIterator<Item = u32>) -> Vec<u32> {
+    let mut seen = std::collections::HashSet::new();
+    lines.into_iter().filter(|l| seen.insert(*l)).collect()
 }
 
 #[derive(Serialize, Deserialize)]
@@ -201,7 +278,8 @@ pub struct FssDoc {
     /// The inputs of a complete counterexample with this FSS.
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
-    /// Lines of the NEST if Reduce kept this FSS, else empty.
+    /// Lines of the NEST if Reduce kept this FSS, else empty (each once,
+    /// in the order the FSS first meets them).
     pub nest: Vec<u32>,
     /// The full counterexample trace with this FSS.
     pub trace: Vec<TraceLine>,
@@ -210,6 +288,7 @@ pub struct FssDoc {
 #[derive(Serialize, Deserialize)]
 pub struct ReducedDoc {
     pub rank: usize,
+    /// The NEST's lines, each once, in the order the FSS first meets them.
     pub nest: Vec<u32>,
     /// The NEST's statements.
     pub statements: Vec<StatementDoc>,
@@ -253,6 +332,8 @@ fn statement(e: &Entry) -> StatementDoc {
         outcome: e.outcome,
         atoms: e.atoms.clone(),
         depth: e.depth,
+        repeat: None,
+        omitted: None,
     }
 }
 
@@ -283,12 +364,13 @@ fn fss_docs(
     ex: &Explanation,
     names: &[String],
     project: &Option<Vec<String>>,
+    full: bool,
 ) -> (Vec<FssDoc>, Vec<ReducedDoc>) {
     let nest_of = |i: usize| -> Vec<u32> {
         ex.reduced
             .iter()
             .find(|r| r.index == i)
-            .map(|r| r.nest.iter().map(|&k| ex.fss[i].entries[k].line).collect())
+            .map(|r| distinct(r.nest.iter().map(|&k| ex.fss[i].entries[k].line)))
             .unwrap_or_default()
     };
     let fss = ex
@@ -300,13 +382,13 @@ fn fss_docs(
                 Some(cx) => (
                     cx.inputs.iter().cloned().collect(),
                     cx.choices.clone(),
-                    trace_lines(p, a, &cx.run),
+                    shown_trace(p, a, &cx.run, full),
                 ),
                 None => (BTreeMap::new(), Vec::new(), Vec::new()),
             };
             FssDoc {
                 rank: i + 1,
-                statements: f.entries.iter().map(statement).collect(),
+                statements: statements(&f.entries, full),
                 assumptions: projected(&f.assumptions, project)
                     .into_iter()
                     .map(|x| assumption(p, names, x))
@@ -326,14 +408,14 @@ fn fss_docs(
             let definitions = definitions(p, r);
             ReducedDoc {
                 rank: r.index + 1,
-                nest: r
-                    .nest
-                    .iter()
-                    .map(|&k| f.entries[k].line)
-                    .chain(definitions.iter().map(|d| d.line))
-                    .collect(),
+                nest: distinct(
+                    r.nest
+                        .iter()
+                        .map(|&k| f.entries[k].line)
+                        .chain(definitions.iter().map(|d| d.line)),
+                ),
                 definitions,
-                statements: r.nest.iter().map(|&k| statement(&f.entries[k])).collect(),
+                statements: statements(r.nest.iter().map(|&k| &f.entries[k]), full),
                 assumptions: projected(&r.assumptions, project)
                     .into_iter()
                     .map(|x| assumption(p, names, x))
@@ -349,6 +431,12 @@ fn fss_docs(
 }
 
 pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileDoc {
+    file_doc_with(p, r, project, false)
+}
+
+/// The document, with every step of traces and FSSs when `full`
+/// (`--full-trace`), else with repetitions folded.
+pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, full: bool) -> FileDoc {
     let a = &r.analysis;
     let names: Vec<String> = p.input_slots().into_iter().map(|s| s.name).collect();
     let conditions: Vec<CondDoc> = r
@@ -359,7 +447,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
             let at = c.site().map(|s| p.source.start(p.site(s).span));
             let ex = r.explanations.get(&res.id);
             let (fss, reduced) = match ex {
-                Some(ex) => fss_docs(p, a, ex, &names, project),
+                Some(ex) => fss_docs(p, a, ex, &names, project, full),
                 None => (Vec::new(), Vec::new()),
             };
             // The top counterexample: the first FSS's witness, else the one
@@ -371,7 +459,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
                 Some(cx) => (
                     cx.inputs.iter().cloned().collect(),
                     cx.choices.clone(),
-                    trace_lines(p, a, &cx.run),
+                    shown_trace(p, a, &cx.run, full),
                 ),
                 None => (BTreeMap::new(), Vec::new(), Vec::new()),
             };
@@ -398,6 +486,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
                     || r.budget_hit.is_some()
                     || res.truncated
                     || (r.explain_skipped && res.verdict != crate::analysis::Verdict::Safe),
+                no_fss: r.no_fss(res),
                 inputs,
                 choices,
                 trace,
@@ -442,7 +531,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
     }
 }
 
-/// Rewrites every `line` (and the lines of `nest`, `at`) with `f`, which
+/// Rewrites every `line` (and the lines of `nest`, `lines`, `at`) with `f`, which
 /// gives the line in its own file and which file it is (`diff`'s versions);
 /// each object with a line gets a `version` too.
 pub fn map_lines(v: &mut serde_json::Value, f: &dyn Fn(u32) -> (u32, &'static str)) {
@@ -456,15 +545,17 @@ pub fn map_lines(v: &mut serde_json::Value, f: &dyn Fn(u32) -> (u32, &'static st
             if let Some(l) = map.get("at").and_then(|l| l.as_u64()) {
                 map.insert("at".into(), f(l as u32).0.into());
             }
-            if let Some(serde_json::Value::Array(ns)) = map.get_mut("nest") {
-                for n in ns.iter_mut() {
-                    if let Some(l) = n.as_u64() {
-                        *n = f(l as u32).0.into();
+            for key in ["nest", "lines"] {
+                if let Some(serde_json::Value::Array(ns)) = map.get_mut(key) {
+                    for n in ns.iter_mut() {
+                        if let Some(l) = n.as_u64() {
+                            *n = f(l as u32).0.into();
+                        }
                     }
                 }
             }
             for (k, x) in map.iter_mut() {
-                if k != "nest" {
+                if k != "nest" && k != "lines" {
                     map_lines(x, f);
                 }
             }

@@ -1,9 +1,11 @@
 //! How results look: text for people, JSON for tools. Views read results;
 //! they never compute them.
 
+pub mod fold;
 pub mod harness;
 pub mod html;
 pub mod json;
+pub mod listing;
 pub mod sarif;
 pub mod testcomp;
 pub mod text;

@@ -69,17 +69,39 @@ fn statement_message(s: &StatementDoc, f: &FssDoc) -> String {
     msg
 }
 
+/// Thread-flow locations of statements; a folded repetition is its first
+/// run, a location saying what is left out (count and value ranges), and
+/// its last run.
+fn flow_locations(uri: &str, index: usize, statements: &[StatementDoc], f: &FssDoc, out: &mut Vec<Value>) {
+    for s in statements {
+        let mut loc = location(uri, index, s.line, s.column);
+        match &s.repeat {
+            Some(r) => {
+                flow_locations(uri, index, &r.first, f, out);
+                loc["message"] = json!({"text": format!(
+                    "{} ({} runs between the first and the last are left out)",
+                    s.text,
+                    r.count.saturating_sub(2)
+                )});
+                out.push(json!({"location": loc, "nestingLevel": s.depth}));
+                flow_locations(uri, index, &r.last, f, out);
+            }
+            None if s.omitted.is_some() => {
+                loc["message"] = json!({"text": s.text});
+                out.push(json!({"location": loc, "nestingLevel": s.depth}));
+            }
+            None => {
+                loc["message"] = json!({"text": statement_message(s, f)});
+                out.push(json!({"location": loc, "nestingLevel": s.depth}));
+            }
+        }
+    }
+}
+
 fn code_flow(uri: &str, index: usize, f: &FssDoc, of: usize) -> Value {
     let assumptions: Vec<&str> = f.assumptions.iter().map(|a| a.text.as_str()).collect();
-    let locations: Vec<Value> = f
-        .statements
-        .iter()
-        .map(|s| {
-            let mut loc = location(uri, index, s.line, s.column);
-            loc["message"] = json!({"text": statement_message(s, f)});
-            json!({"location": loc, "nestingLevel": s.depth})
-        })
-        .collect();
+    let mut locations: Vec<Value> = Vec::new();
+    flow_locations(uri, index, &f.statements, f, &mut locations);
     json!({
         "message": {"text": format!(
             "focus-statement sequence {} of {of}; assumptions: {}",

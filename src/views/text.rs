@@ -6,7 +6,10 @@
 //! - fss: every feasible FSS, ranked, with its assumption set;
 //! - full: a complete counterexample per FSS, with concrete inputs.
 
-use super::trace::trace_lines;
+use super::fold::{self, Folded};
+use super::json::Statement;
+use super::listing::{depth_indent, entry_listing, trace_listing};
+use super::trace::shown_trace;
 use crate::analysis::witness::Counterexample;
 use crate::analysis::Verdict;
 use crate::check::Report;
@@ -78,6 +81,9 @@ pub struct TextOptions<'a> {
     /// The `focuscheck run` commands that replay a counterexample (one per
     /// version in `diff`), each with a label.
     pub replay: &'a dyn Fn(&Counterexample) -> Vec<String>,
+    /// Every step of traces and FSSs (`--full-trace`); else repetitions
+    /// are folded.
+    pub full_trace: bool,
 }
 
 /// No replay commands (a caller without a file to name).
@@ -154,8 +160,8 @@ fn assumptions_line(p: &Program, names: &dyn LineNames, a: &[&Assumption]) -> St
 }
 
 /// One FSS entry as a line: `line: text` with outcomes, the paper's way.
-fn entry_line(names: &dyn LineNames, e: &Entry) -> String {
-    let indent = "  ".repeat(e.depth as usize);
+pub fn entry_line(names: &dyn LineNames, e: &Entry, top: u32) -> String {
+    let indent = depth_indent(e.depth, top);
     let body = entry_body(e);
     format!("{indent}{:>4}: {}", names.label(e.line), names.text(e.line, &body))
 }
@@ -189,9 +195,23 @@ fn entry_body(e: &Entry) -> String {
     }
 }
 
-fn fss_lines(names: &dyn LineNames, f: &FssReport) -> String {
-    let lines: Vec<String> = shown_entries(names, f).map(|e| names.label(e.line)).collect();
-    format!("<{}>", lines.join(","))
+/// Entries folded for display (or not, with `--full-trace`).
+fn folded<'f>(entries: impl IntoIterator<Item = &'f Entry>, full: bool) -> Vec<Folded<Statement<'f>>> {
+    let entries = entries.into_iter().map(Statement);
+    if full {
+        fold::unfolded(entries)
+    } else {
+        fold::fold(entries)
+    }
+}
+
+/// `<3,(14,15)×4096,17>`: the lines of entries, repetitions folded.
+fn lines_seq<'f>(names: &dyn LineNames, entries: impl IntoIterator<Item = &'f Entry>, full: bool) -> Vec<String> {
+    fold::compact(&folded(entries, full), &|s: &Statement| names.label(s.0.line))
+}
+
+fn fss_lines(names: &dyn LineNames, f: &FssReport, full: bool) -> String {
+    format!("<{}>", lines_seq(names, shown_entries(names, f), full).join(","))
 }
 
 /// The entries of an FSS on the user's lines.
@@ -200,18 +220,20 @@ fn shown_entries<'f>(names: &'f dyn LineNames, f: &'f FssReport) -> impl Iterato
 }
 
 /// A long FSS shortened to its ends (the FSS view shows all of it).
-fn fss_lines_short(names: &dyn LineNames, f: &FssReport) -> String {
+fn fss_lines_short(names: &dyn LineNames, f: &FssReport, full: bool) -> String {
     const HEAD: usize = 10;
     const TAIL: usize = 5;
-    let entries: Vec<&Entry> = shown_entries(names, f).collect();
-    let n = entries.len();
+    let items = lines_seq(names, shown_entries(names, f), full);
+    let n = items.len();
     if n <= HEAD + TAIL + 5 {
-        return fss_lines(names, f);
+        return format!("<{}>", items.join(","));
     }
-    let label = |e: &&Entry| names.label(e.line);
-    let head: Vec<String> = entries[..HEAD].iter().map(label).collect();
-    let tail: Vec<String> = entries[n - TAIL..].iter().map(label).collect();
-    format!("<{},...,{}> ({n} statements)", head.join(","), tail.join(","))
+    let statements = shown_entries(names, f).count();
+    format!(
+        "<{},...,{}> ({statements} statements)",
+        items[..HEAD].join(","),
+        items[n - TAIL..].join(",")
+    )
 }
 
 /// `a, b, c, ..., z` for a long list.
@@ -301,6 +323,9 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                 let _ = writeln!(out, "  replay: {cmd}");
             }
         }
+        if let Some(why) = r.no_fss(res) {
+            let _ = writeln!(out, "  no FSS: {why}");
+        }
         if ex.is_some_and(|e| e.truncated) {
             let _ = writeln!(
                 out,
@@ -383,7 +408,7 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
             out,
             "  reduced FSS (rank {}) {}: assumptions left: {}",
             red.index + 1,
-            fss_lines_short(o.lines, f),
+            fss_lines_short(o.lines, f, o.full_trace),
             assumptions_line(p, o.lines, &shown)
         );
         if let Some(cx) = &f.witness {
@@ -392,7 +417,7 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
             }
         }
         let whole = red.nest.len() == f.entries.len();
-        let lines: Vec<String> = red.nest.iter().map(|&i| o.lines.label(f.entries[i].line)).collect();
+        let lines = lines_seq(o.lines, red.nest.iter().map(|&i| &f.entries[i]), o.full_trace);
         let where_ = match red.at {
             Some(at) if !whole && o.diff => format!(
                 "in the block of the conditional at line {} (the reference's path does not decide it: the new version leaves that path here)",
@@ -458,12 +483,16 @@ fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String) {
             "  FSS {} of {} {}: assumptions: {}",
             i + 1,
             ex.fss.len(),
-            fss_lines(o.lines, f),
+            fss_lines(o.lines, f, o.full_trace),
             assumptions_line(p, o.lines, &shown)
         );
-        for e in shown_entries(o.lines, f) {
-            let _ = writeln!(out, "    {}", entry_line(o.lines, e));
-        }
+        entry_listing(
+            o.lines,
+            &folded(shown_entries(o.lines, f), o.full_trace),
+            "    ",
+            0,
+            out,
+        );
         if let Some(cx) = &f.witness {
             for cmd in (o.replay)(cx) {
                 let _ = writeln!(out, "    replay: {cmd}");
@@ -596,7 +625,7 @@ fn full_view(p: &Program, a: &Analysis, ex: &Explanation, o: &TextOptions, out: 
             "  counterexample for FSS {} of {} {}:",
             i + 1,
             ex.fss.len(),
-            fss_lines(o.lines, f)
+            fss_lines(o.lines, f, o.full_trace)
         );
         match &f.witness {
             Some(cx) => trace_block(p, o, a, cx, out),
@@ -648,17 +677,7 @@ fn trace_block(p: &Program, o: &TextOptions, a: &Analysis, cx: &Counterexample, 
         let _ = writeln!(out, "    replay: {cmd}");
     }
     let _ = writeln!(out, "    trace:");
-    for t in trace_lines(p, a, &cx.run) {
-        let indent = "  ".repeat(t.depth as usize);
-        let text = names.text(t.line, &t.text);
-        if names.shown(t.line) {
-            let (file, line) = names.place(t.line);
-            let _ = writeln!(out, "      {indent}{file}:{line}:{}: {text}", t.column);
-        } else if matches!(t.kind, "call" | "branch" | "error") {
-            // The harness of `diff`: which version runs, and the comparison.
-            let _ = writeln!(out, "      {indent}{text}");
-        }
-    }
+    trace_listing(names, &shown_trace(p, a, &cx.run, o.full_trace), "      ", 0, out);
 }
 
 /// What to say about a file without any error condition: what would make

@@ -2,6 +2,7 @@
 //! "Executed then branch at lock.c:11:11", "Called getlock at 8:9",
 //! "Reached top of loop after 1 iteration at 6:5".
 
+use super::fold::{omitted_text, repeat_text, Docs, Foldable, Folded, Folder, RepeatDoc};
 use crate::facts::Analysis;
 use crate::interp::{Outcome, Run};
 use crate::ir::*;
@@ -12,11 +13,82 @@ use std::collections::HashMap;
 pub struct TraceLine {
     pub line: u32,
     pub column: u32,
-    /// `branch`, `loop`, `call`, `return`, `assign`, `choice`, `error`, `stop`.
+    /// `branch`, `loop`, `call`, `return`, `assign`, `choice`, `error`,
+    /// `stop`; folded: `repeat` (runs of the same steps) and `omitted`.
     pub kind: &'static str,
     pub text: String,
     /// Call depth.
     pub depth: u32,
+    /// For `repeat`: the count, the first and last runs, value ranges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<RepeatDoc<TraceLine>>,
+    /// For `omitted`: how many steps are left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<u64>,
+    /// Which step it is (node and outcome), for folding.
+    #[serde(skip)]
+    key: u64,
+    /// The named values it produces, for folding.
+    #[serde(skip)]
+    values: Vec<(String, i64)>,
+}
+
+impl Foldable for TraceLine {
+    fn fold_key(&self) -> u64 {
+        self.key
+    }
+    fn fold_values(&self) -> Vec<(String, i64)> {
+        self.values.clone()
+    }
+}
+
+/// The trace of a run as shown: folded (`fold::Folder`, as the steps are
+/// produced), or every step with `full`.
+pub fn shown_trace(p: &Program, a: &Analysis, run: &Run, full: bool) -> Vec<TraceLine> {
+    if full {
+        return trace_lines(p, a, run);
+    }
+    let mut f = Folder::default();
+    each_trace_line(p, a, run, &mut |t| f.push(t));
+    trace_docs(f.finish())
+}
+
+/// Folded trace lines as documents.
+fn trace_docs(xs: Vec<Folded<TraceLine>>) -> Vec<TraceLine> {
+    let plain = |l: u32| l.to_string();
+    Docs {
+        one: &|t| t,
+        lines: &|t: &TraceLine| match &t.repeat {
+            Some(r) => (r.lines[0], r.lines[1]),
+            None => (t.line, t.line),
+        },
+        repeat: &|r: RepeatDoc<TraceLine>| {
+            let head = &r.first[0];
+            TraceLine {
+                line: head.line,
+                column: head.column,
+                kind: "repeat",
+                text: repeat_text(&r, &plain),
+                depth: head.depth,
+                repeat: Some(r),
+                omitted: None,
+                key: 0,
+                values: Vec::new(),
+            }
+        },
+        omitted: &|steps, next: Option<&TraceLine>| TraceLine {
+            line: next.map_or(0, |n| n.line),
+            column: next.map_or(0, |n| n.column),
+            kind: "omitted",
+            text: omitted_text(steps),
+            depth: next.map_or(0, |n| n.depth),
+            repeat: None,
+            omitted: Some(steps),
+            key: 0,
+            values: Vec::new(),
+        },
+    }
+    .make(xs)
 }
 
 fn one_line(s: &str) -> String {
@@ -26,19 +98,34 @@ fn one_line(s: &str) -> String {
 /// The trace of a run, one line per event a reader cares about.
 pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
     let mut out = Vec::new();
+    each_trace_line(p, a, run, &mut |t| out.push(t));
+    out
+}
+
+fn key_of(node: NodeId, outcome: Option<bool>) -> u64 {
+    (node.0 as u64) << 2 | outcome.map_or(0, |b| 2 + b as u64)
+}
+
+/// The trace lines of a run, handed to `out` one at a time.
+pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut(TraceLine)) {
     // Loop visits per (call depth, head), reset when the loop is left.
     let mut visits: HashMap<(u32, NodeId), u32> = HashMap::new();
     let args: HashMap<usize, &Vec<i64>> = run.call_args.iter().map(|(k, a)| (*k, a)).collect();
     for (pos, s) in run.trace.iter().enumerate() {
         let node = p.node(s.node);
         let at = p.source.start(node.span);
-        let mut push = |kind: &'static str, text: String| {
-            out.push(TraceLine {
+        let key = key_of(s.node, s.outcome);
+        let mut push = |kind: &'static str, text: String, values: Vec<(String, i64)>| {
+            out(TraceLine {
                 line: at.line,
                 column: at.col,
                 kind,
                 text,
                 depth: s.depth,
+                repeat: None,
+                omitted: None,
+                key,
+                values,
             })
         };
         match &node.kind {
@@ -53,6 +140,7 @@ pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
                             "Reached top of loop after {iters} iteration{}",
                             if iters == 1 { "" } else { "s" }
                         ),
+                        Vec::new(),
                     );
                 }
             }
@@ -71,24 +159,27 @@ pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
                     }
                     _ => format!("`{atom}` is {b}"),
                 };
-                push("branch", text);
+                push("branch", text, Vec::new());
             }
             NodeKind::Call { callee, .. } => {
                 let proc = p.proc(*callee);
-                let given: Vec<String> = match args.get(&pos) {
+                let values: Vec<(String, i64)> = match args.get(&pos) {
                     Some(vals) => proc
                         .params
                         .iter()
                         .zip(vals.iter())
-                        .map(|(&v, a)| format!("{} = {a}", p.var(v).name))
+                        .map(|(&v, a)| (p.var(v).name.clone(), *a))
                         .collect(),
                     None => Vec::new(),
                 };
-                push("call", format!("Called {}({})", proc.name, given.join(", ")))
+                let given: Vec<String> = values.iter().map(|(n, a)| format!("{n} = {a}")).collect();
+                push("call", format!("Called {}({})", proc.name, given.join(", ")), values)
             }
             NodeKind::Return { .. } => {
                 let v = s.value.map(|v| format!(" with {v}")).unwrap_or_default();
-                push("return", format!("Returned from {}{v}", p.proc(node.proc).name));
+                let name = &p.proc(node.proc).name;
+                let values = s.value.map(|v| (format!("{name}()"), v)).into_iter().collect();
+                push("return", format!("Returned from {name}{v}"), values);
             }
             NodeKind::Assign { place, .. } => {
                 let text = one_line(p.text(node.span));
@@ -101,11 +192,16 @@ pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
                     (None, _) => String::new(),
                 };
                 let verb = if temp { "Evaluated" } else { "Executed" };
-                push("assign", format!("{verb} `{text}`{v}"));
+                let values = match (s.value, temp) {
+                    (Some(v), false) => vec![(show_place(p, place), v)],
+                    _ => Vec::new(),
+                };
+                push("assign", format!("{verb} `{text}`{v}"), values);
             }
             NodeKind::Havoc { place, .. } => {
                 let v = s.value.map(|v| v.to_string()).unwrap_or_default();
-                push("choice", format!("Chose {} = {v}", show_place(p, place)));
+                let values = s.value.map(|v| (show_place(p, place), v)).into_iter().collect();
+                push("choice", format!("Chose {} = {v}", show_place(p, place)), values);
             }
             NodeKind::Exit | NodeKind::Error { .. } | NodeKind::Halt => {}
         }
@@ -119,15 +215,18 @@ pub fn trace_lines(p: &Program, a: &Analysis, run: &Run) -> Vec<TraceLine> {
     };
     if let Some((n, text)) = end {
         let at = p.source.start(p.node(n).span);
-        out.push(TraceLine {
+        out(TraceLine {
             line: at.line,
             column: at.col,
             kind: "error",
             text,
             depth: run.trace.last().map(|s| s.depth).unwrap_or(0),
+            repeat: None,
+            omitted: None,
+            key: key_of(n, None) ^ 1,
+            values: Vec::new(),
         });
     }
-    out
 }
 
 /// For a loop's exit test: which outcome stays in the loop.

@@ -1,0 +1,238 @@
+//! Folded repetition (`views/fold.rs`) against the real run: on a loop of
+//! 100,000 iterations with its bug at the end and on a recursion, the
+//! folded trace and FSS unfold to what `--full-trace` prints: every step
+//! accounted for, each repetition's runs the same statements as its first,
+//! its first and last runs the real ones, its count and value ranges those
+//! of the replayed trace; and the default report stays small.
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use serde_json::Value;
+
+const LOOP: &str = "int main(void) {
+  int i = 0;
+  int s = 0;
+  while (i < 100000) {
+    s = s + 3;
+    i = i + 1;
+  }
+  __VERIFIER_assert(s != 300000);
+  return 0;
+}
+";
+
+const RECURSION: &str = "int sum(int n) {
+  if (n <= 0)
+    return 0;
+  return n + sum(n - 1);
+}
+int main(void) {
+  int r = sum(60);
+  __VERIFIER_assert(r != 1830);
+  return 0;
+}
+";
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write the program");
+    path.to_string_lossy().into_owned()
+}
+
+fn json(args: &[&str]) -> Value {
+    let (code, out, err) = cli::focuscheck(args);
+    assert_eq!(code, 1, "unsafe expected: {err}");
+    serde_json::from_str(&out).expect("JSON")
+}
+
+/// A trace line or statement as `--full-trace` would print it: its
+/// position, kind and text.
+fn shape(x: &Value) -> (u64, u64, String, String) {
+    (
+        x["line"].as_u64().unwrap_or(0),
+        x["column"].as_u64().unwrap_or(0),
+        x["kind"].to_string(),
+        x["text"].to_string(),
+    )
+}
+
+/// Key of a step: where it is and what kind (its values left out).
+fn key(x: &Value) -> (u64, u64, String) {
+    (
+        x["line"].as_u64().unwrap_or(0),
+        x["column"].as_u64().unwrap_or(0),
+        x["kind"].to_string(),
+    )
+}
+
+/// The `name = v` values a step's text shows, e.g. `(s = 3)`, `sum(n = 4)`,
+/// `Returned from sum with 10` (as `sum()`).
+fn values(x: &Value) -> Vec<(String, i64)> {
+    let t = x["text"].as_str().unwrap_or("");
+    let mut out = Vec::new();
+    if let Some(rest) = t.strip_prefix("Returned from ") {
+        if let Some((f, v)) = rest.split_once(" with ") {
+            out.push((format!("{f}()"), v.parse().expect("a value")));
+        }
+        return out;
+    }
+    if t.starts_with("Evaluated") {
+        return out;
+    }
+    if let (Some(open), true) = (t.rfind('('), t.ends_with(')')) {
+        for part in t[open + 1..t.len() - 1].split(", ") {
+            if let Some((n, v)) = part.split_once(" = ") {
+                if let Ok(v) = v.parse() {
+                    out.push((n.to_string(), v));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Checks a folded sequence against the unfolded one from `at`; returns
+/// where it ends in `full`.
+fn unfolds(folded: &[Value], full: &[Value], mut at: usize) -> usize {
+    for x in folded {
+        let Some(r) = x.get("repeat") else {
+            assert!(x.get("omitted").is_none(), "nothing is left out of these runs");
+            assert_eq!(shape(x), shape(&full[at]), "step {at}");
+            at += 1;
+            continue;
+        };
+        let first = r["first"].as_array().expect("first");
+        let last = r["last"].as_array().expect("last");
+        let count = r["count"].as_u64().expect("count");
+        let steps = r["steps"].as_u64().expect("steps") as usize;
+        let run = full[at..at + first.len()].iter().map(key).collect::<Vec<_>>();
+        let start = at;
+        // The first run in full, then runs of the same statements, then
+        // the last run in full.
+        at = unfolds(first, full, at);
+        for _ in 2..count {
+            let here: Vec<_> = full[at..at + run.len()].iter().map(key).collect();
+            assert_eq!(here, run, "a hidden run at step {at} is not the first run's statements");
+            at += run.len();
+        }
+        at = unfolds(last, full, at);
+        assert_eq!(at - start, steps, "the repetition's step count");
+        // Each range is the least and greatest value of its name over the
+        // repetition's steps.
+        for range in r["ranges"].as_array().expect("ranges") {
+            let name = range["name"].as_str().expect("name");
+            let seen: Vec<i64> = full[start..at]
+                .iter()
+                .flat_map(values)
+                .filter(|(n, _)| n == name)
+                .map(|(_, v)| v)
+                .collect();
+            assert!(!seen.is_empty(), "{name} is a value of the run");
+            assert_eq!(range["min"].as_i64(), seen.iter().min().copied(), "{name}: {range}");
+            assert_eq!(range["max"].as_i64(), seen.iter().max().copied(), "{name}: {range}");
+        }
+    }
+    at
+}
+
+fn check_unfolds(folded: &Value, full: &Value) {
+    let full = full.as_array().expect("full");
+    let end = unfolds(folded.as_array().expect("folded"), full, 0);
+    assert_eq!(end, full.len(), "every step is accounted for");
+}
+
+fn repeat_counts(xs: &Value, out: &mut Vec<u64>) {
+    for x in xs.as_array().into_iter().flatten() {
+        if let Some(r) = x.get("repeat") {
+            out.push(r["count"].as_u64().expect("count"));
+            repeat_counts(&r["first"], out);
+            repeat_counts(&r["last"], out);
+        }
+    }
+}
+
+#[test]
+fn a_long_loop_folds_to_its_count_and_ranges_and_unfolds_to_the_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write(&dir, "loop.c", LOOP);
+    let args = ["check", file.as_str(), "--engine", "vc", "--format", "json"];
+    let folded = json(&args);
+    let full = json(&[&args[..], &["--full-trace"]].concat());
+    let (f, u) = (&folded["conditions"][0], &full["conditions"][0]);
+    assert_eq!(f["verdict"], "unsafe");
+    check_unfolds(&f["trace"], &u["trace"]);
+    let mut counts = Vec::new();
+    repeat_counts(&f["trace"], &mut counts);
+    assert_eq!(counts, vec![100_000], "one repetition of every iteration");
+    let r = f["trace"]
+        .as_array()
+        .and_then(|t| t.iter().find_map(|x| x.get("repeat")))
+        .expect("a repetition");
+    let ranges: Vec<(String, i64, i64)> = r["ranges"]
+        .as_array()
+        .expect("ranges")
+        .iter()
+        .map(|x| {
+            (
+                x["name"].as_str().unwrap_or("").to_string(),
+                x["min"].as_i64().unwrap_or(0),
+                x["max"].as_i64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ranges,
+        vec![("s".to_string(), 3, 300_000), ("i".to_string(), 1, 100_000)]
+    );
+    // Small by default, whatever the number of iterations.
+    let json_size = serde_json::to_string(&folded).expect("text").len();
+    assert!(json_size < 20_000, "{json_size} bytes");
+    let (_, text, _) = cli::focuscheck(&["check", file.as_str(), "--engine", "vc", "--view", "full"]);
+    assert!(text.lines().count() < 60, "{text}");
+    assert!(
+        text.contains("lines 4-6 × 100000: `s` from 3 to 300000, `i` from 1 to 100000"),
+        "{text}"
+    );
+    assert!(text.contains("... 99998 more runs ..."), "{text}");
+    let (_, every, _) = cli::focuscheck(&[
+        "check",
+        file.as_str(),
+        "--engine",
+        "vc",
+        "--view",
+        "full",
+        "--full-trace",
+    ]);
+    assert!(every.lines().count() > 400_000, "--full-trace prints every step");
+}
+
+#[test]
+fn a_recursion_folds_and_unfolds_to_the_run_in_trace_and_fss() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write(&dir, "rec.c", RECURSION);
+    let args = ["check", file.as_str(), "--format", "json"];
+    let folded = json(&args);
+    let full = json(&[&args[..], &["--full-trace"]].concat());
+    let (f, u) = (&folded["conditions"][0], &full["conditions"][0]);
+    check_unfolds(&f["trace"], &u["trace"]);
+    let mut counts = Vec::new();
+    repeat_counts(&f["trace"], &mut counts);
+    // 60 calls down (one per n from 60 to 1) and 60 returns up.
+    assert_eq!(counts, vec![60, 60], "{}", f["trace"]);
+    let fss = f["fss"].as_array().expect("FSSs");
+    let full_fss = u["fss"].as_array().expect("FSSs");
+    assert!(!fss.is_empty());
+    for (a, b) in fss.iter().zip(full_fss) {
+        check_unfolds(&a["statements"], &b["statements"]);
+        check_unfolds(&a["trace"], &b["trace"]);
+        assert!(
+            a["statements"].as_array().map_or(0, Vec::len) < 20,
+            "{}",
+            a["statements"]
+        );
+    }
+    let (_, text, _) = cli::focuscheck(&["check", file.as_str(), "--view", "fss"]);
+    assert!(text.contains("×60"), "{text}");
+    assert!(text.lines().count() < 60, "{text}");
+}
