@@ -50,6 +50,9 @@ pub(super) fn witnesses(
         let pv = passive::passify(q, &g);
         let mut evc = Evc::new(&g, &pv, opts.timeout, &|b| halts(&g, b));
         for o in open {
+            if found.contains_key(&o) {
+                continue;
+            }
             if o == Origin::Node(q.proc(q.entry).entry) {
                 let any = Witness {
                     inputs: Vec::new(),
@@ -72,8 +75,14 @@ pub(super) fn witnesses(
                 })
                 .collect();
             let w = Witness { inputs, choices };
-            if passes(q, &w, o) {
-                found.insert(o, w);
+            let Some(run) = replay(q, &w) else { continue };
+            if passed(q, &run, o) {
+                // The run may pass other points too: one witness for all.
+                for &x in points {
+                    if !found.contains_key(&x) && passed(q, &run, x) {
+                        found.insert(x, w.clone());
+                    }
+                }
             }
         }
     }
@@ -83,6 +92,11 @@ pub(super) fn witnesses(
 /// Does the interpreter's run of the view on `w` pass point `o`? (Choices
 /// and inputs the witness does not fix are drawn from a fixed seed.)
 pub fn passes(q: &Program, w: &Witness, o: Origin) -> bool {
+    replay(q, w).is_some_and(|run| passed(q, &run, o))
+}
+
+/// The interpreter's run of the view on `w`.
+fn replay(q: &Program, w: &Witness) -> Option<interp::Run> {
     let cfg = interp::Config {
         inputs: w.inputs.iter().cloned().collect(),
         choices: w.choices.clone(),
@@ -91,7 +105,11 @@ pub fn passes(q: &Program, w: &Witness, o: Origin) -> bool {
         conditions: Vec::new(),
         watch: None,
     };
-    let Ok(run) = interp::run(q, &cfg) else { return false };
+    interp::run(q, &cfg).ok()
+}
+
+/// Does `run` pass point `o`?
+fn passed(q: &Program, run: &interp::Run, o: Origin) -> bool {
     // The node a run fails at is passed too (its step is not recorded).
     let failed_at = match run.outcome {
         interp::Outcome::Error { node, .. } | interp::Outcome::Overflow { node, .. } => Some(node),
