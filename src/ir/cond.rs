@@ -71,6 +71,12 @@ pub fn eval_expr(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> O
                 ArithOp::Mul => a.checked_mul(b),
             }
         }
+        ExprKind::Bit {
+            op, ty, a, b, strict, ..
+        } => {
+            let (a, b) = (eval_expr(a, read)?, eval_expr(b, read)?);
+            i64::try_from(op.apply(*ty, a as i128, b as i128, *strict)?).ok()
+        }
         ExprKind::Div { num, den, rem, .. } => {
             let (a, b) = (eval_expr(num, read)?, eval_expr(den, read)?);
             if *rem {

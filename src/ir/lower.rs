@@ -611,6 +611,11 @@ fn assign_binop(op: AssignOp) -> BinOp {
         AssignOp::Mul => BinOp::Mul,
         AssignOp::Div => BinOp::Div,
         AssignOp::Mod => BinOp::Mod,
+        AssignOp::BitAnd => BinOp::BitAnd,
+        AssignOp::BitOr => BinOp::BitOr,
+        AssignOp::BitXor => BinOp::BitXor,
+        AssignOp::Shl => BinOp::Shl,
+        AssignOp::Shr => BinOp::Shr,
     }
 }
 
@@ -639,8 +644,9 @@ fn has_checks(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Var(_) => false,
         ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } => true,
+        ExprKind::Bit { site: Some(_), .. } => true,
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => has_checks(x),
-        ExprKind::Arith(_, a, b) => has_checks(a) || has_checks(b),
+        ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => has_checks(a) || has_checks(b),
     }
 }
 

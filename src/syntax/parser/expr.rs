@@ -29,17 +29,11 @@ impl Parser<'_> {
             TokKind::Punct("*=") => Some(AssignOp::Mul),
             TokKind::Punct("/=") => Some(AssignOp::Div),
             TokKind::Punct("%=") => Some(AssignOp::Mod),
-            TokKind::Punct(p @ ("&=" | "|=" | "^=" | "<<=" | ">>=")) => {
-                let p = *p;
-                let t = self.bump();
-                self.unsupported(t.span, format!("the bitwise assignment `{p}` is not part of Cimple"));
-                let rhs = self.assign_expr()?;
-                let span = lhs.span.to(rhs.span);
-                return Ok(Expr {
-                    kind: ExprKind::Assign(AssignOp::Set, Box::new(lhs), Box::new(rhs)),
-                    span,
-                });
-            }
+            TokKind::Punct("&=") => Some(AssignOp::BitAnd),
+            TokKind::Punct("|=") => Some(AssignOp::BitOr),
+            TokKind::Punct("^=") => Some(AssignOp::BitXor),
+            TokKind::Punct("<<=") => Some(AssignOp::Shl),
+            TokKind::Punct(">>=") => Some(AssignOp::Shr),
             _ => None,
         };
         let Some(op) = op else { return Ok(lhs) };
@@ -70,21 +64,13 @@ impl Parser<'_> {
     /// Precedence climbing over the binary operators.
     pub(super) fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
-        while let Some((op, prec, bitwise)) = binary_operator(self.tok()) {
+        while let Some((op, prec)) = binary_operator(self.tok()) {
             if prec < min_prec.max(1) {
                 break;
             }
-            let opt = self.bump();
+            self.bump();
             let rhs = self.binary(prec + 1)?;
             let span = lhs.span.to(rhs.span);
-            let op = match (op, bitwise) {
-                (Some(op), _) => op,
-                (None, Some(b)) => {
-                    self.unsupported(opt.span, format!("the bitwise operator `{b}` is not part of Cimple"));
-                    BinOp::Add
-                }
-                _ => unreachable!("every operator row has an op or a bitwise name"),
-            };
             lhs = Expr {
                 kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
                 span,
@@ -134,8 +120,9 @@ impl Parser<'_> {
             }
             TokKind::Punct("~") => {
                 self.bump();
-                self.unsupported(t.span, "the bitwise operator `~` is not part of Cimple");
-                self.unary()
+                let e = self.unary()?;
+                let span = t.span.to(e.span);
+                Ok(un(UnOp::BitNot, e, span))
             }
             TokKind::Punct("*") => {
                 self.bump();
