@@ -68,7 +68,13 @@ pub(crate) fn bit_range(op: BitOp, ty: IntType, a: (i128, i128), b: (i128, i128)
     let (tlo, thi) = ty.c_range();
     let inside = |(lo, hi): (i128, i128)| tlo <= lo && hi <= thi;
     // Below 2^k for non-negative values below 2^k.
-    let ceil = |hi: i128| if hi <= 0 { 0 } else { (1i128 << (128 - hi.leading_zeros())) - 1 };
+    let ceil = |hi: i128| {
+        if hi <= 0 {
+            0
+        } else {
+            (1i128 << (128 - hi.leading_zeros())) - 1
+        }
+    };
     let nonneg = |r: (i128, i128)| inside(r) && r.0 >= 0;
     match op {
         BitOp::And if nonneg(a) && nonneg(b) => (0, a.1.min(b.1)),
@@ -82,4 +88,3 @@ pub(crate) fn bit_range(op: BitOp, ty: IntType, a: (i128, i128), b: (i128, i128)
         _ => (tlo, thi),
     }
 }
-

@@ -409,7 +409,8 @@ fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
         AK::Int(..) | AK::Bool(_) | AK::Var(_) => {}
         AK::Index(_, i) => expr_walk(i, f),
         AK::Call(_, args) | AK::Comma(args) => args.iter().for_each(|a| expr_walk(a, f)),
-        AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } => expr_walk(x, f),
+        AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } | AK::SizeOf(x) => expr_walk(x, f),
+        AK::StmtExpr(b) => b.stmts.iter().for_each(|s| stmt_walk(s, f)),
         AK::Binary(_, a, b) | AK::Assign(_, a, b) => {
             expr_walk(a, f);
             expr_walk(b, f);
@@ -632,7 +633,10 @@ fn is_boolean(e: &ast::Expr) -> bool {
 fn has_effects(e: &ast::Expr) -> bool {
     let mut found = false;
     expr_walk(e, &mut |x| {
-        if matches!(x.kind, AK::Call(..) | AK::Assign(..) | AK::IncDec { .. }) {
+        if matches!(
+            x.kind,
+            AK::Call(..) | AK::Assign(..) | AK::IncDec { .. } | AK::StmtExpr(_)
+        ) {
             found = true;
         }
     });

@@ -18,9 +18,9 @@ pub mod lower;
 pub mod product;
 
 pub use crate::syntax::ast::{IntType, RetType};
-pub use bits::BitOp;
-use bits::bit_range;
 use crate::syntax::source::{SourceFile, Span};
+use bits::bit_range;
+pub use bits::BitOp;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;

@@ -132,6 +132,11 @@ impl IntType {
         }
     }
 
+    /// `sizeof` on ILP32.
+    pub fn size(self) -> i64 {
+        (self.bits() as i64 / 8).max(1)
+    }
+
     pub fn c_name(self) -> &'static str {
         match self {
             IntType::Bool => "_Bool",
@@ -395,4 +400,11 @@ pub enum ExprKind {
     Comma(Vec<Expr>),
     /// A cast to an integer type (a C conversion).
     Cast(IntType, Box<Expr>),
+    /// `sizeof e` (`sizeof(type)` is parsed to a constant): the size of
+    /// `e`'s type, or of an array's storage; `e` is not evaluated.
+    SizeOf(Box<Expr>),
+    /// A GNU statement expression `({ ...; e; })`: the statements run, the
+    /// value is the last expression statement's (none when the last
+    /// statement is not an expression: the value cannot be used).
+    StmtExpr(Block),
 }

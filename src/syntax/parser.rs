@@ -37,6 +37,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         pos: 0,
         diags,
         typedefs: HashMap::new(),
+        enum_consts: HashMap::new(),
         in_function: None,
     };
     p.typedefs.insert("bool".into(), IntType::Bool);
@@ -59,6 +60,9 @@ struct Parser<'a> {
     diags: &'a mut Vec<Diag>,
     /// `typedef` names and the integer type each stands for.
     typedefs: HashMap<String, IntType>,
+    /// `enum` constants and their values, as constant expressions of type
+    /// `int` (the previous one plus 1 when none is given).
+    enum_consts: HashMap<String, Expr>,
     /// While parsing a function body: the unsupported constructs found.
     in_function: Option<Vec<(Span, String)>>,
 }
@@ -72,6 +76,8 @@ struct Specs {
     span: Span,
     /// A type outside the subset (`struct`, `float`, ...), already reported.
     unsupported: bool,
+    /// An `enum` type: `enum e { ... };` alone declares its constants.
+    tag: bool,
 }
 
 const QUALIFIERS: &[&str] = &[
@@ -393,6 +399,7 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         pos: 0,
         diags,
         typedefs: HashMap::new(),
+        enum_consts: HashMap::new(),
         in_function: Some(Vec::new()),
     };
     let e = p.expr().ok()?;

@@ -250,13 +250,7 @@ impl E {
     fn render_top(&self) -> String {
         let s = self.render();
         match self {
-            E::Bin(..)
-            | E::Div(..)
-            | E::Shift(..)
-            | E::Logic(..)
-            | E::Ternary(..)
-            | E::Set { .. }
-            | E::Inc { .. } => {
+            E::Bin(..) | E::Div(..) | E::Shift(..) | E::Logic(..) | E::Ternary(..) | E::Set { .. } | E::Inc { .. } => {
                 s[1..s.len() - 1].to_string()
             }
             _ => s,
@@ -872,7 +866,18 @@ impl Gen<'_> {
     /// A bitwise operation: a mask, a complement, or a shift of a value of
     /// some integer type by an amount at the edges or computed.
     fn bitwise(&mut self, d: usize) -> E {
-        const MASKS: &[&str] = &["1", "3", "0xff", "0x80", "-1", "0xf0", "255u", "0x7fffffff", "0xffffffffu", "-8"];
+        const MASKS: &[&str] = &[
+            "1",
+            "3",
+            "0xff",
+            "0x80",
+            "-1",
+            "0xf0",
+            "255u",
+            "0x7fffffff",
+            "0xffffffffu",
+            "-8",
+        ];
         const TYPES: &[&str] = &[
             "unsigned char",
             "char",

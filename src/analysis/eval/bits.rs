@@ -106,7 +106,11 @@ impl Evaluator<'_, '_> {
                     continue;
                 }
             }
-            let decisions = if split { vec![Decision::Overflow(site, kind)] } else { vec![] };
+            let decisions = if split {
+                vec![Decision::Overflow(site, kind)]
+            } else {
+                vec![]
+            };
             if kind != 0 {
                 out.push(Outcome {
                     decisions,
@@ -163,7 +167,10 @@ impl Evaluator<'_, '_> {
                 result: Ok(Value::from_lin(r)),
             })
         };
-        let mask = |v: Option<i64>| v.filter(|m| *m > 0 && (m + 1) & m == 0).map(|m| (m + 1).trailing_zeros());
+        let mask = |v: Option<i64>| {
+            v.filter(|m| *m > 0 && (m + 1) & m == 0)
+                .map(|m| (m + 1).trailing_zeros())
+        };
         let exact = match (c.op, x.as_const(), y.as_const()) {
             (BitOp::And, _, Some(0)) | (BitOp::And, Some(0), _) => Some(Outcome::ok(Value::Const(0))),
             (BitOp::And, _, Some(-1)) | (BitOp::Or | BitOp::Xor, _, Some(0)) => Some(Outcome::ok(x.clone())),

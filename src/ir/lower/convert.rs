@@ -33,7 +33,11 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
                 });
             }
             if let Some(bop) = bit_op(*op) {
-                let t = if bop.is_shift() { ta.promote() } else { IntType::common(ta, tb) };
+                let t = if bop.is_shift() {
+                    ta.promote()
+                } else {
+                    IntType::common(ta, tb)
+                };
                 let b = if bop.is_shift() { b } else { t.convert(b) };
                 return Some((bop.apply(t, a, b, false)?, t));
             }
@@ -63,6 +67,17 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
         }
         _ => None,
     }
+}
+
+/// The type of a scalar declared at the top of a statement expression.
+fn stmt_expr_local(b: &ast::Block, name: &str) -> Option<IntType> {
+    b.stmts.iter().rev().find_map(|s| match &s.kind {
+        StmtKind::Decl(ds) => ds
+            .iter()
+            .find(|d| d.name.name == name && d.array.is_none())
+            .map(|d| d.ty),
+        _ => None,
+    })
 }
 
 /// The IR operator of a bitwise binary operator.
@@ -108,6 +123,15 @@ impl Cx<'_> {
             AK::Binary(_, a, b) | AK::Ternary(_, a, b) => IntType::common(self.type_of(fl, a), self.type_of(fl, b)),
             AK::Assign(_, x, _) | AK::IncDec { target: x, .. } => self.type_of(fl, x),
             AK::Comma(list) => list.last().map_or(IntType::Int, |x| self.type_of(fl, x)),
+            AK::SizeOf(_) => IntType::UInt,
+            AK::StmtExpr(b) => match b.stmts.last().map(|s| &s.kind) {
+                Some(StmtKind::Expr(e)) => match &e.kind {
+                    // A local of the block: its declared type.
+                    AK::Var(id) => stmt_expr_local(b, &id.name).unwrap_or_else(|| self.type_of(fl, e)),
+                    _ => self.type_of(fl, e),
+                },
+                _ => IntType::Int,
+            },
         }
     }
 
@@ -270,13 +294,26 @@ impl Cx<'_> {
         (r, tr): (Expr, IntType),
         span: Span,
     ) -> (Expr, IntType) {
-        let ty = if op.is_shift() { tl.promote() } else { IntType::common(tl, tr) };
+        let ty = if op.is_shift() {
+            tl.promote()
+        } else {
+            IntType::common(tl, tr)
+        };
         let l = self.convert(l, ty);
         let r = self.convert(r, if op.is_shift() { tr.promote() } else { ty });
         let strict = op == BitOp::Shl && self.overflow_checks && ty.is_signed();
         if let (ExprKind::Const(a), ExprKind::Const(b)) = (&l.kind, &r.kind) {
-            if let Some(v) = op.apply(ty, *a as i128, *b as i128, strict).and_then(|v| i64::try_from(v).ok()) {
-                return (Expr { kind: ExprKind::Const(v), span }, ty);
+            if let Some(v) = op
+                .apply(ty, *a as i128, *b as i128, strict)
+                .and_then(|v| i64::try_from(v).ok())
+            {
+                return (
+                    Expr {
+                        kind: ExprKind::Const(v),
+                        span,
+                    },
+                    ty,
+                );
             }
         }
         let site = op.is_shift().then(|| {
