@@ -892,7 +892,7 @@ impl Gen<'_> {
         let operand = |g: &mut Self| {
             let e = g.expr(d);
             if g.cfg.c_types && g.rng.chance(40) {
-                E::Cast(*g.rng.pick(TYPES), Box::new(e))
+                E::Cast(TYPES[g.rng.below(TYPES.len() as u64) as usize], Box::new(e))
             } else {
                 e
             }

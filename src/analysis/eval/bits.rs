@@ -7,6 +7,9 @@
 
 use super::*;
 
+/// `l op r`, a comparison a case of a shift needs.
+type Bound = (LinExpr, RelOp, LinExpr);
+
 /// A bitwise operation's operands and type, and the static ranges of its
 /// left operand and of its result.
 pub(super) struct BitCase {
@@ -44,7 +47,7 @@ impl Evaluator<'_, '_> {
         // (1), and for a strict `<<` a negative value (2) or one whose high
         // bits would be lost (3).
         let in_range = vec![(ye.clone(), RelOp::Ge, k(0)), (ye.clone(), RelOp::Le, k(top))];
-        let mut cases: Vec<(i8, Vec<(LinExpr, RelOp, LinExpr)>)> = vec![
+        let mut cases: Vec<(i8, Vec<Bound>)> = vec![
             (-1, vec![(ye.clone(), RelOp::Lt, k(0))]),
             (1, vec![(ye.clone(), RelOp::Gt, k(top))]),
         ];
@@ -63,7 +66,7 @@ impl Evaluator<'_, '_> {
             let (fits, lost) = match (&high, y.as_const()) {
                 (Some(h), _) => ((h.clone(), RelOp::Le, k(0)), (h.clone(), RelOp::Ge, k(1))),
                 (None, Some(b)) => {
-                    let max = (c.ty.range().1 >> b) as i64;
+                    let max = c.ty.range().1 >> b;
                     ((xe.clone(), RelOp::Le, k(max)), (xe.clone(), RelOp::Gt, k(max)))
                 }
                 (None, None) => unreachable!("a non-constant amount has a `high` symbol"),
