@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 mod convert;
 mod expr;
 mod stmt;
+mod stmt_expr;
 use convert::const_eval_typed;
 
 pub struct LowerOptions {
