@@ -772,7 +772,9 @@ fn fss_agree_with_witnesses_and_exhaustive_runs() {
     if count >= PROGRAMS && file.is_none() {
         assert!(t.witness_ok >= 250, "too few FSSs checked against witnesses:\n{s}");
         assert!(t.complete >= 200, "too few complete listings:\n{s}");
-        assert!(t.error_runs_matched >= 20_000, "too few error runs matched:\n{s}");
+        // (About 9,300 since the programs have bitwise operators: fewer of
+        // their runs end at an explained error.)
+        assert!(t.error_runs_matched >= 8_000, "too few error runs matched:\n{s}");
         assert!(t.in_box_matched >= 200, "too few in-box witnesses matched:\n{s}");
     }
 }

@@ -9,6 +9,8 @@
 //! outcome) and the exact execution of one path (`Mode::Follow`, the outcome
 //! the path's recorded decisions name).
 
+mod bits;
+
 use super::state::Decision;
 use super::value::{AlphaDef, Constraint, LinExpr, Sym, Truth, Value};
 use crate::ir::*;
@@ -148,6 +150,31 @@ impl Evaluator<'_, '_> {
                 self.then(a, move |ev, av| {
                     let b = ev.expr(&b_expr);
                     ev.then(b, |ev, bv| vec![Outcome::ok(ev.arith(op, &av, &bv))])
+                })
+            }
+            ExprKind::Bit {
+                op,
+                ty,
+                a,
+                b,
+                site,
+                strict,
+            } => {
+                let p = self.p;
+                let range = |x: &Expr| static_range(x, &|v| p.var(v).ty);
+                let case = bits::BitCase {
+                    op: *op,
+                    ty: *ty,
+                    site: *site,
+                    strict: *strict,
+                    left: range(a),
+                    result: range(e),
+                };
+                let x = self.expr(a);
+                let b_expr = b.clone();
+                self.then(x, move |ev, xv| {
+                    let y = ev.expr(&b_expr);
+                    ev.then(y, |ev, yv| ev.bit(&case, &xv, &yv))
                 })
             }
             ExprKind::Div { num, den, rem, site } => {

@@ -258,6 +258,16 @@ fn make_exact(
             cs.add(&LinExpr::sym(s), RelOp::Eq, &wrapped);
             out.extend(cs.done());
         }
+        // Both operands pinned at their model values, the result with them.
+        AlphaDef::Bit(op, t, a, b) => {
+            let (va, vb) = (at(a)?, at(b)?);
+            let r = i64::try_from(op.apply(*t, va as i128, vb as i128, false)?).ok()?;
+            let mut cs = Cons::default();
+            cs.add(a, RelOp::Eq, &LinExpr::constant(va));
+            cs.add(b, RelOp::Eq, &LinExpr::constant(vb));
+            cs.add(&LinExpr::sym(s), RelOp::Eq, &LinExpr::constant(r));
+            out.extend(cs.done());
+        }
         AlphaDef::Mul(a, b) => {
             let (fixed, other) = if a.is_const() { (b, a) } else { (a, b) };
             for k in pins(fixed)? {

@@ -248,7 +248,9 @@ pub enum Decision {
     /// Whether a divisor was zero.
     DivZero(SiteId, bool),
     /// Where a checked signed result fell: below its type (-1), in it (0),
-    /// above it (1).
+    /// above it (1). At a shift site: defined (0), amount below 0 (-1) or
+    /// past the width (1), a strict `<<` of a negative value (2) or one
+    /// that loses bits (3).
     Overflow(SiteId, i8),
     /// A user condition holds after the step (by its disjunct number).
     Violates(CondId, u32),

@@ -5,7 +5,7 @@
 //! *abstraction symbol* (alpha): a value the analysis chose not to track
 //! exactly (a non-linear result, a variable widened at a loop head).
 
-use crate::ir::IntType;
+use crate::ir::{BitOp, IntType};
 use crate::ir::{NodeId, ProcId, RelOp};
 use std::cmp::Ordering;
 use std::fmt;
@@ -32,6 +32,8 @@ pub enum AlphaDef {
     Div { num: LinExpr, den: LinExpr, rem: bool },
     /// A C conversion of `arg` to an integer type (modulo 2^bits).
     Conv(LinExpr, IntType),
+    /// `a op b` in a type (`BitOp::apply`, where defined).
+    Bit(BitOp, IntType, LinExpr, LinExpr),
     /// Not an operation the executor can redo (an overflow).
     Opaque,
 }
@@ -40,7 +42,9 @@ impl AlphaDef {
     /// The symbols the operation reads.
     pub fn syms(&self) -> Vec<Sym> {
         match self {
-            AlphaDef::Mul(a, b) | AlphaDef::Div { num: a, den: b, .. } => a.syms().chain(b.syms()).collect(),
+            AlphaDef::Mul(a, b) | AlphaDef::Div { num: a, den: b, .. } | AlphaDef::Bit(_, _, a, b) => {
+                a.syms().chain(b.syms()).collect()
+            }
             AlphaDef::Conv(a, _) => a.syms().collect(),
             AlphaDef::Opaque => Vec::new(),
         }
@@ -60,6 +64,9 @@ impl AlphaDef {
                 }
             }
             AlphaDef::Conv(a, t) => i64::try_from(t.convert(a.eval(f)? as i128)).ok(),
+            AlphaDef::Bit(op, t, a, b) => {
+                i64::try_from(op.apply(*t, a.eval(f)? as i128, b.eval(f)? as i128, false)?).ok()
+            }
             AlphaDef::Opaque => None,
         }
     }

@@ -226,6 +226,7 @@ fn failure_text(p: &Program, f: Failure) -> String {
             SiteKind::Bounds => format!("`{t}` is out of bounds"),
             SiteKind::DivByZero => format!("`{t}` divides by zero"),
             SiteKind::Overflow => format!("`{t}` overflows"),
+            SiteKind::Shift => format!("`{t}` is an undefined shift"),
         },
         Failure::Diverges(_) => "the loop never ends".into(),
     }

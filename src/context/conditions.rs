@@ -50,6 +50,7 @@ impl Condition {
                     SiteKind::Bounds => format!("array bounds in `{text}`"),
                     SiteKind::DivByZero => format!("division by zero in `{text}`"),
                     SiteKind::Overflow => format!("signed overflow in `{text}`"),
+                    SiteKind::Shift => format!("undefined shift in `{text}`"),
                 }
             }
             CondKind::User(u) => u.text.clone(),
@@ -94,7 +95,7 @@ pub fn conditions(
                 Property::All => true,
                 Property::UnreachCall => matches!(s.kind, SiteKind::Assert | SiteKind::ReachError),
                 Property::User => false,
-                Property::NoOverflow => s.kind == SiteKind::Overflow,
+                Property::NoOverflow => matches!(s.kind, SiteKind::Overflow | SiteKind::Shift),
             };
         out.push(Condition {
             kind: CondKind::Site(SiteId(i as u32)),

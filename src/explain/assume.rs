@@ -423,6 +423,7 @@ impl SymNames {
                     format!("{} {op} {}", operand(&out, num), operand(&out, den))
                 }
                 AlphaDef::Conv(a, t) => format!("({}){}", t.c_name(), operand(&out, a)),
+                AlphaDef::Bit(op, _, a, b) => format!("{} {} {}", operand(&out, a), op.symbol(), operand(&out, b)),
                 AlphaDef::Opaque => continue,
             };
             out.ops.insert(*s, text);

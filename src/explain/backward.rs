@@ -416,8 +416,8 @@ fn site_operand(kind: &NodeKind, site: SiteId) -> Option<&Expr> {
     found
 }
 
-/// The index (bounds site), divisor (division site) or checked value
-/// (overflow site) of `site` in `e`.
+/// The index (bounds site), divisor (division site), checked value
+/// (overflow site) or shift amount (shift site) of `site` in `e`.
 fn find_site<'x>(e: &'x Expr, site: SiteId, found: &mut Option<&'x Expr>) {
     match &e.kind {
         ExprKind::Elem(_, i, s) => {
@@ -434,6 +434,16 @@ fn find_site<'x>(e: &'x Expr, site: SiteId, found: &mut Option<&'x Expr>) {
             find_site(den, site, found);
         }
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => find_site(x, site, found),
+        ExprKind::Bit {
+            a, b, site: s, strict, ..
+        } => {
+            if *s == Some(site) {
+                // The amount decides; a strict `<<` depends on the value too.
+                *found = Some(if *strict { e } else { b });
+            }
+            find_site(a, site, found);
+            find_site(b, site, found);
+        }
         ExprKind::Checked { value, site: s, .. } => {
             if *s == site {
                 *found = Some(value);

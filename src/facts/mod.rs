@@ -210,7 +210,10 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
         f.point_unit.push(vec![pt(&id), node.unit.to_string()]);
     }
     for (i, s) in p.sites.iter().enumerate() {
-        if matches!(s.kind, SiteKind::Bounds | SiteKind::DivByZero | SiteKind::Overflow) {
+        if matches!(
+            s.kind,
+            SiteKind::Bounds | SiteKind::DivByZero | SiteKind::Overflow | SiteKind::Shift
+        ) {
             let (line, col) = lc(s.span);
             f.check_site
                 .push(vec![SiteId(i as u32).to_string(), s.kind.json_name().into(), line, col]);

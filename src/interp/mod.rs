@@ -482,6 +482,21 @@ impl Machine<'_> {
                 }
                 .ok_or(Stop::Overflow)?
             }
+            ExprKind::Bit {
+                op,
+                ty,
+                a,
+                b,
+                site,
+                strict,
+            } => {
+                let (a, b) = (self.eval(a)?, self.eval(b)?);
+                match op.apply(*ty, a as i128, b as i128, *strict) {
+                    // `unsigned long long` values from 2^63 on: not modelled.
+                    Some(v) => i64::try_from(v).map_err(|_| Stop::Overflow)?,
+                    None => return Err(Stop::Error(site.expect("an undefined operation has a site"))),
+                }
+            }
             ExprKind::Div { num, den, rem, site } => {
                 let (a, b) = (self.eval(num)?, self.eval(den)?);
                 if b == 0 {

@@ -77,6 +77,12 @@ fn eval_wide(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Optio
                 ArithOp::Mul => a.checked_mul(b),
             }
         }
+        ExprKind::Bit {
+            op, ty, a, b, strict, ..
+        } => {
+            let (a, b) = (eval_wide(a, read)?, eval_wide(b, read)?);
+            op.apply(*ty, a, b, *strict)
+        }
         ExprKind::Div { num, den, rem, .. } => {
             let (a, b) = (eval_wide(num, read)?, eval_wide(den, read)?);
             if *rem {

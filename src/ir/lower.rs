@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 mod convert;
 mod expr;
 mod stmt;
+mod stmt_expr;
 use convert::const_eval_typed;
 
 pub struct LowerOptions {
@@ -409,7 +410,8 @@ fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
         AK::Int(..) | AK::Bool(_) | AK::Var(_) => {}
         AK::Index(_, i) => expr_walk(i, f),
         AK::Call(_, args) | AK::Comma(args) => args.iter().for_each(|a| expr_walk(a, f)),
-        AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } => expr_walk(x, f),
+        AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } | AK::SizeOf(x) => expr_walk(x, f),
+        AK::StmtExpr(b) => b.stmts.iter().for_each(|s| stmt_walk(s, f)),
         AK::Binary(_, a, b) | AK::Assign(_, a, b) => {
             expr_walk(a, f);
             expr_walk(b, f);
@@ -615,6 +617,11 @@ fn assign_binop(op: AssignOp) -> BinOp {
         AssignOp::Mul => BinOp::Mul,
         AssignOp::Div => BinOp::Div,
         AssignOp::Mod => BinOp::Mod,
+        AssignOp::BitAnd => BinOp::BitAnd,
+        AssignOp::BitOr => BinOp::BitOr,
+        AssignOp::BitXor => BinOp::BitXor,
+        AssignOp::Shl => BinOp::Shl,
+        AssignOp::Shr => BinOp::Shr,
     }
 }
 
@@ -631,7 +638,10 @@ fn is_boolean(e: &ast::Expr) -> bool {
 fn has_effects(e: &ast::Expr) -> bool {
     let mut found = false;
     expr_walk(e, &mut |x| {
-        if matches!(x.kind, AK::Call(..) | AK::Assign(..) | AK::IncDec { .. }) {
+        if matches!(
+            x.kind,
+            AK::Call(..) | AK::Assign(..) | AK::IncDec { .. } | AK::StmtExpr(_)
+        ) {
             found = true;
         }
     });
@@ -643,8 +653,9 @@ fn has_checks(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Var(_) => false,
         ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } => true,
+        ExprKind::Bit { site: Some(_), .. } => true,
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => has_checks(x),
-        ExprKind::Arith(_, a, b) => has_checks(a) || has_checks(b),
+        ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => has_checks(a) || has_checks(b),
     }
 }
 

@@ -11,6 +11,7 @@
 //!   lowered from, used to group FSS entries) and to a static *block* (for
 //!   NEST).
 
+pub mod bits;
 pub mod cond;
 pub mod contract;
 pub mod lower;
@@ -18,6 +19,8 @@ pub mod product;
 
 pub use crate::syntax::ast::{IntType, RetType};
 use crate::syntax::source::{SourceFile, Span};
+use bits::bit_range;
+pub use bits::BitOp;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -150,6 +153,11 @@ impl Expr {
                 a.sites(out);
                 b.sites(out);
             }
+            ExprKind::Bit { a, b, site, .. } => {
+                a.sites(out);
+                b.sites(out);
+                out.extend(*site);
+            }
             ExprKind::Div { num, den, site, .. } => {
                 num.sites(out);
                 den.sites(out);
@@ -180,6 +188,17 @@ pub enum ExprKind {
     /// converts a value that may not fit: casts, stores, arguments, returns,
     /// unsigned arithmetic, the usual arithmetic conversions.
     Conv(IntType, Box<Expr>),
+    /// `a op b` done in `ty` (`BitOp::apply`; the operands' common type, or
+    /// the promoted left type of a shift). A shift has a `site`: where
+    /// `apply` is undefined, an error there (`SiteKind::Shift`).
+    Bit {
+        op: BitOp,
+        ty: IntType,
+        a: Box<Expr>,
+        b: Box<Expr>,
+        site: Option<SiteId>,
+        strict: bool,
+    },
     /// A signed result that must lie in its type's range (`--property
     /// no-overflow`): outside it, signed overflow, an error at `site`.
     Checked {
@@ -373,6 +392,9 @@ pub enum SiteKind {
     DivByZero,
     /// Signed arithmetic overflow (only with `--property no-overflow`).
     Overflow,
+    /// An undefined shift: by a negative amount or the width or more (and,
+    /// under `--property no-overflow`, a signed `<<` that overflows).
+    Shift,
 }
 
 impl SiteKind {
@@ -383,6 +405,7 @@ impl SiteKind {
             SiteKind::Bounds => "bounds",
             SiteKind::DivByZero => "div_by_zero",
             SiteKind::Overflow => "overflow",
+            SiteKind::Shift => "shift",
         }
     }
 }
@@ -565,6 +588,7 @@ pub fn static_range(e: &Expr, ty_of: &dyn Fn(VarId) -> IntType) -> (i128, i128) 
                 }
             }
         }
+        ExprKind::Bit { op, ty, a, b, .. } => bit_range(*op, *ty, static_range(a, ty_of), static_range(b, ty_of)),
         ExprKind::Div { num, den, rem, .. } => {
             let (n, d) = (static_range(num, ty_of), static_range(den, ty_of));
             let m = if *rem {
@@ -600,6 +624,7 @@ pub fn show_expr(p: &Program, e: &Expr) -> String {
             };
             format!("({} {} {})", show_expr(p, a), s, show_expr(p, b))
         }
+        ExprKind::Bit { op, a, b, .. } => format!("({} {} {})", show_expr(p, a), op.symbol(), show_expr(p, b)),
         ExprKind::Div { num, den, rem, .. } => format!(
             "({} {} {})",
             show_expr(p, num),
@@ -630,7 +655,7 @@ pub fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
             expr_vars(i, out);
         }
         ExprKind::Neg(x) | ExprKind::Conv(_, x) | ExprKind::Checked { value: x, .. } => expr_vars(x, out),
-        ExprKind::Arith(_, a, b) => {
+        ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => {
             expr_vars(a, out);
             expr_vars(b, out);
         }

@@ -132,6 +132,11 @@ impl IntType {
         }
     }
 
+    /// `sizeof` on ILP32.
+    pub fn size(self) -> i64 {
+        (self.bits() as i64 / 8).max(1)
+    }
+
     pub fn c_name(self) -> &'static str {
         match self {
             IntType::Bool => "_Bool",
@@ -301,6 +306,12 @@ pub enum BinOp {
     Ge,
     And,
     Or,
+    /// `&`, `|`, `^`, `<<`, `>>`: bitwise, on C's two's-complement values.
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
 }
 
 impl BinOp {
@@ -319,6 +330,11 @@ impl BinOp {
             BinOp::Ge => ">=",
             BinOp::And => "&&",
             BinOp::Or => "||",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
         }
     }
 
@@ -332,6 +348,11 @@ impl BinOp {
     pub fn is_logical(self) -> bool {
         matches!(self, BinOp::And | BinOp::Or)
     }
+
+    /// `<<` or `>>`: the result has the promoted type of the left operand.
+    pub fn is_shift(self) -> bool {
+        matches!(self, BinOp::Shl | BinOp::Shr)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -339,6 +360,8 @@ pub enum UnOp {
     Neg,
     Plus,
     Not,
+    /// `~`: bitwise complement.
+    BitNot,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -349,6 +372,11 @@ pub enum AssignOp {
     Mul,
     Div,
     Mod,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
 }
 
 #[derive(Clone, Debug)]
@@ -372,4 +400,11 @@ pub enum ExprKind {
     Comma(Vec<Expr>),
     /// A cast to an integer type (a C conversion).
     Cast(IntType, Box<Expr>),
+    /// `sizeof e` (`sizeof(type)` is parsed to a constant): the size of
+    /// `e`'s type, or of an array's storage; `e` is not evaluated.
+    SizeOf(Box<Expr>),
+    /// A GNU statement expression `({ ...; e; })`: the statements run, the
+    /// value is the last expression statement's (none when the last
+    /// statement is not an expression: the value cannot be used).
+    StmtExpr(Block),
 }

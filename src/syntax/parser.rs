@@ -37,6 +37,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         pos: 0,
         diags,
         typedefs: HashMap::new(),
+        enum_consts: HashMap::new(),
         in_function: None,
     };
     p.typedefs.insert("bool".into(), IntType::Bool);
@@ -59,6 +60,9 @@ struct Parser<'a> {
     diags: &'a mut Vec<Diag>,
     /// `typedef` names and the integer type each stands for.
     typedefs: HashMap<String, IntType>,
+    /// `enum` constants and their values, as constant expressions of type
+    /// `int` (the previous one plus 1 when none is given).
+    enum_consts: HashMap<String, Expr>,
     /// While parsing a function body: the unsupported constructs found.
     in_function: Option<Vec<(Span, String)>>,
 }
@@ -72,6 +76,8 @@ struct Specs {
     span: Span,
     /// A type outside the subset (`struct`, `float`, ...), already reported.
     unsupported: bool,
+    /// An `enum` type: `enum e { ... };` alone declares its constants.
+    tag: bool,
 }
 
 const QUALIFIERS: &[&str] = &[
@@ -319,29 +325,28 @@ impl Parser<'_> {
     }
 }
 
-/// A binary operator token: the operator (`None` for a bitwise one, outside
-/// Cimple, named by the third field) and its precedence.
-fn binary_operator(t: &Token) -> Option<(Option<BinOp>, u8, Option<&'static str>)> {
+/// A binary operator token: the operator and its precedence.
+fn binary_operator(t: &Token) -> Option<(BinOp, u8)> {
     let TokKind::Punct(p) = &t.kind else { return None };
     Some(match *p {
-        "||" => (Some(BinOp::Or), 1, None),
-        "&&" => (Some(BinOp::And), 2, None),
-        "|" => (None, 3, Some("|")),
-        "^" => (None, 4, Some("^")),
-        "&" => (None, 5, Some("&")),
-        "==" => (Some(BinOp::Eq), 6, None),
-        "!=" => (Some(BinOp::Ne), 6, None),
-        "<" => (Some(BinOp::Lt), 7, None),
-        "<=" => (Some(BinOp::Le), 7, None),
-        ">" => (Some(BinOp::Gt), 7, None),
-        ">=" => (Some(BinOp::Ge), 7, None),
-        "<<" => (None, 8, Some("<<")),
-        ">>" => (None, 8, Some(">>")),
-        "+" => (Some(BinOp::Add), 9, None),
-        "-" => (Some(BinOp::Sub), 9, None),
-        "*" => (Some(BinOp::Mul), 10, None),
-        "/" => (Some(BinOp::Div), 10, None),
-        "%" => (Some(BinOp::Mod), 10, None),
+        "||" => (BinOp::Or, 1),
+        "&&" => (BinOp::And, 2),
+        "|" => (BinOp::BitOr, 3),
+        "^" => (BinOp::BitXor, 4),
+        "&" => (BinOp::BitAnd, 5),
+        "==" => (BinOp::Eq, 6),
+        "!=" => (BinOp::Ne, 6),
+        "<" => (BinOp::Lt, 7),
+        "<=" => (BinOp::Le, 7),
+        ">" => (BinOp::Gt, 7),
+        ">=" => (BinOp::Ge, 7),
+        "<<" => (BinOp::Shl, 8),
+        ">>" => (BinOp::Shr, 8),
+        "+" => (BinOp::Add, 9),
+        "-" => (BinOp::Sub, 9),
+        "*" => (BinOp::Mul, 10),
+        "/" => (BinOp::Div, 10),
+        "%" => (BinOp::Mod, 10),
         _ => return None,
     })
 }
@@ -394,6 +399,7 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         pos: 0,
         diags,
         typedefs: HashMap::new(),
+        enum_consts: HashMap::new(),
         in_function: Some(Vec::new()),
     };
     let e = p.expr().ok()?;

@@ -43,7 +43,8 @@ fn plain(e: &Expr) -> bool {
         ExprKind::Const(_) | ExprKind::Var(_) => true,
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => plain(x),
         ExprKind::Arith(_, a, b) => plain(a) && plain(b),
-        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } => false,
+        ExprKind::Bit { a, b, site: None, .. } => plain(a) && plain(b),
+        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } | ExprKind::Bit { .. } => false,
     }
 }
 

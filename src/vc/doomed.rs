@@ -564,7 +564,8 @@ fn plain_without(e: &Expr, v: VarId) -> bool {
         ExprKind::Var(x) => *x != v,
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => plain_without(x, v),
         ExprKind::Arith(_, x, y) => plain_without(x, v) && plain_without(y, v),
-        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } => false,
+        ExprKind::Bit { a, b, site: None, .. } => plain_without(a, v) && plain_without(b, v),
+        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } | ExprKind::Bit { .. } => false,
     }
 }
 

@@ -441,6 +441,7 @@ impl<'a> Sentences<'a> {
                     SiteKind::Bounds => ("bounds", l, format!("the index in `{t} is within the array's bounds")),
                     SiteKind::DivByZero => ("div_by_zero", l, format!("the divisor in `{t} is not zero")),
                     SiteKind::Overflow => ("overflow", l, format!("`{t} does not overflow")),
+                    SiteKind::Shift => ("shift", l, format!("the shift `{t} is defined")),
                 }
             }
             _ => ("check", site_line, "the check holds".to_string()),

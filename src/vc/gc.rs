@@ -543,6 +543,29 @@ impl Builder<'_> {
                 let b = self.term(b, frame, cmds, n);
                 Term::Arith(*op, Box::new(a), Box::new(b))
             }
+            ExprKind::Bit {
+                op,
+                ty,
+                a,
+                b,
+                site,
+                strict,
+            } => {
+                let a = self.term(a, frame, cmds, n);
+                let b = self.term(b, frame, cmds, n);
+                if let Some(site) = site {
+                    let ok = Term::bit_defined(*op, *ty, *strict, &a, &b);
+                    let c = self.check(CheckKey::Site(*site), n, self.p.site(*site).span);
+                    cmds.push(Cmd::Assert(ok.clone(), c));
+                    cmds.push(Cmd::Assume(ok));
+                }
+                Term::Bit {
+                    op: *op,
+                    ty: *ty,
+                    a: Box::new(a),
+                    b: Box::new(b),
+                }
+            }
             ExprKind::Div { num, den, rem, site } => {
                 let a = self.term(num, frame, cmds, n);
                 let b = self.term(den, frame, cmds, n);
@@ -656,6 +679,20 @@ impl Builder<'_> {
                 let (da, a) = self.pure_term(a, frame);
                 let (db, b) = self.pure_term(b, frame);
                 (Formula::And(vec![da, db]), Term::Arith(*op, Box::new(a), Box::new(b)))
+            }
+            ExprKind::Bit {
+                op, ty, a, b, strict, ..
+            } => {
+                let (da, a) = self.pure_term(a, frame);
+                let (db, b) = self.pure_term(b, frame);
+                let ok = Term::bit_defined(*op, *ty, *strict, &a, &b);
+                let t = Term::Bit {
+                    op: *op,
+                    ty: *ty,
+                    a: Box::new(a),
+                    b: Box::new(b),
+                };
+                (Formula::And(vec![da, db, ok]), t)
             }
             ExprKind::Div { num, den, rem, .. } => {
                 let (da, a) = self.pure_term(num, frame);

@@ -10,6 +10,7 @@
 //!
 //! Depends on `ir`, `facts` and `interp` (the referee) only.
 
+pub mod bits;
 pub mod candidates;
 pub mod contract;
 pub mod doomed;
@@ -282,6 +283,7 @@ pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[In
                 SiteKind::Bounds => ("bounds", format!("possible array index out of bounds: `{t}`")),
                 SiteKind::DivByZero => ("div_by_zero", format!("possible division by zero: `{t}`")),
                 SiteKind::Overflow => ("overflow", format!("possible signed overflow: `{t}`")),
+                SiteKind::Shift => ("shift", format!("possible undefined shift: `{t}`")),
             }
         }
         CheckKey::User(i) => ("user", format!("the condition `{}` may hold", users[i].text)),
@@ -308,7 +310,7 @@ pub fn reported(p: &Program, key: CheckKey, property: Property) -> bool {
                 Property::All => !site.static_ok,
                 Property::UnreachCall => matches!(site.kind, SiteKind::Assert | SiteKind::ReachError),
                 Property::User => false,
-                Property::NoOverflow => site.kind == SiteKind::Overflow,
+                Property::NoOverflow => matches!(site.kind, SiteKind::Overflow | SiteKind::Shift),
             }
         }
         CheckKey::User(_) | CheckKey::Spec(_) => true,

@@ -461,6 +461,7 @@ fn label_name(p: &Program, c: &gc::Check, n: usize) -> String {
             SiteKind::Bounds => "Bounds",
             SiteKind::DivByZero => "DivByZero",
             SiteKind::Overflow => "Overflow",
+            SiteKind::Shift => "Shift",
         },
         CheckKey::User(_) => "Condition",
         CheckKey::Invariant { init: true, .. } => "LoopInvInit",

@@ -3,7 +3,7 @@
 //! truncating `/` and `%`, arrays as Z3 arrays). A wrap-around or
 //! conversion operation belongs here too, translated exactly.
 
-use crate::ir::{ArithOp, RelOp, VarId};
+use crate::ir::{ArithOp, BitOp, IntType, RelOp, VarId};
 use z3::ast::{Array, Bool, Int};
 
 /// Variables of the other frames never mix: the frame of global storage.
@@ -32,6 +32,14 @@ pub enum Term {
         den: Box<Term>,
         rem: bool,
     },
+    /// `a op b` in `ty` (`BitOp::apply`, where it is defined): exact, in
+    /// linear integer arithmetic over the operands' bits (`bits.rs`).
+    Bit {
+        op: BitOp,
+        ty: IntType,
+        a: Box<Term>,
+        b: Box<Term>,
+    },
     /// A value nothing constrains (numbered: one per draw).
     Fresh(u32),
     /// A C conversion (`IntType::convert`): `lo + (arg - lo) mod 2^bits`.
@@ -59,6 +67,31 @@ pub enum Formula {
         var: VarKey,
         body: Box<Formula>,
     },
+}
+
+impl Term {
+    /// When `a op b` in `ty` is defined (`BitOp::apply` is `Some`): a shift
+    /// amount in `0..bits`, and for a `strict` `<<` a non-negative value
+    /// whose bits above the top `b` are clear (`a >> (bits - 1 - b) == 0`).
+    pub fn bit_defined(op: BitOp, ty: IntType, strict: bool, a: &Term, b: &Term) -> Formula {
+        if !op.is_shift() {
+            return Formula::Bool(true);
+        }
+        let top = ty.bits() as i64 - 1;
+        let mut parts = vec![Formula::in_range(b, (0, top))];
+        if strict && op == BitOp::Shl && ty.is_signed() {
+            let rest = Term::Arith(ArithOp::Sub, Box::new(Term::Const(top)), Box::new(b.clone()));
+            let high = Term::Bit {
+                op: BitOp::Shr,
+                ty,
+                a: Box::new(a.clone()),
+                b: Box::new(rest),
+            };
+            parts.push(Formula::Rel(RelOp::Ge, a.clone(), Term::Const(0)));
+            parts.push(Formula::Rel(RelOp::Eq, high, Term::Const(0)));
+        }
+        Formula::And(parts)
+    }
 }
 
 impl Formula {
@@ -154,6 +187,15 @@ pub fn int(t: &Term, env: &mut dyn Env) -> Int {
             } else {
                 quot
             }
+        }
+        Term::Bit { op, ty, a, b } => {
+            let known = |t: &Term| match t {
+                Term::Const(c) => Some(*c),
+                _ => None,
+            };
+            let (ka, kb) = (known(a), known(b));
+            let (a, b) = (int(a, env), int(b, env));
+            super::bits::bit_int(*op, *ty, (&a, ka), (&b, kb))
         }
         Term::Fresh(n) => env.fresh(*n),
         Term::Conv { arg, lo, bits } => {

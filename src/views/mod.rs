@@ -39,5 +39,6 @@ pub fn describe_site(p: &Program, site: SiteId) -> String {
         SiteKind::Bounds => format!("index out of bounds in `{text}`"),
         SiteKind::DivByZero => format!("division by zero in `{text}`"),
         SiteKind::Overflow => format!("signed overflow in `{text}`"),
+        SiteKind::Shift => format!("undefined shift in `{text}`"),
     }
 }

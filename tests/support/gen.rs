@@ -119,6 +119,10 @@ pub struct GenConfig {
     /// when false, `main`'s local array is always initialised, which keeps
     /// the number of inputs small.
     pub input_arrays: bool,
+    /// `& | ^ ~ << >>` and `&= |= ^= <<= >>=`, over operands cast to
+    /// narrow, unsigned and 64-bit types, with shift amounts at the edges
+    /// (0, 31, 32, 63, negative) and computed ones.
+    pub bitwise: bool,
 }
 
 impl Default for GenConfig {
@@ -144,6 +148,7 @@ impl Default for GenConfig {
             recursion: true,
             c_types: true,
             input_arrays: true,
+            bitwise: true,
         }
     }
 }
@@ -178,6 +183,10 @@ enum E {
     Bin(&'static str, Box<E>, Box<E>),
     /// `/ %`.
     Div(&'static str, Box<E>, Box<E>),
+    /// `<< >>`: undefined for an amount outside the promoted width.
+    Shift(&'static str, Box<E>, Box<E>),
+    /// `~e`.
+    Compl(Box<E>),
     /// `&& ||`: operands in order.
     Logic(&'static str, Box<E>, Box<E>),
     Not(Box<E>),
@@ -214,10 +223,11 @@ impl E {
             E::Neg(x) => format!("-({})", x.render()),
             E::Lit(t) => t.clone(),
             E::Cast(t, x) => format!("(({t})({}))", x.render()),
-            E::Bin(op, a, b) | E::Div(op, a, b) | E::Logic(op, a, b) => {
+            E::Bin(op, a, b) | E::Div(op, a, b) | E::Shift(op, a, b) | E::Logic(op, a, b) => {
                 format!("({} {op} {})", a.render(), b.render())
             }
             E::Not(x) => format!("!({})", x.render()),
+            E::Compl(x) => format!("~({})", x.render()),
             E::Ternary(c, a, b) => format!("({} ? {} : {})", c.render(), a.render(), b.render()),
             E::Call(f, args) => {
                 let args: Vec<String> = args.iter().map(E::render).collect();
@@ -240,7 +250,7 @@ impl E {
     fn render_top(&self) -> String {
         let s = self.render();
         match self {
-            E::Bin(..) | E::Div(..) | E::Logic(..) | E::Ternary(..) | E::Set { .. } | E::Inc { .. } => {
+            E::Bin(..) | E::Div(..) | E::Shift(..) | E::Logic(..) | E::Ternary(..) | E::Set { .. } | E::Inc { .. } => {
                 s[1..s.len() - 1].to_string()
             }
             _ => s,
@@ -251,9 +261,9 @@ impl E {
         match self {
             E::Const(_) | E::Lit(_) | E::Var { .. } | E::Nondet | E::Inc { .. } => vec![],
             E::Elem { index, .. } => vec![index],
-            E::Neg(x) | E::Not(x) | E::Cast(_, x) => vec![x],
+            E::Neg(x) | E::Not(x) | E::Compl(x) | E::Cast(_, x) => vec![x],
             E::Set { rhs, .. } => vec![rhs],
-            E::Bin(_, a, b) | E::Div(_, a, b) | E::Logic(_, a, b) | E::Comma(a, b) => vec![a, b],
+            E::Bin(_, a, b) | E::Div(_, a, b) | E::Shift(_, a, b) | E::Logic(_, a, b) | E::Comma(a, b) => vec![a, b],
             E::Ternary(c, a, b) => vec![c, a, b],
             E::Call(_, args) => args.iter().collect(),
         }
@@ -265,6 +275,7 @@ impl E {
             E::Call(..) | E::Nondet => true,
             E::Elem { index, len, .. } => !matches!(**index, E::Const(k) if (0..*len).contains(&k)),
             E::Div(_, _, den) => !matches!(**den, E::Const(k) if k != 0),
+            E::Shift(_, _, amount) => !matches!(**amount, E::Const(k) if (0..32).contains(&k)),
             _ => false,
         };
         own || self.children().iter().any(|c| c.fails())
@@ -334,6 +345,10 @@ impl E {
             // gcc checks the divisor before it evaluates the dividend: a
             // division that may fail must not have failing operands.
             E::Div(_, a, b) => independent(a, b) && (matches!(**b, E::Const(k) if k != 0) || !a.fails() && !b.fails()),
+            // Likewise the shift amount.
+            E::Shift(_, a, b) => {
+                independent(a, b) && (matches!(**b, E::Const(k) if (0..32).contains(&k)) || !a.fails() && !b.fails())
+            }
             E::Call(_, args) => args
                 .iter()
                 .enumerate()
@@ -791,7 +806,7 @@ impl Gen<'_> {
             return self.leaf(true);
         }
         let d = depth - 1;
-        let w = self.rng.below(105);
+        let w = self.rng.below(if self.cfg.bitwise { 117 } else { 105 });
         let int_procs: Vec<ProcSig> = self.procs.iter().filter(|p| p.returns_int).cloned().collect();
         match w {
             0..=29 => {
@@ -843,7 +858,70 @@ impl Gen<'_> {
                 let first = self.set_or_inc(d);
                 E::Comma(Box::new(first), Box::new(self.expr(d)))
             }
+            105..=116 => self.bitwise(d),
             _ => self.leaf(true),
+        }
+    }
+
+    /// A bitwise operation: a mask, a complement, or a shift of a value of
+    /// some integer type by an amount at the edges or computed.
+    fn bitwise(&mut self, d: usize) -> E {
+        const MASKS: &[&str] = &[
+            "1",
+            "3",
+            "0xff",
+            "0x80",
+            "-1",
+            "0xf0",
+            "255u",
+            "0x7fffffff",
+            "0xffffffffu",
+            "-8",
+        ];
+        const TYPES: &[&str] = &[
+            "unsigned char",
+            "char",
+            "short",
+            "unsigned short",
+            "int",
+            "unsigned",
+            "long long",
+            "unsigned long long",
+        ];
+        let w = self.rng.below(100);
+        let operand = |g: &mut Self| {
+            let e = g.expr(d);
+            if g.cfg.c_types && g.rng.chance(40) {
+                E::Cast(TYPES[g.rng.below(TYPES.len() as u64) as usize], Box::new(e))
+            } else {
+                e
+            }
+        };
+        match w {
+            0..=39 => {
+                let op = *self.rng.pick(&["&", "|", "^"]);
+                let a = operand(self);
+                let b = if self.rng.chance(50) {
+                    E::Lit(self.rng.pick(MASKS).to_string())
+                } else {
+                    operand(self)
+                };
+                E::Bin(op, Box::new(a), Box::new(b))
+            }
+            40..=49 => E::Compl(Box::new(operand(self))),
+            _ => {
+                let op = *self.rng.pick(&["<<", ">>"]);
+                let a = operand(self);
+                let x = self.rng.below(100);
+                let amount = if x < 70 {
+                    E::Const(*self.rng.pick(&[0, 1, 2, 3, 4, 7, 8, 15, 16, 24, 30, 31]))
+                } else if x < 80 {
+                    E::Const(*self.rng.pick(&[32, 33, 40, 63, 64, -1]))
+                } else {
+                    self.expr(d)
+                };
+                E::Shift(op, Box::new(a), Box::new(amount))
+            }
         }
     }
 
@@ -862,7 +940,12 @@ impl Gen<'_> {
                 prefix: self.rng.chance(50),
             }
         } else {
-            let op = *self.rng.pick(&["=", "=", "+=", "-="]);
+            let ops: &[&'static str] = if self.cfg.bitwise {
+                &["=", "=", "+=", "-=", "&=", "|=", "^="]
+            } else {
+                &["=", "=", "+=", "-="]
+            };
+            let op = *self.rng.pick(ops);
             E::Set {
                 name: v.name,
                 global: v.global,
@@ -1173,6 +1256,12 @@ impl Gen<'_> {
             40..=49 => {
                 let c = self.rng.range(-3, 3);
                 self.line(&format!("{target} *= {c};"));
+            }
+            50..=54 if self.cfg.bitwise => {
+                // A shift by a constant (32 is undefined: an error).
+                let op = *self.rng.pick(&["<<=", ">>="]);
+                let k = *self.rng.pick(&[1, 2, 3, 8, 31, 32]);
+                self.line(&format!("{target} {op} {k};"));
             }
             50..=59 if self.cfg.division => {
                 let op = *self.rng.pick(&["/=", "%="]);

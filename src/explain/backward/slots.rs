@@ -47,6 +47,12 @@ impl Backward<'_> {
                     ArithOp::Mul => a.checked_mul(b),
                 }
             }
+            ExprKind::Bit {
+                op, ty, a, b, strict, ..
+            } => {
+                let (a, b) = (self.value_of(proc, val, a)?, self.value_of(proc, val, b)?);
+                i64::try_from(op.apply(*ty, a as i128, b as i128, *strict)?).ok()
+            }
             ExprKind::Div { num, den, rem, .. } => {
                 let (a, b) = (self.value_of(proc, val, num)?, self.value_of(proc, val, den)?);
                 if *rem {
@@ -96,7 +102,7 @@ impl Backward<'_> {
             ExprKind::Neg(x) | ExprKind::Conv(_, x) | ExprKind::Checked { value: x, .. } => {
                 self.reads(proc, val, x, label, out)
             }
-            ExprKind::Arith(_, a, b) => {
+            ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => {
                 self.reads(proc, val, a, label, out);
                 self.reads(proc, val, b, label, out);
             }

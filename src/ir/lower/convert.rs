@@ -19,6 +19,7 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
                 UnOp::Neg => Some((t.convert_arith(-v)?, t)),
                 UnOp::Plus => Some((v, t)),
                 UnOp::Not => truth(v == 0),
+                UnOp::BitNot => Some((t.convert(-1 - v), t)),
             }
         }
         AK::Cast(t, x) => Some((t.convert(const_eval_typed(x)?.0), *t)),
@@ -30,6 +31,15 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
                 } else {
                     a != 0 || b != 0
                 });
+            }
+            if let Some(bop) = bit_op(*op) {
+                let t = if bop.is_shift() {
+                    ta.promote()
+                } else {
+                    IntType::common(ta, tb)
+                };
+                let b = if bop.is_shift() { b } else { t.convert(b) };
+                return Some((bop.apply(t, a, b, false)?, t));
             }
             let t = IntType::common(ta, tb);
             let (a, b) = (t.convert(a), t.convert(b));
@@ -46,6 +56,7 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
                 BinOp::Gt => return truth(a > b),
                 BinOp::Ge => return truth(a >= b),
                 BinOp::And | BinOp::Or => unreachable!("handled above"),
+                BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr => unreachable!("handled above"),
             };
             Some((t.convert_arith(v)?, t))
         }
@@ -56,6 +67,29 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
         }
         _ => None,
     }
+}
+
+/// The type of a scalar declared at the top of a statement expression.
+fn stmt_expr_local(b: &ast::Block, name: &str) -> Option<IntType> {
+    b.stmts.iter().rev().find_map(|s| match &s.kind {
+        StmtKind::Decl(ds) => ds
+            .iter()
+            .find(|d| d.name.name == name && d.array.is_none())
+            .map(|d| d.ty),
+        _ => None,
+    })
+}
+
+/// The IR operator of a bitwise binary operator.
+pub(super) fn bit_op(op: BinOp) -> Option<BitOp> {
+    Some(match op {
+        BinOp::BitAnd => BitOp::And,
+        BinOp::BitOr => BitOp::Or,
+        BinOp::BitXor => BitOp::Xor,
+        BinOp::Shl => BitOp::Shl,
+        BinOp::Shr => BitOp::Shr,
+        _ => return None,
+    })
 }
 
 impl Cx<'_> {
@@ -85,9 +119,19 @@ impl Cx<'_> {
             },
             AK::Unary(_, x) => self.type_of(fl, x).promote(),
             AK::Binary(op, ..) if op.is_relational() || op.is_logical() => IntType::Int,
+            AK::Binary(op, a, _) if op.is_shift() => self.type_of(fl, a).promote(),
             AK::Binary(_, a, b) | AK::Ternary(_, a, b) => IntType::common(self.type_of(fl, a), self.type_of(fl, b)),
             AK::Assign(_, x, _) | AK::IncDec { target: x, .. } => self.type_of(fl, x),
             AK::Comma(list) => list.last().map_or(IntType::Int, |x| self.type_of(fl, x)),
+            AK::SizeOf(_) => IntType::UInt,
+            AK::StmtExpr(b) => match b.stmts.last().map(|s| &s.kind) {
+                Some(StmtKind::Expr(e)) => match &e.kind {
+                    // A local of the block: its declared type.
+                    AK::Var(id) => stmt_expr_local(b, &id.name).unwrap_or_else(|| self.type_of(fl, e)),
+                    _ => self.type_of(fl, e),
+                },
+                _ => IntType::Int,
+            },
         }
     }
 
@@ -224,6 +268,9 @@ impl Cx<'_> {
         (r, tr): (Expr, IntType),
         span: Span,
     ) -> (Expr, IntType) {
+        if let Some(bop) = bit_op(op) {
+            return self.bitwise(fl, bop, (l, tl), (r, tr), span);
+        }
         let ty = IntType::common(tl, tr);
         let (l, r) = (self.convert_from(l, tl, ty), self.convert_from(r, tr, ty));
         let v = self.arith(fl, op, l, r, span);
@@ -271,6 +318,61 @@ impl Cx<'_> {
             },
             span,
         );
+    }
+
+    /// `l op r` for a bitwise operator: `&`, `|`, `^` in the operands'
+    /// common type, a shift in the promoted type of its left operand (the
+    /// right one only promoted). Each operand is converted to that type
+    /// when its value may not fit (a signed overflow before: gcc wraps).
+    fn bitwise(
+        &mut self,
+        fl: &FnLower,
+        op: BitOp,
+        (l, tl): (Expr, IntType),
+        (r, tr): (Expr, IntType),
+        span: Span,
+    ) -> (Expr, IntType) {
+        let ty = if op.is_shift() {
+            tl.promote()
+        } else {
+            IntType::common(tl, tr)
+        };
+        let l = self.convert(l, ty);
+        let r = self.convert(r, if op.is_shift() { tr.promote() } else { ty });
+        let strict = op == BitOp::Shl && self.overflow_checks && ty.is_signed();
+        if let (ExprKind::Const(a), ExprKind::Const(b)) = (&l.kind, &r.kind) {
+            if let Some(v) = op
+                .apply(ty, *a as i128, *b as i128, strict)
+                .and_then(|v| i64::try_from(v).ok())
+            {
+                return (
+                    Expr {
+                        kind: ExprKind::Const(v),
+                        span,
+                    },
+                    ty,
+                );
+            }
+        }
+        let site = op.is_shift().then(|| {
+            let site = self.new_site(SiteKind::Shift, span, fl.pid, None);
+            // Defined whatever the state: a constant amount in range, and a
+            // left operand that cannot overflow a strict `<<`.
+            let (lo, hi) = self.range_of(&l);
+            let thi = ty.c_range().1;
+            self.sites[site.index()].static_ok = matches!(r.kind, ExprKind::Const(k)
+                if (0..ty.bits() as i64).contains(&k) && (!strict || (lo >= 0 && hi.saturating_mul(1 << k) <= thi)));
+            site
+        });
+        let kind = ExprKind::Bit {
+            op,
+            ty,
+            a: Box::new(l),
+            b: Box::new(r),
+            site,
+            strict,
+        };
+        (Expr { kind, span }, ty)
     }
 
     /// A signed result, checked for overflow when asked to and when it may

@@ -498,6 +498,16 @@ impl Cx<'_> {
                 }
             }
             AK::Unary(UnOp::Plus, x) => self.value(fl, x),
+            AK::Unary(UnOp::BitNot, x) => {
+                // `~v` is `-1 - v` in v's promoted type (two's complement).
+                let from = self.type_of(fl, x);
+                let ty = from.promote();
+                let v = self.value(fl, x);
+                let v = self.convert(v, ty);
+                let minus_one = mk(ExprKind::Const(-1));
+                let r = self.arith(fl, BinOp::Sub, minus_one, v, span);
+                self.convert(r, ty)
+            }
             AK::Cast(ty, x) => {
                 if *ty == IntType::Bool && !is_boolean(x) {
                     let ne = ast::Expr {
@@ -621,6 +631,18 @@ impl Cx<'_> {
                 }
                 self.value(fl, &list[list.len() - 1])
             }
+            AK::SizeOf(x) => {
+                // Not evaluated: only its type (or an array's storage).
+                let array = match &x.kind {
+                    AK::Var(id) => self.peek_var(fl, id).and_then(|v| {
+                        let var = &self.vars[v.index()];
+                        var.len.map(|n| n as i64 * var.ty.size())
+                    }),
+                    _ => None,
+                };
+                mk(ExprKind::Const(array.unwrap_or_else(|| self.type_of(fl, x).size())))
+            }
+            AK::StmtExpr(b) => self.stmt_expr(fl, b, span),
         }
     }
 

@@ -19,6 +19,45 @@ impl Parser<'_> {
         }
     }
 
+    /// `{ A, B = e, C, }`: each constant the previous one plus 1 unless
+    /// given (lowering evaluates them as constant expressions).
+    fn enumerators(&mut self) -> PResult<()> {
+        self.expect("{", "to start the enumerators")?;
+        let mut next = Expr {
+            kind: ExprKind::Int(0, IntType::Int),
+            span: self.tok().span,
+        };
+        while !self.is("}") && !self.at_eof() {
+            let t = self.bump();
+            let Some(name) = t.ident().map(str::to_string) else {
+                self.error(t.span, "expected an enumeration constant", "not a name");
+                return Err(());
+            };
+            let value = if self.eat("=") { self.ternary()? } else { next.clone() };
+            let value = Expr {
+                span: t.span,
+                kind: ExprKind::Cast(IntType::Int, Box::new(value)),
+            };
+            next = Expr {
+                span: t.span,
+                kind: ExprKind::Binary(
+                    BinOp::Add,
+                    Box::new(value.clone()),
+                    Box::new(Expr {
+                        kind: ExprKind::Int(1, IntType::Int),
+                        span: t.span,
+                    }),
+                ),
+            };
+            self.enum_consts.insert(name, value);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect("}", "to close the enumerators")?;
+        Ok(())
+    }
+
     pub(super) fn specs(&mut self) -> PResult<Specs> {
         let start = self.tok().span;
         let mut words: Vec<String> = Vec::new();
@@ -26,6 +65,7 @@ impl Parser<'_> {
         let mut unsupported = false;
         let mut named: Option<IntType> = None;
         let mut is_static = false;
+        let mut tag = false;
         loop {
             self.skip_attributes();
             let Some(w) = self.tok().ident().map(str::to_string) else {
@@ -40,6 +80,18 @@ impl Parser<'_> {
             } else if TYPE_WORDS.contains(&w.as_str()) {
                 words.push(w);
                 self.bump();
+            } else if w == "enum" && words.is_empty() && named.is_none() {
+                // An enumeration type is `int` here; its constants are
+                // `int` constants.
+                self.bump();
+                if self.tok().ident().is_some() && !self.is("{") {
+                    self.bump();
+                }
+                if self.is("{") {
+                    self.enumerators()?;
+                }
+                named = Some(IntType::Int);
+                tag = true;
             } else if matches!(w.as_str(), "struct" | "union" | "enum") {
                 let t = self.bump();
                 self.unsupported(t.span, format!("`{w}` types are not part of Cimple"));
@@ -70,6 +122,7 @@ impl Parser<'_> {
                 typedef,
                 span,
                 unsupported,
+                tag,
             });
         }
         if let Some(t) = named {
@@ -80,6 +133,7 @@ impl Parser<'_> {
                 typedef,
                 span,
                 unsupported,
+                tag,
             });
         }
         if words.iter().any(|w| w == "void") {
@@ -94,6 +148,7 @@ impl Parser<'_> {
                 typedef,
                 span,
                 unsupported,
+                tag,
             });
         }
         if words.is_empty() {
@@ -104,6 +159,7 @@ impl Parser<'_> {
                 typedef,
                 span,
                 unsupported,
+                tag,
             });
         }
         let count = |w: &str| words.iter().filter(|x| x.as_str() == w).count();
@@ -148,6 +204,7 @@ impl Parser<'_> {
             typedef,
             span,
             unsupported,
+            tag,
         })
     }
 
@@ -185,7 +242,7 @@ impl Parser<'_> {
             return self.typedef(specs);
         }
         // `struct s { ... };` declares only a type, already reported.
-        if specs.unsupported && self.eat(";") {
+        if (specs.unsupported || specs.tag) && self.eat(";") {
             return Ok(());
         }
         let ret_ty = specs.ty;

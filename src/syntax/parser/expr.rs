@@ -29,17 +29,11 @@ impl Parser<'_> {
             TokKind::Punct("*=") => Some(AssignOp::Mul),
             TokKind::Punct("/=") => Some(AssignOp::Div),
             TokKind::Punct("%=") => Some(AssignOp::Mod),
-            TokKind::Punct(p @ ("&=" | "|=" | "^=" | "<<=" | ">>=")) => {
-                let p = *p;
-                let t = self.bump();
-                self.unsupported(t.span, format!("the bitwise assignment `{p}` is not part of Cimple"));
-                let rhs = self.assign_expr()?;
-                let span = lhs.span.to(rhs.span);
-                return Ok(Expr {
-                    kind: ExprKind::Assign(AssignOp::Set, Box::new(lhs), Box::new(rhs)),
-                    span,
-                });
-            }
+            TokKind::Punct("&=") => Some(AssignOp::BitAnd),
+            TokKind::Punct("|=") => Some(AssignOp::BitOr),
+            TokKind::Punct("^=") => Some(AssignOp::BitXor),
+            TokKind::Punct("<<=") => Some(AssignOp::Shl),
+            TokKind::Punct(">>=") => Some(AssignOp::Shr),
             _ => None,
         };
         let Some(op) = op else { return Ok(lhs) };
@@ -70,21 +64,13 @@ impl Parser<'_> {
     /// Precedence climbing over the binary operators.
     pub(super) fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
-        while let Some((op, prec, bitwise)) = binary_operator(self.tok()) {
+        while let Some((op, prec)) = binary_operator(self.tok()) {
             if prec < min_prec.max(1) {
                 break;
             }
-            let opt = self.bump();
+            self.bump();
             let rhs = self.binary(prec + 1)?;
             let span = lhs.span.to(rhs.span);
-            let op = match (op, bitwise) {
-                (Some(op), _) => op,
-                (None, Some(b)) => {
-                    self.unsupported(opt.span, format!("the bitwise operator `{b}` is not part of Cimple"));
-                    BinOp::Add
-                }
-                _ => unreachable!("every operator row has an op or a bitwise name"),
-            };
             lhs = Expr {
                 kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
                 span,
@@ -118,6 +104,11 @@ impl Parser<'_> {
                 let span = t.span.to(e.span);
                 Ok(un(UnOp::Not, e, span))
             }
+            TokKind::Ident(w) if w == "__extension__" => {
+                // gcc's marker that an extension follows: no meaning here.
+                self.bump();
+                self.unary()
+            }
             TokKind::Punct(p @ ("++" | "--")) => {
                 let inc = *p == "++";
                 self.bump();
@@ -134,8 +125,9 @@ impl Parser<'_> {
             }
             TokKind::Punct("~") => {
                 self.bump();
-                self.unsupported(t.span, "the bitwise operator `~` is not part of Cimple");
-                self.unary()
+                let e = self.unary()?;
+                let span = t.span.to(e.span);
+                Ok(un(UnOp::BitNot, e, span))
             }
             TokKind::Punct("*") => {
                 self.bump();
@@ -149,15 +141,41 @@ impl Parser<'_> {
             }
             TokKind::Ident(w) if w == "sizeof" => {
                 self.bump();
-                self.unsupported(t.span, "`sizeof` is not part of Cimple");
-                if self.is("(") {
-                    self.skip_balanced("(", ")");
-                } else {
-                    self.unary()?;
+                if self.is("(") && self.is_cast() {
+                    // `sizeof(type)`: a constant of type `unsigned int`
+                    // (`size_t` on ILP32); a pointer is 4 bytes.
+                    self.bump();
+                    let specs = self.specs()?;
+                    let star = self.pointer_stars();
+                    let mut size = match (star, specs.ty) {
+                        (Some(_), _) => 4,
+                        (None, Some(ty)) if !specs.void && !specs.unsupported => ty.size(),
+                        _ => {
+                            if !specs.unsupported {
+                                self.unsupported(specs.span, "`sizeof` of this type is not part of Cimple");
+                            }
+                            1
+                        }
+                    };
+                    while self.eat("[") {
+                        let n = self.expr()?;
+                        self.expect("]", "to close the array size")?;
+                        match n.kind {
+                            ExprKind::Int(k, _) => size *= k,
+                            _ => self.unsupported(n.span, "`sizeof` of an array type needs a literal size here"),
+                        }
+                    }
+                    let close = self.expect(")", "to close `sizeof(...)`")?;
+                    return Ok(Expr {
+                        kind: ExprKind::Int(size, IntType::UInt),
+                        span: t.span.to(close),
+                    });
                 }
+                let e = self.unary()?;
+                let span = t.span.to(e.span);
                 Ok(Expr {
-                    kind: ExprKind::Int(0, IntType::Int),
-                    span: t.span,
+                    kind: ExprKind::SizeOf(Box::new(e)),
+                    span,
                 })
             }
             TokKind::Punct("(") if self.is_cast() => {
@@ -168,6 +186,11 @@ impl Parser<'_> {
                 self.expect(")", "to close the cast")?;
                 let e = self.unary()?;
                 let span = t.span.to(e.span);
+                if specs.void && star.is_none() {
+                    // `(void)e`: the value is discarded; `e` is still
+                    // evaluated.
+                    return Ok(e);
+                }
                 if star.is_some() || specs.void {
                     let s = self.toks[saved_pos].span;
                     self.unsupported(s, "casts to pointer or `void` types are not part of Cimple");
@@ -316,6 +339,14 @@ impl Parser<'_> {
                     span: t.span,
                 })
             }
+            TokKind::Ident(w) if self.enum_consts.contains_key(w.as_str()) => {
+                self.bump();
+                let value = self.enum_consts[w.as_str()].clone();
+                Ok(Expr {
+                    kind: value.kind,
+                    span: t.span,
+                })
+            }
             TokKind::Ident(w) if !is_reserved(w) => {
                 self.bump();
                 Ok(Expr {
@@ -324,6 +355,16 @@ impl Parser<'_> {
                         span: t.span,
                     }),
                     span: t.span,
+                })
+            }
+            TokKind::Punct("(") if self.nth(1).is_punct("{") => {
+                // A GNU statement expression `({ ... })`.
+                self.bump();
+                let block = self.block()?;
+                let close = self.expect(")", "to close the statement expression `({ ... })`")?;
+                Ok(Expr {
+                    kind: ExprKind::StmtExpr(block),
+                    span: t.span.to(close),
                 })
             }
             TokKind::Punct("(") => {

@@ -182,7 +182,7 @@ impl Parser<'_> {
             return Err(());
         };
         // `struct s { ... };` declares only a type, already reported.
-        if specs.unsupported && self.eat(";") {
+        if (specs.unsupported || specs.tag) && self.eat(";") {
             return Ok(Stmt {
                 kind: StmtKind::Empty,
                 span: specs.span.to(self.prev_span()),

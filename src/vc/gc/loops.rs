@@ -227,7 +227,7 @@ fn expr_var(e: &Expr) -> Option<VarId> {
         ExprKind::Const(_) | ExprKind::Elem(..) => None,
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => expr_var(x),
         ExprKind::Checked { value, .. } => expr_var(value),
-        ExprKind::Arith(_, a, b) => expr_var(a).or_else(|| expr_var(b)),
+        ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => expr_var(a).or_else(|| expr_var(b)),
         ExprKind::Div { num, den, .. } => expr_var(num).or_else(|| expr_var(den)),
     }
 }
