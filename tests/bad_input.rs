@@ -207,13 +207,6 @@ fn struct_local() {
 }
 
 #[test]
-fn enum_type() {
-    let text = "enum color { RED, GREEN };\nint main() {\n  return 0;\n}\n";
-    let out = assert_bad("enum.c", text, "1:1", &["`enum` types are not part of Cimple"]);
-    assert_eq!(error_count(&out), 1, "{}", out.stderr);
-}
-
-#[test]
 fn float_type() {
     assert_bad(
         "float.c",
@@ -240,12 +233,6 @@ fn conditional_compilation() {
     let text = "#ifdef X\nint x;\n#endif\nint main() {\n  return 0;\n}\n";
     let out = assert_bad("ifdef.c", text, "1:1", &["`#ifdef`", "not part of Cimple"]);
     assert_error_at(&out, "ifdef.c", "3:1", &["`#endif`"]);
-}
-
-#[test]
-fn bitwise_operator() {
-    let text = "int main() {\n  int x = 6;\n  return x & 3;\n}\n";
-    assert_bad("bits.c", text, "3:12", &["bitwise operator `&`"]);
 }
 
 // ---- names, types and arity ----
