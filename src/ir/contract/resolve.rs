@@ -1,0 +1,543 @@
+//! ACSL annotations bound to the program: names resolved to variables,
+//! places found in the IR, quantifier bounds read off their antecedents.
+
+use super::*;
+use crate::diag::{Class, Diag};
+use crate::syntax::acsl::{self, AnnotKind, BinOp, ClauseBody, ExprKind as AK};
+
+/// Binds the annotations to the program: contracts to the function defined
+/// right after them, invariants to the loop or label after them, assertions
+/// to their place.
+pub fn resolve(p: &Program, annots: &[acsl::Annotation]) -> Result<Contracts, Vec<Diag>> {
+    let mut r = Resolver {
+        p,
+        out: Contracts::default(),
+        diags: Vec::new(),
+        next_bound: 0,
+    };
+    for (index, a) in annots.iter().enumerate() {
+        // Annotations inside a function left out of the program are not read.
+        let span = a.comment.span;
+        if p.left_out.iter().any(|l| l.span.lo <= span.lo && span.hi <= l.span.hi) {
+            continue;
+        }
+        match a.kind {
+            AnnotKind::Contract => r.contract(a),
+            AnnotKind::Loop => r.loop_invariants(a, index),
+            AnnotKind::Assert => r.assertion(a, index),
+        }
+    }
+    if r.diags.is_empty() {
+        Ok(r.out)
+    } else {
+        Err(r.diags)
+    }
+}
+
+/// Where a formula is read: which names it sees.
+struct Scope {
+    proc: ProcId,
+    /// Locals declared before this offset are visible.
+    before: u32,
+    kind: ClauseKind,
+    bound: Vec<(String, u32)>,
+    old: bool,
+}
+
+struct Resolver<'a> {
+    p: &'a Program,
+    out: Contracts,
+    diags: Vec<Diag>,
+    next_bound: u32,
+}
+
+/// The offset of the first token after `from` (blanks and comments skipped).
+fn next_token(text: &str, mut from: usize) -> usize {
+    let b = text.as_bytes();
+    loop {
+        while from < b.len() && b[from].is_ascii_whitespace() {
+            from += 1;
+        }
+        if text[from..].starts_with("//") {
+            from += text[from..].find('\n').unwrap_or(text.len() - from);
+        } else if text[from..].starts_with("/*") {
+            from += text[from..].find("*/").map(|i| i + 2).unwrap_or(text.len() - from);
+        } else {
+            return from;
+        }
+    }
+}
+
+impl Resolver<'_> {
+    fn error(&mut self, span: Span, msg: impl Into<String>, label: &str) {
+        self.diags
+            .push(Diag::error(Class::Semantic, span, msg).with_label(label));
+    }
+
+    fn add_clause(&mut self, c: &acsl::Clause, proc: ProcId, pred: Pred) -> ClauseId {
+        self.out.clauses.push(Clause {
+            kind: c.kind,
+            proc,
+            span: c.span,
+            text: c.text.clone(),
+            pred,
+        });
+        self.out.clauses.len() - 1
+    }
+
+    fn contract(&mut self, a: &acsl::Annotation) {
+        let p = self.p;
+        let start = next_token(&p.source.text, a.comment.span.hi as usize) as u32;
+        let Some(f) = p.proc_ids().find(|&f| p.proc(f).span.lo == start) else {
+            let what = match p.left_out.iter().find(|l| l.span.lo == start) {
+                Some(l) => format!("the function `{}` it belongs to is outside Cimple", l.name),
+                None => "a function contract must be right before a function definition".into(),
+            };
+            self.error(a.comment.span, what, "contract not attached");
+            return;
+        };
+        if let Some(prev) = self.out.funcs.get(&f) {
+            let prev = prev.span;
+            self.diags.push(
+                Diag::error(
+                    Class::Semantic,
+                    a.comment.span,
+                    format!("`{}` has two contracts", p.proc(f).name),
+                )
+                .with_label("second contract")
+                .with_secondary(prev, "first contract"),
+            );
+            return;
+        }
+        let mut fc = FnContract {
+            span: a.comment.span,
+            ..FnContract::default()
+        };
+        for c in &a.clauses {
+            let mut scope = Scope {
+                proc: f,
+                before: a.comment.span.lo,
+                kind: c.kind,
+                bound: Vec::new(),
+                old: false,
+            };
+            match &c.body {
+                ClauseBody::Pred(e) => {
+                    let Some(pred) = self.pred(&mut scope, e) else { continue };
+                    let id = self.add_clause(c, f, pred);
+                    match c.kind {
+                        ClauseKind::Requires => fc.requires.push(id),
+                        _ => fc.ensures.push(id),
+                    }
+                }
+                ClauseBody::Locs(locs) => {
+                    let id = self.add_clause(c, f, Pred::Bool(true));
+                    let list = fc.assigns.get_or_insert_with(Vec::new);
+                    for (loc, span) in locs {
+                        if let Some(x) = self.location(&mut scope, loc, *span) {
+                            list.push((x, id));
+                        }
+                    }
+                }
+            }
+        }
+        self.out.funcs.insert(f, fc);
+    }
+
+    fn location(&mut self, scope: &mut Scope, loc: &acsl::Loc, span: Span) -> Option<Assigned> {
+        let id = match loc {
+            acsl::Loc::Nothing => return None,
+            acsl::Loc::Var(id) | acsl::Loc::Elem(id, _) | acsl::Loc::Whole(id) => id,
+        };
+        let v = self.lookup(scope, id)?;
+        let var = self.p.var(v);
+        if !var.is_global_storage() {
+            self.error(
+                span,
+                format!("`{}` is not a global: parameters are passed by value", id.name),
+                "only globals can be assigned",
+            );
+            return None;
+        }
+        match (loc, var.len) {
+            (acsl::Loc::Var(_), None) => Some(Assigned::Var(v)),
+            (acsl::Loc::Var(_), Some(_)) | (acsl::Loc::Whole(_), Some(_)) => Some(Assigned::Whole(v)),
+            (acsl::Loc::Elem(_, i), Some(_)) => {
+                scope.old = true;
+                let t = self.term(scope, i);
+                scope.old = false;
+                Some(Assigned::Elem(v, t?))
+            }
+            _ => {
+                self.error(span, format!("`{}` is not an array", id.name), "cannot be indexed");
+                None
+            }
+        }
+    }
+
+    /// The statement an annotation's marker label stands for.
+    fn marker(&mut self, a: &acsl::Annotation, what: &str) -> Option<NodeId> {
+        let p = self.p;
+        let found = p
+            .node_ids()
+            .find(|&n| matches!(p.node(n).kind, NodeKind::Skip { .. }) && p.node(n).span == a.comment.span);
+        if found.is_none() {
+            self.error(
+                a.comment.span,
+                format!("{what} must be inside a function body, as a statement"),
+                "not in a function",
+            );
+        }
+        found
+    }
+
+    fn loop_invariants(&mut self, a: &acsl::Annotation, _index: usize) {
+        let p = self.p;
+        let Some(marker) = self.marker(a, "a loop invariant") else {
+            return;
+        };
+        // The loop head (or label) is the node of the statement right after
+        // the annotation; a `for` runs its initialisation first.
+        let start = next_token(&p.source.text, a.comment.span.hi as usize) as u32;
+        let mut at = None;
+        let mut cur = marker;
+        for _ in 0..1000 {
+            let node = p.node(cur);
+            let next = match &node.kind {
+                NodeKind::Skip { next } => {
+                    if cur != marker && node.span.lo == start {
+                        at = Some(cur);
+                        break;
+                    }
+                    *next
+                }
+                NodeKind::Assign { next, .. } | NodeKind::Havoc { next, .. } => *next,
+                _ => break,
+            };
+            cur = next;
+        }
+        let Some(at) = at else {
+            self.error(
+                a.comment.span,
+                "a loop invariant must be right before a loop (`while`, `for`, `do`) or a label",
+                "no loop after it",
+            );
+            return;
+        };
+        let head_text = p.text(p.node(at).span);
+        let is_loop = ["while", "for", "do"].iter().any(|k| {
+            head_text.starts_with(k)
+                && !head_text[k.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        });
+        let label = (!is_loop).then(|| head_text.trim().to_string());
+        let clauses = self.statement_clauses(a, p.node(at).proc);
+        match self.out.invariants.iter_mut().find(|i| i.at == at) {
+            Some(prev) => prev.clauses.extend(clauses),
+            None => self.out.invariants.push(Invariants { at, clauses, label }),
+        }
+    }
+
+    fn assertion(&mut self, a: &acsl::Annotation, _index: usize) {
+        let Some(at) = self.marker(a, "an assertion") else {
+            return;
+        };
+        for id in self.statement_clauses(a, self.p.node(at).proc) {
+            self.out.asserts.push((at, id));
+        }
+    }
+
+    /// The clauses of an annotation at a statement of `proc` (a loop
+    /// invariant, an assertion), bound in the scope before the comment.
+    fn statement_clauses(&mut self, a: &acsl::Annotation, proc: ProcId) -> Vec<ClauseId> {
+        let mut ids = Vec::new();
+        for c in &a.clauses {
+            let mut scope = Scope {
+                proc,
+                before: a.comment.span.lo,
+                kind: c.kind,
+                bound: Vec::new(),
+                old: false,
+            };
+            if let ClauseBody::Pred(e) = &c.body {
+                if let Some(pred) = self.pred(&mut scope, e) {
+                    ids.push(self.add_clause(c, proc, pred));
+                }
+            }
+        }
+        ids
+    }
+
+    /// A name: a quantified variable, a local declared before the
+    /// annotation (the nearest), a global, or a `#define` constant (`None`
+    /// with no error then: the caller checks constants first).
+    fn lookup(&mut self, scope: &Scope, id: &acsl::Ident) -> Option<VarId> {
+        let p = self.p;
+        let proc = p.proc(scope.proc);
+        let local = proc
+            .locals
+            .iter()
+            .chain(p.globals.iter())
+            .copied()
+            .filter(|&v| {
+                let var = p.var(v);
+                var.name == id.name
+                    && var.proc == Some(scope.proc)
+                    && matches!(var.kind, VarKind::Local | VarKind::Param)
+                    && (var.kind == VarKind::Param || var.span.lo < scope.before)
+            })
+            .max_by_key(|&v| p.var(v).span.lo);
+        let found = local.or_else(|| {
+            p.globals
+                .iter()
+                .copied()
+                .find(|&g| p.var(g).name == id.name && p.var(g).kind == VarKind::Global)
+        });
+        if found.is_none() {
+            self.error(
+                id.span,
+                format!(
+                    "`{}` is not a variable visible here (a parameter, a local declared before, or a global of `{}`)",
+                    id.name, proc.name
+                ),
+                "unknown name",
+            );
+        }
+        found
+    }
+
+    fn term(&mut self, scope: &mut Scope, e: &acsl::Expr) -> Option<Term> {
+        let p = self.p;
+        Some(match &e.kind {
+            AK::Int(v) => Term::Const(*v),
+            AK::Bool(b) => Term::Const(*b as i64),
+            AK::Var(id) => {
+                if let Some((_, n)) = scope.bound.iter().rev().find(|(name, _)| *name == id.name) {
+                    return Some(Term::Bound(*n));
+                }
+                if let Some(&(c, _)) = p.constants.get(&id.name) {
+                    return Some(Term::Const(c));
+                }
+                let v = self.lookup(scope, id)?;
+                if p.var(v).len.is_some() {
+                    self.error(
+                        id.span,
+                        format!("array `{}` used without an index", id.name),
+                        "needs `[index]`",
+                    );
+                    return None;
+                }
+                Term::Var {
+                    var: v,
+                    old: self.is_old(scope, v),
+                }
+            }
+            AK::Index(id, i) => {
+                let index = self.term(scope, i)?;
+                let v = self.lookup(scope, id)?;
+                if p.var(v).len.is_none() {
+                    self.error(id.span, format!("`{}` is not an array", id.name), "cannot be indexed");
+                    return None;
+                }
+                Term::Elem {
+                    var: v,
+                    old: self.is_old(scope, v),
+                    index: Box::new(index),
+                }
+            }
+            AK::Result => {
+                if scope.kind != ClauseKind::Ensures || scope.old {
+                    self.error(
+                        e.span,
+                        "`\\result` is only allowed in `ensures`, outside `\\old`",
+                        "not here",
+                    );
+                    return None;
+                }
+                if p.proc(scope.proc).ret_var.is_none() {
+                    self.error(
+                        e.span,
+                        format!("`{}` returns no value", p.proc(scope.proc).name),
+                        "no result",
+                    );
+                    return None;
+                }
+                Term::Result
+            }
+            AK::Old(x) => {
+                if scope.kind == ClauseKind::Requires {
+                    self.error(e.span, "`\\old` has no meaning in `requires`", "not here");
+                    return None;
+                }
+                let saved = scope.old;
+                scope.old = true;
+                let t = self.term(scope, x);
+                scope.old = saved;
+                t?
+            }
+            AK::Neg(x) => Term::Neg(Box::new(self.term(scope, x)?)),
+            AK::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod), a, b) => {
+                let (a, b) = (self.term(scope, a)?, self.term(scope, b)?);
+                match op {
+                    BinOp::Add => Term::Arith(ArithOp::Add, Box::new(a), Box::new(b)),
+                    BinOp::Sub => Term::Arith(ArithOp::Sub, Box::new(a), Box::new(b)),
+                    BinOp::Mul => Term::Arith(ArithOp::Mul, Box::new(a), Box::new(b)),
+                    _ => Term::Div {
+                        num: Box::new(a),
+                        den: Box::new(b),
+                        rem: *op == BinOp::Mod,
+                    },
+                }
+            }
+            _ => {
+                self.error(
+                    e.span,
+                    "expected an integer term here, found a condition",
+                    "a condition",
+                );
+                return None;
+            }
+        })
+    }
+
+    /// In `ensures`, a parameter is its value at the call (as in ACSL).
+    fn is_old(&self, scope: &Scope, v: VarId) -> bool {
+        scope.old || (scope.kind == ClauseKind::Ensures && self.p.var(v).kind == VarKind::Param)
+    }
+
+    fn pred(&mut self, scope: &mut Scope, e: &acsl::Expr) -> Option<Pred> {
+        let bin = |s: &mut Self, scope: &mut Scope, a, b| Some((s.pred(scope, a)?, s.pred(scope, b)?));
+        Some(match &e.kind {
+            AK::Bool(b) => Pred::Bool(*b),
+            AK::Not(x) => Pred::Not(Box::new(self.pred(scope, x)?)),
+            AK::Binary(BinOp::And, a, b) => {
+                let (a, b) = bin(self, scope, a, b)?;
+                Pred::And(vec![a, b])
+            }
+            AK::Binary(BinOp::Or, a, b) => {
+                let (a, b) = bin(self, scope, a, b)?;
+                Pred::Or(vec![a, b])
+            }
+            AK::Binary(BinOp::Implies, a, b) => {
+                let (a, b) = bin(self, scope, a, b)?;
+                Pred::Implies(Box::new(a), Box::new(b))
+            }
+            AK::Binary(BinOp::Iff, a, b) => {
+                let (a, b) = bin(self, scope, a, b)?;
+                Pred::Iff(Box::new(a), Box::new(b))
+            }
+            AK::Binary(op, a, b) if op.is_relational() => {
+                let (a, b) = (self.term(scope, a), self.term(scope, b));
+                let op = match op {
+                    BinOp::Eq => RelOp::Eq,
+                    BinOp::Ne => RelOp::Ne,
+                    BinOp::Lt => RelOp::Lt,
+                    BinOp::Le => RelOp::Le,
+                    BinOp::Gt => RelOp::Gt,
+                    _ => RelOp::Ge,
+                };
+                Pred::Rel(op, a?, b?)
+            }
+            AK::Quant { forall, vars, body } => {
+                let base = scope.bound.len();
+                for v in vars {
+                    scope.bound.push((v.name.clone(), self.next_bound));
+                    self.next_bound += 1;
+                }
+                let inner = self.pred(scope, body);
+                let ids: Vec<(String, u32)> = scope.bound.drain(base..).collect();
+                let core = inner?;
+                let mut out = core.clone();
+                // Innermost variable first; its bounds may name the outer ones.
+                for (i, (name, var)) in ids.iter().enumerate().rev() {
+                    let inner_vars: Vec<u32> = ids[i..].iter().map(|(_, n)| *n).collect();
+                    let Some((lo, hi)) = bounds(&core, *forall, *var, &inner_vars) else {
+                        let form = if *forall {
+                            format!("\\forall int {name}; lo <= {name} < hi ==> ...")
+                        } else {
+                            format!("\\exists int {name}; lo <= {name} < hi && ...")
+                        };
+                        self.diags.push(
+                            Diag::error(
+                                Class::Semantic,
+                                e.span,
+                                format!("the quantified variable `{name}` has no bounds"),
+                            )
+                            .with_label("unbounded quantifier")
+                            .with_note(format!("write `{form}`")),
+                        );
+                        return None;
+                    };
+                    out = Pred::Quant {
+                        forall: *forall,
+                        var: *var,
+                        name: name.clone(),
+                        lo,
+                        hi,
+                        body: Box::new(out),
+                    };
+                }
+                out
+            }
+            // A term used as a condition: C's reading, nonzero is true.
+            _ => Pred::Rel(RelOp::Ne, self.term(scope, e)?, Term::Const(0)),
+        })
+    }
+}
+
+/// Does a term mention one of these quantified variables?
+fn mentions(t: &Term, vars: &[u32]) -> bool {
+    match t {
+        Term::Bound(n) => vars.contains(n),
+        Term::Const(_) | Term::Var { .. } | Term::Result => false,
+        Term::Elem { index, .. } => mentions(index, vars),
+        Term::Neg(x) => mentions(x, vars),
+        Term::Arith(_, a, b) => mentions(a, vars) || mentions(b, vars),
+        Term::Div { num, den, .. } => mentions(num, vars) || mentions(den, vars),
+    }
+}
+
+fn conjuncts<'p>(p: &'p Pred, out: &mut Vec<&'p Pred>) {
+    match p {
+        Pred::And(xs) => xs.iter().for_each(|x| conjuncts(x, out)),
+        _ => out.push(p),
+    }
+}
+
+/// `lo..hi` (exclusive) for `var` from the guard of a quantifier body:
+/// the antecedent of `\forall`'s implication, the conjuncts of `\exists`.
+/// Bounds may not name `var` or variables quantified inside it.
+fn bounds(body: &Pred, forall: bool, var: u32, inner: &[u32]) -> Option<(Term, Term)> {
+    let guard = match (forall, body) {
+        (true, Pred::Implies(a, _)) => a.as_ref(),
+        (false, _) => body,
+        _ => return None,
+    };
+    let mut atoms = Vec::new();
+    conjuncts(guard, &mut atoms);
+    let plus1 = |t: &Term| Term::Arith(ArithOp::Add, Box::new(t.clone()), Box::new(Term::Const(1)));
+    let (mut lo, mut hi) = (None, None);
+    for a in atoms {
+        let Pred::Rel(op, l, r) = a else { continue };
+        // Normalise to `var op other`.
+        let (op, other) = match (l, r) {
+            (Term::Bound(n), o) if *n == var => (*op, o),
+            (o, Term::Bound(n)) if *n == var => (op.flip(), o),
+            _ => continue,
+        };
+        if mentions(other, inner) {
+            continue;
+        }
+        match op {
+            RelOp::Ge if lo.is_none() => lo = Some(other.clone()),
+            RelOp::Gt if lo.is_none() => lo = Some(plus1(other)),
+            RelOp::Lt if hi.is_none() => hi = Some(other.clone()),
+            RelOp::Le if hi.is_none() => hi = Some(plus1(other)),
+            RelOp::Eq if lo.is_none() && hi.is_none() => {
+                lo = Some(other.clone());
+                hi = Some(plus1(other));
+            }
+            _ => {}
+        }
+    }
+    Some((lo?, hi?))
+}
