@@ -233,7 +233,13 @@ fn ends_normally(p: &Program, outcome: &Outcome) -> bool {
 /// unreachable node on no run at all.
 #[test]
 fn doomed_points_are_on_no_normal_run() {
-    let cfg = exhaust::small_programs();
+    // Without bitwise operators: their exact encoding sends most of Z3's
+    // queries here to the 2 s limit ("not doomed" tests nothing) and held
+    // the suite for minutes.
+    let cfg = gen::GenConfig {
+        bitwise: false,
+        ..exhaust::small_programs()
+    };
     let dom = exhaust::Domain::default();
     let count = exhaust::env("FOCUSCHECK_DOOMED_PROGRAMS", 60);
     let first = exhaust::env("FOCUSCHECK_DOOMED_FIRST", 0);
