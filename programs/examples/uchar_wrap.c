@@ -1,4 +1,4 @@
-/* uchar_wrap.c -- a loop summing `unsigned char` inputs that wraps around:
+/* uchar_wrap.c -- Bug: a loop summing `unsigned char` inputs that wraps around:
  * 20 values of at least 200 can sum to less than 5 modulo 256. The error
  * needs more iterations than `check` unrolls before widening; the
  * explanation unrolls as far as the confirmed run goes. */

@@ -1,4 +1,4 @@
-/* widened_loop.c -- the error needs 20 iterations of a loop whose bound is
+/* widened_loop.c -- Bug: the error needs 20 iterations of a loop whose bound is
  * an input: past --unroll the loop's variables are widened, and the
  * explanation unrolls as far as the confirmed run goes to find its FSS. */
 extern int __VERIFIER_nondet_int(void);
