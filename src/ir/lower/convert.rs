@@ -220,15 +220,13 @@ impl Cx<'_> {
             return;
         }
         let value = self.convert_from(value, from, to);
-        self.emit(
-            fl,
-            NodeKind::Assign {
-                place,
-                value,
-                next: NONE,
-            },
-            span,
-        );
+        self.emit_assign(fl, place, value, span);
+    }
+
+    /// `place = value`, as it is.
+    fn emit_assign(&mut self, fl: &mut FnLower, place: Place, value: Expr, span: Span) {
+        let next = NONE;
+        self.emit(fl, NodeKind::Assign { place, value, next }, span);
     }
 
     /// `value` (of C type `from`) as a value of type `to`, through a
@@ -309,15 +307,7 @@ impl Cx<'_> {
         let value = self.overflow_check(fl, quotient, ty);
         let var = self.temp(fl, ty, span);
         let place = Place { var, index: None, span };
-        self.emit(
-            fl,
-            NodeKind::Assign {
-                place,
-                value,
-                next: NONE,
-            },
-            span,
-        );
+        self.emit_assign(fl, place, value, span);
     }
 
     /// `l op r` for a bitwise operator: `&`, `|`, `^` in the operands'
