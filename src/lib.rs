@@ -32,7 +32,8 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
     diags.extend(acsl_errors);
     let syntax_errors = diags.iter().any(|d| d.is_error());
     let constants = ir::lower::macro_constants(&parsed.macros);
-    let mut program = ir::lower::lower(file, &parsed.ast, constants, opts, &mut diags);
+    let ast = ir::mem::eliminate(&parsed.ast, &opts.entry, &mut diags);
+    let mut program = ir::lower::lower(file, &ast, constants, opts, &mut diags);
     if syntax_errors {
         return (None, diags);
     }

@@ -177,33 +177,39 @@ fn else_without_if() {
 // ---- constructs outside Cimple ----
 
 #[test]
-fn pointer_local() {
-    let text = "int main() {\n  int *p;\n  return 0;\n}\n";
-    assert_bad("ptr.c", text, "2:7", &["pointers are not part of Cimple"]);
-}
-
-#[test]
-fn pointer_global() {
+fn pointer_to_integer_cast() {
+    let text = "int main() {\n  int x = 0;\n  int *p = &x;\n  return (int)p;\n}\n";
     assert_bad(
-        "gptr.c",
-        "int *p;\nint main() {\n  return 0;\n}\n",
-        "1:5",
-        &["pointers"],
+        "ptr.c",
+        text,
+        "4:10",
+        &["converting a pointer to an integer is not supported"],
     );
 }
 
 #[test]
-fn struct_type() {
-    // Only the `struct` itself is reported, not the `;` after the type.
-    let text = "struct s { int a; };\nint main() {\n  return 0;\n}\n";
-    let out = assert_bad("struct.c", text, "1:1", &["`struct` types are not part of Cimple"]);
+fn pointer_cast_between_types() {
+    let text = "int main() {\n  int x = 0;\n  char *p = (char *)&x;\n  return *p;\n}\n";
+    assert_bad(
+        "pcast.c",
+        text,
+        "3:13",
+        &["a cast from `int *` to `char *` is not supported"],
+    );
+}
+
+#[test]
+fn union_type() {
+    // Only the `union` itself is reported, not the `;` after the type.
+    let text = "union u { int a; char b; };\nint main() {\n  return 0;\n}\n";
+    let out = assert_bad("union.c", text, "1:1", &["`union` types are not part of Cimple"]);
     assert_eq!(error_count(&out), 1, "{}", out.stderr);
 }
 
 #[test]
-fn struct_local() {
+fn struct_never_defined() {
     let text = "int main() {\n  struct s v;\n  return 0;\n}\n";
-    assert_bad("struct2.c", text, "2:3", &["`struct`", "not part of Cimple"]);
+    assert_bad("struct2.c", text, "2:3", &["`struct s` is used but never defined"]);
 }
 
 #[test]
@@ -502,12 +508,12 @@ fn unreachable_function_outside_the_subset_is_a_warning() {
 }
 
 #[test]
-fn struct_declaration_in_an_unreachable_function_is_a_warning() {
-    let text = "int f() {\n  struct s { int a; };\n  return 0;\n}\nint main() {\n  return 0;\n}\n";
-    let out = parse("struct3.c", text);
+fn union_declaration_in_an_unreachable_function_is_a_warning() {
+    let text = "int f() {\n  union s { int a; };\n  return 0;\n}\nint main() {\n  return 0;\n}\n";
+    let out = parse("union3.c", text);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
-        out.stderr.contains("warning: struct3.c:1:5: function `f` is left out"),
+        out.stderr.contains("warning: union3.c:1:5: function `f` is left out"),
         "{}",
         out.stderr
     );

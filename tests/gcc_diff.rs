@@ -650,6 +650,8 @@ fn interp_kind(p: &Program, o: &Outcome) -> Result<Kind, String> {
             SiteKind::Shift => Kind::Shift,
             // Programs are lowered without overflow checks here.
             SiteKind::Overflow => return Err("an overflow check (not asked for)".into()),
+            // Pointers are tested by `tests/mem_gcc.rs`.
+            SiteKind::Deref => return Err("an invalid pointer access".into()),
         }),
         Outcome::Overflow { .. } => Err("interpreter: a value left the 64-bit range".into()),
         Outcome::StepLimit => Err(format!("interpreter: step limit ({MAX_STEPS}) reached")),

@@ -227,6 +227,7 @@ fn failure_text(p: &Program, f: Failure) -> String {
             SiteKind::DivByZero => format!("`{t}` divides by zero"),
             SiteKind::Overflow => format!("`{t}` overflows"),
             SiteKind::Shift => format!("`{t}` is an undefined shift"),
+            SiteKind::Deref => format!("`{t}` is an invalid pointer access"),
         },
         Failure::Diverges(_) => "the loop never ends".into(),
     }

@@ -51,6 +51,7 @@ impl Condition {
                     SiteKind::DivByZero => format!("division by zero in `{text}`"),
                     SiteKind::Overflow => format!("signed overflow in `{text}`"),
                     SiteKind::Shift => format!("undefined shift in `{text}`"),
+                    SiteKind::Deref => format!("pointer access in `{text}`"),
                 }
             }
             CondKind::User(u) => u.text.clone(),

@@ -212,7 +212,7 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
     for (i, s) in p.sites.iter().enumerate() {
         if matches!(
             s.kind,
-            SiteKind::Bounds | SiteKind::DivByZero | SiteKind::Overflow | SiteKind::Shift
+            SiteKind::Bounds | SiteKind::DivByZero | SiteKind::Overflow | SiteKind::Shift | SiteKind::Deref
         ) {
             let (line, col) = lc(s.span);
             f.check_site

@@ -39,6 +39,11 @@ enum Builtin {
     Assert,
     Assume,
     Nondet(IntType),
+    /// `crate::ir::mem::INVALID_ACCESS`: an access through a pointer that is
+    /// not valid (a `deref` error).
+    InvalidAccess,
+    /// `crate::ir::mem::HAVOC(v)`: `v` (every element) gets arbitrary values.
+    Havoc,
 }
 
 fn builtin(name: &str) -> Option<Builtin> {
@@ -48,6 +53,8 @@ fn builtin(name: &str) -> Option<Builtin> {
         "assert" | "__VERIFIER_assert" => Builtin::Assert,
         "__VERIFIER_assume" | "assume_abort_if_not" | "assume" => Builtin::Assume,
         "nondet" => Builtin::Nondet(IntType::Int),
+        super::mem::INVALID_ACCESS => Builtin::InvalidAccess,
+        super::mem::HAVOC => Builtin::Havoc,
         _ => {
             let suffix = name.strip_prefix("__VERIFIER_nondet_")?;
             Builtin::Nondet(match suffix {
@@ -139,6 +146,7 @@ pub fn lower(
                     );
                 }
             }
+            ast::Item::Struct(_) => {}
             ast::Item::Skipped(s) => {
                 if seen_fn.insert(s.name.name.clone(), s.name.span).is_some() {
                     continue;
@@ -301,7 +309,7 @@ fn ast_mentions_svcomp(ast: &ast::Program) -> bool {
             }
             ast::Item::Prototype(p) => &p.name.name,
             ast::Item::Skipped(s) => &s.name.name,
-            ast::Item::Globals(_) => return false,
+            ast::Item::Globals(_) | ast::Item::Struct(_) => return false,
         };
         svcomp(name)
     })
@@ -329,7 +337,7 @@ fn reachable_names(defs: &[&ast::Function], entry: &str) -> HashMap<String, Span
     out
 }
 
-fn block_calls(b: &ast::Block, out: &mut Vec<ast::Ident>) {
+pub(super) fn block_calls(b: &ast::Block, out: &mut Vec<ast::Ident>) {
     for s in &b.stmts {
         stmt_walk(s, &mut |e| {
             if let AK::Call(name, _) = &e.kind {
@@ -339,11 +347,60 @@ fn block_calls(b: &ast::Block, out: &mut Vec<ast::Ident>) {
     }
 }
 
-fn block_mentions(b: &ast::Block, name: &str) -> bool {
+/// Calls `f` on every expression of a block (`crate::ir::mem` reads them).
+pub(super) fn block_exprs(b: &ast::Block, f: &mut dyn FnMut(&ast::Expr)) {
+    for s in &b.stmts {
+        stmt_walk(s, f);
+    }
+}
+
+/// Calls `f` on every variable declaration of a block, nested ones too.
+pub(super) fn block_decls(b: &ast::Block, f: &mut dyn FnMut(&ast::VarDecl)) {
+    fn walk(s: &ast::Stmt, f: &mut dyn FnMut(&ast::VarDecl)) {
+        match &s.kind {
+            StmtKind::Decl(ds) => ds.iter().for_each(&mut *f),
+            StmtKind::If(_, t, e) => {
+                walk(t, f);
+                if let Some(e) = e {
+                    walk(e, f);
+                }
+            }
+            StmtKind::While(_, b)
+            | StmtKind::DoWhile(b, _)
+            | StmtKind::Switch(_, b)
+            | StmtKind::Case(_, b)
+            | StmtKind::Default(b)
+            | StmtKind::Labeled(_, b) => walk(b, f),
+            StmtKind::For(i, _, _, b) => {
+                if let Some(i) = i {
+                    walk(i, f);
+                }
+                walk(b, f);
+            }
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| walk(s, f)),
+            _ => {}
+        }
+    }
+    for s in &b.stmts {
+        walk(s, f);
+    }
+    // Statement expressions declare locals too.
+    block_exprs(b, &mut |e| {
+        if let AK::StmtExpr(inner) = &e.kind {
+            inner.stmts.iter().for_each(|s| {
+                if let StmtKind::Decl(ds) = &s.kind {
+                    ds.iter().for_each(&mut *f)
+                }
+            });
+        }
+    });
+}
+
+pub(super) fn block_mentions(b: &ast::Block, name: &str) -> bool {
     let mut found = false;
     for s in &b.stmts {
         stmt_walk(s, &mut |e| match &e.kind {
-            AK::Var(n) | AK::Index(n, _) if n.name == name => found = true,
+            AK::Var(n) | AK::Index(n, _) | AK::DerefIndex(n, _) if n.name == name => found = true,
             _ => {}
         });
     }
@@ -408,7 +465,15 @@ fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     f(e);
     match &e.kind {
         AK::Int(..) | AK::Bool(_) | AK::Var(_) => {}
-        AK::Index(_, i) => expr_walk(i, f),
+        AK::Index(_, i) | AK::DerefIndex(_, i) => expr_walk(i, f),
+        // Removed by `crate::mem` before lowering.
+        AK::Deref(x) | AK::AddrOf(x) | AK::Member(x, ..) | AK::PtrCast(_, x) => expr_walk(x, f),
+        AK::IndexOf(a, b) => {
+            expr_walk(a, f);
+            expr_walk(b, f);
+        }
+        AK::SizeOfType(_) => {}
+        AK::InitList(xs) => xs.iter().for_each(|x| expr_walk(x, f)),
         AK::Call(_, args) | AK::Comma(args) => args.iter().for_each(|a| expr_walk(a, f)),
         AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } | AK::SizeOf(x) => expr_walk(x, f),
         AK::StmtExpr(b) => b.stmts.iter().for_each(|s| stmt_walk(s, f)),

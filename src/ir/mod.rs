@@ -15,6 +15,7 @@ pub mod bits;
 pub mod cond;
 pub mod contract;
 pub mod lower;
+pub mod mem;
 pub mod product;
 
 pub use crate::syntax::ast::{IntType, RetType};
@@ -395,6 +396,9 @@ pub enum SiteKind {
     /// An undefined shift: by a negative amount or the width or more (and,
     /// under `--property no-overflow`, a signed `<<` that overflows).
     Shift,
+    /// An invalid access through a pointer: null, outside its object, or
+    /// an object no longer alive (reported under `--property all`).
+    Deref,
 }
 
 impl SiteKind {
@@ -406,6 +410,7 @@ impl SiteKind {
             SiteKind::DivByZero => "div_by_zero",
             SiteKind::Overflow => "overflow",
             SiteKind::Shift => "shift",
+            SiteKind::Deref => "deref",
         }
     }
 }

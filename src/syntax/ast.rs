@@ -155,6 +155,54 @@ impl IntType {
     }
 }
 
+/// A C type as written. Cimple's own declarations are `Int`; pointers and
+/// structs are removed by `crate::mem` before lowering, which reads only the
+/// `IntType` of each declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CType {
+    Void,
+    Int(IntType),
+    Ptr(Box<CType>),
+    /// A `struct` by its tag (an anonymous one gets a tag of its own).
+    Struct(String),
+}
+
+impl CType {
+    pub fn ptr(self) -> CType {
+        CType::Ptr(Box::new(self))
+    }
+
+    pub fn is_int(&self) -> bool {
+        matches!(self, CType::Int(_))
+    }
+
+    /// The C spelling, for messages.
+    pub fn c_name(&self) -> String {
+        match self {
+            CType::Void => "void".into(),
+            CType::Int(t) => t.c_name().into(),
+            CType::Ptr(t) => format!("{} *", t.c_name()),
+            CType::Struct(tag) => format!("struct {tag}"),
+        }
+    }
+}
+
+/// `struct tag { fields };`
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    pub tag: String,
+    pub fields: Vec<Field>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub ty: CType,
+    pub name: Ident,
+    /// `Some(size)` for an array field.
+    pub array: Option<Expr>,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RetType {
     Void,
@@ -176,11 +224,15 @@ pub enum Item {
     /// A function definition outside the subset, kept only by name so that a
     /// call to it can be reported.
     Skipped(SkippedFunction),
+    Struct(StructDef),
 }
 
 #[derive(Clone, Debug)]
 pub struct VarDecl {
+    /// The integer type (of the elements, for an array); `Int` for a
+    /// pointer or struct declaration, whose type is `ctype`.
     pub ty: IntType,
+    pub ctype: CType,
     pub name: Ident,
     /// `Some(size)` for an array.
     pub array: Option<Expr>,
@@ -199,10 +251,12 @@ pub enum Init {
 #[derive(Clone, Debug)]
 pub struct Param {
     pub ty: IntType,
+    /// The C type (`int a[]` is `int *`).
+    pub ctype: CType,
     pub name: Option<Ident>,
     pub span: Span,
-    /// A pointer or array parameter (`char *argv[]`): outside Cimple, and
-    /// accepted only where the body never uses it.
+    /// A parameter of a type outside what is supported (`char *argv[]`,
+    /// `float`): accepted only where the body never uses it.
     pub pointer: bool,
 }
 
@@ -219,6 +273,8 @@ pub struct Prototype {
 #[derive(Clone, Debug)]
 pub struct Function {
     pub ret: RetType,
+    /// A pointer or struct return type (then `ret` is `Int`).
+    pub ret_mem: Option<CType>,
     pub name: Ident,
     pub params: Vec<Param>,
     pub body: Block,
@@ -407,4 +463,21 @@ pub enum ExprKind {
     /// value is the last expression statement's (none when the last
     /// statement is not an expression: the value cannot be used).
     StmtExpr(Block),
+    /// `*e`.
+    Deref(Box<Expr>),
+    /// `&e`.
+    AddrOf(Box<Expr>),
+    /// `e.f`, or `e->f` when `arrow`.
+    Member(Box<Expr>, Ident, bool),
+    /// `e[i]` where `e` is not a name (`s.a[i]`, `p->a[i]`, `(p + 1)[i]`).
+    IndexOf(Box<Expr>, Box<Expr>),
+    /// A cast to a pointer type (`(int *)0`, `(struct s *)malloc(...)`).
+    PtrCast(CType, Box<Expr>),
+    /// `sizeof(struct s)` and other sizes `crate::mem` computes.
+    SizeOfType(CType),
+    /// A nested `{ ... }` in an initialiser (a struct inside an array).
+    InitList(Vec<Expr>),
+    /// An access through a pointer into array `a` at `i` (made by
+    /// `crate::mem`): `a[i]` whose check is a `deref` condition.
+    DerefIndex(Ident, Box<Expr>),
 }

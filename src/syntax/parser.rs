@@ -37,10 +37,12 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         pos: 0,
         diags,
         typedefs: HashMap::new(),
+        structs: Vec::new(),
+        anonymous: 0,
         enum_consts: HashMap::new(),
         in_function: None,
     };
-    p.typedefs.insert("bool".into(), IntType::Bool);
+    p.typedefs.insert("bool".into(), CType::Int(IntType::Bool));
     let mut items = Vec::new();
     while !p.at_eof() {
         let before = p.pos;
@@ -51,6 +53,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
             p.pos += 1;
         }
     }
+    items.extend(std::mem::take(&mut p.structs).into_iter().map(Item::Struct));
     Program { items }
 }
 
@@ -58,8 +61,12 @@ struct Parser<'a> {
     toks: Vec<Token>,
     pos: usize,
     diags: &'a mut Vec<Diag>,
-    /// `typedef` names and the integer type each stands for.
-    typedefs: HashMap<String, IntType>,
+    /// `typedef` names and the type each stands for.
+    typedefs: HashMap<String, CType>,
+    /// `struct` definitions found so far (parsed into `Item::Struct`).
+    structs: Vec<StructDef>,
+    /// Tags given to anonymous structs so far.
+    anonymous: usize,
     /// `enum` constants and their values, as constant expressions of type
     /// `int` (the previous one plus 1 when none is given).
     enum_consts: HashMap<String, Expr>,
@@ -70,6 +77,9 @@ struct Parser<'a> {
 /// Declaration specifiers: the type and storage words before a declarator.
 struct Specs {
     ty: Option<IntType>,
+    /// A struct type, or a typedef of a pointer or struct type (then `ty`
+    /// is `Int`, a placeholder).
+    base: Option<CType>,
     is_static: bool,
     void: bool,
     typedef: bool,
@@ -399,6 +409,8 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         pos: 0,
         diags,
         typedefs: HashMap::new(),
+        structs: Vec::new(),
+        anonymous: 0,
         enum_consts: HashMap::new(),
         in_function: Some(Vec::new()),
     };

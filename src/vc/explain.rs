@@ -442,6 +442,7 @@ impl<'a> Sentences<'a> {
                     SiteKind::DivByZero => ("div_by_zero", l, format!("the divisor in `{t} is not zero")),
                     SiteKind::Overflow => ("overflow", l, format!("`{t} does not overflow")),
                     SiteKind::Shift => ("shift", l, format!("the shift `{t} is defined")),
+                    SiteKind::Deref => ("deref", l, format!("the access `{t} is valid")),
                 }
             }
             _ => ("check", site_line, "the check holds".to_string()),

@@ -284,6 +284,7 @@ pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[In
                 SiteKind::DivByZero => ("div_by_zero", format!("possible division by zero: `{t}`")),
                 SiteKind::Overflow => ("overflow", format!("possible signed overflow: `{t}`")),
                 SiteKind::Shift => ("shift", format!("possible undefined shift: `{t}`")),
+                SiteKind::Deref => ("deref", format!("possible invalid pointer access: `{t}`")),
             }
         }
         CheckKey::User(i) => ("user", format!("the condition `{}` may hold", users[i].text)),

@@ -462,6 +462,7 @@ fn label_name(p: &Program, c: &gc::Check, n: usize) -> String {
             SiteKind::DivByZero => "DivByZero",
             SiteKind::Overflow => "Overflow",
             SiteKind::Shift => "Shift",
+            SiteKind::Deref => "Deref",
         },
         CheckKey::User(_) => "Condition",
         CheckKey::Invariant { init: true, .. } => "LoopInvInit",

@@ -40,5 +40,6 @@ pub fn describe_site(p: &Program, site: SiteId) -> String {
         SiteKind::DivByZero => format!("division by zero in `{text}`"),
         SiteKind::Overflow => format!("signed overflow in `{text}`"),
         SiteKind::Shift => format!("undefined shift in `{text}`"),
+        SiteKind::Deref => format!("invalid pointer access in `{text}`"),
     }
 }

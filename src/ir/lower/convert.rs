@@ -108,7 +108,9 @@ impl Cx<'_> {
         match &e.kind {
             AK::Int(_, t) | AK::Cast(t, _) => *t,
             AK::Bool(_) | AK::Unary(UnOp::Not, _) => IntType::Int,
-            AK::Var(id) | AK::Index(id, _) => self.peek_var(fl, id).map_or(IntType::Int, |v| self.vars[v.index()].ty),
+            AK::Var(id) | AK::Index(id, _) | AK::DerefIndex(id, _) => {
+                self.peek_var(fl, id).map_or(IntType::Int, |v| self.vars[v.index()].ty)
+            }
             AK::Call(name, _) => match (self.procs.get(&name.name), self.builtin_for(name)) {
                 (_, Some(Builtin::Nondet(t))) => t,
                 (Some(p), _) => match self.proc_list[p.index()].ret {
@@ -123,7 +125,11 @@ impl Cx<'_> {
             AK::Binary(_, a, b) | AK::Ternary(_, a, b) => IntType::common(self.type_of(fl, a), self.type_of(fl, b)),
             AK::Assign(_, x, _) | AK::IncDec { target: x, .. } => self.type_of(fl, x),
             AK::Comma(list) => list.last().map_or(IntType::Int, |x| self.type_of(fl, x)),
-            AK::SizeOf(_) => IntType::UInt,
+            AK::SizeOf(_) | AK::SizeOfType(_) => IntType::UInt,
+            // Removed by `crate::mem` before lowering.
+            AK::Deref(_) | AK::AddrOf(_) | AK::Member(..) | AK::IndexOf(..) | AK::PtrCast(..) | AK::InitList(_) => {
+                IntType::Int
+            }
             AK::StmtExpr(b) => match b.stmts.last().map(|s| &s.kind) {
                 Some(StmtKind::Expr(e)) => match &e.kind {
                     // A local of the block: its declared type.

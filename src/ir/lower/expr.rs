@@ -144,7 +144,7 @@ impl Cx<'_> {
                     span: e.span,
                 })
             }
-            AK::Index(id, idx) => {
+            AK::Index(id, idx) | AK::DerefIndex(id, idx) => {
                 let v = self.lookup(fl, id)?;
                 if self.vars[v.index()].len.is_none() {
                     self.err(
@@ -162,7 +162,11 @@ impl Cx<'_> {
                 } else {
                     self.snapshot(fl, i, idx.span)
                 };
-                let site = self.new_site(SiteKind::Bounds, e.span, fl.pid, Some(v));
+                let kind = match e.kind {
+                    AK::DerefIndex(..) => SiteKind::Deref,
+                    _ => SiteKind::Bounds,
+                };
+                let site = self.new_site(kind, e.span, fl.pid, Some(v));
                 let len = self.vars[v.index()].len.unwrap_or(0);
                 self.sites[site.index()].static_ok = matches!(i.kind, ExprKind::Const(k) if 0 <= k && k < len as i64);
                 Some(Place {
@@ -415,6 +419,21 @@ impl Cx<'_> {
                 self.emit(fl, NodeKind::Error { site }, span);
                 None
             }
+            Builtin::Havoc => {
+                if let Some(AK::Var(id)) = args.first().map(|a| &a.kind) {
+                    if let Some(var) = self.lookup(fl, id) {
+                        let ty = self.vars[var.index()].ty;
+                        let place = Place { var, index: None, span };
+                        self.emit(fl, NodeKind::Havoc { place, ty, next: NONE }, span);
+                    }
+                }
+                None
+            }
+            Builtin::InvalidAccess => {
+                let site = self.new_site(SiteKind::Deref, span, fl.pid, None);
+                self.emit(fl, NodeKind::Error { site }, span);
+                None
+            }
             Builtin::Stop => {
                 for a in args {
                     self.value(fl, a);
@@ -478,7 +497,19 @@ impl Cx<'_> {
                 Some(v) => mk(ExprKind::Var(v)),
                 None => mk(ExprKind::Const(0)),
             },
-            AK::Index(..) => match self.place(fl, e) {
+            AK::Deref(_)
+            | AK::AddrOf(_)
+            | AK::Member(..)
+            | AK::IndexOf(..)
+            | AK::PtrCast(..)
+            | AK::InitList(_)
+            | AK::SizeOfType(_) => {
+                // What `crate::ir::mem` leaves is what it could not remove
+                // (reported there).
+                self.err(Class::Unsupported, e.span, "this is not supported here", "unsupported");
+                mk(ExprKind::Const(0))
+            }
+            AK::Index(..) | AK::DerefIndex(..) => match self.place(fl, e) {
                 Some(p) => self.place_expr(&p),
                 None => mk(ExprKind::Const(0)),
             },

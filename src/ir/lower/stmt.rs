@@ -284,7 +284,7 @@ impl Cx<'_> {
                 let kind = match &e.kind {
                     AK::Call(name, _) => match self.builtin_for(name) {
                         Some(Builtin::Assert | Builtin::Assume) => UnitKind::Check,
-                        Some(Builtin::ReachError | Builtin::Stop) => UnitKind::Stop,
+                        Some(Builtin::ReachError | Builtin::Stop | Builtin::InvalidAccess) => UnitKind::Stop,
                         _ => UnitKind::Call,
                     },
                     _ => UnitKind::Assign,

@@ -64,6 +64,7 @@ impl Parser<'_> {
         let mut typedef = false;
         let mut unsupported = false;
         let mut named: Option<IntType> = None;
+        let mut base: Option<CType> = None;
         let mut is_static = false;
         let mut tag = false;
         loop {
@@ -92,6 +93,10 @@ impl Parser<'_> {
                 }
                 named = Some(IntType::Int);
                 tag = true;
+            } else if w == "struct" && words.is_empty() && named.is_none() && base.is_none() {
+                self.bump();
+                base = Some(self.struct_type()?);
+                tag = true;
             } else if matches!(w.as_str(), "struct" | "union" | "enum") {
                 let t = self.bump();
                 self.unsupported(t.span, format!("`{w}` types are not part of Cimple"));
@@ -106,18 +111,46 @@ impl Parser<'_> {
                 let t = self.bump();
                 self.unsupported(t.span, format!("`{w}`: floating-point types are not part of Cimple"));
                 unsupported = true;
-            } else if words.is_empty() && named.is_none() && self.typedefs.contains_key(&w) {
-                named = Some(self.typedefs[&w]);
+            } else if words.is_empty() && named.is_none() && base.is_none() && self.typedefs.contains_key(&w) {
+                match self.typedefs[&w].clone() {
+                    CType::Int(t) => named = Some(t),
+                    t => base = Some(t),
+                }
                 self.bump();
             } else {
                 break;
             }
         }
         let span = start.to(self.prev_span());
+        if let Some(b) = base.filter(|_| !unsupported) {
+            if b == CType::Void {
+                return Ok(Specs {
+                    is_static,
+                    ty: None,
+                    base: None,
+                    void: true,
+                    typedef,
+                    span,
+                    unsupported,
+                    tag,
+                });
+            }
+            return Ok(Specs {
+                is_static,
+                ty: Some(IntType::Int),
+                base: Some(b),
+                void: false,
+                typedef,
+                span,
+                unsupported,
+                tag,
+            });
+        }
         if unsupported {
             return Ok(Specs {
                 is_static,
                 ty: Some(IntType::Int),
+                base: None,
                 void: false,
                 typedef,
                 span,
@@ -129,6 +162,7 @@ impl Parser<'_> {
             return Ok(Specs {
                 is_static,
                 ty: Some(t),
+                base: None,
                 void: false,
                 typedef,
                 span,
@@ -144,6 +178,7 @@ impl Parser<'_> {
             return Ok(Specs {
                 is_static,
                 ty: None,
+                base: None,
                 void: true,
                 typedef,
                 span,
@@ -155,6 +190,7 @@ impl Parser<'_> {
             return Ok(Specs {
                 is_static,
                 ty: None,
+                base: None,
                 void: false,
                 typedef,
                 span,
@@ -200,12 +236,91 @@ impl Parser<'_> {
         Ok(Specs {
             is_static,
             ty: Some(ty),
+            base: None,
             void: false,
             typedef,
             span,
             unsupported,
             tag,
         })
+    }
+
+    /// After `struct`: `tag`, `tag { fields }` or `{ fields }`; a definition
+    /// is kept in `self.structs`.
+    fn struct_type(&mut self) -> PResult<CType> {
+        self.skip_attributes();
+        let tag = match self.tok().ident() {
+            Some(w) if !is_reserved(w) => {
+                let w = w.to_string();
+                self.bump();
+                w
+            }
+            _ => {
+                self.anonymous += 1;
+                format!("<anonymous {}>", self.anonymous)
+            }
+        };
+        if !self.is("{") {
+            return Ok(CType::Struct(tag));
+        }
+        let open = self.bump().span;
+        let mut fields = Vec::new();
+        while !self.is("}") && !self.at_eof() {
+            let specs = self.specs()?;
+            loop {
+                let stars = self.stars();
+                let name = self.expect_ident("a field name")?;
+                let mut array = None;
+                if self.eat("[") {
+                    array = Some(self.assign_expr()?);
+                    self.expect("]", "after the array size")?;
+                }
+                self.skip_attributes();
+                let ty = self.decl_type(&specs, stars);
+                fields.push(Field { ty, name, array });
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect(";", "after a field")?;
+        }
+        let close = self.expect("}", "to close the struct")?;
+        self.skip_attributes();
+        if self.structs.iter().any(|d| d.tag == tag) {
+            self.error(open, format!("`struct {tag}` is defined twice"), "second definition");
+        } else {
+            self.structs.push(StructDef {
+                tag: tag.clone(),
+                fields,
+                span: open.to(close),
+            });
+        }
+        Ok(CType::Struct(tag))
+    }
+
+    /// The `*`s of a declarator: how many (qualifiers skipped).
+    pub(super) fn stars(&mut self) -> usize {
+        let mut n = 0;
+        while self.eat("*") {
+            n += 1;
+            while self.tok().ident().is_some_and(|w| QUALIFIERS.contains(&w)) {
+                self.bump();
+            }
+        }
+        n
+    }
+
+    /// The type of a declarator with `stars` `*`s after `specs`.
+    pub(super) fn decl_type(&self, specs: &Specs, stars: usize) -> CType {
+        let mut t = match (&specs.base, specs.ty) {
+            (Some(b), _) => b.clone(),
+            (None, Some(t)) if !specs.void => CType::Int(t),
+            _ => CType::Void,
+        };
+        for _ in 0..stars {
+            t = t.ptr();
+        }
+        t
     }
 
     pub(super) fn top_level(&mut self, items: &mut Vec<Item>) -> PResult<()> {
@@ -246,7 +361,7 @@ impl Parser<'_> {
             return Ok(());
         }
         let ret_ty = specs.ty;
-        if !specs.void && ret_ty.is_none() {
+        if !specs.void && ret_ty.is_none() && specs.base.is_none() {
             let t = self.tok().clone();
             self.error(
                 t.span,
@@ -257,7 +372,7 @@ impl Parser<'_> {
         }
         let mut decls = Vec::new();
         loop {
-            let pointer_span = self.pointer_stars();
+            let stars = self.stars();
             let name = self.expect_ident("a name")?;
             self.skip_attributes();
             if self.is("(") {
@@ -269,7 +384,7 @@ impl Parser<'_> {
                     (false, Some(t)) => RetType::Int(t),
                     _ => RetType::Int(IntType::Int),
                 };
-                let pointer_ret = pointer_span.is_some();
+                let ret_mem = Some(self.decl_type(&specs, stars)).filter(|t| !t.is_int() && *t != CType::Void);
                 if self.is("{") {
                     if !decls.is_empty() {
                         self.error(
@@ -278,7 +393,7 @@ impl Parser<'_> {
                             "unexpected function body",
                         );
                     }
-                    return self.function_body(ret, name, params, specs.span, pointer_ret, specs.unsupported, items);
+                    return self.function_body(ret, name, params, specs.span, ret_mem, specs.unsupported, items);
                 }
                 // A prototype.
                 let (params, _) = params;
@@ -294,7 +409,7 @@ impl Parser<'_> {
                 self.expect(";", "after a function declaration")?;
                 return Ok(());
             }
-            if specs.void {
+            if specs.void && stars == 0 {
                 self.error(
                     name.span,
                     format!("variable `{}` declared `void`", name.name),
@@ -302,11 +417,8 @@ impl Parser<'_> {
                 );
                 return Err(());
             }
-            if let Some(s) = pointer_span {
-                self.unsupported(s, "pointers are not part of Cimple");
-            }
-            let d = self.var_declarator(ret_ty.unwrap_or(IntType::Int), name, &specs)?;
-            if pointer_span.is_none() && !specs.unsupported {
+            let d = self.var_declarator(self.decl_type(&specs, stars), name, &specs)?;
+            if !specs.unsupported {
                 decls.push(d);
             }
             if self.eat(",") {
@@ -321,45 +433,36 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// `*`s in front of a declarator name; the span of the first if any.
-    pub(super) fn pointer_stars(&mut self) -> Option<Span> {
-        let mut first = None;
-        while self.is("*") {
-            let t = self.bump();
-            first.get_or_insert(t.span);
-            while self.tok().ident().is_some_and(|w| QUALIFIERS.contains(&w)) {
-                self.bump();
-            }
-        }
-        first
-    }
-
     pub(super) fn typedef(&mut self, specs: Specs) -> PResult<()> {
-        let star = self.pointer_stars();
-        let name = self.expect_ident("a type name")?;
-        if self.is("[") || self.is("(") {
-            self.unsupported(name.span, "array and function typedefs are not part of Cimple");
-            self.synchronize_top();
-            return Ok(());
+        loop {
+            let stars = self.stars();
+            let name = self.expect_ident("a type name")?;
+            if self.is("[") || self.is("(") {
+                self.unsupported(name.span, "array and function typedefs are not part of Cimple");
+                self.synchronize_top();
+                return Ok(());
+            }
+            if !specs.unsupported {
+                let t = self.decl_type(&specs, stars);
+                if t == CType::Void {
+                    self.unsupported(name.span, "`typedef void` is not part of Cimple");
+                } else {
+                    self.typedefs.insert(name.name, t);
+                }
+            }
+            if !self.eat(",") {
+                break;
+            }
         }
         self.expect(";", "after a typedef")?;
-        if let Some(s) = star {
-            self.unsupported(s, "pointer typedefs are not part of Cimple");
-            return Ok(());
-        }
-        if specs.unsupported {
-            return Ok(());
-        }
-        match specs.ty {
-            Some(t) => {
-                self.typedefs.insert(name.name, t);
-            }
-            None => self.unsupported(name.span, "`typedef void` is not part of Cimple"),
-        }
         Ok(())
     }
 
-    pub(super) fn var_declarator(&mut self, ty: IntType, name: Ident, specs: &Specs) -> PResult<VarDecl> {
+    pub(super) fn var_declarator(&mut self, ctype: CType, name: Ident, specs: &Specs) -> PResult<VarDecl> {
+        let ty = match ctype {
+            CType::Int(t) => t,
+            _ => IntType::Int,
+        };
         let specs_span = specs.span;
         let mut array = None;
         if self.eat("[") {
@@ -381,14 +484,7 @@ impl Parser<'_> {
         if self.eat("=") {
             if self.is("{") {
                 let open = self.bump().span;
-                let mut elems = Vec::new();
-                while !self.is("}") && !self.at_eof() {
-                    elems.push(self.assign_expr()?);
-                    if !self.eat(",") {
-                        break;
-                    }
-                }
-                let close = self.expect("}", "to close the initialiser list")?;
+                let (elems, close) = self.init_list()?;
                 init = Some(Init::List(elems, open.to(close)));
             } else {
                 match self.assign_expr() {
@@ -403,12 +499,36 @@ impl Parser<'_> {
         let span = specs_span.to(self.prev_span());
         Ok(VarDecl {
             ty,
+            ctype,
             name,
             array,
             init,
             span,
             is_static: specs.is_static,
         })
+    }
+
+    /// The elements of `{ ... }` after its `{`, and the span of its `}`;
+    /// a nested list is an `InitList` element.
+    fn init_list(&mut self) -> PResult<(Vec<Expr>, Span)> {
+        let mut elems = Vec::new();
+        while !self.is("}") && !self.at_eof() {
+            if self.is("{") {
+                let open = self.bump().span;
+                let (inner, close) = self.init_list()?;
+                elems.push(Expr {
+                    kind: ExprKind::InitList(inner),
+                    span: open.to(close),
+                });
+            } else {
+                elems.push(self.assign_expr()?);
+            }
+            if !self.eat(",") {
+                break;
+            }
+        }
+        let close = self.expect("}", "to close the initialiser list")?;
+        Ok((elems, close))
     }
 
     /// A parameter list; returns `None` for parameters when the list is
@@ -440,35 +560,43 @@ impl Parser<'_> {
                 let mut inner = std::mem::replace(&mut self.in_function, saved).unwrap_or_default();
                 let specs = specs?;
                 issues.append(&mut inner);
-                let star = self.pointer_stars();
+                let mut stars = self.stars();
                 let name = if self.tok().ident().is_some_and(|w| !is_reserved(w)) {
                     Some(self.expect_ident("a parameter name")?)
                 } else {
                     None
                 };
-                let mut pointer = star.is_some();
+                // `int a[]`, `int a[N]`: a pointer (C11 6.7.6.3); a second
+                // dimension is outside what is supported.
+                let mut dims = 0;
                 while self.is("[") {
                     self.skip_balanced("[", "]");
-                    pointer = true;
+                    dims += 1;
                 }
+                stars += dims.min(1);
                 self.skip_attributes();
                 let span = start.to(self.prev_span());
-                if specs.void && !pointer {
+                if specs.void && stars == 0 {
                     self.error(span, "a parameter cannot have type `void`", "invalid parameter");
                     return Err(());
                 }
-                if specs.ty.is_none() && !specs.void {
+                if specs.ty.is_none() && !specs.void && specs.base.is_none() {
                     self.error(span, "expected a parameter type", "type missing");
                     return Err(());
                 }
-                if pointer {
-                    issues.push((span, "pointer parameters are not part of Cimple".to_string()));
+                if dims > 1 {
+                    issues.push((
+                        span,
+                        "multi-dimensional array parameters are not part of Cimple".to_string(),
+                    ));
                 }
+                let ctype = self.decl_type(&specs, stars);
                 params.push(Param {
-                    ty: specs.ty.unwrap_or(IntType::Int),
+                    ty: specs.ty.filter(|_| ctype.is_int()).unwrap_or(IntType::Int),
+                    ctype,
                     name,
                     span,
-                    pointer: pointer || specs.unsupported,
+                    pointer: specs.unsupported || dims > 1,
                 });
             }
             if !self.eat(",") {
@@ -494,7 +622,7 @@ impl Parser<'_> {
         name: Ident,
         params: (Option<Vec<Param>>, Vec<(Span, String)>),
         start: Span,
-        pointer_ret: bool,
+        ret_mem: Option<CType>,
         unsupported_ret: bool,
         items: &mut Vec<Item>,
     ) -> PResult<()> {
@@ -513,21 +641,19 @@ impl Parser<'_> {
         let body = self.block();
         let mut unsupported = std::mem::replace(&mut self.in_function, saved).unwrap_or_default();
         let body = body?;
-        // Pointer parameters are only a problem if the body uses them; the
-        // name checks decide that (see `sema`), so they are kept apart here.
+        // Parameters of unsupported types are only a problem if the body
+        // uses them; lowering decides that, so they are kept apart here.
         for (span, msg) in param_issues {
-            if !msg.starts_with("pointer parameters") {
+            if !msg.starts_with("multi-dimensional array parameters") {
                 unsupported.push((span, msg));
             }
-        }
-        if pointer_ret {
-            unsupported.push((name.span, "functions returning pointers are not part of Cimple".into()));
         }
         if unsupported_ret {
             unsupported.push((start, "the return type is not part of Cimple".into()));
         }
         items.push(Item::Function(Function {
             ret,
+            ret_mem,
             name,
             params,
             span: start.to(body.span),

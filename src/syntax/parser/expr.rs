@@ -129,15 +129,13 @@ impl Parser<'_> {
                 let span = t.span.to(e.span);
                 Ok(un(UnOp::BitNot, e, span))
             }
-            TokKind::Punct("*") => {
+            TokKind::Punct(p @ ("*" | "&")) => {
+                let deref = *p == "*";
                 self.bump();
-                self.unsupported(t.span, "pointers are not part of Cimple (dereference `*`)");
-                self.unary()
-            }
-            TokKind::Punct("&") => {
-                self.bump();
-                self.unsupported(t.span, "pointers are not part of Cimple (address-of `&`)");
-                self.unary()
+                let e = Box::new(self.unary()?);
+                let span = t.span.to(e.span);
+                let kind = if deref { ExprKind::Deref(e) } else { ExprKind::AddrOf(e) };
+                Ok(Expr { kind, span })
             }
             TokKind::Ident(w) if w == "sizeof" => {
                 self.bump();
@@ -146,10 +144,18 @@ impl Parser<'_> {
                     // (`size_t` on ILP32); a pointer is 4 bytes.
                     self.bump();
                     let specs = self.specs()?;
-                    let star = self.pointer_stars();
-                    let mut size = match (star, specs.ty) {
-                        (Some(_), _) => 4,
-                        (None, Some(ty)) if !specs.void && !specs.unsupported => ty.size(),
+                    let stars = self.stars();
+                    let ty = self.decl_type(&specs, stars);
+                    if let (CType::Struct(_), false) = (&ty, self.is("[")) {
+                        let close = self.expect(")", "to close `sizeof(...)`")?;
+                        return Ok(Expr {
+                            kind: ExprKind::SizeOfType(ty),
+                            span: t.span.to(close),
+                        });
+                    }
+                    let mut size = match (stars, specs.ty) {
+                        (1.., _) => 4,
+                        (0, Some(ty)) if !specs.void && !specs.unsupported && specs.base.is_none() => ty.size(),
                         _ => {
                             if !specs.unsupported {
                                 self.unsupported(specs.span, "`sizeof` of this type is not part of Cimple");
@@ -182,19 +188,29 @@ impl Parser<'_> {
                 self.bump();
                 let saved_pos = self.pos;
                 let specs = self.specs()?;
-                let star = self.pointer_stars();
+                let stars = self.stars();
                 self.expect(")", "to close the cast")?;
                 let e = self.unary()?;
                 let span = t.span.to(e.span);
-                if specs.void && star.is_none() {
+                if specs.void && stars == 0 {
                     // `(void)e`: the value is discarded; `e` is still
                     // evaluated.
                     return Ok(e);
                 }
-                if star.is_some() || specs.void {
-                    let s = self.toks[saved_pos].span;
-                    self.unsupported(s, "casts to pointer or `void` types are not part of Cimple");
-                    return Ok(e);
+                let ty = self.decl_type(&specs, stars);
+                if !ty.is_int() {
+                    if specs.unsupported {
+                        return Ok(e);
+                    }
+                    if let CType::Struct(_) = ty {
+                        let s = self.toks[saved_pos].span;
+                        self.unsupported(s, "casts to struct types are not part of Cimple");
+                        return Ok(e);
+                    }
+                    return Ok(Expr {
+                        kind: ExprKind::PtrCast(ty, Box::new(e)),
+                        span,
+                    });
                 }
                 Ok(Expr {
                     kind: ExprKind::Cast(specs.ty.unwrap_or(IntType::Int), Box::new(e)),
@@ -238,19 +254,16 @@ impl Parser<'_> {
                 let idx = self.expr()?;
                 let close = self.expect("]", "to close the index")?;
                 let span = e.span.to(close);
+                let _ = open;
                 e = match e.kind {
                     ExprKind::Var(name) => Expr {
                         kind: ExprKind::Index(name, Box::new(idx)),
                         span,
                     },
-                    ExprKind::Index(..) => {
-                        self.unsupported(open.span, "multi-dimensional arrays are not part of Cimple");
-                        e
-                    }
-                    _ => {
-                        self.error(open.span, "only a named array can be indexed", "unexpected `[`");
-                        return Err(());
-                    }
+                    _ => Expr {
+                        kind: ExprKind::IndexOf(Box::new(e), Box::new(idx)),
+                        span,
+                    },
                 };
             } else if self.is("(") {
                 let open = self.bump();
@@ -279,11 +292,13 @@ impl Parser<'_> {
                     }
                 };
             } else if self.is(".") || self.is("->") {
-                let t = self.bump();
-                self.unsupported(t.span, "structures and pointers are not part of Cimple (member access)");
-                if self.tok().ident().is_some() {
-                    self.bump();
-                }
+                let arrow = self.bump().is_punct("->");
+                let field = self.expect_ident("a field name")?;
+                let span = e.span.to(field.span);
+                e = Expr {
+                    kind: ExprKind::Member(Box::new(e), field, arrow),
+                    span,
+                };
             } else {
                 return Ok(e);
             }

@@ -172,7 +172,9 @@ impl Parser<'_> {
                 span: self.prev_span(),
             });
         }
-        let Some(ty) = specs.ty else {
+        if specs.ty.is_none() && specs.void && self.is("*") {
+            // `void *p;`
+        } else if specs.ty.is_none() {
             let t = self.tok().clone();
             self.error(
                 t.span,
@@ -180,8 +182,8 @@ impl Parser<'_> {
                 "`void` variables do not exist",
             );
             return Err(());
-        };
-        // `struct s { ... };` declares only a type, already reported.
+        }
+        // `struct s { ... };` declares only a type.
         if (specs.unsupported || specs.tag) && self.eat(";") {
             return Ok(Stmt {
                 kind: StmtKind::Empty,
@@ -190,7 +192,7 @@ impl Parser<'_> {
         }
         let mut decls = Vec::new();
         loop {
-            let star = self.pointer_stars();
+            let stars = self.stars();
             let name = self.expect_ident("a variable name")?;
             if self.is("(") {
                 self.unsupported(name.span, "local function declarations are not part of Cimple");
@@ -200,11 +202,16 @@ impl Parser<'_> {
                     span: specs.span,
                 });
             }
-            if let Some(s) = star {
-                self.unsupported(s, "pointers are not part of Cimple");
+            if specs.void && stars == 0 {
+                self.error(
+                    name.span,
+                    format!("variable `{}` declared `void`", name.name),
+                    "invalid type",
+                );
+                return Err(());
             }
-            let d = self.var_declarator(ty, name, &specs)?;
-            if star.is_none() && !specs.unsupported {
+            let d = self.var_declarator(self.decl_type(&specs, stars), name, &specs)?;
+            if !specs.unsupported {
                 decls.push(d);
             }
             if !self.eat(",") {

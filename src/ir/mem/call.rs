@@ -1,0 +1,93 @@
+//! Calls with pointer and struct arguments and results: each argument is
+//! passed as its leaves; a result's first leaf is the return value, the
+//! others come back in globals `f::ret.off`, `f::ret.a`, ...
+
+use super::expr::*;
+use super::*;
+use crate::syntax::ast::{Expr, ExprKind, Ident};
+
+/// Library functions of the heap, not modelled yet.
+const HEAP: &[&str] = &["malloc", "calloc", "realloc", "free", "alloca", "__builtin_alloca"];
+
+impl Mem {
+    pub(super) fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span) -> Val {
+        if HEAP.contains(&name.name.as_str()) && !self.sigs.contains_key(&name.name) {
+            self.unsupported(span, format!("`{}`: the heap is not supported yet", name.name));
+        }
+        let sig = self.sigs.get(&name.name).cloned();
+        let mut out = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            let want = sig.as_ref().and_then(|s| s.params.get(k)).cloned();
+            let v = match &want {
+                Some(CType::Ptr(_)) if is_null(a) => Val {
+                    pre: vec![],
+                    leaves: vec![int(0, a.span), int(0, a.span)],
+                    ty: want.clone().expect("matched"),
+                },
+                _ => self.rv(a),
+            };
+            if let Some(w) = &want {
+                let n = self.types.leaves(w).map_or(1, |l| l.len());
+                if n != v.leaves.len() {
+                    self.unsupported(
+                        a.span,
+                        format!("passing a `{}` where `{}` is expected", v.ty.c_name(), w.c_name()),
+                    );
+                }
+            }
+            let Val { pre, leaves, .. } = v;
+            for (j, l) in leaves.into_iter().enumerate() {
+                // The statements run before the first leaf is read.
+                out.push(if j == 0 { wrap(pre.clone(), l) } else { l });
+            }
+        }
+        let e = Expr {
+            kind: ExprKind::Call(name.clone(), out),
+            span,
+        };
+        let Some(ret) = sig.and_then(|s| s.ret) else {
+            return Val {
+                pre: vec![],
+                leaves: vec![e],
+                ty: CType::Int(IntType::Int),
+            };
+        };
+        let leaves = match self.types.leaves(&ret) {
+            Ok(l) => l,
+            Err(msg) => {
+                self.unsupported(span, msg);
+                return Val {
+                    pre: vec![],
+                    leaves: vec![e],
+                    ty: CType::Int(IntType::Int),
+                };
+            }
+        };
+        let mut pre = Vec::new();
+        let mut temps = Vec::new();
+        for (k, l) in leaves.iter().enumerate() {
+            let t = self.temp(l.ty);
+            let src = if k == 0 {
+                e.clone()
+            } else {
+                var(&format!("{}::ret{}", name.name, l.path), span)
+            };
+            pre.push(assign(var(&t, span), src, span));
+            temps.push(var(&t, span));
+        }
+        Val {
+            pre,
+            leaves: temps,
+            ty: ret,
+        }
+    }
+}
+
+fn is_null(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(0, _) => true,
+        ExprKind::Cast(_, x) | ExprKind::PtrCast(_, x) => is_null(x),
+        ExprKind::Var(id) => id.name == "NULL",
+        _ => false,
+    }
+}

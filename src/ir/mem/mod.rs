@@ -1,0 +1,252 @@
+//! The memory model: pointers and structs, removed from the AST before
+//! lowering, so that the interpreter and every engine see one memory model
+//! and nothing else changes (CBMC dereferences the same way, by a case
+//! split over the objects a pointer may point to).
+//!
+//! - A value of a struct or pointer type is a tuple of integer *leaves*
+//!   (`types.rs`): `s.a`, `s.b`; a pointer `p` is `p` (the tag of the object
+//!   it points to, 0 for null) and `p.off` (its element offset).
+//! - An object whose address is taken gets a tag (`objects.rs`); a local of
+//!   a function other than the entry becomes global storage with a flag
+//!   saying whether its call is running.
+//! - `*p` is a split over the objects of `p`'s pointee type: `if (p == 3)
+//!   t = x; else if (p == 4) t = a[p.off]; else invalid;` where every
+//!   invalid access (null, outside the object, a finished call's local) is
+//!   an error of kind `deref`.
+//!
+//! A program without pointers or structs is returned unchanged.
+
+mod call;
+mod expr;
+mod objects;
+mod stmt;
+mod types;
+
+use crate::diag::{Class, Diag};
+use crate::syntax::ast::{self, CType, ExprKind as AK, IntType};
+use crate::syntax::source::Span;
+use objects::Objects;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use types::Types;
+
+/// Called where an access through a pointer is invalid: a `deref` error.
+pub const INVALID_ACCESS: &str = "__focuscheck_invalid_access";
+/// `HAVOC(a)`: every element of `a` gets an arbitrary value.
+pub const HAVOC: &str = "__focuscheck_havoc";
+
+/// The program with pointers and structs replaced by integers; errors go
+/// to `diags` (an unsupported construct in a function leaves it out, as
+/// lowering does for any construct outside the subset).
+pub fn eliminate(p: &ast::Program, entry: &str, diags: &mut Vec<Diag>) -> ast::Program {
+    if !uses_memory(p) {
+        return p.clone();
+    }
+    let mut m = Mem::new(p, entry);
+    m.run(p); // discovers the objects
+    let taken = std::mem::take(&mut m.found);
+    let mut m = Mem::new(p, entry);
+    m.setup_objects(taken);
+    m.emit = true;
+    let out = m.run(p);
+    diags.extend(m.diags);
+    out
+}
+
+fn uses_memory(p: &ast::Program) -> bool {
+    let mut uses = false;
+    let check_ty = |t: &CType| !t.is_int();
+    for it in &p.items {
+        match it {
+            ast::Item::Struct(_) => uses = true,
+            ast::Item::Globals(ds) => uses |= ds.iter().any(|d| check_ty(&d.ctype)),
+            ast::Item::Function(f) => {
+                uses |= f.ret_mem.is_some()
+                    || f.params.iter().any(|q| {
+                        check_ty(&q.ctype)
+                            && q.name
+                                .as_ref()
+                                .is_some_and(|n| crate::ir::lower::block_mentions(&f.body, &n.name))
+                    });
+                crate::ir::lower::block_exprs(&f.body, &mut |e| {
+                    uses |= matches!(
+                        e.kind,
+                        AK::Deref(_)
+                            | AK::AddrOf(_)
+                            | AK::Member(..)
+                            | AK::IndexOf(..)
+                            | AK::PtrCast(..)
+                            | AK::SizeOfType(_)
+                            | AK::InitList(_)
+                    )
+                });
+                crate::ir::lower::block_decls(&f.body, &mut |d| uses |= check_ty(&d.ctype));
+            }
+            _ => {}
+        }
+    }
+    uses
+}
+
+/// A variable in scope: its output name, C type, array length, and
+/// declaration number (the same in both passes).
+#[derive(Clone, Debug)]
+struct VarInfo {
+    out: String,
+    ty: CType,
+    len: Option<ast::Expr>,
+    decl: usize,
+}
+
+/// A function's signature in C types.
+#[derive(Clone)]
+struct Sig {
+    params: Vec<CType>,
+    ret: Option<CType>,
+}
+
+/// Storage whose address is taken, found by the first pass.
+#[derive(Clone, Debug)]
+struct Taken {
+    base: String,
+    ty: CType,
+    len: Option<ast::Expr>,
+    owner: Option<String>,
+}
+
+struct Mem {
+    types: Types,
+    entry: String,
+    /// Second pass: output is kept; first pass: only `found` is.
+    emit: bool,
+    /// Declarations whose address is taken (first pass), by number.
+    found: BTreeMap<usize, Taken>,
+    taken: HashSet<usize>,
+    objects: Objects,
+    sigs: HashMap<String, Sig>,
+    globals: HashMap<String, VarInfo>,
+    /// How often each name is declared anywhere (to rename taken locals).
+    name_uses: HashMap<String, usize>,
+    /// Globals to add (taken locals, alive flags, return leaves).
+    extra_globals: Vec<ast::VarDecl>,
+    diags: Vec<Diag>,
+    next_decl: usize,
+    // Per function:
+    func: String,
+    scopes: Vec<HashMap<String, VarInfo>>,
+    temps: Vec<(String, IntType)>,
+    temp_next: usize,
+    errors: Vec<(Span, String)>,
+    /// Functions with taken locals (they get an `alive` flag).
+    owners: HashSet<String>,
+}
+
+impl Mem {
+    fn new(p: &ast::Program, entry: &str) -> Mem {
+        let mut m = Mem {
+            types: Types::new(p),
+            entry: entry.to_string(),
+            emit: false,
+            found: BTreeMap::new(),
+            taken: HashSet::new(),
+            objects: Objects::default(),
+            sigs: HashMap::new(),
+            globals: HashMap::new(),
+            name_uses: HashMap::new(),
+            extra_globals: Vec::new(),
+            diags: Vec::new(),
+            next_decl: 0,
+            func: String::new(),
+            scopes: Vec::new(),
+            temps: Vec::new(),
+            temp_next: 0,
+            errors: Vec::new(),
+            owners: HashSet::new(),
+        };
+        for it in &p.items {
+            match it {
+                ast::Item::Function(f) => {
+                    m.sigs.insert(
+                        f.name.name.clone(),
+                        Sig {
+                            params: f.params.iter().map(|q| q.ctype.clone()).collect(),
+                            ret: f.ret_mem.clone(),
+                        },
+                    );
+                    for q in &f.params {
+                        if let Some(n) = &q.name {
+                            *m.name_uses.entry(n.name.clone()).or_default() += 1;
+                        }
+                    }
+                    crate::ir::lower::block_decls(&f.body, &mut |d| {
+                        *m.name_uses.entry(d.name.name.clone()).or_default() += 1
+                    });
+                }
+                ast::Item::Globals(ds) => {
+                    for d in ds {
+                        *m.name_uses.entry(d.name.name.clone()).or_default() += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        m
+    }
+
+    fn setup_objects(&mut self, found: BTreeMap<usize, Taken>) {
+        for (id, t) in &found {
+            self.taken.insert(*id);
+            self.objects
+                .add(&self.types, &t.base, &t.ty, t.len.as_ref(), t.owner.as_deref());
+            if let Some(f) = &t.owner {
+                self.owners.insert(f.clone());
+            }
+        }
+        self.found = found;
+    }
+
+    /// A construct the memory model does not support: the function is left
+    /// out (an error if it is reachable), as for any unsupported construct.
+    fn unsupported(&mut self, span: Span, msg: impl Into<String>) {
+        let msg = msg.into();
+        if !self.errors.iter().any(|(s, m)| *s == span && *m == msg) {
+            self.errors.push((span, msg));
+        }
+    }
+
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        if self.emit {
+            self.diags
+                .push(Diag::error(Class::Unsupported, span, msg.into()).with_label("here"));
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<&VarInfo> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name))
+            .or_else(|| self.globals.get(name))
+    }
+
+    /// The name taken storage of declaration `decl` has (first pass: its
+    /// own name).
+    fn storage_name(&self, name: &str) -> String {
+        if self.name_uses.get(name).copied().unwrap_or(0) <= 1 {
+            name.to_string()
+        } else {
+            format!("{}::{name}", self.func)
+        }
+    }
+
+    fn alive_flag(&self, func: &str) -> String {
+        format!("{func}::alive")
+    }
+
+    /// A fresh temporary of the current function (declared at its start).
+    fn temp(&mut self, ty: IntType) -> String {
+        self.temp_next += 1;
+        let name = format!("__mem{}", self.temp_next);
+        self.temps.push((name.clone(), ty));
+        name
+    }
+}

@@ -1,0 +1,638 @@
+//! Declarations, statements and functions with pointers and structs, as
+//! Cimple: each declaration becomes its leaves, taken storage global.
+
+use super::expr::*;
+use super::*;
+use crate::syntax::ast::{Block, Cond, Init, Param, Stmt, StmtKind, VarDecl};
+
+impl Mem {
+    pub(super) fn run(&mut self, p: &ast::Program) -> ast::Program {
+        let recursive = recursive_functions(p);
+        let mut items = Vec::new();
+        for it in &p.items {
+            match it {
+                ast::Item::Struct(_) => {}
+                ast::Item::Globals(ds) => {
+                    let out = self.global_decls(ds);
+                    items.push(ast::Item::Globals(out));
+                }
+                ast::Item::Function(f) => {
+                    let f = self.function(f, recursive.contains(&f.name.name));
+                    items.push(ast::Item::Function(f));
+                }
+                ast::Item::Prototype(pr) => items.push(ast::Item::Prototype(self.prototype(pr))),
+                ast::Item::Skipped(s) => items.push(ast::Item::Skipped(s.clone())),
+            }
+        }
+        let extra = std::mem::take(&mut self.extra_globals);
+        if !extra.is_empty() {
+            items.insert(0, ast::Item::Globals(extra));
+        }
+        ast::Program { items }
+    }
+
+    fn new_decl(&mut self) -> usize {
+        self.next_decl += 1;
+        self.next_decl
+    }
+
+    /// Declarations of the leaves of `d` (named `out` + leaf path).
+    fn leaf_decls(&mut self, d: &VarDecl, out: &str, init: Option<Vec<Init>>) -> Vec<VarDecl> {
+        let leaves = match self.types.leaves(&d.ctype) {
+            Ok(l) => l,
+            Err(msg) => {
+                self.unsupported(d.span, msg);
+                return vec![];
+            }
+        };
+        leaves
+            .iter()
+            .enumerate()
+            .map(|(k, l)| VarDecl {
+                ty: l.ty,
+                ctype: CType::Int(l.ty),
+                name: ast::Ident {
+                    name: format!("{out}{}", l.path),
+                    span: d.name.span,
+                },
+                array: d.array.clone().or_else(|| l.len.clone()),
+                init: init.as_ref().and_then(|i| i.get(k).cloned()),
+                span: d.span,
+                is_static: d.is_static,
+            })
+            .collect()
+    }
+
+    /// The per-leaf initialisers of declaration `d` (an array of structs or
+    /// pointers gets one list per leaf).
+    fn decl_inits(&mut self, d: &VarDecl) -> Option<Vec<Init>> {
+        let init = d.init.as_ref()?;
+        if d.ctype.is_int() {
+            return Some(vec![match init {
+                Init::Expr(e) => Init::Expr(self.int_expr(e)),
+                Init::List(es, s) => Init::List(es.iter().map(|e| self.int_expr(e)).collect(), *s),
+            }]);
+        }
+        match (init, &d.array) {
+            (Init::Expr(e), None) => Some(self.init_leaves(&d.ctype, e)),
+            (Init::List(es, s), None) => {
+                let e = ast::Expr {
+                    kind: ast::ExprKind::InitList(es.clone()),
+                    span: *s,
+                };
+                Some(self.init_leaves(&d.ctype, &e))
+            }
+            (Init::List(es, s), Some(_)) => {
+                let n = self.types.leaves(&d.ctype).map_or(0, |l| l.len());
+                let mut lists: Vec<Vec<ast::Expr>> = vec![Vec::new(); n];
+                for e in es {
+                    let leaves = self.init_leaves(&d.ctype, e);
+                    for (k, l) in leaves.into_iter().enumerate() {
+                        match l {
+                            Init::Expr(x) if k < n => lists[k].push(x),
+                            _ => self.unsupported(e.span, "this initialiser is not supported"),
+                        }
+                    }
+                }
+                Some(lists.into_iter().map(|l| Init::List(l, *s)).collect())
+            }
+            (Init::Expr(e), Some(_)) => {
+                self.unsupported(e.span, "an array needs `{ ... }` to be initialised");
+                None
+            }
+        }
+    }
+
+    fn global_decls(&mut self, ds: &[VarDecl]) -> Vec<VarDecl> {
+        let mut out = Vec::new();
+        self.func.clear();
+        self.scopes.clear();
+        for d in ds {
+            let decl = self.new_decl();
+            let info = VarInfo {
+                out: d.name.name.clone(),
+                ty: d.ctype.clone(),
+                len: d.array.clone(),
+                decl,
+            };
+            self.globals.insert(d.name.name.clone(), info);
+            if d.ctype.is_int() && d.init.is_none() {
+                out.push(d.clone());
+                continue;
+            }
+            let init = self.decl_inits(d);
+            out.extend(self.leaf_decls(d, &d.name.name.clone(), init));
+        }
+        for (span, msg) in std::mem::take(&mut self.errors) {
+            self.error(span, msg);
+        }
+        out
+    }
+
+    fn prototype(&mut self, pr: &ast::Prototype) -> ast::Prototype {
+        let mut pr = pr.clone();
+        if let Some(ps) = &pr.params {
+            let mut out = Vec::new();
+            for q in ps {
+                match self.types.leaves(&q.ctype) {
+                    Ok(ls) if !q.ctype.is_int() && q.ctype != CType::Void => {
+                        for l in ls {
+                            out.push(Param {
+                                ty: l.ty,
+                                ctype: CType::Int(l.ty),
+                                name: q.name.as_ref().map(|n| ast::Ident {
+                                    name: format!("{}{}", n.name, l.path),
+                                    span: n.span,
+                                }),
+                                span: q.span,
+                                pointer: false,
+                            })
+                        }
+                    }
+                    _ => out.push(q.clone()),
+                }
+            }
+            pr.params = Some(out);
+        }
+        pr
+    }
+
+    fn function(&mut self, f: &ast::Function, recursive: bool) -> ast::Function {
+        self.func = f.name.name.clone();
+        self.scopes = vec![HashMap::new()];
+        self.temps.clear();
+        self.temp_next = 0;
+        self.errors.clear();
+        let is_entry = f.name.name == self.entry;
+        let mut params = Vec::new();
+        let mut prologue = Vec::new();
+        for q in &f.params {
+            let Some(name) = q.name.clone() else {
+                params.push(q.clone());
+                continue;
+            };
+            if q.ctype.is_int() || q.pointer {
+                let decl = self.new_decl();
+                let taken = self.taken.contains(&decl);
+                let out = if taken {
+                    self.storage_name(&name.name)
+                } else {
+                    name.name.clone()
+                };
+                self.scopes[0].insert(
+                    name.name.clone(),
+                    VarInfo {
+                        out: out.clone(),
+                        ty: q.ctype.clone(),
+                        len: None,
+                        decl,
+                    },
+                );
+                if taken && q.ctype.is_int() {
+                    let mut q2 = q.clone();
+                    let inner = format!("{}.in", name.name);
+                    q2.name = Some(ast::Ident {
+                        name: inner.clone(),
+                        span: name.span,
+                    });
+                    params.push(q2);
+                    self.taken_storage(&out, &q.ctype, None, q.span);
+                    prologue.push(assign(var(&out, q.span), var(&inner, q.span), q.span));
+                } else {
+                    params.push(q.clone());
+                }
+                continue;
+            }
+            if is_entry && !crate::ir::lower::block_mentions(&f.body, &name.name) {
+                // `char **argv` of `main`, never used.
+                let mut q2 = q.clone();
+                q2.pointer = true;
+                params.push(q2);
+                continue;
+            }
+            if is_entry {
+                self.unsupported(
+                    q.span,
+                    "pointer and struct parameters of the entry procedure are not supported yet",
+                );
+            }
+            let decl = self.new_decl();
+            let taken = self.taken.contains(&decl);
+            let out = if taken {
+                self.storage_name(&name.name)
+            } else {
+                name.name.clone()
+            };
+            let leaves = self.types.leaves(&q.ctype).unwrap_or_default();
+            let inner = if taken {
+                format!("{}.in", name.name)
+            } else {
+                name.name.clone()
+            };
+            for l in &leaves {
+                params.push(Param {
+                    ty: l.ty,
+                    ctype: CType::Int(l.ty),
+                    name: Some(ast::Ident {
+                        name: format!("{inner}{}", l.path),
+                        span: name.span,
+                    }),
+                    span: q.span,
+                    pointer: false,
+                });
+            }
+            if taken {
+                self.taken_storage(&out, &q.ctype, None, q.span);
+                for l in &leaves {
+                    prologue.push(assign(
+                        var(&format!("{out}{}", l.path), q.span),
+                        var(&format!("{inner}{}", l.path), q.span),
+                        q.span,
+                    ));
+                }
+            }
+            self.scopes[0].insert(
+                name.name.clone(),
+                VarInfo {
+                    out,
+                    ty: q.ctype.clone(),
+                    len: None,
+                    decl,
+                },
+            );
+        }
+        let owner = self.owners.contains(&self.func) && !is_entry;
+        if owner && recursive {
+            self.unsupported(
+                f.name.span,
+                "the address of a local of a recursive function is not supported",
+            );
+        }
+        let mut body = self.block_in(&f.body, false);
+        let span = f.body.span;
+        let mut stmts = Vec::new();
+        for (t, ty) in &self.temps {
+            stmts.push(stmt(
+                StmtKind::Decl(vec![VarDecl {
+                    ty: *ty,
+                    ctype: CType::Int(*ty),
+                    name: ast::Ident { name: t.clone(), span },
+                    array: None,
+                    init: Some(Init::Expr(int(0, span))),
+                    span,
+                    is_static: false,
+                }]),
+                span,
+            ));
+        }
+        if owner {
+            let flag = self.alive_flag(&self.func);
+            self.flag_global(&flag, span);
+            stmts.push(assign(var(&flag, span), int(1, span), span));
+            body.stmts.push(assign(var(&flag, span), int(0, span), span));
+        }
+        stmts.extend(prologue);
+        stmts.append(&mut body.stmts);
+        body.stmts = stmts;
+        let (ret, ret_mem) = match &f.ret_mem {
+            Some(t) => match self.types.leaves(t) {
+                Ok(ls) => {
+                    for l in ls.iter().skip(1) {
+                        let name = format!("{}::ret{}", self.func, l.path);
+                        self.leaf_global(&name, l.ty, span);
+                    }
+                    (ast::RetType::Int(ls[0].ty), None)
+                }
+                Err(msg) => {
+                    self.unsupported(f.name.span, msg);
+                    (f.ret, None)
+                }
+            },
+            None => (f.ret, None),
+        };
+        let mut unsupported = f.unsupported.clone();
+        unsupported.extend(std::mem::take(&mut self.errors));
+        ast::Function {
+            ret,
+            ret_mem,
+            name: f.name.clone(),
+            params,
+            body,
+            span: f.span,
+            unsupported,
+        }
+    }
+
+    /// Global storage for a taken local or parameter (second pass).
+    fn taken_storage(&mut self, out: &str, ty: &CType, len: Option<&ast::Expr>, span: Span) {
+        if !self.emit {
+            return;
+        }
+        let d = VarDecl {
+            ty: IntType::Int,
+            ctype: ty.clone(),
+            name: ast::Ident { name: out.into(), span },
+            array: len.cloned(),
+            init: None,
+            span,
+            is_static: false,
+        };
+        let leaves = self.leaf_decls(&d, out, None);
+        self.extra_globals.extend(leaves);
+    }
+
+    fn leaf_global(&mut self, name: &str, ty: IntType, span: Span) {
+        if self.extra_globals.iter().any(|d| d.name.name == name) {
+            return;
+        }
+        self.extra_globals.push(VarDecl {
+            ty,
+            ctype: CType::Int(ty),
+            name: ast::Ident {
+                name: name.into(),
+                span,
+            },
+            array: None,
+            init: None,
+            span,
+            is_static: false,
+        });
+    }
+
+    fn flag_global(&mut self, name: &str, span: Span) {
+        if self.extra_globals.iter().any(|d| d.name.name == name) {
+            return;
+        }
+        self.extra_globals.push(VarDecl {
+            ty: IntType::Int,
+            ctype: CType::Int(IntType::Int),
+            name: ast::Ident {
+                name: name.into(),
+                span,
+            },
+            array: None,
+            init: Some(Init::Expr(int(0, span))),
+            span,
+            is_static: false,
+        });
+    }
+
+    pub(super) fn block(&mut self, b: &Block) -> Block {
+        self.block_in(b, true)
+    }
+
+    fn block_in(&mut self, b: &Block, scope: bool) -> Block {
+        if scope {
+            self.scopes.push(HashMap::new());
+        }
+        let mut stmts = Vec::new();
+        for s in &b.stmts {
+            stmts.extend(self.stmt(s));
+        }
+        if scope {
+            self.scopes.pop();
+        }
+        Block { stmts, span: b.span }
+    }
+
+    /// One statement, as one (a block when several).
+    fn one(&mut self, s: &Stmt) -> Box<Stmt> {
+        let mut out = self.stmt(s);
+        if out.len() == 1 {
+            return Box::new(out.pop().expect("one"));
+        }
+        Box::new(stmt(
+            StmtKind::Block(Block {
+                stmts: out,
+                span: s.span,
+            }),
+            s.span,
+        ))
+    }
+
+    fn cond(&mut self, c: &Cond) -> Cond {
+        match c {
+            Cond::Expr(e) => Cond::Expr(self.cond_expr(e)),
+            Cond::Star(s) => Cond::Star(*s),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Vec<Stmt> {
+        let span = s.span;
+        let kind = match &s.kind {
+            StmtKind::Decl(ds) => return self.local_decls(ds, span),
+            StmtKind::Expr(e) => {
+                let v = self.rv(e);
+                if v.leaves.len() == 1 && v.pre.is_empty() {
+                    StmtKind::Expr(v.leaves.into_iter().next().expect("one"))
+                } else {
+                    let stmts = self.discard(v, span);
+                    return vec![stmt(StmtKind::Block(Block { stmts, span }), span)];
+                }
+            }
+            StmtKind::If(c, t, e) => {
+                let c = self.cond(c);
+                let t = self.one(t);
+                let e = e.as_ref().map(|e| self.one(e));
+                StmtKind::If(c, t, e)
+            }
+            StmtKind::While(c, b) => {
+                let c = self.cond(c);
+                StmtKind::While(c, self.one(b))
+            }
+            StmtKind::DoWhile(b, c) => {
+                let b = self.one(b);
+                StmtKind::DoWhile(b, self.cond(c))
+            }
+            StmtKind::For(i, c, st, b) => {
+                self.scopes.push(HashMap::new());
+                let i = i.as_ref().map(|i| self.one(i));
+                let c = c.as_ref().map(|c| self.cond(c));
+                let st = st.as_ref().map(|st| {
+                    let v = self.rv(st);
+                    let stmts = self.discard(v, st.span);
+                    wrap(stmts, int(0, st.span))
+                });
+                let b = self.one(b);
+                self.scopes.pop();
+                StmtKind::For(i, c, st, b)
+            }
+            StmtKind::Switch(e, b) => {
+                let e = self.int_expr(e);
+                StmtKind::Switch(e, self.one(b))
+            }
+            StmtKind::Case(e, b) => StmtKind::Case(e.clone(), self.one(b)),
+            StmtKind::Default(b) => StmtKind::Default(self.one(b)),
+            StmtKind::Labeled(l, b) => StmtKind::Labeled(l.clone(), self.one(b)),
+            StmtKind::Block(b) => StmtKind::Block(self.block(b)),
+            StmtKind::Return(Some(e)) => return self.ret(e, span),
+            StmtKind::Return(None) => {
+                let mut out = self.leave(span);
+                out.push(s.clone());
+                return out;
+            }
+            k @ (StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Empty) => k.clone(),
+        };
+        vec![stmt(kind, span)]
+    }
+
+    /// Before the function returns: its taken locals die.
+    fn leave(&mut self, span: Span) -> Vec<Stmt> {
+        if self.owners.contains(&self.func) && self.func != self.entry {
+            let flag = self.alive_flag(&self.func);
+            return vec![assign(var(&flag, span), int(0, span), span)];
+        }
+        vec![]
+    }
+
+    fn ret(&mut self, e: &ast::Expr, span: Span) -> Vec<Stmt> {
+        let v = self.rv(e);
+        let leave = self.leave(span);
+        let ret = |x| stmt(StmtKind::Return(Some(x)), span);
+        if v.leaves.len() == 1 && leave.is_empty() {
+            let x = self.int_of(v, span);
+            return vec![ret(x)];
+        }
+        let Val { mut pre, leaves, ty } = v;
+        let ls = self.types.leaves(&ty).unwrap_or_default();
+        let mut first = None;
+        for (k, (x, l)) in leaves.into_iter().zip(&ls).enumerate() {
+            if k == 0 {
+                let t = self.temp(l.ty);
+                pre.push(assign(var(&t, span), x, span));
+                first = Some(var(&t, span));
+            } else {
+                let g = format!("{}::ret{}", self.func, l.path);
+                pre.push(assign(var(&g, span), x, span));
+            }
+        }
+        pre.extend(leave);
+        pre.push(ret(first.unwrap_or_else(|| int(0, span))));
+        vec![stmt(StmtKind::Block(Block { stmts: pre, span }), span)]
+    }
+
+    fn local_decls(&mut self, ds: &[VarDecl], span: Span) -> Vec<Stmt> {
+        let mut kept = Vec::new();
+        let mut out = Vec::new();
+        for d in ds {
+            let decl = self.new_decl();
+            if d.is_static && !d.ctype.is_int() {
+                self.unsupported(d.span, "`static` locals of pointer or struct type are not supported");
+            }
+            if self.taken.contains(&decl) {
+                // Global storage: the declaration assigns it.
+                if !kept.is_empty() {
+                    out.push(stmt(StmtKind::Decl(std::mem::take(&mut kept)), span));
+                }
+                let name = self.storage_name(&d.name.name);
+                let info = VarInfo {
+                    out: name.clone(),
+                    ty: d.ctype.clone(),
+                    len: d.array.clone(),
+                    decl,
+                };
+                self.taken_storage(&name, &d.ctype, d.array.as_ref(), d.span);
+                self.scopes
+                    .last_mut()
+                    .expect("a scope")
+                    .insert(d.name.name.clone(), info);
+                out.extend(self.taken_init(d, &name));
+                continue;
+            }
+            let info = VarInfo {
+                out: d.name.name.clone(),
+                ty: d.ctype.clone(),
+                len: d.array.clone(),
+                decl,
+            };
+            let init = self.decl_inits(d);
+            self.scopes
+                .last_mut()
+                .expect("a scope")
+                .insert(d.name.name.clone(), info);
+            if d.ctype.is_int() {
+                let mut d2 = d.clone();
+                d2.init = init.and_then(|mut i| i.pop());
+                kept.push(d2);
+            } else {
+                kept.extend(self.leaf_decls(d, &d.name.name, init));
+            }
+        }
+        if !kept.is_empty() {
+            out.push(stmt(StmtKind::Decl(kept), span));
+        }
+        out
+    }
+
+    /// The declaration of taken storage `name`: its initial value, or an
+    /// arbitrary one (C: an uninitialised local is indeterminate).
+    fn taken_init(&mut self, d: &VarDecl, name: &str) -> Vec<Stmt> {
+        let span = d.span;
+        let leaves = self.types.leaves(&d.ctype).unwrap_or_default();
+        let inits = self.decl_inits(d);
+        let mut out = Vec::new();
+        for (k, l) in leaves.iter().enumerate() {
+            let leaf = format!("{name}{}", l.path);
+            match inits.as_ref().and_then(|i| i.get(k)) {
+                Some(Init::Expr(e)) => out.push(assign(var(&leaf, span), e.clone(), span)),
+                Some(Init::List(es, _)) => {
+                    // Elements not given are 0 (C11 6.7.9).
+                    let Some(n) = d
+                        .array
+                        .as_ref()
+                        .or(l.len.as_ref())
+                        .and_then(crate::ir::lower::const_eval)
+                    else {
+                        self.unsupported(span, "an array initialiser needs a constant size");
+                        continue;
+                    };
+                    for i in 0..n {
+                        let x = es.get(i as usize).cloned().unwrap_or_else(|| int(0, span));
+                        let at = ast::Expr {
+                            kind: ast::ExprKind::Index(
+                                ast::Ident {
+                                    name: leaf.clone(),
+                                    span,
+                                },
+                                Box::new(int(i, span)),
+                            ),
+                            span,
+                        };
+                        out.push(assign(at, x, span));
+                    }
+                }
+                None => out.push(call(HAVOC, vec![var(&leaf, span)], span)),
+            }
+        }
+        out
+    }
+}
+
+/// Functions that can call themselves (directly or through others).
+fn recursive_functions(p: &ast::Program) -> HashSet<String> {
+    let mut calls: HashMap<String, Vec<String>> = HashMap::new();
+    for it in &p.items {
+        if let ast::Item::Function(f) = it {
+            let mut out = Vec::new();
+            crate::ir::lower::block_calls(&f.body, &mut out);
+            calls.insert(f.name.name.clone(), out.into_iter().map(|i| i.name).collect());
+        }
+    }
+    let mut rec = HashSet::new();
+    for f in calls.keys() {
+        let mut seen = HashSet::new();
+        let mut stack: Vec<&String> = calls[f].iter().collect();
+        while let Some(g) = stack.pop() {
+            if g == f {
+                rec.insert(f.clone());
+                break;
+            }
+            if seen.insert(g.clone()) {
+                if let Some(next) = calls.get(g) {
+                    stack.extend(next.iter());
+                }
+            }
+        }
+    }
+    rec
+}

@@ -1,0 +1,133 @@
+//! C types of memory: struct definitions, the integer *leaves* a value of a
+//! type is made of, and `sizeof` on ILP32 (i386, as SV-COMP assumes).
+
+use crate::ir::lower::const_eval;
+use crate::syntax::ast::{self, CType, IntType, StructDef};
+use std::collections::HashMap;
+
+/// One integer of a value's flattened form: `path` is appended to the
+/// storage's name (`""`, `".off"`, `".f.g"`), `len` is the size of an array
+/// field (`struct { int a[4]; }`).
+#[derive(Clone, Debug)]
+pub struct Leaf {
+    pub path: String,
+    pub ty: IntType,
+    pub len: Option<ast::Expr>,
+}
+
+pub struct Types {
+    pub structs: HashMap<String, StructDef>,
+}
+
+impl Types {
+    pub fn new(p: &ast::Program) -> Types {
+        let structs = p
+            .items
+            .iter()
+            .filter_map(|it| match it {
+                ast::Item::Struct(d) => Some((d.tag.clone(), d.clone())),
+                _ => None,
+            })
+            .collect();
+        Types { structs }
+    }
+
+    pub fn fields(&self, tag: &str) -> Result<&[ast::Field], String> {
+        self.structs
+            .get(tag)
+            .map(|d| &d.fields[..])
+            .ok_or_else(|| format!("`struct {tag}` is used but never defined"))
+    }
+
+    pub fn field(&self, ty: &CType, name: &str) -> Result<&ast::Field, String> {
+        let CType::Struct(tag) = ty else {
+            return Err(format!("`.{name}` on a value of type `{}`, not a struct", ty.c_name()));
+        };
+        self.fields(tag)?
+            .iter()
+            .find(|f| f.name.name == name)
+            .ok_or_else(|| format!("`struct {tag}` has no field `{name}`"))
+    }
+
+    /// The integers a value of type `ty` is stored as, in field order: an
+    /// integer is one, a pointer two (object tag, element offset), a struct
+    /// its fields' leaves.
+    pub fn leaves(&self, ty: &CType) -> Result<Vec<Leaf>, String> {
+        let mut out = Vec::new();
+        self.leaves_into(ty, "", None, &mut out, 0)?;
+        Ok(out)
+    }
+
+    fn leaves_into(
+        &self,
+        ty: &CType,
+        path: &str,
+        len: Option<&ast::Expr>,
+        out: &mut Vec<Leaf>,
+        depth: usize,
+    ) -> Result<(), String> {
+        if depth > 32 {
+            return Err("a struct contains itself".into());
+        }
+        let leaf = |path: String, ty| Leaf {
+            path,
+            ty,
+            len: len.cloned(),
+        };
+        match ty {
+            CType::Void => return Err("a value of type `void`".into()),
+            CType::Int(t) => out.push(leaf(path.to_string(), *t)),
+            CType::Ptr(_) => {
+                out.push(leaf(path.to_string(), IntType::Int));
+                out.push(leaf(format!("{path}.off"), IntType::Int));
+            }
+            CType::Struct(tag) => {
+                for f in self.fields(tag)? {
+                    let sub = format!("{path}.{}", f.name.name);
+                    let flen = match (&f.array, len) {
+                        (Some(_), Some(_)) => {
+                            return Err(format!(
+                                "an array field (`{}`) inside an array of structs is not supported",
+                                f.name.name
+                            ))
+                        }
+                        (Some(n), None) => Some(n),
+                        (None, l) => l,
+                    };
+                    self.leaves_into(&f.ty, &sub, flen, out, depth + 1)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `sizeof` and alignment on ILP32 (`long long` is 4-aligned in
+    /// structs, as gcc -m32 lays them out).
+    pub fn size_align(&self, ty: &CType) -> Result<(i64, i64), String> {
+        self.size_align_at(ty, 0)
+    }
+
+    fn size_align_at(&self, ty: &CType, depth: usize) -> Result<(i64, i64), String> {
+        if depth > 32 {
+            return Err("a struct contains itself".into());
+        }
+        Ok(match ty {
+            CType::Void => (1, 1),
+            CType::Int(t) => (t.size(), t.size().min(4)),
+            CType::Ptr(_) => (4, 4),
+            CType::Struct(tag) => {
+                let (mut size, mut align) = (0i64, 1i64);
+                for f in self.fields(tag)? {
+                    let (s, a) = self.size_align_at(&f.ty, depth + 1)?;
+                    let n = match &f.array {
+                        Some(e) => const_eval(e).ok_or("an array field needs a constant size")?,
+                        None => 1,
+                    };
+                    size = (size + a - 1) / a * a + s * n;
+                    align = align.max(a);
+                }
+                ((size + align - 1) / align * align, align)
+            }
+        })
+    }
+}
