@@ -359,8 +359,12 @@ impl Mem {
             let (a, b) = (self.cond_expr(a), self.cond_expr(b));
             return Self::int_val(bin(op, a, b, span));
         }
-        let va = self.rv_for_ptr(a, b);
-        let vb = self.rv_for_ptr(b, a);
+        // A null constant is a pointer only where it is compared with one.
+        let (va, vb) = if op.is_relational() {
+            (self.rv_for_ptr(a, b), self.rv_for_ptr(b, a))
+        } else {
+            (self.rv(a), self.rv(b))
+        };
         let (pa, pb) = (matches!(va.ty, CType::Ptr(_)), matches!(vb.ty, CType::Ptr(_)));
         if !pa && !pb {
             let (a, b) = (self.int_of(va, a.span), self.int_of(vb, b.span));
