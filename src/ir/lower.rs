@@ -93,6 +93,7 @@ pub fn lower(
         nodes: Vec::new(),
         units: Vec::new(),
         blocks: Vec::new(),
+        access_sites: HashMap::new(),
         sites: Vec::new(),
         globals: Vec::new(),
         global_names: HashMap::new(),
@@ -400,7 +401,7 @@ pub(super) fn block_mentions(b: &ast::Block, name: &str) -> bool {
     let mut found = false;
     for s in &b.stmts {
         stmt_walk(s, &mut |e| match &e.kind {
-            AK::Var(n) | AK::Index(n, _) | AK::DerefIndex(n, _) if n.name == name => found = true,
+            AK::Var(n) | AK::Index(n, _) | AK::DerefIndex(n, ..) if n.name == name => found = true,
             _ => {}
         });
     }
@@ -465,7 +466,7 @@ fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     f(e);
     match &e.kind {
         AK::Int(..) | AK::Bool(_) | AK::Var(_) => {}
-        AK::Index(_, i) | AK::DerefIndex(_, i) => expr_walk(i, f),
+        AK::Index(_, i) | AK::DerefIndex(_, i, _) => expr_walk(i, f),
         // Removed by `crate::mem` before lowering.
         AK::Deref(x) | AK::AddrOf(x) | AK::Member(x, ..) | AK::PtrCast(_, x) => expr_walk(x, f),
         AK::IndexOf(a, b) => {
@@ -531,6 +532,9 @@ struct Cx<'a> {
     proc_list: Vec<&'a ast::Function>,
     cond_exits: Vec<((NodeId, bool), bool)>,
     overflow_checks: bool,
+    /// The `deref` site of each access `crate::ir::mem` numbered: one
+    /// condition per dereference written, whichever check fails.
+    access_sites: HashMap<u32, SiteId>,
 }
 
 impl Cx<'_> {
@@ -661,6 +665,18 @@ impl Cx<'_> {
     fn new_unit(&mut self, kind: UnitKind, span: Span, proc: ProcId) -> UnitId {
         self.units.push(Unit { kind, span, proc });
         UnitId(self.units.len() as u32 - 1)
+    }
+
+    /// The site of access `k`; statically safe only if every check of it is.
+    fn access_site(&mut self, k: u32, span: Span, proc: ProcId, static_ok: bool) -> SiteId {
+        if let Some(&s) = self.access_sites.get(&k) {
+            self.sites[s.index()].static_ok &= static_ok;
+            return s;
+        }
+        let s = self.new_site(SiteKind::Deref, span, proc, None);
+        self.sites[s.index()].static_ok = static_ok;
+        self.access_sites.insert(k, s);
+        s
     }
 
     fn new_site(&mut self, kind: SiteKind, span: Span, proc: ProcId, array: Option<VarId>) -> SiteId {

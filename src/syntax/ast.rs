@@ -478,6 +478,7 @@ pub enum ExprKind {
     /// A nested `{ ... }` in an initialiser (a struct inside an array).
     InitList(Vec<Expr>),
     /// An access through a pointer into array `a` at `i` (made by
-    /// `crate::mem`): `a[i]` whose check is a `deref` condition.
-    DerefIndex(Ident, Box<Expr>),
+    /// `crate::ir::mem`): `a[i]` whose check is the `deref` condition of
+    /// access number `k` (one per dereference in the source).
+    DerefIndex(Ident, Box<Expr>, u32),
 }

@@ -108,7 +108,7 @@ impl Cx<'_> {
         match &e.kind {
             AK::Int(_, t) | AK::Cast(t, _) => *t,
             AK::Bool(_) | AK::Unary(UnOp::Not, _) => IntType::Int,
-            AK::Var(id) | AK::Index(id, _) | AK::DerefIndex(id, _) => {
+            AK::Var(id) | AK::Index(id, _) | AK::DerefIndex(id, ..) => {
                 self.peek_var(fl, id).map_or(IntType::Int, |v| self.vars[v.index()].ty)
             }
             AK::Call(name, _) => match (self.procs.get(&name.name), self.builtin_for(name)) {

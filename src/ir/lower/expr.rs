@@ -144,7 +144,7 @@ impl Cx<'_> {
                     span: e.span,
                 })
             }
-            AK::Index(id, idx) | AK::DerefIndex(id, idx) => {
+            AK::Index(id, idx) | AK::DerefIndex(id, idx, _) => {
                 let v = self.lookup(fl, id)?;
                 if self.vars[v.index()].len.is_none() {
                     self.err(
@@ -162,13 +162,16 @@ impl Cx<'_> {
                 } else {
                     self.snapshot(fl, i, idx.span)
                 };
-                let kind = match e.kind {
-                    AK::DerefIndex(..) => SiteKind::Deref,
-                    _ => SiteKind::Bounds,
-                };
-                let site = self.new_site(kind, e.span, fl.pid, Some(v));
                 let len = self.vars[v.index()].len.unwrap_or(0);
-                self.sites[site.index()].static_ok = matches!(i.kind, ExprKind::Const(k) if 0 <= k && k < len as i64);
+                let in_range = matches!(i.kind, ExprKind::Const(k) if 0 <= k && k < len as i64);
+                let site = match e.kind {
+                    AK::DerefIndex(_, _, k) => self.access_site(k, e.span, fl.pid, in_range),
+                    _ => {
+                        let site = self.new_site(SiteKind::Bounds, e.span, fl.pid, Some(v));
+                        self.sites[site.index()].static_ok = in_range;
+                        site
+                    }
+                };
                 Some(Place {
                     var: v,
                     index: Some((Box::new(i), site)),
@@ -430,7 +433,11 @@ impl Cx<'_> {
                 None
             }
             Builtin::InvalidAccess => {
-                let site = self.new_site(SiteKind::Deref, span, fl.pid, None);
+                let k = match args.first().map(|a| &a.kind) {
+                    Some(AK::Int(k, _)) => *k as u32,
+                    _ => u32::MAX,
+                };
+                let site = self.access_site(k, span, fl.pid, false);
                 self.emit(fl, NodeKind::Error { site }, span);
                 None
             }

@@ -726,7 +726,8 @@ impl Mem {
 
     /// `if (tag == k1) s1 else if (tag == k2) s2 ... else invalid`.
     pub(super) fn split(&mut self, tag: &Expr, cases: Vec<(i64, Vec<Stmt>)>, span: Span) -> Stmt {
-        let mut chain = vec![call(INVALID_ACCESS, vec![], span)];
+        let k = self.access(span);
+        let mut chain = vec![call(INVALID_ACCESS, vec![int(k, span)], span)];
         for (k, body) in cases.into_iter().rev() {
             chain = vec![if_(bin(BinOp::Eq, tag.clone(), int(k, span), span), body, chain, span)];
         }
@@ -735,24 +736,30 @@ impl Mem {
 
     /// The checks for an access to object `o` at offset `off`: alive, and
     /// at offset 0 when it is no array (arrays check their index).
-    fn access_checks(&self, o: &objects::Obj, off: &Expr, span: Span) -> Vec<Stmt> {
+    fn access_checks(&mut self, o: &objects::Obj, off: &Expr, span: Span) -> Vec<Stmt> {
+        let k = self.access(span);
+        let invalid = || vec![call(INVALID_ACCESS, vec![int(k, span)], span)];
         let mut out = Vec::new();
         if let Some(f) = &o.owner {
             let dead = bin(BinOp::Eq, var(&self.alive_flag(f), span), int(0, span), span);
-            out.push(if_(dead, vec![call(INVALID_ACCESS, vec![], span)], vec![], span));
+            out.push(if_(dead, invalid(), vec![], span));
         }
         if o.len.is_none() && !matches!(off.kind, ExprKind::Int(0, _)) {
             let bad = bin(BinOp::Ne, off.clone(), int(0, span), span);
-            out.push(if_(bad, vec![call(INVALID_ACCESS, vec![], span)], vec![], span));
+            out.push(if_(bad, invalid(), vec![], span));
         }
         out
     }
 
     /// Leaf `path` of object `o` at offset `off`, as an expression.
-    fn storage(o: &objects::Obj, path: &str, off: &Expr, span: Span) -> Expr {
+    fn storage(&mut self, o: &objects::Obj, path: &str, off: &Expr, span: Span) -> Expr {
         let name = format!("{}{path}", o.base);
+        let k = self.access(span) as u32;
         match o.len {
-            Some(_) => mk(ExprKind::DerefIndex(Ident { name, span }, Box::new(off.clone())), span),
+            Some(_) => mk(
+                ExprKind::DerefIndex(Ident { name, span }, Box::new(off.clone()), k),
+                span,
+            ),
             None => var(&name, span),
         }
     }
@@ -809,7 +816,7 @@ impl Mem {
                 for o in objs {
                     let mut body = self.access_checks(&o, &off, span);
                     for (t, l) in temps.iter().zip(&leaves) {
-                        let src = Self::storage(&o, &format!("{path}{}", l.path), &off, span);
+                        let src = self.storage(&o, &format!("{path}{}", l.path), &off, span);
                         body.push(assign(var(t, span), src, span));
                     }
                     cases.push((o.tag, body));
@@ -869,7 +876,7 @@ impl Mem {
                 for o in objs {
                     let mut body = self.access_checks(&o, off, span);
                     for (l, v) in leaves.iter().zip(vals) {
-                        let dst = Self::storage(&o, &format!("{path}{}", l.path), off, span);
+                        let dst = self.storage(&o, &format!("{path}{}", l.path), off, span);
                         body.push(assign(dst, v.clone(), span));
                     }
                     cases.push((o.tag, body));

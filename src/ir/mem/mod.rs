@@ -138,6 +138,9 @@ struct Mem {
     errors: Vec<(Span, String)>,
     /// Functions with taken locals (they get an `alive` flag).
     owners: HashSet<String>,
+    /// The number of each access written (by span): its checks share one
+    /// `deref` condition.
+    accesses: HashMap<(u32, u32), i64>,
 }
 
 impl Mem {
@@ -161,6 +164,7 @@ impl Mem {
             temp_next: 0,
             errors: Vec::new(),
             owners: HashSet::new(),
+            accesses: HashMap::new(),
         };
         for it in &p.items {
             match it {
@@ -240,6 +244,12 @@ impl Mem {
 
     fn alive_flag(&self, func: &str) -> String {
         format!("{func}::alive")
+    }
+
+    /// The number of the access at `span`.
+    fn access(&mut self, span: Span) -> i64 {
+        let n = self.accesses.len() as i64;
+        *self.accesses.entry((span.lo, span.hi)).or_insert(n)
     }
 
     /// A fresh temporary of the current function (declared at its start).
