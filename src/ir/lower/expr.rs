@@ -32,6 +32,20 @@ impl Cx<'_> {
         builtin(&name.name)
     }
 
+    /// A call of a `void` function or of a builtin that returns nothing.
+    pub(super) fn is_void_call(&self, e: &ast::Expr) -> bool {
+        let AK::Call(name, _) = &e.kind else {
+            return false;
+        };
+        match self.procs.get(&name.name) {
+            Some(p) if !builtin_always(&name.name) => self.proc_list[p.index()].ret == ast::RetType::Void,
+            _ => matches!(
+                self.builtin_for(name),
+                Some(Builtin::ReachError | Builtin::Stop | Builtin::Assert | Builtin::Assume)
+            ),
+        }
+    }
+
     // ---- expressions ----
 
     /// An expression evaluated for its effects (an expression statement).

@@ -280,6 +280,25 @@ impl Cx<'_> {
                     self.local_decl(fl, d);
                 }
             }
+            StmtKind::Expr(ast::Expr {
+                kind: AK::Ternary(c, a, b),
+                span,
+            }) if self.is_void_call(a) || self.is_void_call(b) => {
+                // `c ? a : b;` for its effects (SV-COMP's `c ? 0 :
+                // __blast_assert()`, with a `void` operand gcc accepts):
+                // `if (c) a; else b;`.
+                let arm = |x: &ast::Expr| {
+                    Box::new(ast::Stmt {
+                        kind: StmtKind::Expr(x.clone()),
+                        span: x.span,
+                    })
+                };
+                let as_if = ast::Stmt {
+                    kind: StmtKind::If(ast::Cond::Expr((**c).clone()), arm(a), Some(arm(b))),
+                    span: *span,
+                };
+                self.stmt(fl, &as_if);
+            }
             StmtKind::Expr(e) => {
                 let kind = match &e.kind {
                     AK::Call(name, _) => match self.builtin_for(name) {
