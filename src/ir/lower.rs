@@ -94,6 +94,7 @@ pub fn lower(
         units: Vec::new(),
         blocks: Vec::new(),
         access_sites: HashMap::new(),
+        frozen_unit: None,
         sites: Vec::new(),
         globals: Vec::new(),
         global_names: HashMap::new(),
@@ -477,7 +478,7 @@ fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
         AK::InitList(xs) => xs.iter().for_each(|x| expr_walk(x, f)),
         AK::Call(_, args) | AK::Comma(args) => args.iter().for_each(|a| expr_walk(a, f)),
         AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } | AK::SizeOf(x) => expr_walk(x, f),
-        AK::StmtExpr(b) => b.stmts.iter().for_each(|s| stmt_walk(s, f)),
+        AK::StmtExpr(b) | AK::Access(b) => b.stmts.iter().for_each(|s| stmt_walk(s, f)),
         AK::Binary(_, a, b) | AK::Assign(_, a, b) => {
             expr_walk(a, f);
             expr_walk(b, f);
@@ -535,6 +536,8 @@ struct Cx<'a> {
     /// The `deref` site of each access `crate::ir::mem` numbered: one
     /// condition per dereference written, whichever check fails.
     access_sites: HashMap<u32, SiteId>,
+    /// While lowering an `Access`: the unit its nodes belong to.
+    frozen_unit: Option<UnitId>,
 }
 
 impl Cx<'_> {
@@ -663,6 +666,9 @@ impl Cx<'_> {
     }
 
     fn new_unit(&mut self, kind: UnitKind, span: Span, proc: ProcId) -> UnitId {
+        if let Some(u) = self.frozen_unit {
+            return u;
+        }
         self.units.push(Unit { kind, span, proc });
         UnitId(self.units.len() as u32 - 1)
     }
@@ -721,7 +727,7 @@ fn has_effects(e: &ast::Expr) -> bool {
     expr_walk(e, &mut |x| {
         if matches!(
             x.kind,
-            AK::Call(..) | AK::Assign(..) | AK::IncDec { .. } | AK::StmtExpr(_)
+            AK::Call(..) | AK::Assign(..) | AK::IncDec { .. } | AK::StmtExpr(_) | AK::Access(_)
         ) {
             found = true;
         }

@@ -475,6 +475,10 @@ pub enum ExprKind {
     PtrCast(CType, Box<Expr>),
     /// `sizeof(struct s)` and other sizes `crate::mem` computes.
     SizeOfType(CType),
+    /// Statements `crate::ir::mem` made for one access through a pointer,
+    /// then a value: a statement expression whose nodes belong to the unit
+    /// of the statement around it (the access is one FSS entry).
+    Access(Block),
     /// A nested `{ ... }` in an initialiser (a struct inside an array).
     InitList(Vec<Expr>),
     /// An access through a pointer into array `a` at `i` (made by

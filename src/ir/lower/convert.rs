@@ -130,7 +130,7 @@ impl Cx<'_> {
             AK::Deref(_) | AK::AddrOf(_) | AK::Member(..) | AK::IndexOf(..) | AK::PtrCast(..) | AK::InitList(_) => {
                 IntType::Int
             }
-            AK::StmtExpr(b) => match b.stmts.last().map(|s| &s.kind) {
+            AK::StmtExpr(b) | AK::Access(b) => match b.stmts.last().map(|s| &s.kind) {
                 Some(StmtKind::Expr(e)) => match &e.kind {
                     // A local of the block: its declared type.
                     AK::Var(id) => stmt_expr_local(b, &id.name).unwrap_or_else(|| self.type_of(fl, e)),

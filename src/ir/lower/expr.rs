@@ -695,6 +695,12 @@ impl Cx<'_> {
                 mk(ExprKind::Const(array.unwrap_or_else(|| self.type_of(fl, x).size())))
             }
             AK::StmtExpr(b) => self.stmt_expr(fl, b, span),
+            AK::Access(b) => {
+                let saved = self.frozen_unit.replace(fl.unit);
+                let v = self.stmt_expr(fl, b, span);
+                self.frozen_unit = saved;
+                v
+            }
         }
     }
 

@@ -99,7 +99,7 @@ pub(super) fn wrap(pre: Vec<Stmt>, e: Expr) -> Expr {
     let span = e.span;
     let mut stmts = pre;
     stmts.push(stmt(StmtKind::Expr(e), span));
-    mk(ExprKind::StmtExpr(ast::Block { stmts, span }), span)
+    mk(ExprKind::Access(ast::Block { stmts, span }), span)
 }
 
 fn is_simple(e: &Expr) -> bool {
@@ -319,7 +319,7 @@ impl Mem {
                 self.unsupported(span, "an initialiser list here is not supported");
                 Self::int_val(int(0, span))
             }
-            ExprKind::DerefIndex(..) => Self::int_val(e.clone()),
+            ExprKind::DerefIndex(..) | ExprKind::Access(_) => Self::int_val(e.clone()),
         }
     }
 

@@ -427,7 +427,7 @@ impl Mem {
                     StmtKind::Expr(v.leaves.into_iter().next().expect("one"))
                 } else {
                     let stmts = self.discard(v, span);
-                    return vec![stmt(StmtKind::Block(Block { stmts, span }), span)];
+                    StmtKind::Expr(wrap(stmts, int(0, span)))
                 }
             }
             StmtKind::If(c, t, e) => {

@@ -1,0 +1,137 @@
+//! Pointers, structs and arrays passed to functions, as a user sees them:
+//! the examples of `programs/memory/` explained by `check` (FSS, assumptions,
+//! NEST) and `verify` (a trace that replays), invalid accesses reported as
+//! `deref` conditions, and every command accepting them.
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::focuscheck;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (_, out, err) = focuscheck(args);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}):\n{out}\n{err}"))
+}
+
+fn unsafe_conditions(doc: &serde_json::Value) -> Vec<&serde_json::Value> {
+    doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .filter(|c| c["verdict"] == "unsafe")
+        .collect()
+}
+
+#[test]
+fn swap_through_aliased_pointers_is_explained() {
+    let doc = json(&["check", "programs/memory/swap.c", "--format", "json"]);
+    let bad = unsafe_conditions(&doc);
+    assert_eq!(bad.len(), 1, "{doc:#}");
+    assert_eq!(bad[0]["line"], 33);
+    let fss = &bad[0]["fss"][0];
+    let lines: Vec<i64> = fss["statements"]
+        .as_array()
+        .expect("statements")
+        .iter()
+        .map(|s| s["line"].as_i64().expect("a line"))
+        .collect();
+    // The cause: `same` is true, so `q = p` makes both point to `x`, and
+    // `order` compares `*lo` with `*hi` (line 17) without swapping.
+    for l in [27, 28, 29, 17, 32] {
+        assert!(lines.contains(&l), "line {l} missing from the FSS {lines:?}");
+    }
+    let text = fss.to_string();
+    assert!(text.contains("same@24 != 0"), "assumption on `same` missing: {text}");
+    // Every safe condition is a dereference of a valid pointer.
+    for c in doc["conditions"].as_array().expect("conditions") {
+        if c["verdict"] == "safe" {
+            assert_eq!(c["kind"], "deref", "{c}");
+        }
+    }
+    let (code, out, err) = focuscheck(&["verify", "programs/memory/swap.c"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("possible call of `reach_error()`"), "{out}");
+    assert!(out.contains("status: confirmed"), "{out}");
+}
+
+#[test]
+fn array_parameters_and_a_struct_with_a_pointer_field() {
+    let doc = json(&["check", "programs/memory/avg.c", "--format", "json"]);
+    let bad = unsafe_conditions(&doc);
+    assert_eq!(bad.len(), 1, "{doc:#}");
+    assert_eq!(bad[0]["line"], 38);
+    let fss = bad[0]["fss"].as_array().expect("fss");
+    assert!(!fss.is_empty(), "no FSS: {doc:#}");
+    let (code, out, _) = focuscheck(&["verify", "--loops", "unroll:4", "programs/memory/avg.c"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("avg.c:38:5: warning: possible call of `reach_error()`"),
+        "{out}"
+    );
+    assert!(out.contains("status: confirmed"), "{out}");
+}
+
+const INVALID: &str = "\
+int *keep;
+int a[4];
+void f(void) { int local = 3; keep = &local; }
+int main(void) {
+  int i = __VERIFIER_nondet_int();
+  int *p = 0;
+  if (i == 1) p = &a[3];
+  if (i == 2) p = a + 4;
+  if (i == 3) { f(); p = keep; }
+  if (i == 4) return *p + 1;
+  if (i >= 1 && i <= 3) return *p;
+  return 0;
+}
+";
+
+#[test]
+fn invalid_accesses_are_deref_conditions_with_their_runs() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("invalid.c");
+    std::fs::write(&file, INVALID).expect("write");
+    let f = file.to_str().expect("utf-8");
+    let doc = json(&["check", f, "--format", "json"]);
+    let bad = unsafe_conditions(&doc);
+    // `*p + 1` reads null (i = 4); `*p` reads one past `a` (i = 2) or a
+    // finished call's local (i = 3); `&a[3]` (i = 1) is valid.
+    assert_eq!(bad.len(), 2, "{doc:#}");
+    for c in &bad {
+        assert_eq!(c["kind"], "deref", "{c}");
+    }
+    let (code, text, _) = focuscheck(&["check", f]);
+    assert_eq!(code, 1, "{text}");
+    for choice in ["--choices 4\n", "--choices 2\n", "--choices 3\n"] {
+        assert!(text.contains(choice), "no counterexample `{choice}`: {text}");
+    }
+    assert!(!text.contains("--choices 1\n"), "a valid access reported: {text}");
+    // SV-COMP's unreach-call leaves them out.
+    let doc = json(&["check", f, "--format", "json", "--property", "unreach-call"]);
+    assert!(unsafe_conditions(&doc).is_empty(), "{doc:#}");
+    // The replay reaches the error named.
+    let (_, out, _) = focuscheck(&["run", f, "--choices", "3"]);
+    assert!(out.contains("invalid pointer access in `*p`"), "{out}");
+}
+
+#[test]
+fn every_command_accepts_memory_programs() {
+    for args in [
+        vec!["doomed", "programs/memory/"],
+        vec!["diagnose", "programs/memory/swap.c"],
+        vec![
+            "diff",
+            "--entry",
+            "main",
+            "programs/memory/swap.c",
+            "programs/memory/swap.c",
+        ],
+        vec!["facts", "programs/memory/avg.c"],
+        vec!["parse", "programs/memory/avg.c", "programs/memory/swap.c"],
+        vec!["verify", "--loops", "havoc", "programs/memory/"],
+    ] {
+        let (code, out, err) = focuscheck(&args);
+        assert!(code == 0 || code == 1, "{args:?} exited {code}:\n{out}\n{err}");
+        assert!(!err.contains("error:"), "{args:?}:\n{err}");
+    }
+}
