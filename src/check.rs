@@ -288,10 +288,14 @@ pub fn check_with(
         vc_check.settle(&mut results, &mut vc);
     }
     let verdict_time = start.elapsed() - explore_time;
+    // The VC engine's counterexamples are explained from their own runs
+    // (`explain_runs`, below), not from the Datalog engine's graph, where
+    // no feasible error path was found.
+    let from_vc = |r: &CondReport| r.engine == "vc" && r.counterexample.is_some();
     let to_explain: Vec<CondId> = if opts.explain {
         results
             .iter()
-            .filter(|r| r.verdict != Verdict::Safe)
+            .filter(|r| r.verdict != Verdict::Safe && !from_vc(r))
             .map(|r| r.id)
             .collect()
     } else {
@@ -376,7 +380,7 @@ pub fn check_with(
     // Every confirmed counterexample still without an FSS (the VC
     // engine's, or one the backward rules found none for) is explained
     // from its own run.
-    if !explain_skipped {
+    if opts.explain && !explain_skipped {
         explain_runs(&cx, users, opts, &results, &mut explanations, explain_deadline);
     }
     let explain_time = start.elapsed() - explore_time - verdict_time;
