@@ -131,7 +131,10 @@ fn check_fss(p: &Program, report: &Report, c: &CondReport, run: &interp::Run, f:
             continue;
         }
         if r.c.holds(&mut |s| inputs[&s]) != Some(true) {
-            wrong.push(format!("assumption {:?} is false of the run's inputs {:?}", r.c, run.inputs));
+            wrong.push(format!(
+                "assumption {:?} is false of the run's inputs {:?}",
+                r.c, run.inputs
+            ));
         }
     }
     wrong
@@ -178,7 +181,11 @@ fn check_report(p: &Program, report: &Report) -> (usize, usize, Vec<String>) {
 
 /// The lines of the best FSS's statements.
 fn lines(report: &Report, c: &CondReport) -> Vec<u32> {
-    report.explanations[&c.id].fss[0].entries.iter().map(|e| e.line).collect()
+    report.explanations[&c.id].fss[0]
+        .entries
+        .iter()
+        .map(|e| e.line)
+        .collect()
 }
 
 #[test]
@@ -189,7 +196,12 @@ fn the_vc_engines_counterexamples_on_programs_are_explained_by_their_runs() {
         for engine in [Engine::Vc, Engine::Auto] {
             let report = vc_check(&p, engine);
             let (unsafe_vc, explained, wrong) = check_report(&p, &report);
-            assert_eq!(unsafe_vc, 1, "{file} ({}): one unsafe condition, by the VC engine", engine.name());
+            assert_eq!(
+                unsafe_vc,
+                1,
+                "{file} ({}): one unsafe condition, by the VC engine",
+                engine.name()
+            );
             assert_eq!(explained, 1, "{file} ({}): explained", engine.name());
             assert!(wrong.is_empty(), "{file} ({}): {wrong:#?}", engine.name());
         }
@@ -219,7 +231,11 @@ fn a_long_run_gets_a_short_fss_quickly() {
     assert!(wrong.is_empty(), "{wrong:#?}");
     let c = &report.results[0];
     let run = &c.counterexample.as_ref().expect("a counterexample").run;
-    assert!(run.trace.len() > 15_000, "the run goes around the loop: {} steps", run.trace.len());
+    assert!(
+        run.trace.len() > 15_000,
+        "the run goes around the loop: {} steps",
+        run.trace.len()
+    );
     // The loop does not matter: the test of `x` and the assertion do.
     assert_eq!(lines(&report, c), vec![8, 9]);
     assert!(took < Duration::from_secs(20), "{took:?}");
@@ -250,8 +266,5 @@ fn generated_programs_with_long_loops() {
     println!("{unsafe_vc} unsafe conditions from the VC engine, {explained} explained");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(unsafe_vc >= 10, "too few bugs to test: {unsafe_vc}");
-    assert!(
-        explained * 10 >= unsafe_vc * 9,
-        "{explained} of {unsafe_vc} explained"
-    );
+    assert!(explained * 10 >= unsafe_vc * 9, "{explained} of {unsafe_vc} explained");
 }

@@ -60,7 +60,8 @@ impl Model<'_> {
     /// symbol the operation's value (when the values below it are known).
     fn sync(&mut self, x: &Exec) {
         while self.choices_seen < x.choices.len() {
-            if let (Choice::Draw(s, _), Some(v)) = (&x.choices[self.choices_seen], self.run.choices.get(self.choices_seen))
+            if let (Choice::Draw(s, _), Some(v)) =
+                (&x.choices[self.choices_seen], self.run.choices.get(self.choices_seen))
             {
                 self.vals.insert(*s, *v);
             }
@@ -69,10 +70,12 @@ impl Model<'_> {
         while self.alphas_seen < x.alphas.len() {
             let (s, def) = &x.alphas[self.alphas_seen];
             let mut missing = false;
-            let v = def.eval(&mut |t| self.value(t).unwrap_or_else(|| {
-                missing = true;
-                0
-            }));
+            let v = def.eval(&mut |t| {
+                self.value(t).unwrap_or_else(|| {
+                    missing = true;
+                    0
+                })
+            });
             if let (Some(v), false) = (v, missing) {
                 self.vals.insert(*s, v);
             }
@@ -275,7 +278,10 @@ fn walk(
                     match t {
                         Target::Node(m, w) => edges.push((
                             label(l),
-                            Edge::Step(Step { label: l, to: (c, m, w) }),
+                            Edge::Step(Step {
+                                label: l,
+                                to: (c, m, w),
+                            }),
                             Some((c, m, w)),
                         )),
                         Target::Error(k2) if k2 == k => edges.push((label(l), Edge::Error(l), None)),
@@ -299,10 +305,7 @@ fn walk(
                     continue;
                 }
             }
-            let step = PathStep {
-                node: n,
-                decisions: ds,
-            };
+            let step = PathStep { node: n, decisions: ds };
             let mut x = exec.clone();
             let before = x.constraints.len();
             if x.step(&step, cx.conds).is_err() {
@@ -316,7 +319,10 @@ fn walk(
             break;
         }
         let Some((step, edge, to, x)) = taken else {
-            return Err(format!("no transition of the explored graph follows the run at {}", at(n)));
+            return Err(format!(
+                "no transition of the explored graph follows the run at {}",
+                at(n)
+            ));
         };
         exec = x;
         path.push(step);
