@@ -57,9 +57,8 @@ impl Report {
         if !ex.fss.is_empty() {
             return None;
         }
-        // The VC engine explores no graph: only its counterexample's run
-        // was explained.
-        if let (Some(why), Engine::Vc) = (&ex.run_failed, self.engine) {
+        // Only the counterexample's run was explained (the VC engine's).
+        if let (Some(why), true) = (&ex.run_failed, ex.of_run) {
             return Some(format!("explaining the counterexample's own run: {why}"));
         }
         // Why the counterexample's own run gave none, when it was tried.
@@ -141,6 +140,11 @@ fn iterations(a: &Analysis, trace: &[crate::interp::Step]) -> u32 {
     most
 }
 
+/// A counterexample of the VC engine: explained from its run alone.
+fn from_vc(r: &CondReport) -> bool {
+    r.engine == "vc" && r.counterexample.is_some()
+}
+
 /// Explains each condition confirmed unsafe whose explanation has no FSS
 /// from its counterexample's run (`explain::explain_run`): its FSSs replace
 /// the empty explanation; if it finds none either, the explanation says why.
@@ -187,7 +191,10 @@ fn explain_runs(
                 "the backward rules over it found no FSS".to_string()
             }
         });
-        explanations.entry(r.id).or_default().run_failed = Some(why);
+        let ex = explanations.entry(r.id).or_default();
+        // Not explained from the Datalog engine's graph: only the run was.
+        ex.of_run |= from_vc(r);
+        ex.run_failed = Some(why);
     }
 }
 
@@ -291,7 +298,6 @@ pub fn check_with(
     // The VC engine's counterexamples are explained from their own runs
     // (`explain_runs`, below), not from the Datalog engine's graph, where
     // no feasible error path was found.
-    let from_vc = |r: &CondReport| r.engine == "vc" && r.counterexample.is_some();
     let to_explain: Vec<CondId> = if opts.explain {
         results
             .iter()

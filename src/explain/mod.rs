@@ -282,10 +282,13 @@ pub fn explain_run(
         run_failed: Some(why),
         ..Explanation::default()
     };
-    let rg = match run_graph::run_graph(cx, opts, run, k) {
+    let rg = match run_graph::run_graph(cx, opts, run, k, limits.deadline) {
         Ok(rg) => rg,
         Err(why) => return failed(why),
     };
+    if limits.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+        return failed(run_graph::TIME_LIMIT.into());
+    }
     let explored = Explored {
         cx,
         frames: &rg.exploration.frames,

@@ -35,6 +35,9 @@ use std::collections::{HashMap, HashSet};
 /// holds one state per step.
 pub const MAX_RUN_STEPS: usize = 2_000_000;
 
+/// Nor runs whose statements times the values of a state exceed this.
+pub const MAX_RUN_WORK: u64 = 2_000_000_000;
+
 /// The graph of one run, and what the walk found.
 pub struct RunGraph {
     pub exploration: Exploration,
@@ -136,9 +139,19 @@ fn run_nodes(cx: &Context, run: &interp::Run) -> Vec<NodeId> {
     nodes
 }
 
+/// Why a walk stopped at the deadline.
+pub const TIME_LIMIT: &str = "the time limit (--timeout) was reached while following the run";
+
 /// The graph of the run of `cx_run`, which ends at condition `k`; `Err`
-/// says why the run could not be followed.
-pub fn run_graph(cx: &Context, opts: &Options, cx_run: &Counterexample, k: CondId) -> Result<RunGraph, String> {
+/// says why the run could not be followed. Past `deadline` (checked every
+/// 1024 steps) the walk stops.
+pub fn run_graph(
+    cx: &Context,
+    opts: &Options,
+    cx_run: &Counterexample,
+    k: CondId,
+    deadline: Option<std::time::Instant>,
+) -> Result<RunGraph, String> {
     let run = &cx_run.run;
     if !run.outcome.is_error() {
         return Err("the run does not end at an error".into());
@@ -147,6 +160,15 @@ pub fn run_graph(cx: &Context, opts: &Options, cx_run: &Counterexample, k: CondI
     if nodes.len() > MAX_RUN_STEPS {
         return Err(format!(
             "the run executes {} statements, more than the {MAX_RUN_STEPS} followed to explain it",
+            nodes.len()
+        ));
+    }
+    // Each step's state costs time with the number of values it holds
+    // (an array of 100,000 elements filled in a loop: about 45 us a step).
+    let slots = cx.layout.global_slots as u64 + cx.layout.frame_slots.iter().copied().max().unwrap_or(0) as u64;
+    if (nodes.len() as u64).saturating_mul(slots.max(1)) > MAX_RUN_WORK {
+        return Err(format!(
+            "the run executes {} statements over states of {slots} values, too many to follow",
             nodes.len()
         ));
     }
@@ -173,8 +195,7 @@ pub fn run_graph(cx: &Context, opts: &Options, cx_run: &Counterexample, k: CondI
         opts: &opts,
         run: &state_run,
     };
-    let walked = walk(&explorer, cx, run, &nodes, k);
-    drop(explorer);
+    let walked = walk(&explorer, cx, run, &nodes, k, deadline);
     let (graph, path, repeats) = walked?;
     Ok(RunGraph {
         exploration: Exploration {
@@ -194,6 +215,7 @@ fn walk(
     run: &interp::Run,
     nodes: &[NodeId],
     k: CondId,
+    deadline: Option<std::time::Instant>,
 ) -> Result<(Graph, Vec<PathStep>, bool), String> {
     let p = cx.p;
     let mut g = Graph::default();
@@ -218,6 +240,9 @@ fn walk(
     let mut path = Vec::with_capacity(nodes.len());
     let at = |n: NodeId| p.location(p.node(n).span);
     for (i, &n) in nodes.iter().enumerate() {
+        if i % 1024 == 0 && deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            return Err(TIME_LIMIT.into());
+        }
         repeats |= !seen.insert(state);
         let (c, sn, v) = state;
         if sn != n {
