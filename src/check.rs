@@ -57,10 +57,14 @@ impl Report {
         if !ex.fss.is_empty() {
             return None;
         }
-        let engine = if r.engine == "vc" {
-            "; the counterexample is the VC engine's, which the explanation does not use"
-        } else {
-            ""
+        // Only the counterexample's run was explained (the VC engine's).
+        if let (Some(why), true) = (&ex.run_failed, ex.of_run) {
+            return Some(format!("explaining the counterexample's own run: {why}"));
+        }
+        // Why the counterexample's own run gave none, when it was tried.
+        let engine = match &ex.run_failed {
+            Some(why) => format!("; explaining the counterexample's own run: {why}"),
+            None => String::new(),
         };
         Some(if ex.infeasible > 0 {
             format!(
@@ -136,6 +140,64 @@ fn iterations(a: &Analysis, trace: &[crate::interp::Step]) -> u32 {
     most
 }
 
+/// A counterexample of the VC engine: explained from its run alone.
+fn from_vc(r: &CondReport) -> bool {
+    r.engine == "vc" && r.counterexample.is_some()
+}
+
+/// Explains each condition confirmed unsafe whose explanation has no FSS
+/// from its counterexample's run (`explain::explain_run`): its FSSs replace
+/// the empty explanation; if it finds none either, the explanation says why.
+fn explain_runs(
+    cx: &Context,
+    users: &[UserCond],
+    opts: &CheckOptions,
+    results: &[CondReport],
+    explanations: &mut BTreeMap<CondId, Explanation>,
+    deadline: Option<Instant>,
+) {
+    let limits = explain::ExplainLimits {
+        witness_steps: opts.search_steps / 4,
+        revisits: opts.revisits,
+        backward_steps: opts.explain_steps,
+        deadline,
+    };
+    let localise = |lo: u32| opts.localise.is_empty() || opts.localise.iter().any(|r| r.contains(&lo));
+    for r in results {
+        let Some(run) = r.counterexample.as_ref().filter(|_| r.verdict == Verdict::Unsafe) else {
+            continue;
+        };
+        if explanations.get(&r.id).is_some_and(|e| !e.fss.is_empty()) {
+            continue;
+        }
+        let ex = explain::explain_run(
+            cx,
+            &opts.engine,
+            users,
+            r.id,
+            run,
+            limits,
+            &localise,
+            opts.counterpart.as_ref().map(|f| f as &dyn Fn(&str) -> String),
+        );
+        if !ex.fss.is_empty() {
+            explanations.insert(r.id, ex);
+            continue;
+        }
+        let why = ex.run_failed.unwrap_or_else(|| {
+            if ex.truncated {
+                "a limit of the explanation (backward steps or --timeout) was reached first".to_string()
+            } else {
+                "the backward rules over it found no FSS".to_string()
+            }
+        });
+        let ex = explanations.entry(r.id).or_default();
+        // Not explained from the Datalog engine's graph: only the run was.
+        ex.of_run |= from_vc(r);
+        ex.run_failed = Some(why);
+    }
+}
+
 /// Checks every error condition of a program with the Datalog engine and
 /// explains the unsafe ones.
 pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
@@ -186,10 +248,16 @@ pub fn check_with(
     };
     if which == Engine::Vc {
         let results = vc_check.verdicts(&mut vc);
+        let mut explanations = BTreeMap::new();
+        if opts.explain {
+            let cx = Context::new(p, &a, &conds);
+            explain_runs(&cx, users, opts, &results, &mut explanations, at(EXPLAIN_SHARE));
+        }
+        let verdict_time = start.elapsed();
         return Report {
             analysis: a,
-            verdict_time: start.elapsed(),
-            explain_time: Duration::ZERO,
+            verdict_time,
+            explain_time: start.elapsed() - verdict_time,
             states: 0,
             summaries: 0,
             budget_hit: None,
@@ -199,7 +267,7 @@ pub fn check_with(
             stats: String::new(),
             explain: ExplainStats::default(),
             results,
-            explanations: BTreeMap::new(),
+            explanations,
             conds,
             engine: which,
             vc,
@@ -227,10 +295,13 @@ pub fn check_with(
         vc_check.settle(&mut results, &mut vc);
     }
     let verdict_time = start.elapsed() - explore_time;
+    // The VC engine's counterexamples are explained from their own runs
+    // (`explain_runs`, below), not from the Datalog engine's graph, where
+    // no feasible error path was found.
     let to_explain: Vec<CondId> = if opts.explain {
         results
             .iter()
-            .filter(|r| r.verdict != Verdict::Safe)
+            .filter(|r| r.verdict != Verdict::Safe && !from_vc(r))
             .map(|r| r.id)
             .collect()
     } else {
@@ -311,6 +382,12 @@ pub fn check_with(
                 r.counterexample = Some(cx);
             }
         }
+    }
+    // Every confirmed counterexample still without an FSS (the VC
+    // engine's, or one the backward rules found none for) is explained
+    // from its own run.
+    if opts.explain && !explain_skipped {
+        explain_runs(&cx, users, opts, &results, &mut explanations, explain_deadline);
     }
     let explain_time = start.elapsed() - explore_time - verdict_time;
     Report {

@@ -313,6 +313,35 @@ fn check_auto_confirms_an_error_by_replay() {
             c["reason"].as_str().expect("reason").contains("replays to the error"),
             "{doc}"
         );
+        // Explained from its own run: an FSS assuming the value of `n`,
+        // reduced to a NEST, in every format.
+        assert_eq!(c["explained_from"], "run", "{doc}");
+        assert!(c.get("no_fss").is_none(), "{doc}");
+        let f = &c["fss"][0];
+        assert!(
+            f["assumptions"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|x| x["vars"][0] == "n")),
+            "{f}"
+        );
+        assert!(
+            c["reduced"][0]["nest"]
+                .as_array()
+                .is_some_and(|n| n.contains(&12.into())),
+            "{c}"
+        );
+        let (_, sarif, _) = focuscheck(&["check", file, "--engine", engine, "--format", "sarif"]);
+        let sarif: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF");
+        let result = &sarif["runs"][0]["results"][0];
+        assert!(
+            result["codeFlows"].as_array().is_some_and(|f| !f.is_empty()),
+            "{result}"
+        );
+        let (_, text, _) = focuscheck(&["check", file, "--engine", engine]);
+        assert!(
+            text.contains("(1 FSS, 1 after Reduce)") && text.contains("NEST"),
+            "{text}"
+        );
         // The counterexample runs as `focuscheck run` prints it.
         let n = c["inputs"]["n"].as_i64().expect("an input n");
         let (code, out, _) = focuscheck(&["run", file, "--input", &format!("n={n}")]);

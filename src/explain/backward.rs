@@ -14,9 +14,9 @@
 //!   its result, or a parameter, matters);
 //! - every focus statement makes its controlling branches pending.
 //!
-//! The Datalog rules (`rules/bwd.rs`) and the plain walk over one trace
-//! (`trace_fss`) both use these functions, so the two agree by construction
-//! on each transition.
+//! The Datalog rules (`rules/bwd.rs`) use these functions over every
+//! graph: the explored state space, and the path of one concrete run
+//! (`run_graph.rs`), so the two agree by construction on each transition.
 
 use super::fss::{EvKind, Event};
 use crate::analysis::explore::Explored;

@@ -9,6 +9,7 @@ pub mod definitions;
 pub mod entries;
 pub mod fss;
 pub mod reduce;
+pub mod run_graph;
 pub mod witness;
 
 use crate::analysis::explore::Explored;
@@ -60,6 +61,11 @@ pub struct Explanation {
     /// `--timeout`'s wall clock cut it (what was cut depends on the
     /// machine's speed and load).
     pub clock: bool,
+    /// Explained from one confirmed counterexample's run (`explain_run`),
+    /// not from the whole explored graph.
+    pub of_run: bool,
+    /// Why the counterexample's run gave no explanation, when it was tried.
+    pub run_failed: Option<String>,
 }
 
 /// Per-run numbers of the backward phase.
@@ -248,4 +254,123 @@ pub fn rank(list: &mut [FssReport]) {
             .then_with(|| entries::lines(&a.entries).cmp(&entries::lines(&b.entries)))
             .then_with(|| a.fss.cmp(&b.fss))
     });
+}
+
+/// Explains condition `k` from one confirmed counterexample alone, whatever
+/// engine found it: the backward rules over the graph of its run
+/// (`run_graph`), so its FSS is the run's own focus statements (DESIGN §6),
+/// with assumptions, ranking, Reduce and NEST as for any explanation. Each
+/// FSS is checked against the run before it is shown: its statements are a
+/// subsequence of the run's, with the run's branch outcomes, and its
+/// assumptions over inputs hold on the run's inputs; if one is not, none is
+/// shown (and `run_failed` says why). An FSS whose witness search found
+/// nothing gets the run itself as its witness (the graph is the run's path,
+/// so the run has exactly this FSS).
+#[allow(clippy::too_many_arguments)]
+pub fn explain_run(
+    cx: &crate::context::Context,
+    opts: &crate::analysis::step::Options,
+    users: &[crate::ir::cond::UserCond],
+    k: CondId,
+    run: &Counterexample,
+    limits: ExplainLimits,
+    localise_at: &dyn Fn(u32) -> bool,
+    counterpart: Option<&dyn Fn(&str) -> String>,
+) -> Explanation {
+    let failed = |why: String| Explanation {
+        of_run: true,
+        run_failed: Some(why),
+        ..Explanation::default()
+    };
+    let rg = match run_graph::run_graph(cx, opts, run, k, limits.deadline) {
+        Ok(rg) => rg,
+        Err(why) => return failed(why),
+    };
+    if limits.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+        return failed(run_graph::TIME_LIMIT.into());
+    }
+    let explored = Explored {
+        cx,
+        frames: &rg.exploration.frames,
+        t: &rg.exploration.t,
+        summaries: opts.summaries,
+    };
+    let (mut out, _) = explain(
+        explored,
+        &rg.exploration.graph,
+        users,
+        &[k],
+        limits,
+        localise_at,
+        counterpart,
+    );
+    let mut ex = out.remove(&k).unwrap_or_default();
+    ex.of_run = true;
+    for f in &mut ex.fss {
+        if let Err(why) = fits_run(cx, &rg.path, run, f) {
+            return failed(format!("an FSS of the run does not fit it ({why}): none is shown"));
+        }
+        if f.witness.is_none() && !rg.repeats {
+            let mut w = run.clone();
+            w.path = rg.path.clone();
+            f.witness = Some(w);
+        }
+    }
+    ex
+}
+
+/// Whether an FSS is the run's: its statements in the run's order with the
+/// run's outcomes, its assumptions over inputs true of the run's inputs.
+fn fits_run(
+    cx: &crate::context::Context,
+    path: &[crate::analysis::path::PathStep],
+    run: &Counterexample,
+    f: &FssReport,
+) -> Result<(), String> {
+    use crate::analysis::state::Decision;
+    use crate::analysis::value::Sym;
+    use fss::EvKind;
+    let mut at = 0;
+    for ev in f.fss.iter() {
+        let outcome = match ev.kind {
+            EvKind::Branch(b) => Some(b),
+            EvKind::Assign | EvKind::Return | EvKind::Error | EvKind::Call => None,
+            // Parts of a call, placed with its segment.
+            EvKind::Param(_) | EvKind::Leave | EvKind::Result => continue,
+        };
+        let found = path[at..].iter().position(|s| {
+            s.node == ev.node && outcome.is_none_or(|b| s.decisions.last() == Some(&Decision::Branch(b)))
+        });
+        match found {
+            Some(j) => at += j + 1,
+            None => {
+                return Err(format!(
+                    "{} is not in the run after its previous statements",
+                    cx.p.location(cx.p.node(ev.node).span)
+                ))
+            }
+        }
+    }
+    let inputs: BTreeMap<Sym, i64> =
+        cx.p.input_slots()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                let v = run.run.inputs.iter().find(|(n, _)| *n == s.name)?.1;
+                Some((Sym::Input(i as u32), v))
+            })
+            .collect();
+    for r in f.raw.iter().filter(|r| !r.definition) {
+        let mut missing = false;
+        let holds = r.c.holds(&mut |s| {
+            inputs.get(&s).copied().unwrap_or_else(|| {
+                missing = true;
+                0
+            })
+        });
+        if !missing && holds != Some(true) {
+            return Err(format!("its assumption {:?} is false of the run's inputs", r.c));
+        }
+    }
+    Ok(())
 }

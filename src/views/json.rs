@@ -165,6 +165,11 @@ pub struct CondDoc {
     /// one, or with `--no-explain`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_fss: Option<String>,
+    /// Where the FSSs come from (absent when there are none): `graph`, the
+    /// backward rules over the Datalog engine's explored graph, or `run`,
+    /// over the counterexample's own run (the VC engine's counterexamples).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explained_from: Option<String>,
     /// Inputs and choices of the top counterexample.
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
@@ -487,6 +492,9 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
                     || res.truncated
                     || (r.explain_skipped && res.verdict != crate::analysis::Verdict::Safe),
                 no_fss: r.no_fss(res),
+                explained_from: ex
+                    .filter(|e| !e.fss.is_empty())
+                    .map(|e| if e.of_run { "run" } else { "graph" }.to_string()),
                 inputs,
                 choices,
                 trace,
