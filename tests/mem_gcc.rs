@@ -5,11 +5,11 @@
 //!
 //! Each program is deterministic and ends by storing what it computed in
 //! `int out[4]`. It must:
-//! - give, run by the interpreter (`focuscheck run`), the `out` that the
-//!   same file compiled by gcc prints;
+//! - give, run by the interpreter (`focuscheck run`) on each of its three
+//!   inputs, the `out` that the same file compiled by gcc prints;
 //! - be proved `safe` by `check` (default engine) with an assertion that
-//!   `out` has those values, and found `unsafe` with one that it does not,
-//!   the counterexample replaying (`check` replays every one).
+//!   holds on every run, and found `unsafe` with one that fails on some run
+//!   (the counterexample replaying: `check` replays every one).
 //!
 //! `FOCUSCHECK_MEM_PROGRAMS=N` runs more seeds.
 
@@ -38,6 +38,8 @@ impl Rng {
 
 const PRELUDE: &str = "\
 extern void __VERIFIER_error(void);
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int c);
 void __VERIFIER_assert(int c) { if (!c) __VERIFIER_error(); }
 struct T { int c; int d; };
 struct S { int a; int b[3]; struct T t; };
@@ -90,14 +92,18 @@ fn value(r: &mut Rng) -> String {
 fn program(seed: u64) -> String {
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut s = String::from(PRELUDE);
-    s.push_str("int main(void) {\n  int l0 = 1, l1 = 2;\n  int la[3] = {9, 8, 7};\n");
+    s.push_str("int main(void) {\n  int in = __VERIFIER_nondet_int();\n  __VERIFIER_assume(0 <= in && in <= 2);\n");
+    s.push_str("  int l0 = 1, l1 = 2;\n  int la[3] = {9, 8, 7};\n");
     s.push_str("  struct Q ls = {4, {5, 6}};\n  struct Q lq;\n  struct T *tp = &gs.t;\n");
     s.push_str("  int *p = &l0;\n  int *q = &ga[1];\n  struct S *sp = &gs;\n");
     // `pa` points into `ga` at `at`.
     let mut at = 0i64;
     s.push_str("  int *pa = ga;\n");
     for _ in 0..(6 + r.below(10)) {
-        let line = match r.below(16) {
+        let line = match r.below(19) {
+            16 => format!("p = in == 0 ? &{} : &{};", r.pick(INT_TARGETS), r.pick(INT_TARGETS)),
+            17 => format!("if (in == 1) q = &{};", r.pick(INT_TARGETS)),
+            18 => "*p += in; *q -= in * 2;".to_string(),
             0 => format!("p = &{};", r.pick(INT_TARGETS)),
             1 => format!("*p = {};", value(&mut r)),
             2 => format!("*p += {};", value(&mut r)),
@@ -141,12 +147,15 @@ fn program(seed: u64) -> String {
     s
 }
 
-fn gcc_out(dir: &Path, name: &str, text: &str) -> Vec<i64> {
+/// `out` for each input 0, 1, 2.
+fn gcc_out(dir: &Path, name: &str, text: &str) -> Vec<Vec<i64>> {
     let src = dir.join(format!("{name}.c"));
     let exe = dir.join(name);
     let main = text.replace("int main(void) {", "int fc_main(void) {");
     let harness = format!(
         "#include <stdio.h>\n#include <stdlib.h>\nvoid __VERIFIER_error(void) {{ printf(\"ERROR\\n\"); exit(0); }}\n\
+         int __VERIFIER_nondet_int(void) {{ return atoi(getenv(\"FC_IN\")); }}\n\
+         void __VERIFIER_assume(int c) {{ if (!c) exit(0); }}\n\
          {main}  return 0;\n}}\n\
          int main(void) {{ fc_main(); for (int i = 0; i < 4; i++) printf(\"%d\\n\", out[i]); return 0; }}\n"
     );
@@ -165,15 +174,22 @@ fn gcc_out(dir: &Path, name: &str, text: &str) -> Vec<i64> {
         .output()
         .expect("gcc is needed by this test");
     assert!(o.status.success(), "gcc: {}", String::from_utf8_lossy(&o.stderr));
-    let o = Command::new(&exe).output().expect("run the compiled program");
-    assert!(
-        o.status.success(),
-        "the generated program is not valid C (sanitizer):\n{text}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| l.trim().parse().expect("a number"))
+    (0..3)
+        .map(|input| {
+            let o = Command::new(&exe)
+                .env("FC_IN", input.to_string())
+                .output()
+                .expect("run the compiled program");
+            assert!(
+                o.status.success(),
+                "the generated program is not valid C (sanitizer):\n{text}\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .map(|l| l.trim().parse().expect("a number"))
+                .collect()
+        })
         .collect()
 }
 
@@ -210,23 +226,26 @@ fn generated_pointer_programs_agree_with_gcc_and_every_verdict() {
         let file = dir.path().join(format!("m{seed}.fc.c"));
         std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
         let f = file.to_str().expect("utf-8 path");
-        let (code, ran) = focuscheck(&["run", "--seed", "1", f]);
-        assert_eq!(code, 0, "seed {seed}: run failed:\n{ran}\n{text}");
-        assert_eq!(
-            run_out(&ran),
-            Some(want.clone()),
-            "seed {seed}: interpreter != gcc\n{ran}\n{text}"
-        );
-        // Every fourth program: the engines against the known outcome.
+        for (input, want) in want.iter().enumerate() {
+            // The input, then what `mk`'s uninitialised local draws (never read).
+            let choices = format!("{input}{}", ",1".repeat(100));
+            let (code, ran) = focuscheck(&["run", "--choices", &choices, f]);
+            assert_eq!(code, 0, "seed {seed}: run failed:\n{ran}\n{text}");
+            assert_eq!(
+                run_out(&ran),
+                Some(want.clone()),
+                "seed {seed}, input {input}: interpreter != gcc\n{ran}\n{text}"
+            );
+        }
+        // Every fourth program: the engines against every run's outcome.
         if seed % 4 != 0 {
             continue;
         }
         let k = (seed / 4 % 4) as usize;
-        for (op, verdict) in [("==", "safe"), ("!=", "unsafe")] {
-            let checked = format!(
-                "{text}  __VERIFIER_assert(out[{k}] {op} {});\n  return 0;\n}}\n",
-                want[k]
-            );
+        let v0 = want[0][k];
+        let same = want.iter().all(|w| w[k] == v0);
+        for (op, verdict) in [("==", if same { "safe" } else { "unsafe" }), ("!=", "unsafe")] {
+            let checked = format!("{text}  __VERIFIER_assert(out[{k}] {op} {v0});\n  return 0;\n}}\n");
             let cf = dir
                 .path()
                 .join(format!("m{seed}{}.c", if op == "==" { "t" } else { "f" }));
@@ -240,15 +259,13 @@ fn generated_pointer_programs_agree_with_gcc_and_every_verdict() {
                 cf.to_str().expect("utf-8"),
             ]);
             let first = out.lines().next().unwrap_or("");
-            let expect = format!("1 {verdict}");
             let counts = match verdict {
                 "safe" => first.contains("0 unsafe, 0 unknown, 1 safe"),
                 _ => first.contains("1 unsafe, 0 unknown, 0 safe"),
             };
             assert!(
                 counts,
-                "seed {seed}: expected {expect} for out[{k}] {op} {}:\n{out}\n{checked}",
-                want[k]
+                "seed {seed}: expected {verdict} for out[{k}] {op} {v0} (runs: {want:?}):\n{out}\n{checked}"
             );
         }
     }
