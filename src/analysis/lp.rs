@@ -22,16 +22,10 @@ impl Sat {
 }
 
 /// How hard to try.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct LpOptions {
     /// Prefer small values (readable inputs); costs a little time.
     pub small: bool,
-}
-
-impl Default for LpOptions {
-    fn default() -> Self {
-        LpOptions { small: false }
-    }
 }
 
 /// microlp takes integer bounds within the i32 range only. A symbol whose
