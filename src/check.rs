@@ -1,6 +1,7 @@
 //! The whole check of one program: explore, decide verdicts, explain.
 
 use crate::analysis::explore::{self, Explored};
+use crate::analysis::run::{MEMORY_LIMIT, TIME_LIMIT};
 use crate::analysis::{self, CheckOptions, CondReport, Verdict};
 use crate::context::conditions::{self, CondId, Condition};
 use crate::context::Context;
@@ -225,7 +226,25 @@ const EXPLAIN_SHARE: f64 = 0.9;
 /// `vc` decides every verdict with the VC engine (nothing is explored or
 /// explained); `auto` lets it decide what the Datalog engine leaves
 /// unknown, before the explanation.
+///
+/// Z3 runs in a context of its own for the file: in a context shared with
+/// earlier files (a worker thread's), its terms' numbering and so its
+/// choices and models would depend on which files the thread checked
+/// before, that is on `--jobs`.
 pub fn check_with(
+    p: &Program,
+    users: &[UserCond],
+    opts: &CheckOptions,
+    which: Engine,
+    plan: &VcPlan,
+    start: Instant,
+) -> Report {
+    z3::with_z3_config(&z3::Config::new(), || {
+        check_in_context(p, users, opts, which, plan, start)
+    })
+}
+
+fn check_in_context(
     p: &Program,
     users: &[UserCond],
     opts: &CheckOptions,
@@ -347,6 +366,15 @@ pub fn check_with(
             ..opts.engine.clone()
         };
         let again = explore::explore_exact_first(&cx, &engine, explain_deadline);
+        if again.budget_hit.is_some_and(|h| h == TIME_LIMIT || h == MEMORY_LIMIT) {
+            // Cut by a limit of the machine, not of the input: on a less
+            // loaded one it may have found an FSS.
+            for id in &ids {
+                if let Some(ex) = explanations.get_mut(id) {
+                    ex.truncated = true;
+                }
+            }
+        }
         if again.budget_hit.is_none() {
             let explored = Explored {
                 cx: &cx,

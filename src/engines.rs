@@ -50,9 +50,11 @@ pub struct VcPlan {
     pub k: u32,
     /// The unrolling bounds tried, in order, for counterexamples.
     pub unroll: Vec<u32>,
-    /// Per Z3 query.
-    pub query_timeout: Duration,
-    /// The VC engine's time per file when `--timeout` gives none.
+    /// Z3's resource limit per query (`rlimit`): deterministic, unlike
+    /// time, so a query's answer does not depend on the machine's load.
+    pub query_rlimit: u32,
+    /// The VC engine's time per file when `--timeout` gives none (a guard
+    /// only, like `--timeout`: what it cuts is `truncated`).
     pub budget: Duration,
 }
 
@@ -62,7 +64,7 @@ impl Default for VcPlan {
             inline_depth: 3,
             k: 2,
             unroll: vec![1, 3, 8, 20],
-            query_timeout: Duration::from_secs(10),
+            query_rlimit: vc::QUERY_RLIMIT,
             budget: Duration::from_secs(30),
         }
     }
@@ -82,6 +84,9 @@ pub struct VcStats {
     pub modes: Vec<String>,
     pub time: Duration,
     pub solver_time: Duration,
+    /// The wall-clock guard (`--timeout`) cut the VC engine: what it left
+    /// open is `truncated`.
+    pub cut: bool,
 }
 
 /// The VC engine's check for a condition (user conditions by their index
@@ -117,6 +122,7 @@ impl VcCheck<'_> {
         let start = Instant::now();
         let mut out = BTreeMap::new();
         if self.past() {
+            stats.cut = true;
             return out;
         }
         let invariants = vc::houdini::user_invariants(p, a).unwrap_or_default();
@@ -124,7 +130,8 @@ impl VcCheck<'_> {
             loops,
             inline_depth: plan.inline_depth,
             max_warnings: usize::MAX,
-            timeout: Some(plan.query_timeout),
+            rlimit: Some(plan.query_rlimit),
+            timeout: None,
             deadline: self.deadline,
             property: self.property,
             ..vc::Options::default()
@@ -134,7 +141,11 @@ impl VcCheck<'_> {
         let mut modes: Vec<Loops> = vec![Loops::Havoc, Loops::KInduction(plan.k)];
         modes.extend(plan.unroll.iter().map(|&k| Loops::Unroll(k)));
         for mode in modes {
-            if !open(&out) || self.past() {
+            if !open(&out) {
+                break;
+            }
+            if self.past() {
+                stats.cut = true;
                 break;
             }
             let o = opts(mode);
@@ -155,6 +166,13 @@ impl VcCheck<'_> {
             };
             stats.modes.push(mode.to_string());
             stats.solver_time += r.solver_time;
+            if r.clock_cut {
+                // What a mode cut by the clock decides may differ on a
+                // less loaded machine: none of it is kept, and nothing
+                // after it runs (the answer stays a function of the input).
+                stats.cut = true;
+                break;
+            }
             for &id in wanted {
                 if let std::collections::btree_map::Entry::Vacant(slot) = out.entry(id) {
                     if let Some(d) = self.decision(&r, mode, id) {
@@ -249,6 +267,7 @@ impl VcCheck<'_> {
                 None => {
                     r.reason = format!("{}; {}", r.reason, self.undecided(stats));
                     r.engine = "fsum+vc";
+                    r.truncated |= stats.cut;
                 }
             }
         }
@@ -261,11 +280,7 @@ impl VcCheck<'_> {
         format!(
             "the VC engine did not decide it either ({}{})",
             stats.modes.join(", "),
-            if self.past() {
-                "; the time limit was reached"
-            } else {
-                ""
-            }
+            if stats.cut { "; the time limit was reached" } else { "" }
         )
     }
 
@@ -279,6 +294,7 @@ impl VcCheck<'_> {
         wanted
             .into_iter()
             .map(|id| {
+                let truncated = !decided.contains_key(&id) && stats.cut;
                 let d = decided.remove(&id).unwrap_or_else(|| Decision {
                     verdict: Verdict::Unknown,
                     reason: self.undecided(stats).replace(" either", ""),
@@ -290,7 +306,7 @@ impl VcCheck<'_> {
                     reason: d.reason,
                     counterexample: d.counterexample,
                     engine: "vc",
-                    truncated: false,
+                    truncated,
                 }
             })
             .collect()

@@ -2,8 +2,12 @@
 //! `--jobs 1` and with `--jobs 2` prints the same JSON apart from timings,
 //! on every program under `programs/` (explained) and every SV-COMP task in
 //! `../shared` (verdicts and counterexamples, `--no-explain`, to keep the
-//! test's cost down). Budgets are counted in states here (a wall-clock
-//! limit far away), so nothing that is cut depends on the machine's load.
+//! test's cost down). The Datalog engine's budgets are counted in states
+//! (a wall-clock limit far away), so nothing that is cut depends on the
+//! machine's load. The default engine (`auto`, with Z3 bounded by its
+//! resource count) gives the same JSON too, also while other threads keep
+//! the cores busy, on every file that the `--timeout` guard does not cut
+//! (`truncated`).
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -16,8 +20,8 @@ use serde_json::Value;
 fn without_timings(mut v: Value) -> Value {
     match &mut v {
         Value::Object(map) => {
-            map.remove("seconds");
-            map.remove("timings");
+            // `seconds`, `timings`, and the VC engine's `solver_seconds`.
+            map.retain(|k, _| k != "timings" && !k.ends_with("seconds"));
             for (_, x) in map.iter_mut() {
                 *x = without_timings(x.take());
             }
@@ -35,9 +39,8 @@ fn without_timings(mut v: Value) -> Value {
 fn run(dirs: &[&str], jobs: &str, extra: &[&str]) -> Value {
     let mut args = vec!["check"];
     args.extend_from_slice(dirs);
-    // The Datalog engine: the VC engine's verdicts rest on Z3's time limit
-    // per query, which a loaded machine can reach in one run and not the
-    // other.
+    // The Datalog engine alone, on every file (its budgets are states);
+    // the default engine is compared below.
     args.extend_from_slice(&[
         "--engine",
         "fsum",
@@ -71,6 +74,127 @@ fn assert_same(dirs: &[&str], extra: &[&str], at_least: usize) {
         "--jobs 1 and --jobs 2 differ on: {}",
         differing.join(", ")
     );
+}
+
+/// `check` with the default engine: the documents of the files, by name.
+fn run_default(files: &[String], jobs: &str, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec!["check", "--format", "json", "--jobs", jobs];
+    args.extend_from_slice(extra);
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = cli::focuscheck(&args);
+    assert!(code == 0 || code == 1, "exit {code}\n{err}");
+    let v = without_timings(serde_json::from_str(&out).expect("JSON"));
+    v.as_array().expect("an array").clone()
+}
+
+/// Keeps every core busy (one spinning thread per core, and one more)
+/// while `f` runs.
+fn loaded<T>(f: impl FnOnce() -> T) -> T {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = AtomicBool::new(false);
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..=cores {
+            s.spawn(|| {
+                let mut x = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            });
+        }
+        let r = f();
+        stop.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+/// Runs the default engine on `files` with one job, two jobs, and two
+/// jobs on a loaded machine; fails with the files whose documents differ
+/// among the runs that none of them cut short. Returns how many files
+/// were compared.
+fn assert_same_default(files: &[String], extra: &[&str]) -> usize {
+    let runs = [
+        run_default(files, "1", extra),
+        run_default(files, "2", extra),
+        loaded(|| run_default(files, "2", extra)),
+    ];
+    for r in &runs {
+        assert_eq!(r.len(), files.len(), "a file is missing from the JSON");
+    }
+    let mut compared = 0;
+    let mut differing = Vec::new();
+    for i in 0..files.len() {
+        let docs: Vec<&Value> = runs.iter().map(|r| &r[i]).collect();
+        if docs.iter().any(|d| d["truncated"] == Value::Bool(true)) {
+            continue;
+        }
+        compared += 1;
+        if docs.iter().any(|d| *d != docs[0]) {
+            differing.push(files[i].clone());
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "the default engine's JSON differs between --jobs 1, --jobs 2 and a loaded machine on: {}",
+        differing.join(", ")
+    );
+    compared
+}
+
+/// The C files under `dir`, sorted.
+fn c_files(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("a directory").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(c_files(&p));
+        } else if p.extension().is_some_and(|x| x == "c" || x == "i" || x == "cimple") {
+            out.push(p.to_string_lossy().into_owned());
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_default_engine_decides_programs_alike_under_any_load() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files: Vec<String> = c_files(&root.join("programs"))
+        .into_iter()
+        // These two explore a 256-element array until `--timeout` cuts them
+        // (issue 28): they would be left out as truncated anyway, after
+        // spending the whole limit in each of the three runs.
+        .filter(|f| !f.ends_with("doomed/loop.c") && !f.ends_with("doomed/complex.c"))
+        .collect();
+    assert!(files.len() >= 40, "only {} programs", files.len());
+    let compared = assert_same_default(&files, &["--timeout", "30"]);
+    assert!(compared >= 40, "only {compared} programs were not cut short");
+}
+
+#[test]
+fn the_default_engine_decides_the_svcomp_tasks_alike_under_any_load() {
+    let files = c_files(&shared::shared("corpus/svcomp"));
+    // A short limit keeps the test's cost down: the tasks it cuts are left
+    // out, the others must agree.
+    let compared = assert_same_default(&files, &["--no-explain", "--timeout", "2"]);
+    assert!(compared >= 20, "only {compared} SV-COMP tasks were not cut short");
+}
+
+#[test]
+fn z3_queries_are_bounded_by_resources() {
+    use z3::ast::Int;
+    // A hard nonlinear question: with a tiny resource limit Z3 gives up,
+    // saying so, and not because of the clock.
+    let s = z3::Solver::new();
+    focuscheck::vc::solve::set_limits(&s, Some(1), None);
+    let (x, y, z) = (Int::new_const("x"), Int::new_const("y"), Int::new_const("z"));
+    let cube = |v: &Int| v.clone() * v.clone() * v.clone();
+    s.assert((cube(&x) + cube(&y)).eq(cube(&z)));
+    s.assert(x.gt(Int::from_i64(1)));
+    s.assert(y.gt(Int::from_i64(1)));
+    assert_eq!(s.check(), z3::SatResult::Unknown);
+    let why = s.get_reason_unknown().unwrap_or_default();
+    assert!(!focuscheck::vc::solve::clock_cut(&why, None), "{why}");
 }
 
 #[test]

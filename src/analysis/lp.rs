@@ -22,20 +22,10 @@ impl Sat {
 }
 
 /// How hard to try.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct LpOptions {
     /// Prefer small values (readable inputs); costs a little time.
     pub small: bool,
-    pub seconds: f64,
-}
-
-impl Default for LpOptions {
-    fn default() -> Self {
-        LpOptions {
-            small: false,
-            seconds: 5.0,
-        }
-    }
 }
 
 /// microlp takes integer bounds within the i32 range only. A symbol whose
@@ -48,7 +38,7 @@ const CLIP: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
 /// The branch-and-bound nodes one integer solve may open. microlp gives
 /// each node a copy of its parent's bound changes, so memory grows with the
 /// square of a dive's depth: on constraints through `%` a search within its
-/// 5 s grew to gigabytes (about 12 bytes times the nodes squared; 3,000
+/// former 5 s time limit grew to gigabytes (about 12 bytes times the nodes squared; 3,000
 /// nodes stay near 100 MB). A node budget also makes the answer
 /// independent of the machine's speed.
 const NODE_LIMIT: u64 = 3_000;
@@ -267,15 +257,13 @@ fn solve_bounded<'c>(
         }
     }
     // Solved through microlp itself, which takes a node budget (good_lp
-    // passes on only a time limit).
+    // passes on only a time limit). No time limit: the answer must not
+    // depend on the machine's load.
     let mut limits = microlp::SolveOptions::default();
-    limits.time_limit = Some(std::time::Duration::from_secs_f64(opts.seconds));
     limits.node_limit = Some(NODE_LIMIT);
     let values: Vec<f64> = match model.as_inner().solve_with(limits) {
         Ok(microlp::SolveOutcome::Solution(sol)) => sol.iter().map(|(_, v)| v).collect(),
-        Ok(microlp::SolveOutcome::Interrupted(_)) => {
-            return Sat::Unknown("the integer search reached its node or time limit")
-        }
+        Ok(microlp::SolveOutcome::Interrupted(_)) => return Sat::Unknown("the integer search reached its node limit"),
         Err(microlp::Error::Infeasible) => return Sat::No,
         Err(microlp::Error::Unbounded) => return Sat::Unknown("unbounded problem"),
         Err(_) => return Sat::Unknown("the solver gave up"),
@@ -329,10 +317,7 @@ mod tests {
         }
         // The integer search itself (readable models asked for: no bounds
         // model) cannot say no either.
-        let small = LpOptions {
-            small: true,
-            seconds: 5.0,
-        };
+        let small = LpOptions { small: true };
         let r = solve(&[c], &|_| (0, i64::MAX), small);
         assert!(matches!(r, Sat::Unknown(_)), "got {r:?}");
     }
@@ -358,14 +343,7 @@ mod tests {
             e: LinExpr::sym(x),
             cmp: Cmp::Ne,
         };
-        let r = solve(
-            &[ne],
-            &|_| (0, 5),
-            LpOptions {
-                small: true,
-                seconds: 5.0,
-            },
-        );
+        let r = solve(&[ne], &|_| (0, 5), LpOptions { small: true });
         assert_eq!(r, Sat::Yes([(x, 1)].into_iter().collect()));
     }
 
@@ -379,11 +357,7 @@ mod tests {
             .combine(1, &LinExpr::constant(1024), 1)
             .unwrap());
         for small in [false, true] {
-            let r = solve(
-                std::slice::from_ref(&c),
-                &|_| (0, u32::MAX as i64),
-                LpOptions { small, seconds: 5.0 },
-            );
+            let r = solve(std::slice::from_ref(&c), &|_| (0, u32::MAX as i64), LpOptions { small });
             match r {
                 Sat::Yes(m) => assert!(m[&x] >= 1024),
                 other => panic!("expected a model, got {other:?}"),

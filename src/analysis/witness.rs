@@ -445,10 +445,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
         range: &dyn Fn(Sym) -> (i64, i64),
         notes: &mut Notes,
     ) -> Option<BTreeMap<Sym, i64>> {
-        let opts = LpOptions {
-            small: true,
-            seconds: 10.0,
-        };
+        let opts = LpOptions { small: true };
         match refine::exact_model(
             &cons,
             &exec.alphas.iter().cloned().collect::<Vec<_>>(),

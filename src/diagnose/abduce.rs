@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 use z3::ast::{forall_const, Ast, Bool, Dynamic, Int};
-use z3::{Goal, Params, SatResult, Solver, Tactic};
+use z3::{Goal, SatResult, Solver, Tactic};
 
 /// Z3, with a time limit per call.
 pub struct Z3 {
@@ -34,9 +34,8 @@ pub enum Sat {
 impl Z3 {
     pub fn new(timeout: Duration) -> Z3 {
         let solver = Solver::new();
-        let mut params = Params::new();
-        params.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
-        solver.set_params(&params);
+        // Bounded by resources; the time only as a guard.
+        crate::vc::solve::set_limits(&solver, Some(crate::vc::QUERY_RLIMIT), Some(timeout));
         Z3 {
             solver,
             timeout,

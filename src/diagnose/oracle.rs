@@ -124,9 +124,13 @@ impl<'a> RunOracle<'a> {
     /// Runs on inputs from models of `f` (and what is known).
     fn directed_runs(&mut self, m: &Model, known: &Bool, f: &Bool) -> Vec<Observed> {
         let s = Solver::new();
-        let mut params = z3::Params::new();
-        params.set_u32("timeout", 2000);
-        s.set_params(&params);
+        // A quick question: a small resource budget (a fifth of a query's),
+        // and 2 s as a guard.
+        crate::vc::solve::set_limits(
+            &s,
+            Some(crate::vc::QUERY_RLIMIT / 5),
+            Some(std::time::Duration::from_secs(2)),
+        );
         s.assert(known);
         s.assert(f);
         let inputs: Vec<(String, Int)> = m

@@ -483,11 +483,7 @@ impl Cx<'_> {
 
     fn solver(&self) -> Solver {
         let s = Solver::new();
-        if let Some(t) = self.opts.timeout {
-            let mut params = z3::Params::new();
-            params.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-            s.set_params(&params);
-        }
+        super::solve::set_limits(&s, self.opts.rlimit, self.opts.timeout);
         s
     }
 

@@ -272,6 +272,7 @@ fn vc_options(opts: &Options, loops: Loops) -> crate::vc::Options {
         loops,
         inline_depth: opts.inline_depth,
         max_warnings: 0,
+        rlimit: Some(crate::vc::QUERY_RLIMIT),
         timeout: opts.timeout,
         property: crate::vc::Property::All,
         max_blocks: opts.max_blocks,

@@ -152,6 +152,7 @@ pub fn run_after(
         }
     }
     r.solver_time += havoc.solver_time;
+    r.clock_cut |= havoc.clock_cut;
     r.total_time = havoc.total_time + start.elapsed();
     r
 }

@@ -27,9 +27,14 @@ struct Engine<'a> {
     ok: Vec<Bool>,
     labels: BTreeMap<CheckKey, Bool>,
     solver_time: Duration,
-    /// Per query, and for the whole run.
+    /// Per query: Z3's resources (deterministic), and a wall-clock guard.
+    rlimit: Option<u32>,
     timeout: Option<Duration>,
+    /// For the whole run (the `--timeout` guard).
     deadline: Option<Instant>,
+    /// A query was cut by the wall clock (`timeout` or `deadline`), not
+    /// by its resources: what followed depends on the machine's load.
+    clock_cut: bool,
 }
 
 /// What a query looks for.
@@ -65,13 +70,11 @@ impl Engine<'_> {
         let start = Instant::now();
         let left = self.deadline.map(|d| d.saturating_duration_since(start));
         if left == Some(Duration::ZERO) {
+            self.clock_cut = true;
             return Answer::Unknown("the time limit was reached".into());
         }
-        if let Some(t) = [self.timeout, left].into_iter().flatten().min() {
-            let mut params = z3::Params::new();
-            params.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-            self.solver.set_params(&params);
-        }
+        let clock = [self.timeout, left].into_iter().flatten().min();
+        set_limits(&self.solver, self.rlimit, clock);
         if let Some(e) = extra {
             self.solver.push();
             self.solver.assert(e);
@@ -83,11 +86,14 @@ impl Engine<'_> {
                 None => Answer::Unknown("Z3 gave no model".into()),
             },
             SatResult::Unsat => Answer::Unsat,
-            SatResult::Unknown => Answer::Unknown(
-                self.solver
+            SatResult::Unknown => {
+                let why = self
+                    .solver
                     .get_reason_unknown()
-                    .unwrap_or_else(|| "Z3 could not decide".into()),
-            ),
+                    .unwrap_or_else(|| "Z3 could not decide".into());
+                self.clock_cut |= clock_cut(&why, clock.map(|t| start + t));
+                Answer::Unknown(why)
+            }
         };
         if extra.is_some() {
             self.solver.pop(1);
@@ -205,6 +211,27 @@ impl Engine<'_> {
 /// At most this many inputs and draws for `small`.
 const SMALL_MAX: usize = 4096;
 
+/// Bounds the solver's next queries: by `rlimit` resource units (Z3's
+/// deterministic count of its own work, as Dafny and Boogie do), and by
+/// the wall clock only as the last guard (`clock`).
+pub fn set_limits(solver: &Solver, rlimit: Option<u32>, clock: Option<Duration>) {
+    let mut params = z3::Params::new();
+    // 0: no limit.
+    params.set_u32("rlimit", rlimit.unwrap_or(0));
+    params.set_u32(
+        "timeout",
+        clock.map_or(u32::MAX, |t| t.as_millis().clamp(1, u32::MAX as u128) as u32),
+    );
+    solver.set_params(&params);
+}
+
+/// Whether an `unknown` with reason `why` came from the wall clock (Z3's
+/// timer or an interrupt, or the guard `until` is past) rather than from
+/// the resource limit or the theory.
+pub fn clock_cut(why: &str, until: Option<Instant>) -> bool {
+    why.contains("timeout") || why.contains("canceled") || until.is_some_and(|d| Instant::now() >= d)
+}
+
 fn int_value(m: &Model, x: &Int) -> i64 {
     m.eval(x, true).and_then(|v| v.as_i64()).unwrap_or(i64::MAX)
 }
@@ -240,8 +267,10 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         ok,
         labels,
         solver_time: Duration::ZERO,
+        rlimit: opts.rlimit,
         timeout: opts.timeout,
         deadline: opts.deadline,
+        clock_cut: false,
     };
     let mut result = ProcResult {
         name: p.proc(p.entry).name.clone(),
@@ -257,6 +286,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         total_time: Duration::ZERO,
         proven: None,
         exhaustive: false,
+        clock_cut: false,
     };
     let mut unknown: Option<String> = None;
     // Houdini: drop candidate invariants until the rest are inductive.
@@ -447,6 +477,7 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         (Outcome::Bounded, bound_text)
     };
     result.solver_time = e.solver_time;
+    result.clock_cut = e.clock_cut;
     result.total_time = start.elapsed();
     result
 }

@@ -75,11 +75,8 @@ impl<'a> Evc<'a> {
     pub fn new(gc: &'a Gc, pv: &'a Passive, timeout: Option<Duration>, halts: &dyn Fn(usize) -> bool) -> Evc<'a> {
         let n = pv.blocks.len();
         let solver = Solver::new();
-        if let Some(t) = timeout {
-            let mut params = z3::Params::new();
-            params.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-            solver.set_params(&params);
-        }
+        // Bounded by resources; the time only as a guard.
+        crate::vc::solve::set_limits(&solver, Some(crate::vc::QUERY_RLIMIT), timeout);
         let v: Vec<Bool> = (0..n).map(|b| Bool::new_const(format!("V@{b}"))).collect();
         let r: Vec<Bool> = (0..n).map(|b| Bool::new_const(format!("R@{b}"))).collect();
         let mut conds = vec![Bool::from_bool(true); n];
