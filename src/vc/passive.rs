@@ -275,18 +275,21 @@ fn initial_env(
         match &var.init {
             VarInit::Values(vals) => {
                 let at = |i: u32| vals.get(i as usize).copied().unwrap_or(0);
-                let eqs: Vec<Bool> = match &v {
-                    Val::Int(x) => vec![x.eq(Int::from_i64(at(0)))],
-                    Val::Arr(a) => (0..var.slots())
-                        .map(|i| {
-                            a.select(&Int::from_i64(i as i64))
-                                .as_int()
-                                .expect("int")
-                                .eq(Int::from_i64(at(i)))
-                        })
-                        .collect(),
+                let eq = match &v {
+                    Val::Int(x) => x.eq(Int::from_i64(at(0))),
+                    // The array equals zeros with the non-zero values stored:
+                    // one term, not one equation per element (a model of a
+                    // 100,000-element array built element by element took
+                    // Z3 minutes).
+                    Val::Arr(a) => {
+                        let mut init = Array::const_array(&Sort::int(), &Int::from_i64(0));
+                        for (i, &x) in vals.iter().enumerate().filter(|(_, &x)| x != 0) {
+                            init = init.store(&Int::from_i64(i as i64), &Int::from_i64(x));
+                        }
+                        a.eq(&init)
+                    }
                 };
-                cmds.push(PCmd::Assume(Bool::and(&eqs)));
+                cmds.push(PCmd::Assume(eq));
             }
             VarInit::Input => {
                 if let Some(a) = range_assumption(&v, var.ty.range(), var.len) {
