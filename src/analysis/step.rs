@@ -274,6 +274,12 @@ impl Explorer<'_> {
         }
         .place(place);
         for s in slots {
+            // An unknown index into a large array splits over every element,
+            // each a copy of the state: stop as soon as the budget says so
+            // (the run is then cut, and says so).
+            if self.run.stopped() {
+                return;
+            }
             let mut d = decisions.clone();
             d.extend(s.decisions.iter().copied());
             match s.result {
