@@ -16,8 +16,10 @@
 //!
 //! A program without pointers or structs is returned unchanged.
 
+mod assign;
 mod call;
 mod expr;
+mod loc;
 mod objects;
 mod stmt;
 mod types;

@@ -1,0 +1,107 @@
+//! Built-in functions: which calls are built-ins, and their nodes
+//! (`reach_error`, `abort`, assertions and assumptions, non-deterministic
+//! values, the memory model's invalid access and havoc).
+
+use super::*;
+
+impl Cx<'_> {
+    pub(super) fn builtin_for(&self, name: &ast::Ident) -> Option<Builtin> {
+        if self.procs.contains_key(&name.name) && !builtin_always(&name.name) {
+            return None;
+        }
+        builtin(&name.name)
+    }
+
+    /// A call of a `void` function or of a builtin that returns nothing.
+    pub(super) fn is_void_call(&self, e: &ast::Expr) -> bool {
+        let AK::Call(name, _) = &e.kind else {
+            return false;
+        };
+        match self.procs.get(&name.name) {
+            Some(p) if !builtin_always(&name.name) => self.proc_list[p.index()].ret == ast::RetType::Void,
+            _ => matches!(
+                self.builtin_for(name),
+                Some(Builtin::ReachError | Builtin::Stop | Builtin::Assert | Builtin::Assume)
+            ),
+        }
+    }
+
+    pub(super) fn builtin_call(
+        &mut self,
+        fl: &mut FnLower,
+        b: Builtin,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        result: Option<Place>,
+    ) -> Option<Expr> {
+        match b {
+            Builtin::ReachError => {
+                for a in args {
+                    self.value(fl, a);
+                }
+                let site = self.new_site(SiteKind::ReachError, span, fl.pid, None);
+                self.emit(fl, NodeKind::Error { site }, span);
+                None
+            }
+            Builtin::Havoc => {
+                if let Some(AK::Var(id)) = args.first().map(|a| &a.kind) {
+                    if let Some(var) = self.lookup(fl, id) {
+                        let ty = self.vars[var.index()].ty;
+                        let place = Place { var, index: None, span };
+                        self.emit(fl, NodeKind::Havoc { place, ty, next: NONE }, span);
+                    }
+                }
+                None
+            }
+            Builtin::InvalidAccess => {
+                let k = match args.first().map(|a| &a.kind) {
+                    Some(AK::Int(k, _)) => *k as u32,
+                    _ => u32::MAX,
+                };
+                let site = self.access_site(k, span, fl.pid, false);
+                self.emit(fl, NodeKind::Error { site }, span);
+                None
+            }
+            Builtin::Stop => {
+                for a in args {
+                    self.value(fl, a);
+                }
+                self.emit(fl, NodeKind::Halt, span);
+                None
+            }
+            Builtin::Assert | Builtin::Assume => {
+                if !self.check_arity(name, args.len(), 1) {
+                    return None;
+                }
+                let (t, f) = self.cond(fl, &args[0]);
+                fl.open = f;
+                if b == Builtin::Assert {
+                    let site = self.new_site(SiteKind::Assert, span, fl.pid, None);
+                    self.emit(fl, NodeKind::Error { site }, span);
+                } else {
+                    self.emit(fl, NodeKind::Halt, span);
+                }
+                fl.open = t;
+                None
+            }
+            Builtin::Nondet(ty) => {
+                self.check_arity(name, args.len(), 0);
+                let place = match result {
+                    Some(p) => p,
+                    None => {
+                        let t = self.temp(fl, ty, span);
+                        Place {
+                            var: t,
+                            index: None,
+                            span,
+                        }
+                    }
+                };
+                let e = self.place_expr(&place);
+                self.emit(fl, NodeKind::Havoc { place, ty, next: NONE }, span);
+                Some(e)
+            }
+        }
+    }
+}
