@@ -4,7 +4,7 @@
 
 use super::eval::{Evaluator, Mode};
 use super::frames::{AbsEnv, Frames};
-use super::run::{watched, Run, Stop};
+use super::run::{watched, Run, Stop, MEMORY_LIMIT, TIME_LIMIT};
 use super::state::*;
 use super::step::{Explorer, Options, Target};
 use super::value::{Sym, Truth, Value};
@@ -107,6 +107,13 @@ pub fn explore_exact_first(cx: &Context, opts: &Options, deadline: Option<Instan
         if first.budget_hit.is_none() && g.errors.is_empty() && g.return_errors.is_empty() {
             return first;
         }
+        // Cut by the machine (time, or the process's memory, which other
+        // jobs share): on another machine the exact graph might have been
+        // kept, so what follows is said to be cut short too.
+        let cut = first.budget_hit.filter(|h| *h == TIME_LIMIT || *h == MEMORY_LIMIT);
+        let mut second = explore(cx, opts, deadline);
+        second.budget_hit = second.budget_hit.or(cut);
+        return second;
     }
     explore(cx, opts, deadline)
 }
