@@ -194,8 +194,25 @@ fn pointer_cast_between_types() {
         "pcast.c",
         text,
         "3:13",
-        &["a cast from `int *` to `char *` is not supported"],
+        &["a conversion from `int *` to `char *` is not supported"],
     );
+}
+
+#[test]
+fn pointer_assigned_across_types() {
+    let text = "int main() {\n  char c = 0;\n  int *p = &c;\n  return *p;\n}\n";
+    assert_bad(
+        "pconv.c",
+        text,
+        "3:12",
+        &["a conversion from `char *` to `int *` is not supported"],
+    );
+}
+
+#[test]
+fn void_pointer_carrying_two_types() {
+    let text = "int main() {\n  char c = 0;\n  void *v = &c;\n  int *p = v;\n  return *p;\n}\n";
+    assert_bad("pvoid.c", text, "4:12", &["`void *` converted to `int *`"]);
 }
 
 #[test]

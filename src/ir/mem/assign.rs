@@ -65,6 +65,7 @@ impl Mem {
             self.unsupported(span, format!("assigning a `{}` to a `{}`", vty.c_name(), ty.c_name()));
             return Self::int_val(int(0, span));
         }
+        self.convert_ptr(&vty, &ty, &leaves, span);
         let direct = matches!(loc, Loc::Named { .. }) && leaves.iter().all(is_simple);
         let mut stored = Vec::new();
         for (l, v) in lty.iter().zip(leaves) {
@@ -235,6 +236,7 @@ impl Mem {
                     );
                     return vec![];
                 }
+                self.convert_ptr(&v.ty, ty, &v.leaves, span);
                 let mut pre = v.pre;
                 let mut out = Vec::new();
                 for (k, l) in v.leaves.into_iter().enumerate() {

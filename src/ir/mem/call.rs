@@ -40,6 +40,7 @@ impl Mem {
                         format!("passing a `{}` where `{}` is expected", v.ty.c_name(), w.c_name()),
                     );
                 }
+                self.convert_ptr(&v.ty, w, &v.leaves, a.span);
             }
             let Val { pre, leaves, .. } = v;
             for (j, l) in leaves.into_iter().enumerate() {

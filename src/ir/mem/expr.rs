@@ -248,11 +248,10 @@ impl Mem {
                     return v;
                 }
                 let mut v = self.rv(x);
-                let ok = match (pointee(&v.ty), pointee(t)) {
-                    (Some(a), Some(b)) => a == b || *a == CType::Void || *b == CType::Void,
-                    _ => false,
-                };
-                if !ok {
+                let ok = pointee(&v.ty).is_some() && pointee(t).is_some();
+                if ok {
+                    self.convert_ptr(&v.ty, t, &v.leaves, span);
+                } else {
                     self.unsupported(
                         span,
                         format!(

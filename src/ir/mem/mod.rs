@@ -50,6 +50,7 @@ pub fn eliminate(p: &ast::Program, entry: &str, diags: &mut Vec<Diag>) -> ast::P
     m.setup_objects(taken);
     m.emit = true;
     let out = m.run(p);
+    m.check_void();
     diags.extend(m.diags);
     out
 }
@@ -143,6 +144,9 @@ struct Mem {
     /// The number of each access written (by span): its checks share one
     /// `deref` condition.
     accesses: HashMap<(u32, u32), i64>,
+    /// Pointer types converted to and from `void *` (`convert_ptr`).
+    to_void: Vec<(CType, Span)>,
+    from_void: Vec<(CType, Span)>,
 }
 
 impl Mem {
@@ -167,6 +171,8 @@ impl Mem {
             errors: Vec::new(),
             owners: HashSet::new(),
             accesses: HashMap::new(),
+            to_void: Vec::new(),
+            from_void: Vec::new(),
         };
         for it in &p.items {
             match it {
@@ -246,6 +252,49 @@ impl Mem {
 
     fn alive_flag(&self, func: &str) -> String {
         format!("{func}::alive")
+    }
+
+    /// A pointer converted from type `from` to type `to` (an assignment, an
+    /// argument, a cast). The split over objects relies on a `T *` pointing
+    /// to `T` objects: a conversion between different pointee types is
+    /// refused, and so is a `void *` that carries one type in and another
+    /// out (checked when the program is done, `check_void`).
+    fn convert_ptr(&mut self, from: &CType, to: &CType, leaves: &[ast::Expr], span: Span) {
+        let (CType::Ptr(a), CType::Ptr(b)) = (from, to) else {
+            return;
+        };
+        let null = leaves.iter().all(|l| matches!(l.kind, AK::Int(0, _)));
+        if a == b || null {
+            return;
+        }
+        match (&**a, &**b) {
+            (CType::Void, t) => self.from_void.push((t.clone(), span)),
+            (t, CType::Void) => self.to_void.push((t.clone(), span)),
+            _ => self.unsupported(
+                span,
+                format!(
+                    "a conversion from `{}` to `{}` is not supported (only between equal pointer types and `void *`)",
+                    from.c_name(),
+                    to.c_name()
+                ),
+            ),
+        }
+    }
+
+    /// A `void *` converted back to a type other than one converted to it.
+    fn check_void(&mut self) {
+        let into: Vec<CType> = self.to_void.iter().map(|(t, _)| t.clone()).collect();
+        for (t, span) in std::mem::take(&mut self.from_void) {
+            if into.iter().any(|u| *u != t) {
+                self.error(
+                    span,
+                    format!(
+                        "`void *` converted to `{} *` where the program also converts other pointer types to `void *`: not supported (the split over objects relies on a pointer pointing to objects of its type)",
+                        t.c_name()
+                    ),
+                );
+            }
+        }
     }
 
     /// The number of the access at `span`.
