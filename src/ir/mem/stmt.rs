@@ -519,6 +519,9 @@ impl Mem {
             if d.is_static && !d.ctype.is_int() {
                 self.unsupported(d.span, "`static` locals of pointer or struct type are not supported");
             }
+            if self.taken.contains(&decl) && d.is_static {
+                self.unsupported(d.span, "the address of a `static` local is not supported");
+            }
             if self.taken.contains(&decl) {
                 // Global storage: the declaration assigns it.
                 if !kept.is_empty() {
