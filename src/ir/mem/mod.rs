@@ -41,7 +41,16 @@ pub const HAVOC: &str = "__focuscheck_havoc";
 /// lowering does for any construct outside the subset).
 pub fn eliminate(p: &ast::Program, entry: &str, diags: &mut Vec<Diag>) -> ast::Program {
     if !uses_memory(p) {
-        return p.clone();
+        // Pointer parameters no body uses (`char *argv[]`) are left out.
+        let mut p = p.clone();
+        for it in &mut p.items {
+            if let ast::Item::Function(f) = it {
+                for q in f.params.iter_mut().filter(|q| !q.ctype.is_int()) {
+                    q.pointer = true;
+                }
+            }
+        }
+        return p;
     }
     let mut m = Mem::new(p, entry);
     m.run(p); // discovers the objects
