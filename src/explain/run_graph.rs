@@ -32,8 +32,9 @@ use crate::ir::{NodeId, NodeKind};
 use std::collections::{HashMap, HashSet};
 
 /// Runs longer than this (in executed nodes) are not followed: the graph
-/// holds one state per step.
-pub const MAX_RUN_STEPS: usize = 2_000_000;
+/// holds one state per step, and the backward phase's memory grows with it
+/// (a 400,000-step run took 24 GB).
+pub const MAX_RUN_STEPS: usize = 100_000;
 
 /// Nor runs whose statements times the values of a state exceed this.
 pub const MAX_RUN_WORK: u64 = 2_000_000_000;
