@@ -26,7 +26,7 @@ impl Mem {
             (ast::AssignOp::Set, CType::Ptr(_)) if is_null_constant(rhs) => Self::null(span),
             (ast::AssignOp::Set, _) => self.rv(rhs),
             (ast::AssignOp::Add | ast::AssignOp::Sub, CType::Ptr(_)) => {
-                let cur = self.read_again(&loc, span);
+                let cur = self.read(loc.clone(), span);
                 let k = self.int_expr(rhs);
                 let arith = if op == ast::AssignOp::Add {
                     BinOp::Add
@@ -40,7 +40,7 @@ impl Mem {
             }
             (_, CType::Int(t)) => {
                 // Through a pointer: read, compute, store.
-                let cur = self.read_again(&loc, span);
+                let cur = self.read(loc.clone(), span);
                 let cur = self.int_of(cur, span);
                 let t_cur = self.bind_always(&mut pre, cur, *t);
                 let k = self.int_expr(rhs);
@@ -67,17 +67,7 @@ impl Mem {
         }
         self.convert_ptr(&vty, &ty, &leaves, span);
         let direct = matches!(loc, Loc::Named { .. }) && leaves.iter().all(is_simple);
-        let mut stored = Vec::new();
-        for (l, v) in lty.iter().zip(leaves) {
-            if direct {
-                stored.push(v);
-                continue;
-            }
-            let t = self.temp(l.ty);
-            pre.push(assign(var(&t, span), v, span));
-            stored.push(var(&t, span));
-        }
-        pre.extend(self.write(&loc, &stored, span));
+        let stored = self.store(&mut pre, &loc, &lty, leaves, direct, span);
         Val {
             pre,
             leaves: stored,
@@ -92,39 +82,29 @@ impl Mem {
         var(&t, span)
     }
 
-    /// Reads `loc` again (its tag, offset and index are pure).
-    pub(super) fn read_again(&mut self, loc: &Loc, span: Span) -> Val {
-        let copy = match loc {
-            Loc::Named {
-                base,
-                ty,
-                index,
-                len,
-                root,
-            } => Loc::Named {
-                base: base.clone(),
-                ty: ty.clone(),
-                index: index.clone(),
-                len: len.clone(),
-                root: root.clone(),
-            },
-            Loc::Ptr {
-                tag,
-                off,
-                obj_ty,
-                path,
-                ty,
-                len,
-            } => Loc::Ptr {
-                tag: tag.clone(),
-                off: off.clone(),
-                obj_ty: obj_ty.clone(),
-                path: path.clone(),
-                ty: ty.clone(),
-                len: len.clone(),
-            },
-        };
-        self.read(copy, span)
+    /// Stores `vals` at `loc` through temporaries of the leaves' types (or
+    /// as they are, when `direct`); returns what was stored.
+    fn store(
+        &mut self,
+        pre: &mut Vec<Stmt>,
+        loc: &Loc,
+        leaves: &[types::Leaf],
+        vals: Vec<Expr>,
+        direct: bool,
+        span: Span,
+    ) -> Vec<Expr> {
+        let mut stored = Vec::new();
+        for (l, v) in leaves.iter().zip(vals) {
+            if direct {
+                stored.push(v);
+                continue;
+            }
+            let t = self.temp(l.ty);
+            pre.push(assign(var(&t, span), v, span));
+            stored.push(var(&t, span));
+        }
+        pre.extend(self.write(loc, &stored, span));
+        stored
     }
 
     pub(super) fn inc_dec(&mut self, target: &ast::Expr, inc: bool, prefix: bool, span: Span) -> Val {
@@ -145,7 +125,7 @@ impl Mem {
             );
             return Self::int_val(wrap(pre, e));
         }
-        let cur = self.read_again(&loc, span);
+        let cur = self.read(loc.clone(), span);
         let Val {
             pre: cpre, leaves: cur, ..
         } = cur;
@@ -172,13 +152,7 @@ impl Mem {
             }
         };
         let lty = self.types.leaves(&ty).unwrap_or_default();
-        let mut stored = Vec::new();
-        for (l, v) in lty.iter().zip(new) {
-            let t = self.temp(l.ty);
-            pre.push(assign(var(&t, span), v, span));
-            stored.push(var(&t, span));
-        }
-        pre.extend(self.write(&loc, &stored, span));
+        let stored = self.store(&mut pre, &loc, &lty, new, false, span);
         Val {
             pre,
             leaves: if prefix { stored } else { old },

@@ -6,6 +6,7 @@ use super::*;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Stmt};
 
 /// Where a value is stored.
+#[derive(Clone)]
 pub(super) enum Loc {
     /// Variables named `base` + leaf path, indexed by `index` when the
     /// storage is an array; `len` when the location is an array itself.
