@@ -91,6 +91,28 @@ fn a_blow_up_under_a_state_limit_is_unknown_and_truncated() {
     assert_cut(&doc, "the state limit (--max-states) was reached", "--max-states");
 }
 
+/// A local array of 100,000 elements with no initialiser, whose address
+/// is taken (passed to a function), gets a fresh value per element in one
+/// step. That step used to probe symbol names from the first for every
+/// element (5 billion probes), which no limit interrupts: the SV-COMP
+/// `data_structures_set_multi_proc_ground` tasks ran far past `--timeout`.
+/// Now the state limit is what ends it.
+#[test]
+fn a_large_uninitialised_array_is_explored_up_to_the_limit() {
+    let (_d, path) = program(
+        "big.c",
+        "extern int __VERIFIER_nondet_int(void);\n\
+         extern void reach_error(void);\n\
+         int get(int a[], int i) { return a[i]; }\n\
+         int main() {\n  int set[100000];\n  int x;\n\
+         \x20 for (x = 0; x < 100000; x++) set[x] = __VERIFIER_nondet_int();\n\
+         \x20 if (get(set, 5) == 7) reach_error();\n  return 0;\n}\n",
+    );
+    let doc = check_json(&[&path, "--no-explain", "--max-states", "60", "--timeout", "600"]);
+    assert_eq!(doc["states"].as_u64(), Some(60), "{doc}");
+    assert_cut(&doc, "the state limit (--max-states) was reached", "--max-states");
+}
+
 /// The issue's doubly recursive `fib` over a bounded input: exploration
 /// used to run into the state limit (2,000,000 states and more) at any
 /// `--unroll`; it now ends on its own.

@@ -3,7 +3,7 @@
 //! with the callee's new symbols renamed away from the caller's.
 
 use super::eval::{Evaluator, Mode, Outcome, SymEnv};
-use super::frames::fresh;
+use super::frames::{fresh, Taken};
 use super::state::*;
 use super::step::{Explorer, Target};
 use super::value::{AlphaKey, LinExpr, Sym, Value};
@@ -87,11 +87,11 @@ impl Explorer<'_> {
         if callee == p.entry {
             let mut taken = val.syms();
             taken.extend(u.syms());
+            let mut taken = Taken::new(taken);
             for &l in &cp.locals {
                 if p.var(l).kind == VarKind::Local && p.var(l).init == VarInit::Input {
                     for k in 0..p.var(l).slots() {
-                        let s = fresh(&taken, Sym::Draw(n, 0));
-                        taken.insert(s);
+                        let s = taken.make(Sym::Draw(n, 0));
                         self.frames.write(callee, &mut u, l, k, Value::sym(s));
                     }
                 }
@@ -177,6 +177,7 @@ impl Explorer<'_> {
         // Kept symbols come back (`g0 = g1` in the callee): a renamed one
         // must not become one of them.
         taken.extend(keep.iter().copied());
+        let mut taken = Taken::new(taken);
         let mut renaming: HashMap<Sym, Sym> = HashMap::new();
         let mut rename = |x: &Value| -> Value {
             match x {
@@ -186,11 +187,7 @@ impl Explorer<'_> {
                         if keep.contains(&s) {
                             return None;
                         }
-                        let t = *renaming.entry(s).or_insert_with(|| {
-                            let t = fresh(&taken, s.family());
-                            taken.insert(t);
-                            t
-                        });
+                        let t = *renaming.entry(s).or_insert_with(|| taken.make(s.family()));
                         Some(LinExpr::sym(t))
                     });
                     e.map(Value::from_lin).unwrap_or_else(|| x.clone())
@@ -236,9 +233,7 @@ impl Explorer<'_> {
             if keep {
                 return v;
             }
-            let t = fresh(&taken, Sym::Alpha(AlphaKey::Recursion(*callee, key), 0));
-            taken.insert(t);
-            Value::sym(t)
+            Value::sym(taken.make(Sym::Alpha(AlphaKey::Recursion(*callee, key), 0)))
         };
         for (j, nv) in back {
             let g = self.frames.views[caller.index()].slots[j];

@@ -9,7 +9,7 @@
 
 use super::eval::{Evaluator, Mode};
 use super::explore::State;
-use super::frames::{fresh, taken, AbsEnv, Frames};
+use super::frames::{taken, AbsEnv, Frames, Taken};
 use super::run::{ReadMemory, Run, ERROR_REACHED};
 use super::state::*;
 use super::value::{Sym, Truth, Value};
@@ -310,10 +310,9 @@ impl Explorer<'_> {
         for &e in &elems {
             self.frames.write(proc, w, var, e, Value::Const(0));
         }
-        let mut taken = taken(&self.run.t, c, w);
+        let mut taken = Taken::new(taken(&self.run.t, c, w));
         for e in elems {
-            let s = fresh(&taken, Sym::Draw(n, 0));
-            taken.insert(s);
+            let s = taken.make(Sym::Draw(n, 0));
             self.frames.write(proc, w, var, e, Value::sym(s));
         }
     }

@@ -17,7 +17,7 @@
 //! histories, where the sums take 66 values; 6 lock flags, 3^6 histories
 //! of the values seen).
 
-use super::frames::{fresh, taken};
+use super::frames::{taken, Taken};
 use super::state::*;
 use super::step::Explorer;
 use super::value::{AlphaKey, Sym, Value};
@@ -225,13 +225,9 @@ impl Explorer<'_> {
         for &(var, k) in &chosen {
             self.frames.write(proc, w, var, k, Value::Const(0));
         }
-        let mut taken = taken(&self.run.t, c, w);
+        let mut taken = Taken::new(taken(&self.run.t, c, w));
         for &(var, k) in &chosen {
-            let s = fresh(
-                &taken,
-                Sym::Alpha(AlphaKey::Widen(head, self.frames.slot_key(var, k)), 0),
-            );
-            taken.insert(s);
+            let s = taken.make(Sym::Alpha(AlphaKey::Widen(head, self.frames.slot_key(var, k)), 0));
             self.frames.write(proc, w, var, k, Value::sym(s));
         }
     }
