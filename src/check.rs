@@ -1,7 +1,7 @@
 //! The whole check of one program: explore, decide verdicts, explain.
 
 use crate::analysis::explore::{self, Explored};
-use crate::analysis::run::{MEMORY_LIMIT, TIME_LIMIT};
+use crate::analysis::run::{MEMORY_LIMIT, STATE_LIMIT, TIME_LIMIT};
 use crate::analysis::{self, CheckOptions, CondReport, Verdict};
 use crate::context::conditions::{self, CondId, Condition};
 use crate::context::Context;
@@ -221,6 +221,55 @@ const AUTO_VERDICT_SHARE: f64 = 0.5;
 const VC_SHARE: f64 = 0.75;
 const EXPLAIN_SHARE: f64 = 0.9;
 
+/// `auto`'s first share of states (see `check_in_context`): most
+/// programs' whole state space is smaller (the largest in `programs/`
+/// outside seed 004's 256-element arrays has about 10,000 states).
+pub const PROBE_STATES: u64 = 50_000;
+
+/// The report of the VC engine's verdicts (`vc`, or `auto` once the VC
+/// engine decided everything): unsafe conditions are explained from their
+/// counterexamples' runs. `explored` is what an exploration before it
+/// took: its states and time.
+#[allow(clippy::too_many_arguments)]
+fn vc_report(
+    p: &Program,
+    a: Analysis,
+    conds: Vec<Condition>,
+    users: &[UserCond],
+    opts: &CheckOptions,
+    which: Engine,
+    results: Vec<CondReport>,
+    vc: VcStats,
+    explored: (usize, Duration),
+    start: Instant,
+) -> Report {
+    let verdict_time = start.elapsed() - explored.1;
+    let mut explanations = BTreeMap::new();
+    let at = |share: f64| opts.engine.timeout.map(|t| start + t.mul_f64(share));
+    if opts.explain {
+        let cx = Context::new(p, &a, &conds);
+        explain_runs(&cx, users, opts, &results, &mut explanations, at(EXPLAIN_SHARE));
+    }
+    Report {
+        analysis: a,
+        verdict_time,
+        explain_time: start.elapsed() - explored.1 - verdict_time,
+        states: explored.0,
+        summaries: 0,
+        budget_hit: None,
+        explain_skipped: false,
+        explore_time: explored.1,
+        total_time: start.elapsed(),
+        stats: String::new(),
+        explain: ExplainStats::default(),
+        results,
+        explanations,
+        conds,
+        engine: which,
+        vc,
+    }
+}
+
 /// `check` with a choice of engine (`engines.rs`), the time limit counted
 /// from `start` (when the file was read: parsing and lowering count too).
 /// `vc` decides every verdict with the VC engine (nothing is explored or
@@ -267,37 +316,46 @@ fn check_in_context(
     };
     if which == Engine::Vc {
         let results = vc_check.verdicts(&mut vc);
-        let mut explanations = BTreeMap::new();
-        if opts.explain {
-            let cx = Context::new(p, &a, &conds);
-            explain_runs(&cx, users, opts, &results, &mut explanations, at(EXPLAIN_SHARE));
-        }
-        let verdict_time = start.elapsed();
-        return Report {
-            analysis: a,
-            verdict_time,
-            explain_time: start.elapsed() - verdict_time,
-            states: 0,
-            summaries: 0,
-            budget_hit: None,
-            explain_skipped: false,
-            explore_time: Duration::ZERO,
-            total_time: start.elapsed(),
-            stats: String::new(),
-            explain: ExplainStats::default(),
-            results,
-            explanations,
-            conds,
-            engine: which,
-            vc,
-        };
+        return vc_report(p, a, conds, users, opts, which, results, vc, (0, Duration::ZERO), start);
     }
     let (explore_share, verdict_share) = match which {
         Engine::Auto => (AUTO_EXPLORE_SHARE, AUTO_VERDICT_SHARE),
         _ => (EXPLORE_SHARE, VERDICT_SHARE),
     };
     let cx = Context::new(p, &a, &conds);
-    let ex = explore::explore_exact_first(&cx, &opts.engine, at(explore_share));
+    vc_check.deadline = at(VC_SHARE).or_else(|| Some(Instant::now() + plan.budget));
+    // `auto` as a portfolio: an exploration that outgrows its first share
+    // of states hands over to the VC engine (decisive and cheap where
+    // state spaces are large); only what that leaves open is explored in
+    // full. Both bounds are counts, so the hand-over does not depend on
+    // the machine's load.
+    let mut early = None;
+    let ex = match which {
+        Engine::Auto if opts.engine.max_states > PROBE_STATES => {
+            let probe_opts = analysis::step::Options {
+                max_states: PROBE_STATES,
+                ..opts.engine.clone()
+            };
+            let probe = explore::explore_exact_first(&cx, &probe_opts, at(explore_share));
+            if probe.budget_hit != Some(STATE_LIMIT) {
+                // Within the share: the exploration in full.
+                probe
+            } else {
+                let wanted = vc_check.reported();
+                let decided = vc_check.decide(&wanted, &mut vc);
+                if decided.len() == wanted.len() {
+                    let results = vc_check.reports(&wanted, decided, &vc);
+                    let explored = (probe.graph.states, start.elapsed());
+                    drop(probe);
+                    return vc_report(p, a, conds, users, opts, which, results, vc, explored, start);
+                }
+                drop(probe);
+                early = Some(decided);
+                explore::explore_exact_first(&cx, &opts.engine, at(explore_share))
+            }
+        }
+        _ => explore::explore_exact_first(&cx, &opts.engine, at(explore_share)),
+    };
     let explored = Explored {
         cx: &cx,
         frames: &ex.frames,
@@ -310,8 +368,11 @@ fn check_in_context(
     // Past the memory limit, Z3 is not started (it would only add to it).
     let memory_hit = ex.budget_hit.is_some_and(|h| h.contains("--max-memory"));
     if which == Engine::Auto && !memory_hit {
-        vc_check.deadline = at(VC_SHARE).or_else(|| Some(Instant::now() + plan.budget));
-        vc_check.settle(&mut results, &mut vc);
+        match early {
+            // The VC engine ran already (after the first share of states).
+            Some(decided) => vc_check.apply(&mut results, decided, &vc),
+            None => vc_check.settle(&mut results, &mut vc),
+        }
     }
     let verdict_time = start.elapsed() - explore_time;
     // The VC engine's counterexamples are explained from their own runs

@@ -117,7 +117,7 @@ impl VcCheck<'_> {
     }
 
     /// Decides what it can of `wanted`.
-    fn decide(&self, wanted: &[CondId], stats: &mut VcStats) -> BTreeMap<CondId, Decision> {
+    pub fn decide(&self, wanted: &[CondId], stats: &mut VcStats) -> BTreeMap<CondId, Decision> {
         let (p, a, users, plan) = (self.p, self.a, self.users, self.plan);
         let start = Instant::now();
         let mut out = BTreeMap::new();
@@ -253,7 +253,13 @@ impl VcCheck<'_> {
         if wanted.is_empty() {
             return;
         }
-        let mut decided = self.decide(&wanted, stats);
+        let decided = self.decide(&wanted, stats);
+        self.apply(results, decided, stats);
+    }
+
+    /// Gives what the Datalog engine left unknown the VC engine's
+    /// decisions (`decided`, from `settle` or taken earlier).
+    pub fn apply(&self, results: &mut [CondReport], mut decided: BTreeMap<CondId, Decision>, stats: &VcStats) {
         for r in results.iter_mut().filter(|r| r.verdict == Verdict::Unknown) {
             match decided.remove(&r.id) {
                 Some(d) => {
@@ -268,6 +274,7 @@ impl VcCheck<'_> {
                     r.reason = format!("{}; {}", r.reason, self.undecided(stats));
                     r.engine = "fsum+vc";
                     r.truncated |= stats.cut;
+                    r.clock_cut |= stats.cut;
                 }
             }
         }
@@ -286,14 +293,29 @@ impl VcCheck<'_> {
 
     /// `vc`: every reported condition, by the VC engine alone.
     pub fn verdicts(&self, stats: &mut VcStats) -> Vec<CondReport> {
-        let wanted: Vec<CondId> = (0..self.conds.len())
+        let wanted = self.reported();
+        let decided = self.decide(&wanted, stats);
+        self.reports(&wanted, decided, stats)
+    }
+
+    /// The conditions `check` reports.
+    pub fn reported(&self) -> Vec<CondId> {
+        (0..self.conds.len())
             .filter(|&i| self.conds[i].reported)
             .map(|i| CondId(i as u32))
-            .collect();
-        let mut decided = self.decide(&wanted, stats);
+            .collect()
+    }
+
+    /// The reports of `wanted` from the VC engine's decisions alone.
+    pub fn reports(
+        &self,
+        wanted: &[CondId],
+        mut decided: BTreeMap<CondId, Decision>,
+        stats: &VcStats,
+    ) -> Vec<CondReport> {
         wanted
-            .into_iter()
-            .map(|id| {
+            .iter()
+            .map(|&id| {
                 let truncated = !decided.contains_key(&id) && stats.cut;
                 let d = decided.remove(&id).unwrap_or_else(|| Decision {
                     verdict: Verdict::Unknown,
@@ -307,6 +329,7 @@ impl VcCheck<'_> {
                     counterexample: d.counterexample,
                     engine: "vc",
                     truncated,
+                    clock_cut: truncated,
                 }
             })
             .collect()

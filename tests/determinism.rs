@@ -129,16 +129,38 @@ fn assert_same_default(files: &[String], extra: &[&str]) -> usize {
             continue;
         }
         compared += 1;
-        if docs.iter().any(|d| *d != docs[0]) {
-            differing.push(files[i].clone());
+        if let Some(d) = docs.iter().find(|d| **d != docs[0]) {
+            differing.push(format!("{}\n  {}", files[i], first_difference(docs[0], d)));
         }
     }
     assert!(
         differing.is_empty(),
-        "the default engine's JSON differs between --jobs 1, --jobs 2 and a loaded machine on: {}",
-        differing.join(", ")
+        "the default engine's JSON differs between --jobs 1, --jobs 2 and a loaded machine on:\n{}",
+        differing.join("\n")
     );
     compared
+}
+
+/// Where two documents first differ: a path and the two values (so that a
+/// failure on another machine says what changed).
+fn first_difference(a: &Value, b: &Value) -> String {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, v) in x {
+                match y.get(k) {
+                    Some(w) if v == w => {}
+                    Some(w) => return format!(".{k}{}", first_difference(v, w)),
+                    None => return format!(".{k}: only in the first"),
+                }
+            }
+            "keys differ".to_string()
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            let i = x.iter().zip(y).position(|(v, w)| v != w).unwrap_or(0);
+            format!("[{i}]{}", first_difference(&x[i], &y[i]))
+        }
+        _ => format!(": {a} vs {b}"),
+    }
 }
 
 /// The C files under `dir`, sorted.

@@ -93,6 +93,10 @@ pub struct CondReport {
     pub counterexample: Option<Counterexample>,
     /// A budget cut the search for a counterexample short.
     pub truncated: bool,
+    /// The wall-clock guard (`--timeout`) cut a phase of this condition's
+    /// check. Even when another engine decides it afterwards, the file
+    /// says `truncated`: what was said along the way depends on the load.
+    pub clock_cut: bool,
     /// The engine whose verdict this is: `fsum` (this one), `vc`, or
     /// `fsum+vc` when neither decided (`check --engine`).
     pub engine: &'static str,
@@ -130,6 +134,7 @@ pub fn verdicts(
         let id = CondId(i as u32);
         let has_errors = graph.errors.contains_key(&id) || graph.return_errors.contains_key(&id);
         let mut truncated = false;
+        let mut clock_cut = false;
         let (verdict, reason, counterexample) = if !has_errors {
             match (budget_hit, hidden_failure) {
                 (Some(why), _) => (
@@ -176,6 +181,11 @@ pub fn verdicts(
                     truncated = true;
                     (Verdict::Unknown, with_cut(why), None)
                 }
+                Found::OutOfTime(why) => {
+                    truncated = true;
+                    clock_cut = true;
+                    (Verdict::Unknown, with_cut(why), None)
+                }
             }
         };
         results.push(CondReport {
@@ -184,6 +194,7 @@ pub fn verdicts(
             reason,
             counterexample,
             truncated,
+            clock_cut,
             engine: "fsum",
         });
     }

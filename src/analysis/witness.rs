@@ -47,8 +47,10 @@ pub enum Found {
     Infeasible,
     /// No confirmed counterexample; why not.
     NotFound(String),
-    /// The search ran out of its steps or time before it was done; why.
+    /// The search ran out of its steps before it was done; why.
     OutOfBudget(String),
+    /// The wall-clock guard (`--timeout`) ended the search; why.
+    OutOfTime(String),
 }
 
 /// A call the path is inside and must return from.
@@ -254,8 +256,15 @@ impl<'a, 'g> Searcher<'a, 'g> {
             let mut mv = Some(mv);
             while let Some(m) = mv.take() {
                 steps += 1;
-                if steps > limits.steps || limits.deadline.is_some_and(|d| Instant::now() > d) {
+                if steps > limits.steps {
                     return Found::OutOfBudget(notes.reason(true));
+                }
+                if limits.deadline.is_some_and(|d| Instant::now() > d) {
+                    return Found::OutOfTime(
+                        notes
+                            .reason(true)
+                            .replace("ran out of its budget", "reached the time limit (--timeout)"),
+                    );
                 }
                 match self.apply(&mut cur, m, conds, guide.assumed()) {
                     Applied::Dead(why) => {

@@ -181,7 +181,9 @@ pub fn explain(
                     ex.infeasible += 1;
                     continue;
                 }
-                crate::analysis::witness::Found::NotFound(_) | crate::analysis::witness::Found::OutOfBudget(_) => {
+                crate::analysis::witness::Found::NotFound(_)
+                | crate::analysis::witness::Found::OutOfBudget(_)
+                | crate::analysis::witness::Found::OutOfTime(_) => {
                     // The clock, not the search, may have ended it.
                     if limits.deadline.is_some_and(|d| std::time::Instant::now() > d) {
                         ex.truncated = true;

@@ -501,7 +501,11 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
             }
         })
         .collect();
-    let truncated = r.budget_hit.is_some() || r.explain_skipped || conditions.iter().any(|c: &CondDoc| c.truncated);
+    // The clock cut a phase that another engine then decided: the verdict
+    // stands, but the document depends on the machine's load.
+    let clock_cut = r.results.iter().any(|res| res.clock_cut);
+    let truncated =
+        r.budget_hit.is_some() || r.explain_skipped || clock_cut || conditions.iter().any(|c: &CondDoc| c.truncated);
     FileDoc {
         file: p.source.name.clone(),
         status: "checked",
@@ -509,8 +513,10 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
         warnings: Vec::new(),
         truncated,
         limit: r.budget_hit.map(str::to_string).or_else(|| {
-            if r.results.iter().any(|res| res.truncated) {
+            if r.results.iter().any(|res| res.truncated && !res.clock_cut) {
                 Some("the counterexample search ran out of its budget".to_string())
+            } else if clock_cut {
+                Some(crate::analysis::run::TIME_LIMIT.to_string())
             } else if r.explain_skipped {
                 Some("the time limit (--timeout) left too little time to explain".to_string())
             } else {
