@@ -370,7 +370,16 @@ fn check_in_context(
     if which == Engine::Auto && !memory_hit {
         match early {
             // The VC engine ran already (after the first share of states).
-            Some(decided) => vc_check.apply(&mut results, decided, &vc),
+            Some(decided) => {
+                if vc.cut {
+                    // Cut by the clock, it may have left open what it
+                    // decides alone on a less loaded machine (which then
+                    // answers without this exploration): the whole
+                    // document depends on the load.
+                    results.iter_mut().for_each(|r| r.clock_cut = true);
+                }
+                vc_check.apply(&mut results, decided, &vc)
+            }
             None => vc_check.settle(&mut results, &mut vc),
         }
     }
