@@ -63,39 +63,11 @@ impl Cx<'_> {
             });
         }
         if self_ref {
-            let place = Place {
-                var: v,
-                index: None,
-                span: d.name.span,
-            };
-            self.emit(
-                fl,
-                NodeKind::Havoc {
-                    place,
-                    ty: d.ty,
-                    next: NONE,
-                },
-                d.name.span,
-            );
+            self.havoc_whole(fl, v, d);
         }
         match &d.init {
-            None if !fl.is_entry => {
-                // A non-entry local starts with an arbitrary value each call.
-                let place = Place {
-                    var: v,
-                    index: None,
-                    span: d.name.span,
-                };
-                self.emit(
-                    fl,
-                    NodeKind::Havoc {
-                        place,
-                        ty: d.ty,
-                        next: NONE,
-                    },
-                    d.name.span,
-                );
-            }
+            // A non-entry local starts with an arbitrary value each call.
+            None if !fl.is_entry => self.havoc_whole(fl, v, d),
             None => {}
             Some(ast::Init::Expr(e)) if len.is_none() => {
                 let place = Place {
@@ -160,5 +132,20 @@ impl Cx<'_> {
                 }
             }
         }
+    }
+
+    /// Gives the declared variable (a whole array too) an arbitrary value.
+    fn havoc_whole(&mut self, fl: &mut FnLower, v: VarId, d: &ast::VarDecl) {
+        let place = Place {
+            var: v,
+            index: None,
+            span: d.name.span,
+        };
+        let kind = NodeKind::Havoc {
+            place,
+            ty: d.ty,
+            next: NONE,
+        };
+        self.emit(fl, kind, d.name.span);
     }
 }

@@ -31,6 +31,19 @@ impl Mem {
         ast::Program { items }
     }
 
+    /// A new declaration of `name`: its number, whether its address is
+    /// taken, and the name its value goes by.
+    fn declared(&mut self, name: &str) -> (usize, bool, String) {
+        let decl = self.new_decl();
+        let taken = self.taken.contains(&decl);
+        let out = if taken {
+            self.storage_name(name)
+        } else {
+            name.to_string()
+        };
+        (decl, taken, out)
+    }
+
     fn new_decl(&mut self) -> usize {
         self.next_decl += 1;
         self.next_decl
@@ -172,13 +185,7 @@ impl Mem {
                 continue;
             };
             if q.ctype.is_int() || q.pointer {
-                let decl = self.new_decl();
-                let taken = self.taken.contains(&decl);
-                let out = if taken {
-                    self.storage_name(&name.name)
-                } else {
-                    name.name.clone()
-                };
+                let (decl, taken, out) = self.declared(&name.name);
                 self.scopes[0].insert(
                     name.name.clone(),
                     VarInfo {
@@ -216,13 +223,7 @@ impl Mem {
                     "pointer and struct parameters of the entry procedure are not supported yet",
                 );
             }
-            let decl = self.new_decl();
-            let taken = self.taken.contains(&decl);
-            let out = if taken {
-                self.storage_name(&name.name)
-            } else {
-                name.name.clone()
-            };
+            let (decl, taken, out) = self.declared(&name.name);
             let leaves = self.types.leaves(&q.ctype).unwrap_or_default();
             let inner = if taken {
                 format!("{}.in", name.name)
