@@ -54,8 +54,13 @@ impl LoopVisit {
         self.last.get(&j) == Some(v)
     }
 
-    /// Keeps `v` as what slot `j` had at the last head visit.
+    /// Keeps `v` as what slot `j` had at the last head visit. An unchanged
+    /// entry is left alone: writing it would still copy its path of the
+    /// persistent map, so a visit would cost a copy of every slot.
     pub fn see(&mut self, j: u32, v: Value) {
+        if self.had(j, &v) {
+            return;
+        }
         let h = hash_of(&(j, &v));
         if let Some(old) = self.last.insert(j, v) {
             self.last_hash = self.last_hash.wrapping_sub(hash_of(&(j, &old)));
