@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 pub enum Engine {
     /// The Datalog engine alone (procedure summaries; FSSs explained).
     Fsum,
-    /// The VC engine alone (Z3): verdicts and counterexamples, no FSSs.
+    /// The VC engine alone (Z3); counterexamples explained from their runs.
     Vc,
     /// The Datalog engine, then the VC engine for what it leaves unknown.
     #[default]

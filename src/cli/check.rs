@@ -32,11 +32,12 @@ pub struct CheckArgs {
     front: FrontArgs,
     #[command(flatten)]
     cond: CondArgs,
-    /// Which engine decides verdicts: `fsum` (the Datalog engine, whose
-    /// explanations every view shows), `vc` (the VC engine with Z3 alone:
-    /// verdicts and counterexamples, no FSSs) or `auto` (the VC engine
-    /// decides what the Datalog engine leaves unknown: safe only from a
-    /// sound mode, unsafe only after replay).
+    /// Which engine decides verdicts: `fsum` (the Datalog engine), `vc`
+    /// (the VC engine with Z3 alone) or `auto` (the Datalog engine first; a
+    /// state space past its first share, or what it leaves unknown, goes to
+    /// the VC engine: safe only from a sound mode, unsafe only after
+    /// replay). Every counterexample, whichever engine found it, is
+    /// explained from its replayed run.
     #[arg(long, value_enum, default_value_t = Engine::Auto)]
     engine: Engine,
     #[command(flatten)]

@@ -49,6 +49,6 @@ value_enum!(Property {
 
 value_enum!(Engine {
     Fsum => "fsum": "The Datalog engine alone (procedure summaries; FSSs explained)",
-    Vc => "vc": "The VC engine alone (Z3): verdicts and counterexamples, no FSSs",
-    Auto => "auto": "The Datalog engine, then the VC engine for what it leaves unknown",
+    Vc => "vc": "The VC engine alone (Z3); its counterexamples are explained from their replayed runs",
+    Auto => "auto": "The Datalog engine first; a state space past its first share, or what it leaves unknown, goes to the VC engine",
 });
