@@ -32,13 +32,14 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
     diags.extend(acsl_errors);
     let syntax_errors = diags.iter().any(|d| d.is_error());
     let constants = ir::lower::macro_constants(&parsed.macros);
-    let ast = ir::mem::eliminate(&parsed.ast, &opts.entry, &mut diags);
+    let (ast, memory) = ir::mem::eliminate(&parsed.ast, &opts.entry, &mut diags);
     let mut program = ir::lower::lower(file, &ast, constants, opts, &mut diags);
     if syntax_errors {
         return (None, diags);
     }
     if let Some(p) = &mut program {
         p.macro_uses = parsed.macro_uses;
+        p.memory = memory;
         match ir::contract::resolve(p, &annotations) {
             Ok(c) => p.contracts = c,
             Err(d) => {

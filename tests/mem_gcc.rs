@@ -206,6 +206,36 @@ fn focuscheck(args: &[&str]) -> (i32, String) {
     (o.status.code().unwrap_or(-1), text)
 }
 
+/// A counterexample's trace shows pointers as C does: no leaf (`p.off`) or
+/// temporary (`__mem1`) of the memory model, and `p = &x` shows `p = &x`.
+fn assert_c_spelling(out: &str, seed: u64) {
+    for internal in ["__mem", ".off", "(object "] {
+        assert!(
+            !out.contains(internal),
+            "seed {seed}: `{internal}` in the trace:\n{out}"
+        );
+    }
+    let mut seen = 0;
+    for line in out.lines() {
+        let Some((stmt, shown)) = line.split("Executed `").nth(1).and_then(|r| r.split_once("` (")) else {
+            continue;
+        };
+        let Some((lhs, target)) = stmt.split_once(" = &") else {
+            continue;
+        };
+        let simple = |t: &str| t.chars().all(|c| c.is_alphanumeric() || "_.[]".contains(c));
+        if simple(lhs) && simple(target) {
+            let want = [format!("{lhs} = &{target})"), format!("{lhs} = &main::{target})")];
+            assert!(
+                want.iter().any(|w| shown == w),
+                "seed {seed}: `{stmt}` shown as ({shown}:\n{out}"
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "seed {seed}: no pointer assignment in the trace:\n{out}");
+}
+
 /// `out = [a, b, c, d]` from `focuscheck run`'s globals line.
 fn run_out(text: &str) -> Option<Vec<i64>> {
     let at = text.find("out = [")? + "out = [".len();
@@ -267,6 +297,21 @@ fn generated_pointer_programs_agree_with_gcc_and_every_verdict() {
                 counts,
                 "seed {seed}: expected {verdict} for out[{k}] {op} {v0} (runs: {want:?}):\n{out}\n{checked}"
             );
+            if verdict == "unsafe" {
+                let (_, full) = focuscheck(&[
+                    "--color",
+                    "never",
+                    "check",
+                    "--property",
+                    "unreach-call",
+                    "--view",
+                    "full",
+                    "--timeout",
+                    "60",
+                    cf.to_str().expect("utf-8"),
+                ]);
+                assert_c_spelling(&full, seed);
+            }
         }
     }
 }

@@ -135,3 +135,59 @@ fn every_command_accepts_memory_programs() {
         assert!(!err.contains("error:"), "{args:?}:\n{err}");
     }
 }
+
+/// A trace and an FSS speak C: `h = &n2`, `NULL`, `set(p = &buf[2], ...)`,
+/// "`h->next` accesses `n1`", never the memory model's leaves (`h.off`),
+/// temporaries (`__mem1`) or the branches of its split over objects.
+#[test]
+fn pointer_values_are_spelled_as_in_c() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("list.c");
+    std::fs::write(
+        &file,
+        "extern int __VERIFIER_nondet_int(void);
+struct node { int val; struct node *next; };
+struct node n1, n2;
+int buf[3];
+void set(int *p, int v) { *p = v; }
+int main(void) {
+  int k = __VERIFIER_nondet_int();
+  struct node *h = &n1;
+  n1.next = &n2;
+  n2.next = 0;
+  if (k > 1) h = h->next;
+  if (k > 5) h = h->next;
+  set(&buf[k > 2 ? 2 : 0], 4);
+  if (h != 0) h->val = buf[2];
+  h->val = 1;
+  return 0;
+}
+",
+    )
+    .expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    let (code, out, err) = focuscheck(&["check", f, "--view", "full"]);
+    assert_eq!(code, 1, "{out}{err}");
+    for line in [
+        "Executed `h = &n1` (h = &n1)",
+        "Executed `n1.next = &n2` (n1.next = &n2)",
+        "Executed `n2.next = 0` (n2.next = NULL)",
+        "`h->next` accesses `n1`",
+        "Executed `h = h->next` (h = &n2)",
+        "Executed `h = h->next` (h = NULL)",
+        "Called set(p = &buf[2], v = 4)",
+        "`*p = v` accesses `buf[...]`",
+        "`h != 0` is false",
+    ] {
+        assert!(out.contains(line), "missing `{line}`:\n{out}");
+    }
+    for internal in ["__mem", ".off", "is true\n        "] {
+        assert!(!out.contains(internal), "`{internal}` shown:\n{out}");
+    }
+    // The FSS view and JSON name the object an access went to.
+    let (_, fss, _) = focuscheck(&["check", f, "--view", "fss"]);
+    assert!(fss.contains("h = h->next [accesses `n2`]"), "{fss}");
+    let doc = json(&["check", f, "--format", "json"]);
+    let text = doc.to_string();
+    assert!(text.contains(r#""access":"n1""#), "{text}");
+}

@@ -25,9 +25,29 @@ pub struct AtomOutcome {
     pub line: u32,
     pub column: u32,
     pub outcome: bool,
+    /// A branch the memory model made at an access through a pointer (a
+    /// case of its split over objects, or a validity check), not one of
+    /// the program's own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub internal: bool,
+    /// For the case of such a split that was taken: the object accessed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<String>,
     /// Position of its event in the FSS.
     #[serde(skip)]
     pub event: usize,
+}
+
+impl AtomOutcome {
+    /// What a view says of it: `true`, `false`, "accesses `a[...]`", or
+    /// nothing for the memory model's other branches.
+    pub fn label(&self) -> Option<String> {
+        match (&self.access, self.internal) {
+            (Some(o), _) => Some(format!("accesses `{o}`")),
+            (None, true) => None,
+            (None, false) => Some(self.outcome.to_string()),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -105,9 +125,12 @@ pub fn entries(p: &Program, fss: &Fss) -> Vec<Entry> {
                     line: at.line,
                     column: at.col,
                     outcome: b,
+                    internal: p.is_access_branch(ev.node),
+                    access: p.split_object(ev.node).filter(|_| b).map(|o| o.region()),
                     event: i,
                 });
-                if let Some(&v) = p.cond_exits.get(&(ev.node, b)) {
+                let own = !p.is_access_branch(ev.node);
+                if let Some(&v) = p.cond_exits.get(&(ev.node, b)).filter(|_| own) {
                     e.outcome = Some(v);
                 }
             }

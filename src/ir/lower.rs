@@ -284,6 +284,7 @@ pub fn lower(
         globals_mode: mode,
         cond_exits: cx.cond_exits.into_iter().collect(),
         contracts: Default::default(),
+        memory: Default::default(),
     })
 }
 

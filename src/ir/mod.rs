@@ -16,12 +16,14 @@ pub mod cond;
 pub mod contract;
 pub mod lower;
 pub mod mem;
+pub mod pointers;
 pub mod product;
 
 pub use crate::syntax::ast::{IntType, RetType};
 use crate::syntax::source::{SourceFile, Span};
 use bits::bit_range;
 pub use bits::BitOp;
+pub use pointers::{Memory, ObjectName};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -472,6 +474,9 @@ pub struct Program {
     /// ACSL contracts, invariants and assertions (`contract.rs`), bound
     /// after lowering by `crate::load`.
     pub contracts: contract::Contracts,
+    /// What the memory model (`mem`) made of pointers, for spelling them
+    /// in C (`pointers.rs`); set by `crate::load`.
+    pub memory: Memory,
 }
 
 impl Program {

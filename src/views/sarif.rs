@@ -53,7 +53,10 @@ fn statement_message(s: &StatementDoc, f: &FssDoc) -> String {
         let atoms: Vec<String> = s
             .atoms
             .iter()
-            .map(|a| format!("`{}` is {}", a.text, a.outcome))
+            .filter_map(|a| match (&a.access, a.label()) {
+                (Some(_), Some(l)) => Some(format!("`{}` {l}", a.text)),
+                (_, l) => l.map(|l| format!("`{}` is {l}", a.text)),
+            })
             .collect();
         msg = format!("{} ({})", s.text, atoms.join(", "));
     }

@@ -167,31 +167,21 @@ pub fn entry_line(names: &dyn LineNames, e: &Entry, top: u32) -> String {
 }
 
 fn entry_body(e: &Entry) -> String {
+    let atoms: Vec<String> = e
+        .atoms
+        .iter()
+        .filter_map(|a| match a.access {
+            Some(_) => a.label(),
+            None => a.label().map(|l| format!("{}: {l}", a.text)),
+        })
+        .collect();
     match e.kind {
-        EntryKind::Branch => {
-            let atoms: Vec<String> = e.atoms.iter().map(|a| format!("{}: {}", a.text, a.outcome)).collect();
-            if e.atoms.len() == 1 {
-                atoms[0].clone()
-            } else {
-                format!("{} [{}]", e.text, atoms.join(", "))
-            }
-        }
-        EntryKind::Error => {
-            if e.atoms.is_empty() {
-                format!("{}   <- error", e.text)
-            } else {
-                let atoms: Vec<String> = e.atoms.iter().map(|a| format!("{}: {}", a.text, a.outcome)).collect();
-                format!("{} [{}]   <- error", e.text, atoms.join(", "))
-            }
-        }
-        _ => {
-            if e.atoms.is_empty() {
-                e.text.clone()
-            } else {
-                let atoms: Vec<String> = e.atoms.iter().map(|a| format!("{}: {}", a.text, a.outcome)).collect();
-                format!("{} [{}]", e.text, atoms.join(", "))
-            }
-        }
+        EntryKind::Branch if atoms.len() == 1 => atoms[0].clone(),
+        EntryKind::Branch if atoms.is_empty() => e.atoms.first().map_or(e.text.clone(), |a| a.text.clone()),
+        EntryKind::Error if atoms.is_empty() => format!("{}   <- error", e.text),
+        EntryKind::Error => format!("{} [{}]   <- error", e.text, atoms.join(", ")),
+        _ if atoms.is_empty() => e.text.clone(),
+        _ => format!("{} [{}]", e.text, atoms.join(", ")),
     }
 }
 
@@ -549,7 +539,7 @@ fn snippet(
     for &i in which {
         let e = &f.entries[i];
         for a in &e.atoms {
-            add(atom_span(a, e.node), format!("{}", a.outcome));
+            add(atom_span(a, e.node), a.label().unwrap_or_default());
         }
         match e.kind {
             EntryKind::Branch => {}

@@ -5,6 +5,7 @@
 use super::fold::{omitted_text, repeat_text, Docs, Foldable, Folded, Folder, RepeatDoc};
 use crate::facts::Analysis;
 use crate::interp::{Outcome, Run};
+use crate::ir::pointers::{self, pointer_leaves};
 use crate::ir::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -111,6 +112,8 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
     // Loop visits per (call depth, head), reset when the loop is left.
     let mut visits: HashMap<(u32, NodeId), u32> = HashMap::new();
     let args: HashMap<usize, &Vec<i64>> = run.call_args.iter().map(|(k, a)| (*k, a)).collect();
+    let pointers = pointer_leaves(p);
+    let offsets: HashMap<VarId, VarId> = pointers.iter().map(|(t, o)| (*o, *t)).collect();
     for (pos, s) in run.trace.iter().enumerate() {
         let node = p.node(s.node);
         let at = p.source.start(node.span);
@@ -147,6 +150,14 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
             NodeKind::Branch { cond, then_, else_ } => {
                 let b = s.outcome.unwrap_or(false);
                 let atom = one_line(p.text(node.span));
+                // The memory model's split at an access: the case taken
+                // says which object; the other cases and checks are not shown.
+                if let Some(what) = p.access_outcome(s.node, b) {
+                    if !what.is_empty() {
+                        push("branch", format!("`{atom}` {what}"), Vec::new());
+                    }
+                    continue;
+                }
                 let text = match (cond, loop_test(a, s.node, *then_, *else_)) {
                     (Cond::Nondet, _) => format!("Chose the {} branch of `*`", if b { "then" } else { "else" }),
                     (_, Some(inside)) if inside == b => format!("Entered the loop body: `{atom}` is {b}"),
@@ -172,15 +183,49 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                         .collect(),
                     None => Vec::new(),
                 };
-                let given: Vec<String> = values.iter().map(|(n, a)| format!("{n} = {a}")).collect();
+                let given = call_args(p, &pointers, proc, args.get(&pos).copied());
                 push("call", format!("Called {}({})", proc.name, given.join(", ")), values)
             }
             NodeKind::Return { .. } => {
-                let v = s.value.map(|v| format!(" with {v}")).unwrap_or_default();
                 let name = &p.proc(node.proc).name;
+                // A pointer comes back as its tag, its offset in `f::ret.off`.
+                let off = pos.checked_sub(1).and_then(|i| return_offset(p, &run.trace[i]));
+                let v = match (s.value, off) {
+                    (Some(tag), Some(off)) => format!(" with {}", p.memory.show(tag, off)),
+                    (v, _) => v.map(|v| format!(" with {v}")).unwrap_or_default(),
+                };
                 let values = s.value.map(|v| (format!("{name}()"), v)).into_iter().collect();
                 push("return", format!("Returned from {name}{v}"), values);
             }
+            NodeKind::Assign { place, .. } if pointers::is_internal(&p.var(place.var).name) => {}
+            NodeKind::Assign { .. }
+                if return_offset(p, s).is_some()
+                    && run
+                        .trace
+                        .get(pos + 1)
+                        .is_some_and(|n| matches!(p.node(n.node).kind, NodeKind::Return { .. })) => {}
+            // A pointer's two leaves, written one after the other: shown
+            // once, as C spells the value (`p = &a[1]`).
+            NodeKind::Assign { place, .. } if place.index.is_none() && pointers.contains_key(&place.var) => {
+                let next = run.trace.get(pos + 1);
+                let off = next.and_then(|n| match &p.node(n.node).kind {
+                    NodeKind::Assign { place: o, .. } if Some(&o.var) == pointers.get(&place.var) => n.value,
+                    _ => None,
+                });
+                let name = &p.var(place.var).name;
+                let text = one_line(p.text(node.span));
+                let (Some(tag), Some(off)) = (s.value, off) else {
+                    let v = s.value.map(|v| format!(" ({name} = {v})")).unwrap_or_default();
+                    push("assign", format!("Executed `{text}`{v}"), Vec::new());
+                    continue;
+                };
+                let shown = p.memory.show(tag, off);
+                let values = vec![(name.clone(), tag), (format!("{name}.off"), off)];
+                push("assign", format!("Executed `{text}` ({name} = {shown})"), values);
+            }
+            // The offset leaf, shown with its tag just before.
+            NodeKind::Assign { place, .. }
+                if place.index.is_none() && shown_with_tag(p, &offsets, run, pos, place.var) => {}
             NodeKind::Assign { place, .. } => {
                 let text = one_line(p.text(node.span));
                 // A temporary holds part of a statement: its value is the
@@ -188,20 +233,28 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                 let temp = p.var(place.var).name.starts_with('$');
                 let v = match (s.value, temp) {
                     (Some(v), true) => format!(" (= {v})"),
-                    (Some(v), false) => format!(" ({} = {v})", show_place(p, place)),
+                    (Some(v), false) => format!(" ({} = {v})", place_text(p, &offsets, place)),
                     (None, _) => String::new(),
                 };
                 let verb = if temp { "Evaluated" } else { "Executed" };
                 let values = match (s.value, temp) {
-                    (Some(v), false) => vec![(show_place(p, place), v)],
+                    (Some(v), false) => vec![(place_text(p, &offsets, place), v)],
                     _ => Vec::new(),
                 };
                 push("assign", format!("{verb} `{text}`{v}"), values);
             }
             NodeKind::Havoc { place, .. } => {
                 let v = s.value.map(|v| v.to_string()).unwrap_or_default();
-                let values = s.value.map(|v| (show_place(p, place), v)).into_iter().collect();
-                push("choice", format!("Chose {} = {v}", show_place(p, place)), values);
+                let values = s
+                    .value
+                    .map(|v| (place_text(p, &offsets, place), v))
+                    .into_iter()
+                    .collect();
+                push(
+                    "choice",
+                    format!("Chose {} = {v}", place_text(p, &offsets, place)),
+                    values,
+                );
             }
             NodeKind::Exit | NodeKind::Error { .. } | NodeKind::Halt => {}
         }
@@ -227,6 +280,74 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
             values: Vec::new(),
         });
     }
+}
+
+/// A call's arguments as `name = value`, a pointer's two leaves as one
+/// (`p = &a[2]`).
+fn call_args(p: &Program, pointers: &HashMap<VarId, VarId>, proc: &Proc, vals: Option<&Vec<i64>>) -> Vec<String> {
+    let Some(vals) = vals else {
+        return Vec::new();
+    };
+    let params: Vec<(VarId, i64)> = proc.params.iter().copied().zip(vals.iter().copied()).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < params.len() {
+        let (v, tag) = params[i];
+        let name = &p.var(v).name;
+        match params.get(i + 1) {
+            Some(&(o, off)) if pointers.get(&v) == Some(&o) => {
+                let shown = p.memory.show(tag, off);
+                out.push(format!("{name} = {shown}"));
+                i += 2;
+            }
+            _ => {
+                out.push(format!("{name} = {tag}"));
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The offset a step stores in `f::ret.off` of its own procedure `f`,
+/// just before `f` returns a pointer's tag.
+fn return_offset(p: &Program, s: &crate::interp::Step) -> Option<i64> {
+    let node = p.node(s.node);
+    let NodeKind::Assign { place, .. } = &node.kind else {
+        return None;
+    };
+    let want = format!("{}::ret.off", p.proc(node.proc).name);
+    (place.index.is_none() && p.var(place.var).name == want)
+        .then_some(s.value)
+        .flatten()
+}
+
+/// A place as the trace names it: an element selected through a pointer
+/// (its index reads an offset leaf or a temporary of the memory model) is
+/// `a[...]`, like the object the access names.
+fn place_text(p: &Program, offsets: &HashMap<VarId, VarId>, place: &Place) -> String {
+    let Some((i, _)) = &place.index else {
+        return show_place(p, place);
+    };
+    let mut read = Vec::new();
+    expr_vars(i, &mut read);
+    if read
+        .iter()
+        .any(|v| offsets.contains_key(v) || pointers::is_internal(&p.var(*v).name))
+    {
+        format!("{}[...]", p.var(place.var).name)
+    } else {
+        show_place(p, place)
+    }
+}
+
+/// Step `pos` writes `off`, the offset leaf of a pointer whose tag the step
+/// before wrote (and showed).
+fn shown_with_tag(p: &Program, offsets: &HashMap<VarId, VarId>, run: &Run, pos: usize, off: VarId) -> bool {
+    let (Some(tag), Some(prev)) = (offsets.get(&off), pos.checked_sub(1).map(|i| &run.trace[i])) else {
+        return false;
+    };
+    matches!(&p.node(prev.node).kind, NodeKind::Assign { place, .. } if place.var == *tag && place.index.is_none())
 }
 
 /// For a loop's exit test: which outcome stays in the loop.

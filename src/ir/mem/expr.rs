@@ -366,17 +366,16 @@ impl Mem {
             (BinOp::Eq | BinOp::Ne, true, true) => {
                 let mut pre = va.pre;
                 pre.extend(vb.pre);
-                let same = bin(
-                    BinOp::And,
-                    bin(BinOp::Eq, va.leaves[0].clone(), vb.leaves[0].clone(), span),
-                    bin(BinOp::Eq, va.leaves[1].clone(), vb.leaves[1].clone(), span),
+                // `p != q` as `tag != tag || off != off` (not `!(... == ...)`):
+                // each comparison then reads as the source's, so a trace
+                // says "`p != 0` is true" where the source does.
+                let join = if op == BinOp::Eq { BinOp::And } else { BinOp::Or };
+                let e = bin(
+                    join,
+                    bin(op, va.leaves[0].clone(), vb.leaves[0].clone(), span),
+                    bin(op, va.leaves[1].clone(), vb.leaves[1].clone(), span),
                     span,
                 );
-                let e = if op == BinOp::Eq {
-                    same
-                } else {
-                    mk(ExprKind::Unary(UnOp::Not, Box::new(same)), span)
-                };
                 Self::int_val(wrap(pre, e))
             }
             (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, true, true) => {

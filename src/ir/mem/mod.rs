@@ -39,7 +39,7 @@ pub const HAVOC: &str = "__focuscheck_havoc";
 /// The program with pointers and structs replaced by integers; errors go
 /// to `diags` (an unsupported construct in a function leaves it out, as
 /// lowering does for any construct outside the subset).
-pub fn eliminate(p: &ast::Program, entry: &str, diags: &mut Vec<Diag>) -> ast::Program {
+pub fn eliminate(p: &ast::Program, entry: &str, diags: &mut Vec<Diag>) -> (ast::Program, crate::ir::Memory) {
     if !uses_memory(p) {
         // Pointer parameters no body uses (`char *argv[]`) are left out.
         let mut p = p.clone();
@@ -50,7 +50,7 @@ pub fn eliminate(p: &ast::Program, entry: &str, diags: &mut Vec<Diag>) -> ast::P
                 }
             }
         }
-        return p;
+        return (p, crate::ir::Memory::default());
     }
     let mut m = Mem::new(p, entry);
     m.run(p); // discovers the objects
@@ -61,7 +61,11 @@ pub fn eliminate(p: &ast::Program, entry: &str, diags: &mut Vec<Diag>) -> ast::P
     let out = m.run(p);
     m.check_void();
     diags.extend(m.diags);
-    out
+    let memory = crate::ir::Memory {
+        objects: m.objects.names(),
+        accesses: m.accesses.keys().copied().collect(),
+    };
+    (out, memory)
 }
 
 fn uses_memory(p: &ast::Program) -> bool {

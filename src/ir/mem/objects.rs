@@ -21,6 +21,9 @@ pub struct Obj {
     /// The function whose call it lives in (a local of a function other than
     /// the entry): valid only while that call runs.
     pub owner: Option<String>,
+    /// For an array: where its index goes in `base` (`a` then `[i]`; field
+    /// `f` of an array of structs `a` is `a.f`, indexed at 1: `a[i].f`).
+    pub index_at: Option<usize>,
 }
 
 #[derive(Default)]
@@ -31,6 +34,18 @@ pub struct Objects {
 impl Objects {
     /// Adds an object and, for a struct, every field of it (recursively).
     pub fn add(&mut self, types: &Types, base: &str, ty: &CType, len: Option<&ast::Expr>, owner: Option<&str>) {
+        self.add_at(types, base, ty, len, owner, len.map(|_| base.len()));
+    }
+
+    fn add_at(
+        &mut self,
+        types: &Types,
+        base: &str,
+        ty: &CType,
+        len: Option<&ast::Expr>,
+        owner: Option<&str>,
+        index_at: Option<usize>,
+    ) {
         if self.list.iter().any(|o| o.base == base) {
             return;
         }
@@ -40,16 +55,18 @@ impl Objects {
             ty: ty.clone(),
             len: len.cloned(),
             owner: owner.map(str::to_string),
+            index_at,
         });
         if let CType::Struct(tag) = ty {
             let fields: Vec<ast::Field> = types.fields(tag).map(|f| f.to_vec()).unwrap_or_default();
             for f in &fields {
-                let flen = match (&f.array, len) {
+                let name = format!("{base}.{}", f.name.name);
+                let (flen, at) = match (&f.array, len) {
                     (Some(_), Some(_)) => continue,
-                    (Some(n), None) => Some(n),
-                    (None, l) => l,
+                    (Some(n), None) => (Some(n), Some(name.len())),
+                    (None, l) => (l, index_at),
                 };
-                self.add(types, &format!("{base}.{}", f.name.name), &f.ty, flen, owner);
+                self.add_at(types, &name, &f.ty, flen, owner, at);
             }
         }
     }
@@ -60,6 +77,17 @@ impl Objects {
 
     /// The objects a pointer to `ty` may point to (by type: the program
     /// converts pointers only between equal types and `void *`).
+    /// Each object's name and where an index goes in it, by tag.
+    pub fn names(&self) -> Vec<crate::ir::ObjectName> {
+        self.list
+            .iter()
+            .map(|o| crate::ir::ObjectName {
+                base: o.base.clone(),
+                index_at: o.index_at,
+            })
+            .collect()
+    }
+
     pub fn of_type<'a>(&'a self, ty: &'a CType) -> impl Iterator<Item = &'a Obj> + 'a {
         self.list.iter().filter(move |o| &o.ty == ty)
     }

@@ -1,0 +1,135 @@
+//! Pointers as C spells them. The memory model (`mem`) gives a pointer `p`
+//! two integer leaves, `p` (the tag of the object it points to, 0 for
+//! null) and `p.off` (an element offset), computes through temporaries
+//! `__memN`, and turns `*p` into a split over tags checked at the access.
+//! Views use this file to show `p = &a[2]` and "`*p = 7` accesses `a[...]`"
+//! instead of the leaves, the temporaries and the split's branches.
+
+use super::{Cond, ExprKind, NodeId, NodeKind, Program, RelOp, VarId};
+use std::collections::{HashMap, HashSet};
+
+/// What the memory model made of a program's pointers.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    /// By tag: tag `t` names `objects[t - 1]` (0 is null).
+    pub objects: Vec<ObjectName>,
+    /// The source spans `(lo, hi)` of the accesses through pointers: the
+    /// branches of their splits and checks carry these spans.
+    pub accesses: HashSet<(u32, u32)>,
+}
+
+/// An object a pointer can point to.
+#[derive(Clone, Debug)]
+pub struct ObjectName {
+    /// Its storage's name: `x`, `s.f`, `main::a`, `a.f` (field `f` of an
+    /// array of structs `a`).
+    pub base: String,
+    /// For an array: where the index goes in `base`.
+    pub index_at: Option<usize>,
+}
+
+impl ObjectName {
+    /// The address of element `off`: `&a[2]`, `&a[2].f`, `&x`.
+    pub fn address(&self, off: i64) -> String {
+        match self.index_at {
+            Some(at) => format!("&{}[{off}]{}", &self.base[..at], &self.base[at..]),
+            None if off == 0 => format!("&{}", self.base),
+            None => format!("&{} + {off}", self.base),
+        }
+    }
+
+    /// The object as a region: `a[...]`, `a[...].f`, `x`.
+    pub fn region(&self) -> String {
+        match self.index_at {
+            Some(at) => format!("{}[...]{}", &self.base[..at], &self.base[at..]),
+            None => self.base.clone(),
+        }
+    }
+}
+
+impl Memory {
+    pub fn object(&self, tag: i64) -> Option<&ObjectName> {
+        let i = usize::try_from(tag).ok()?.checked_sub(1)?;
+        self.objects.get(i)
+    }
+
+    /// A pointer value in C: `&a[2]`, `&s.y`, `NULL`; none for a tag that
+    /// names no object.
+    pub fn spell(&self, tag: i64, off: i64) -> Option<String> {
+        match tag {
+            0 if off == 0 => Some("NULL".to_string()),
+            0 => Some(format!("NULL + {off}")),
+            _ => self.object(tag).map(|o| o.address(off)),
+        }
+    }
+}
+
+impl Memory {
+    /// [`Memory::spell`], or the two numbers when no object has the tag.
+    pub fn show(&self, tag: i64, off: i64) -> String {
+        self.spell(tag, off)
+            .unwrap_or_else(|| format!("(object {tag}) + {off}"))
+    }
+}
+
+/// A temporary of the memory model (not a variable of the program).
+pub fn is_internal(name: &str) -> bool {
+    name.starts_with("__mem")
+}
+
+/// The pointers of a program: each tag leaf `p` with its offset leaf
+/// `p.off` (of the same procedure).
+pub fn pointer_leaves(p: &Program) -> HashMap<VarId, VarId> {
+    let by_name: HashMap<(&str, _), VarId> = p
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| ((v.name.as_str(), v.proc), VarId(i as u32)))
+        .collect();
+    let mut out = HashMap::new();
+    for (i, v) in p.vars.iter().enumerate() {
+        if let Some(&off) = by_name.get(&(format!("{}.off", v.name).as_str(), v.proc)) {
+            out.insert(VarId(i as u32), off);
+        }
+    }
+    out
+}
+
+impl Program {
+    /// A branch the memory model made at an access: a case of its split
+    /// over objects, or a validity check.
+    pub fn is_access_branch(&self, n: NodeId) -> bool {
+        let node = self.node(n);
+        matches!(node.kind, NodeKind::Branch { .. }) && self.memory.accesses.contains(&(node.span.lo, node.span.hi))
+    }
+
+    /// The object a case of an access's split tests for (`if (p == 3)`).
+    pub fn split_object(&self, n: NodeId) -> Option<&ObjectName> {
+        if !self.is_access_branch(n) {
+            return None;
+        }
+        let NodeKind::Branch {
+            cond: Cond::Atom(a), ..
+        } = &self.node(n).kind
+        else {
+            return None;
+        };
+        match (a.op, &a.rhs.kind) {
+            (RelOp::Eq, ExprKind::Const(k)) => self.memory.object(*k),
+            _ => None,
+        }
+    }
+
+    /// How a view shows the outcome of an access branch: "accesses `a[...]`"
+    /// for the case taken, nothing for the others and for the checks; none
+    /// for a branch of the program's own.
+    pub fn access_outcome(&self, n: NodeId, outcome: bool) -> Option<String> {
+        if !self.is_access_branch(n) {
+            return None;
+        }
+        Some(match self.split_object(n) {
+            Some(o) if outcome => format!("accesses `{}`", o.region()),
+            _ => String::new(),
+        })
+    }
+}
