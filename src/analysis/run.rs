@@ -103,6 +103,16 @@ impl<'w> Run<'w> {
         true
     }
 
+    /// The state budget is used up: no new state will be admitted.
+    pub fn full(&self) -> bool {
+        self.admitted.borrow().len() as u64 >= self.max_states
+    }
+
+    /// Successors were left out because the state budget is used up.
+    pub fn refuse(&self) {
+        self.note(STATE_LIMIT);
+    }
+
     /// Why the run was cut short, if it was.
     pub fn hit(&self) -> Option<&'static str> {
         self.hit.get().or_else(|| self.stop.get())
