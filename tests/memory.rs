@@ -191,3 +191,38 @@ int main(void) {
     let text = doc.to_string();
     assert!(text.contains(r#""access":"n1""#), "{text}");
 }
+
+/// The memory model's own globals (a call's running flag, the leaves a
+/// function returns) cannot share a name with the program's storage: a
+/// taken local `alive` or `ret` once did, and a run of `f(0)` looked like
+/// an access to a finished call's local. gcc runs this program to the end.
+#[test]
+fn locals_named_like_the_memory_models_globals_keep_their_own_storage() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("names.c");
+    std::fs::write(
+        &file,
+        "extern void __VERIFIER_error(void);
+int *g;
+struct P { int a; int b; };
+struct P mk(int v) { struct P ret; struct P *q = &ret; q->a = v; q->b = v + 1; return ret; }
+int f(int k) { int alive = k; g = &alive; *g = *g + 1; return alive; }
+int main(void) {
+  int alive = 0;
+  struct P ret = mk(5);
+  int r = f(alive);
+  if (r != 1 || ret.b != 6) __VERIFIER_error();
+  return 0;
+}
+",
+    )
+    .expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    let (code, out, err) = focuscheck(&["check", f]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 unsafe, 0 unknown, 5 safe"), "{out}");
+    // The interpreter runs it to the end, as gcc does.
+    let (code, out, err) = focuscheck(&["run", "--choices", "0,0,0,0", f]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("finished without error"), "{out}");
+}

@@ -72,9 +72,11 @@ impl Memory {
     }
 }
 
-/// A temporary of the memory model (not a variable of the program).
+/// A variable of the memory model, not of the program: a temporary
+/// (`__mem1`), a running-call flag (`f::(alive)`) or a returned leaf
+/// (`f::(ret).off`).
 pub fn is_internal(name: &str) -> bool {
-    name.starts_with("__mem")
+    name.starts_with("__mem") || name.contains("::(")
 }
 
 /// The pointers of a program: each tag leaf `p` with its offset leaf

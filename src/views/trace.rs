@@ -188,7 +188,7 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
             }
             NodeKind::Return { .. } => {
                 let name = &p.proc(node.proc).name;
-                // A pointer comes back as its tag, its offset in `f::ret.off`.
+                // A pointer comes back as its tag, its offset in `ret_leaf(f, ".off")`.
                 let off = pos.checked_sub(1).and_then(|i| return_offset(p, &run.trace[i]));
                 let v = match (s.value, off) {
                     (Some(tag), Some(off)) => format!(" with {}", p.memory.show(tag, off)),
@@ -198,12 +198,6 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                 push("return", format!("Returned from {name}{v}"), values);
             }
             NodeKind::Assign { place, .. } if pointers::is_internal(&p.var(place.var).name) => {}
-            NodeKind::Assign { .. }
-                if return_offset(p, s).is_some()
-                    && run
-                        .trace
-                        .get(pos + 1)
-                        .is_some_and(|n| matches!(p.node(n.node).kind, NodeKind::Return { .. })) => {}
             // A pointer's two leaves, written one after the other: shown
             // once, as C spells the value (`p = &a[1]`).
             NodeKind::Assign { place, .. } if place.index.is_none() && pointers.contains_key(&place.var) => {
@@ -309,14 +303,14 @@ fn call_args(p: &Program, pointers: &HashMap<VarId, VarId>, proc: &Proc, vals: O
     out
 }
 
-/// The offset a step stores in `f::ret.off` of its own procedure `f`,
+/// The offset a step stores in `ret_leaf(f, ".off")` of its own procedure `f`,
 /// just before `f` returns a pointer's tag.
 fn return_offset(p: &Program, s: &crate::interp::Step) -> Option<i64> {
     let node = p.node(s.node);
     let NodeKind::Assign { place, .. } = &node.kind else {
         return None;
     };
-    let want = format!("{}::ret.off", p.proc(node.proc).name);
+    let want = crate::ir::mem::ret_leaf(&p.proc(node.proc).name, ".off");
     (place.index.is_none() && p.var(place.var).name == want)
         .then_some(s.value)
         .flatten()

@@ -1,6 +1,6 @@
 //! Calls with pointer and struct arguments and results: each argument is
 //! passed as its leaves; a result's first leaf is the return value, the
-//! others come back in globals `f::ret.off`, `f::ret.a`, ...
+//! others come back in globals `f::(ret).off`, `f::(ret).a`, ... (`ret_leaf`)
 
 use super::expr::*;
 use super::*;
@@ -77,7 +77,7 @@ impl Mem {
             let src = if k == 0 {
                 e.clone()
             } else {
-                var(&format!("{}::ret{}", name.name, l.path), span)
+                var(&super::ret_leaf(&name.name, &l.path), span)
             };
             pre.push(assign(var(&t, span), src, span));
             temps.push(var(&t, span));

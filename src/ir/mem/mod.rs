@@ -31,6 +31,13 @@ use objects::Objects;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use types::Types;
 
+/// The global that carries leaf `path` (`.off`, `.a`) of what `func`
+/// returns (the first leaf is the return value itself), named so that no
+/// storage can share its name (a taken local `ret` of `f` is `f::ret`).
+pub fn ret_leaf(func: &str, path: &str) -> String {
+    format!("{func}::(ret){path}")
+}
+
 /// Called where an access through a pointer is invalid: a `deref` error.
 pub const INVALID_ACCESS: &str = "__focuscheck_invalid_access";
 /// `HAVOC(a)`: every element of `a` gets an arbitrary value.
@@ -263,8 +270,10 @@ impl Mem {
         }
     }
 
+    /// A running-call flag, named so that no storage can share its name
+    /// (a taken local `alive` of `f` is `f::alive`).
     fn alive_flag(&self, func: &str) -> String {
-        format!("{func}::alive")
+        format!("{func}::(alive)")
     }
 
     /// A pointer converted from type `from` to type `to` (an assignment, an

@@ -299,7 +299,7 @@ impl Mem {
             Some(t) => match self.types.leaves(t) {
                 Ok(ls) => {
                     for l in ls.iter().skip(1) {
-                        let name = format!("{}::ret{}", self.func, l.path);
+                        let name = super::ret_leaf(&self.func, &l.path);
                         self.leaf_global(&name, l.ty, span);
                     }
                     (ast::RetType::Int(ls[0].ty), None)
@@ -503,7 +503,7 @@ impl Mem {
                 pre.push(assign(var(&t, span), x, span));
                 first = Some(var(&t, span));
             } else {
-                let g = format!("{}::ret{}", self.func, l.path);
+                let g = super::ret_leaf(&self.func, &l.path);
                 pre.push(assign(var(&g, span), x, span));
             }
         }
