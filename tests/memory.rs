@@ -190,6 +190,31 @@ int main(void) {
     let doc = json(&["check", f, "--format", "json"]);
     let text = doc.to_string();
     assert!(text.contains(r#""access":"n1""#), "{text}");
+    // A loop walking a pointer folds without the pointer's leaves.
+    let walk = dir.path().join("walk.c");
+    std::fs::write(
+        &walk,
+        "void reach_error(void) {}
+int a[50];
+int main(void) {
+  int *p;
+  int s = 0;
+  for (p = a; p < a + 50; p++) { *p = 2; s += *p; }
+  if (s == 100) reach_error();
+  return 0;
+}
+",
+    )
+    .expect("write");
+    let (_, out, _) = focuscheck(&["check", walk.to_str().expect("utf-8 path"), "--view", "full"]);
+    for line in [
+        "(p = &a[0])",
+        "line 6 × 50: `a[...]` = 2, `s` from 2 to 100",
+        "(p = &a[50])",
+    ] {
+        assert!(out.contains(line), "missing `{line}`:\n{out}");
+    }
+    assert!(!out.contains(".off"), "{out}");
 }
 
 /// The memory model's own globals (a call's running flag, the leaves a

@@ -213,9 +213,10 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                     push("assign", format!("Executed `{text}`{v}"), Vec::new());
                     continue;
                 };
+                // No value ranges for a fold: a tag and an offset are not
+                // values of the program (its first and last runs show them).
                 let shown = p.memory.show(tag, off);
-                let values = vec![(name.clone(), tag), (format!("{name}.off"), off)];
-                push("assign", format!("Executed `{text}` ({name} = {shown})"), values);
+                push("assign", format!("Executed `{text}` ({name} = {shown})"), Vec::new());
             }
             // The offset leaf, shown with its tag just before.
             NodeKind::Assign { place, .. }
