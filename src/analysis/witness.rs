@@ -257,14 +257,10 @@ impl<'a, 'g> Searcher<'a, 'g> {
             while let Some(m) = mv.take() {
                 steps += 1;
                 if steps > limits.steps {
-                    return Found::OutOfBudget(notes.reason(true));
+                    return Found::OutOfBudget(notes.reason(Some("ran out of its budget")));
                 }
                 if limits.deadline.is_some_and(|d| Instant::now() > d) {
-                    return Found::OutOfTime(
-                        notes
-                            .reason(true)
-                            .replace("ran out of its budget", "reached the time limit (--timeout)"),
-                    );
+                    return Found::OutOfTime(notes.reason(Some("reached the time limit (--timeout)")));
                 }
                 match self.apply(&mut cur, m, conds, guide.assumed()) {
                     Applied::Dead(why) => {
@@ -298,7 +294,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
         if notes.exhaustive() {
             Found::Infeasible
         } else {
-            Found::NotFound(notes.reason(false))
+            Found::NotFound(notes.reason(None))
         }
     }
 
@@ -656,10 +652,12 @@ impl Notes {
         }
     }
 
-    fn reason(&self, out_of_budget: bool) -> String {
+    /// Why no counterexample was confirmed; `cut` says how the search was
+    /// cut short, if it was.
+    fn reason(&self, cut: Option<&str>) -> String {
         let mut parts = Vec::new();
-        if out_of_budget {
-            parts.push("the search for a feasible error path ran out of its budget".to_string());
+        if let Some(how) = cut {
+            parts.push(format!("the search for a feasible error path {how}"));
         }
         if self.replay_widened > 0 {
             parts.push(format!(
@@ -685,7 +683,7 @@ impl Notes {
         if let Some(m) = &self.malformed {
             parts.push(format!("internal: a path did not follow the program ({m})"));
         }
-        if parts.is_empty() || (!out_of_budget && self.infeasible > 0) {
+        if parts.is_empty() || (cut.is_none() && self.infeasible > 0) {
             let bound = if self.bounded {
                 " within the search bounds (paths repeat a state past the --unroll bound only a few times, and nest calls only so deep; a larger --unroll may decide it)"
             } else {
