@@ -179,6 +179,21 @@ pub struct FocusStep {
     pub call: Option<CallParts>,
 }
 
+/// The step of one event that is not a call's (`None` for `Param` and
+/// `Result`, which have no step of their own).
+/// Its `event` index is 0: the step stands alone.
+pub fn focus_step(e: Explored, ev: Event) -> Option<FocusStep> {
+    debug_assert!(ev.kind != EvKind::Call);
+    (!matches!(ev.kind, EvKind::Param(_) | EvKind::Result)).then(|| FocusStep {
+        event: 0,
+        step: PathStep {
+            node: ev.node,
+            decisions: e.t.label(ev.label).0.clone(),
+        },
+        call: None,
+    })
+}
+
 /// The steps that execute an FSS's statements alone.
 pub fn focus_steps(e: Explored, fss: &Fss) -> Vec<FocusStep> {
     let parts = super::fss::call_parts(fss);
@@ -213,11 +228,12 @@ pub fn fss_constraints(e: Explored, fss: &Fss) -> Result<FssRun, PathError> {
     let p = e.cx.p;
     let mut x = Exec::sparse(p, &e.cx.layout);
     let mut out = Vec::new();
+    let events = fss.to_vec();
     for fs in focus_steps(e, fss) {
         let (i, step) = (fs.event, &fs.step);
         let before = x.constraints.len();
         // A branch atom's two sides, read before the step (it changes nothing).
-        let sides = match (&p.node(step.node).kind, fss[i].kind) {
+        let sides = match (&p.node(step.node).kind, events[i].kind) {
             (
                 NodeKind::Branch {
                     cond: Cond::Atom(a), ..

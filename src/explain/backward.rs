@@ -30,7 +30,10 @@ use std::collections::{BTreeSet, HashMap};
 mod calls;
 mod chain;
 mod prune;
+mod slot_set;
 mod slots;
+
+pub use slot_set::SlotSet;
 
 /// The Error set: variable slots whose values matter, sets of branches of
 /// which a later focus statement depends on the most recent evaluation, and
@@ -38,7 +41,7 @@ mod slots;
 /// segment is).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ESet {
-    pub vars: BTreeSet<VarSlot>,
+    pub vars: SlotSet,
     pub pending: BTreeSet<u32>,
     pub ret: Option<(NodeId, LabelId)>,
 }
@@ -73,7 +76,6 @@ pub enum Root {
 type FeasibleMemo = HashMap<(State, u128), bool>;
 /// `exit_set`'s answers by its arguments: the call, the callee, the Error set after.
 type ExitSetMemo = HashMap<(State, LabelId, CtxId, ESetId), (ESetId, bool)>;
-type StepsMemo = HashMap<u64, Vec<(super::fss::Fss, std::rc::Rc<[super::assume::FocusStep]>)>>;
 
 pub struct Backward<'e> {
     pub e: Explored<'e>,
@@ -89,10 +91,6 @@ pub struct Backward<'e> {
     roots: RefCell<Interner<Root>>,
     /// Feasibility of suffixes from states, computed once each.
     feasible: RefCell<FeasibleMemo>,
-    /// The steps that execute each suffix, built once per suffix (keyed
-    /// like `feasible`): the pruning checks execute a suffix from many
-    /// states.
-    focus_steps: RefCell<StepsMemo>,
     /// Suffixes executed from stores (`chain.rs`).
     chains: RefCell<chain::ChainMemo>,
     /// `exit_set` by its arguments.
@@ -180,7 +178,6 @@ impl<'e> Backward<'e> {
             esets,
             roots: RefCell::new(Interner::default()),
             feasible: RefCell::new(HashMap::new()),
-            focus_steps: RefCell::new(HashMap::new()),
             chains: RefCell::new(HashMap::new()),
             heads: RefCell::new(HashMap::new()),
             exit_sets: RefCell::new(HashMap::new()),

@@ -42,12 +42,40 @@ pub struct Event {
     pub label: LabelId,
 }
 
-/// A sequence of focus events, shared: one allocation, cloned by a count.
-/// Sequences are built by putting events and sequences together, never
-/// edited in place, so a contiguous slice serves better than a tree (the
-/// subsequence tests and hashes walk it, the memo tables keep it).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Fss(Arc<[Event]>);
+/// A sequence of focus events: a shared list whose cells cache their
+/// length, the hash of the suffix they start ([`suffix_keys`]'s family),
+/// a fingerprint and whether a call is in it. The backward walk builds
+/// sequences by putting one event in front of the next state's: that
+/// shares the rest, so a run of L steps costs O(L), not O(L²), and
+/// hashing or comparing two sequences that share their tail stops there.
+#[derive(Clone, Default)]
+pub struct Fss(Option<Arc<Cell>>);
+
+struct Cell {
+    ev: Event,
+    next: Fss,
+    len: usize,
+    key: u128,
+    fp: u64,
+    call: bool,
+}
+
+/// The key of the empty suffix.
+fn empty_key() -> u128 {
+    Wide::default().word(u64::MAX - 1).finish128()
+}
+
+/// The bit an event sets in a fingerprint.
+fn fp_bit(e: &Event) -> u64 {
+    let h =
+        (e.node.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (e.label.0 as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let k = match e.kind {
+        EvKind::Branch(true) => 1,
+        EvKind::Branch(false) => 2,
+        _ => 3,
+    };
+    1u64 << ((h.wrapping_add(k) >> 58) & 63)
+}
 
 impl Fss {
     pub fn new() -> Fss {
@@ -55,31 +83,196 @@ impl Fss {
     }
 
     pub fn unit(e: Event) -> Fss {
-        Fss(Arc::from([e]))
+        Fss::new().cons(e)
+    }
+
+    /// `ev` in front of `self` (which is shared, not copied).
+    pub fn cons(&self, ev: Event) -> Fss {
+        let key = words(std::slice::from_ref(&ev))
+            .fold(Wide::from_u128(self.key()), Wide::word)
+            .finish128();
+        Fss(Some(Arc::new(Cell {
+            ev,
+            next: self.clone(),
+            len: self.len() + 1,
+            key,
+            fp: self.fp() | fp_bit(&ev),
+            call: self.has_call() || ev.kind == EvKind::Call,
+        })))
+    }
+
+    /// `events` in front of `self`.
+    pub fn prefixed(&self, events: &[Event]) -> Fss {
+        events.iter().rev().fold(self.clone(), |f, e| f.cons(*e))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |c| c.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The hash of the sequence, in [`suffix_keys`]'s family.
+    pub fn key(&self) -> u128 {
+        self.0.as_ref().map_or_else(empty_key, |c| c.key)
+    }
+
+    fn fp(&self) -> u64 {
+        self.0.as_ref().map_or(0, |c| c.fp)
+    }
+
+    fn has_call(&self) -> bool {
+        self.0.as_ref().is_some_and(|c| c.call)
+    }
+
+    pub fn first(&self) -> Option<&Event> {
+        self.0.as_ref().map(|c| &c.ev)
+    }
+
+    /// The sequence without its first event.
+    pub fn rest(&self) -> Fss {
+        self.0.as_ref().map(|c| c.next.clone()).unwrap_or_default()
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        Iter(self.0.as_deref())
+    }
+
+    /// The cells from the first on, each with the sequence it starts.
+    fn tails(&self) -> impl Iterator<Item = &Fss> {
+        std::iter::successors(Some(self), |f| f.0.as_ref().map(|c| &c.next)).take_while(|f| !f.is_empty())
+    }
+
+    pub fn to_vec(&self) -> Vec<Event> {
+        self.iter().copied().collect()
+    }
+
+    pub fn get(&self, i: usize) -> Option<&Event> {
+        self.iter().nth(i)
+    }
+
+    pub fn last(&self) -> Option<&Event> {
+        self.iter().last()
     }
 
     /// `ev` at the end.
     pub fn push_back(&mut self, ev: Event) {
-        *self = self.iter().copied().chain(std::iter::once(ev)).collect();
+        *self = Fss::unit(ev).prefixed(&self.to_vec());
     }
 
-    /// The events from `at` on.
+    /// The events from `at` on (shared).
     pub fn split_off(&self, at: usize) -> Fss {
-        Fss(Arc::from(&self.0[at..]))
+        let mut f = self;
+        for _ in 0..at {
+            match &f.0 {
+                Some(c) => f = &c.next,
+                None => break,
+            }
+        }
+        f.clone()
+    }
+
+    fn same(&self, other: &Fss) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
     }
 }
 
-impl std::ops::Deref for Fss {
-    type Target = [Event];
+/// The events in order.
+pub struct Iter<'a>(Option<&'a Cell>);
 
-    fn deref(&self) -> &[Event] {
-        &self.0
+impl<'a> Iterator for Iter<'a> {
+    type Item = &'a Event;
+
+    fn next(&mut self) -> Option<&'a Event> {
+        let c = self.0?;
+        self.0 = c.next.0.as_deref();
+        Some(&c.ev)
+    }
+}
+
+impl<'a> IntoIterator for &'a Fss {
+    type Item = &'a Event;
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+/// Long lists are dropped cell by cell, not by recursion.
+impl Drop for Fss {
+    fn drop(&mut self) {
+        let mut next = self.0.take();
+        while let Some(rc) = next {
+            match Arc::try_unwrap(rc) {
+                Ok(mut cell) => next = cell.next.0.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+impl PartialEq for Fss {
+    /// Walks until the two share their rest.
+    fn eq(&self, other: &Fss) -> bool {
+        if self.len() != other.len() || self.key() != other.key() {
+            return false;
+        }
+        let (mut a, mut b) = (self, other);
+        while !a.same(b) {
+            match (&a.0, &b.0) {
+                (Some(x), Some(y)) if x.ev == y.ev => {
+                    a = &x.next;
+                    b = &y.next;
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+impl Eq for Fss {}
+
+impl std::hash::Hash for Fss {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u128(self.key());
+        h.write_usize(self.len());
+    }
+}
+
+impl Ord for Fss {
+    /// Lexicographic over the events, as slices compare.
+    fn cmp(&self, other: &Fss) -> std::cmp::Ordering {
+        if self.same(other) {
+            return std::cmp::Ordering::Equal;
+        }
+        self.iter().cmp(other.iter())
+    }
+}
+
+impl PartialOrd for Fss {
+    fn partial_cmp(&self, other: &Fss) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::fmt::Debug for Fss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
 impl FromIterator<Event> for Fss {
     fn from_iter<I: IntoIterator<Item = Event>>(it: I) -> Fss {
-        Fss(it.into_iter().collect())
+        let v: Vec<Event> = it.into_iter().collect();
+        Fss::new().prefixed(&v)
     }
 }
 
@@ -87,35 +280,19 @@ impl FromIterator<Event> for Fss {
 /// subsequence of `b`, `fingerprint(a) & !fingerprint(b) == 0`, so most
 /// comparisons end at one AND.
 pub fn fingerprint(f: &Fss) -> u64 {
-    let mut x = 0u64;
-    for e in f.iter() {
-        let h = (e.node.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ (e.label.0 as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        let k = match e.kind {
-            EvKind::Branch(true) => 1,
-            EvKind::Branch(false) => 2,
-            _ => 3,
-        };
-        x |= 1u64 << ((h.wrapping_add(k) >> 58) & 63);
-    }
-    x
+    f.fp()
 }
 
-/// A hash of a sequence's events (FNV-1a over their fields): cheaper than
-/// hashing the vector through `Hash`, for memo tables.
+/// A hash of a sequence's events, for memo tables.
 pub fn hash(f: &Fss) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for x in words(f) {
-        h ^= x;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    let k = f.key();
+    (k >> 64) as u64 ^ k as u64
 }
 
 /// A 128-bit hash of a sequence's events (`analysis::hash::Wide`), for
 /// memo tables that keep the hash and not the sequence.
 pub fn hash128(f: &Fss) -> u128 {
-    Hash128::default().feed(f).finish()
+    Hash128::default().feed(f.iter()).finish()
 }
 
 /// [`hash128`] taken in parts: events fed in order give the hash of
@@ -124,7 +301,7 @@ pub fn hash128(f: &Fss) -> u128 {
 pub struct Hash128(Wide);
 
 impl Hash128 {
-    pub fn feed(self, events: &[Event]) -> Hash128 {
+    pub fn feed<'a>(self, events: impl IntoIterator<Item = &'a Event> + 'a) -> Hash128 {
         Hash128(words(events).fold(self.0, Wide::word))
     }
 
@@ -142,19 +319,13 @@ impl Hash128 {
 /// The hash of every suffix of `f`, `f[i..]` at `i` (the empty one last),
 /// taken from the end: a suffix's hash is its first event's words fed
 /// after the rest's hash. Another family than [`hash128`].
-pub fn suffix_keys(f: &[Event]) -> Vec<u128> {
-    let mut keys = vec![Wide::default().word(u64::MAX - 1).finish128(); f.len() + 1];
-    for i in (0..f.len()).rev() {
-        keys[i] = words(&f[i..=i])
-            .fold(Wide::from_u128(keys[i + 1]), Wide::word)
-            .finish128();
-    }
-    keys
+pub fn suffix_keys(f: &Fss) -> impl Iterator<Item = u128> + '_ {
+    f.tails().map(Fss::key).chain(std::iter::once(empty_key()))
 }
 
 /// Each event's fields as words.
-fn words(f: &[Event]) -> impl Iterator<Item = u64> + '_ {
-    f.iter().flat_map(|e| {
+fn words<'a>(f: impl IntoIterator<Item = &'a Event> + 'a) -> impl Iterator<Item = u64> + 'a {
+    f.into_iter().flat_map(|e| {
         let kind = match e.kind {
             EvKind::Assign => 1,
             EvKind::Branch(false) => 2,
@@ -187,48 +358,57 @@ pub fn is_subseq(a: &Fss, b: &Fss) -> bool {
     }
     // Without calls there are no frames to keep apart (the common case, on
     // the hot path of every join).
-    let call = |f: &Fss| f.iter().any(|e| e.kind == EvKind::Call);
-    if !call(a) && !call(b) {
+    if !a.has_call() && !b.has_call() {
         return flat(a.iter(), b.iter());
     }
     Flat::new(a).within(&Flat::new(b))
 }
 
-/// A sequence laid out for many subsequence tests: its events in a slice,
-/// where each call's segment closes, and a fingerprint.
+/// A sequence laid out for many subsequence tests: where there is a call,
+/// its events in a slice and where each call's segment closes.
 struct Flat {
     ev: Fss,
-    /// Empty when there is no call (only call events' are read).
+    /// Empty when there is no call (then only `ev` is read).
+    slice: Vec<Event>,
     close: Vec<usize>,
-    call: bool,
-    fp: u64,
 }
 
 impl Flat {
     fn new(f: &Fss) -> Flat {
-        let call = f.iter().any(|e| e.kind == EvKind::Call);
+        let slice = if f.has_call() { f.to_vec() } else { Vec::new() };
         Flat {
-            call,
-            fp: fingerprint(f),
-            close: if call { closes(f) } else { Vec::new() },
+            close: if f.has_call() { closes(&slice) } else { Vec::new() },
+            slice,
             ev: f.clone(),
         }
     }
 
+    fn len(&self) -> usize {
+        self.ev.len()
+    }
+
     /// Is `self` a subsequence of `b`, frame by frame ([`is_subseq`])?
     fn within(&self, b: &Flat) -> bool {
-        if self.ev.len() > b.ev.len() || self.fp & !b.fp != 0 {
+        if self.ev.len() > b.ev.len() || self.ev.fp() & !b.ev.fp() != 0 {
             return false;
         }
-        if !self.call && !b.call {
+        if !self.ev.has_call() && !b.ev.has_call() {
             return flat(self.ev.iter(), b.ev.iter());
         }
+        let (a, b) = (self.sliced(), b.sliced());
         // `embeds` reads a close index only at a call event.
-        embeds(
-            (&self.ev, &self.close, 0, self.ev.len()),
-            (&b.ev, &b.close, 0, b.ev.len()),
-            0,
-        )
+        embeds((&a.0, &a.1, 0, a.0.len()), (&b.0, &b.1, 0, b.0.len()), 0)
+    }
+
+    /// The events as a slice, with close indices.
+    fn sliced(&self) -> (std::borrow::Cow<'_, [Event]>, std::borrow::Cow<'_, [usize]>) {
+        if self.ev.has_call() {
+            (self.slice.as_slice().into(), self.close.as_slice().into())
+        } else {
+            let v = self.ev.to_vec();
+            let c: Vec<usize> = (0..v.len()).collect();
+            (v.into(), c.into())
+        }
     }
 }
 
@@ -396,7 +576,7 @@ impl Suffixes {
             }
             let flat = Flat::new(&f);
             // Of two distinct suffixes of one length, neither holds the other.
-            if !kept.iter().any(|(k, _)| k.ev.len() < flat.ev.len() && k.within(&flat)) {
+            if !kept.iter().any(|(k, _)| k.len() < flat.len() && k.within(&flat)) {
                 kept.push((flat, f));
             }
         }
@@ -409,12 +589,7 @@ impl Suffixes {
             None => self.clone(),
             Some(e) => {
                 // Prepending one event keeps the antichain property.
-                Suffixes(Arc::new(
-                    self.0
-                        .iter()
-                        .map(|f| std::iter::once(e).chain(f.iter().copied()).collect())
-                        .collect(),
-                ))
+                Suffixes(Arc::new(self.0.iter().map(|f| f.cons(e)).collect()))
             }
         }
     }
@@ -425,7 +600,7 @@ impl Suffixes {
         for s in segs.iter() {
             let head: Vec<Event> = pre.iter().chain(s.iter()).chain(post).copied().collect();
             for f in rest.iter() {
-                out.push(head.iter().chain(f.iter()).copied().collect());
+                out.push(f.prefixed(&head));
             }
         }
         Suffixes::from_candidates(out)

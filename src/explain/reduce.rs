@@ -253,8 +253,9 @@ fn first_departure(
     // changed is paired by the variable it assigns.
     let function = |e: &Entry| counterpart(&p.proc(p.node(e.node).proc).name);
     let by_text = |e: &Entry| (function(e), counterpart(&e.text));
+    let events = it.fss.to_vec();
     let by_target = |e: &Entry| {
-        e.events.iter().find_map(|&i| match &p.node(it.fss[i].node).kind {
+        e.events.iter().find_map(|&i| match &p.node(events[i].node).kind {
             NodeKind::Assign { place, .. } => Some((function(e), counterpart(&p.var(place.var).name))),
             _ => None,
         })
@@ -262,7 +263,7 @@ fn first_departure(
     // What the statement decided: a condition's outcome, or the constant a
     // boolean expression stores (`x = a || b` stores 1 or 0).
     let value = |e: &Entry| {
-        let stored = e.events.iter().rev().find_map(|&i| match &p.node(it.fss[i].node).kind {
+        let stored = e.events.iter().rev().find_map(|&i| match &p.node(events[i].node).kind {
             NodeKind::Assign { value, .. } if !e.atoms.is_empty() => match value.kind {
                 ExprKind::Const(c) => Some(c),
                 _ => None,

@@ -518,6 +518,7 @@ fn snippet(
     color: bool,
 ) -> String {
     let src = &p.source;
+    let events = f.fss.to_vec();
     // An operand's own span when its text is found where it is said to be.
     let atom_span = |a: &crate::explain::entries::AtomOutcome, node: NodeId| {
         let lo = src.offset(LineCol {
@@ -551,7 +552,7 @@ fn snippet(
             }
             // Each item of a comma list that matters, not only the first.
             _ if e.atoms.is_empty() => {
-                let mut spans: Vec<Span> = e.events.iter().map(|&k| p.node(f.fss[k].node).span).collect();
+                let mut spans: Vec<Span> = e.events.iter().map(|&k| p.node(events[k].node).span).collect();
                 spans.dedup();
                 for s in spans {
                     add(s, String::new());

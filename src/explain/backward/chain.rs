@@ -7,14 +7,14 @@
 //! a suffix once per store the call's heads leave.
 //!
 //! Keys are 128-bit hashes of the store (`Exec::store_key`) and of the
-//! suffix (`fss::suffix_keys`), like the feasibility memo's.
+//! suffix (`Fss::key`), like the feasibility memo's.
 
 use super::Backward;
 use crate::analysis::path::{Exec, PathError};
 use crate::analysis::refute::Refuter;
 use crate::analysis::value::{Constraint, Sym};
-use crate::explain::assume::FocusStep;
-use crate::explain::fss::{suffix_keys, EvKind, Fss};
+use crate::explain::assume::{focus_step, focus_steps};
+use crate::explain::fss::{EvKind, Fss};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -76,49 +76,49 @@ impl<'e> Backward<'e> {
     /// `f`'s start): the pruning checks are made there, and hashing the
     /// store after every event cost more than the events.
     pub(super) fn chain(&self, from: &Exec<'e>, f: &Fss) -> Rc<Chain> {
-        let keys = suffix_keys(f);
-        // Built only when an event is executed (most suffixes are known).
-        let mut steps: Option<Rc<[FocusStep]>> = None;
         let mut x = from.clone();
         // Parts executed here, with their keys, until a known suffix or
         // the end.
         let mut made: Vec<((u128, u128), Vec<Constraint>)> = Vec::new();
-        let (mut i, mut k) = (0, 0);
+        // The suffix not executed yet (shared with `f`).
+        let mut rest = f.clone();
         let last = loop {
-            let key = (x.store_key(), keys[i]);
+            let key = (x.store_key(), rest.key());
             if let Some(known) = self.chains.borrow().get(&key) {
                 break Next::More(known.clone());
             }
-            if i == f.len() {
+            if rest.is_empty() {
                 break Next::End(End::Done);
             }
             // The events up to the next branch. A call's parts are read from
             // the events after it (up to its `Leave` and beyond): from a
             // call on, the rest is executed as one. `Param` and `Result`
             // events have no step of their own.
-            let steps = steps.get_or_insert_with(|| self.focus_steps_of(f));
             let seen = x.constraints.len();
-            let mut j = i;
             let mut end = None;
-            while j < f.len() && (j == i || !matches!(f[j].kind, EvKind::Branch(_))) && end.is_none() {
-                let upto = if f[j].kind == EvKind::Call {
-                    j = f.len();
-                    steps.len()
+            let mut first = true;
+            while let Some(ev) = rest.first().copied() {
+                if end.is_some() || (!first && matches!(ev.kind, EvKind::Branch(_))) {
+                    break;
+                }
+                first = false;
+                let steps = if ev.kind == EvKind::Call {
+                    let all = focus_steps(self.e, &rest);
+                    rest = Fss::new();
+                    all
                 } else {
-                    j += 1;
-                    k + usize::from(steps.get(k).is_some_and(|s| s.event == j - 1))
+                    rest = rest.rest();
+                    focus_step(self.e, ev).into_iter().collect()
                 };
-                while k < upto && end.is_none() {
+                for step in steps {
                     let before = x.constraints.len();
-                    match steps[k].run(self.e, &mut x) {
-                        Ok(_) => k += 1,
-                        Err(err) => {
-                            x.constraints.truncate(before);
-                            end = Some(match err {
-                                PathError::Infeasible => End::Infeasible,
-                                PathError::Malformed(_) => End::Unclean,
-                            });
-                        }
+                    if let Err(err) = step.run(self.e, &mut x) {
+                        x.constraints.truncate(before);
+                        end = Some(match err {
+                            PathError::Infeasible => End::Infeasible,
+                            PathError::Malformed(_) => End::Unclean,
+                        });
+                        break;
                     }
                 }
             }
@@ -128,8 +128,8 @@ impl<'e> Backward<'e> {
             made.push((key, cons));
             match end {
                 Some(end) => break Next::End(end),
-                None if j == f.len() => break Next::End(End::Done),
-                None => i = j,
+                None if rest.is_empty() => break Next::End(End::Done),
+                None => {}
             }
         };
         let mut next = last;

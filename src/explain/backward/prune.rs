@@ -91,26 +91,6 @@ impl<'e> Backward<'e> {
         self.feasible.borrow_mut().insert((s, key), ok);
     }
 
-    /// The steps that execute `f` alone, built once.
-    pub(super) fn focus_steps_of(&self, f: &Fss) -> Rc<[FocusStep]> {
-        let key = crate::explain::fss::hash(f);
-        if let Some((_, steps)) = self
-            .focus_steps
-            .borrow()
-            .get(&key)
-            .and_then(|v| v.iter().find(|(g, _)| g == f))
-        {
-            return steps.clone();
-        }
-        let steps: Rc<[_]> = crate::explain::assume::focus_steps(self.e, f).into();
-        self.focus_steps
-            .borrow_mut()
-            .entry(key)
-            .or_default()
-            .push((f.clone(), steps.clone()));
-        steps
-    }
-
     pub(super) fn check_from(&self, s: State, f: &Fss) -> bool {
         let start = self.begin(s);
         let chain = self.chain(&start, f);
@@ -224,10 +204,10 @@ impl<'e> Backward<'e> {
         if self.late() {
             return Suffixes::default();
         }
-        let heads: Vec<(Fss, Hash128)> = segs
+        let heads: Vec<(Vec<Event>, Hash128)> = segs
             .iter()
             .map(|seg| {
-                let head: Fss = pre.iter().chain(seg.iter()).chain(post).copied().collect();
+                let head: Vec<Event> = pre.iter().chain(seg.iter()).chain(post).copied().collect();
                 let hash = Hash128::default().feed(&head);
                 (head, hash)
             })
@@ -265,7 +245,7 @@ impl<'e> Backward<'e> {
             for ((head, _), ok) in heads.iter().zip(&oks) {
                 // Every head is decided or in a group: `None` is not left.
                 if ok.unwrap_or(true) {
-                    out.push(head.iter().chain(f.iter()).copied().collect());
+                    out.push(f.prefixed(head));
                 }
             }
         }
@@ -275,7 +255,7 @@ impl<'e> Backward<'e> {
     /// The heads executed from state `s` and grouped by store, once per
     /// state and heads (the walk's suffixes after a call grow in rounds,
     /// and each round joins them to the same segments again).
-    fn after_heads(&self, s: State, heads: &[(Fss, Hash128)]) -> Rc<AfterHeads<'e>> {
+    fn after_heads(&self, s: State, heads: &[(Vec<Event>, Hash128)]) -> Rc<AfterHeads<'e>> {
         let key = heads
             .iter()
             .fold(Hash128::default(), |h, (head, _)| h.feed(head).mark())
@@ -287,7 +267,10 @@ impl<'e> Backward<'e> {
         let mut groups: Vec<Group> = Vec::new();
         for (i, (head, _)) in heads.iter().enumerate() {
             let mut run = Partial::Running(Box::new((self.begin(s), Refuter::new())));
-            self.advance(&mut run, &crate::explain::assume::focus_steps(self.e, head));
+            self.advance(
+                &mut run,
+                &crate::explain::assume::focus_steps(self.e, &head.iter().copied().collect()),
+            );
             if let Partial::Running(x) = &run {
                 let store = x.0.store_key();
                 match groups.iter_mut().find(|g| g.store == store) {

@@ -14,9 +14,9 @@ impl Backward<'_> {
         }
     }
 
-    pub(super) fn all_slots(&self, var: VarId, out: &mut BTreeSet<VarSlot>) {
+    pub(super) fn all_slots(&self, var: VarId, out: &mut impl Extend<VarSlot>) {
         for k in 0..self.e.cx.p.var(var).slots() {
-            out.insert(self.e.frames.slot_of(var, k));
+            out.extend([self.e.frames.slot_of(var, k)]);
         }
     }
 
@@ -84,17 +84,17 @@ impl Backward<'_> {
     }
 
     /// The slots an expression reads at this state.
-    pub(super) fn reads(&self, proc: ProcId, val: &Valuation, e: &Expr, label: &Label, out: &mut BTreeSet<VarSlot>) {
+    pub(super) fn reads(&self, proc: ProcId, val: &Valuation, e: &Expr, label: &Label, out: &mut impl Extend<VarSlot>) {
         match &e.kind {
             ExprKind::Const(_) => {}
             ExprKind::Var(v) => {
-                out.insert(self.e.frames.slot_of(*v, 0));
+                out.extend([self.e.frames.slot_of(*v, 0)]);
             }
             ExprKind::Elem(v, i, site) => {
                 self.reads(proc, val, i, label, out);
                 match self.element(proc, val, i, *site, label) {
                     Some(k) if k < self.e.cx.p.var(*v).slots() => {
-                        out.insert(self.e.frames.slot_of(*v, k));
+                        out.extend([self.e.frames.slot_of(*v, k)]);
                     }
                     _ => self.all_slots(*v, out),
                 }
@@ -121,7 +121,7 @@ impl Backward<'_> {
         val: &Valuation,
         pl: &Place,
         label: &Label,
-        reads: &mut BTreeSet<VarSlot>,
+        reads: &mut impl Extend<VarSlot>,
     ) -> (Vec<VarSlot>, bool) {
         match &pl.index {
             None => match self.e.cx.p.var(pl.var).len {
