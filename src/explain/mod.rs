@@ -353,15 +353,12 @@ fn fits_run(
             }
         }
     }
-    let inputs: BTreeMap<Sym, i64> =
-        cx.p.input_slots()
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| {
-                let v = run.run.inputs.iter().find(|(n, _)| *n == s.name)?.1;
-                Some((Sym::Input(i as u32), v))
-            })
-            .collect();
+    let inputs: BTreeMap<Sym, i64> = run
+        .run
+        .input_values(cx.p)
+        .into_iter()
+        .map(|(i, v)| (Sym::Input(i as u32), v))
+        .collect();
     for r in f.raw.iter().filter(|r| !r.definition) {
         let mut missing = false;
         let holds = r.c.holds(&mut |s| {

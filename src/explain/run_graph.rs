@@ -32,12 +32,12 @@ use crate::ir::{NodeId, NodeKind};
 use std::collections::{HashMap, HashSet};
 
 /// Runs longer than this (in executed nodes) are not followed: the graph
-/// holds one state per step, and the backward phase's memory grows with it
-/// (a 400,000-step run took 24 GB).
-pub const MAX_RUN_STEPS: usize = 100_000;
+/// holds one state per step (a 400,000-step run over a 100,000-element
+/// array takes 1.7 GB and 10 s to explain).
+pub const MAX_RUN_STEPS: usize = 500_000;
 
 /// Nor runs whose statements times the values of a state exceed this.
-pub const MAX_RUN_WORK: u64 = 2_000_000_000;
+pub const MAX_RUN_WORK: u64 = 100_000_000_000;
 
 /// The graph of one run, and what the walk found.
 pub struct RunGraph {
@@ -229,10 +229,8 @@ fn walk(
         choices_seen: 0,
         alphas_seen: 0,
     };
-    for (i, slot) in p.input_slots().iter().enumerate() {
-        if let Some((_, v)) = run.inputs.iter().find(|(n, _)| *n == slot.name) {
-            model.vals.insert(Sym::Input(i as u32), *v);
-        }
+    for (i, v) in run.input_values(p) {
+        model.vals.insert(Sym::Input(i as u32), v);
     }
     // Calls the run is inside: the call's state and label, the callee.
     let mut stack: Vec<(State, LabelId, crate::analysis::state::CtxId)> = Vec::new();

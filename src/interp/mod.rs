@@ -132,6 +132,20 @@ pub struct Run {
     pub returned: Option<i64>,
 }
 
+impl Run {
+    /// The value of each input the run used, by its position in
+    /// `p.input_slots()` (looked up by name once, not per slot: a
+    /// 100,000-element input array has as many names).
+    pub fn input_values(&self, p: &crate::ir::Program) -> Vec<(usize, i64)> {
+        let by_name: std::collections::HashMap<&str, i64> = self.inputs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        p.input_slots()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((i, *by_name.get(s.name.as_str())?)))
+            .collect()
+    }
+}
+
 struct Frame {
     proc: ProcId,
     locals: Vec<i64>,
