@@ -6,7 +6,7 @@
 //! inputs, and Reduce leaves at least one FSS with a NEST. On
 //! `programs/vc/deep_bug.c`, `programs/diagnose/late_bug.c`, a loop of 5000
 //! iterations where two statements matter (whose FSS must be those two,
-//! quickly), and generated programs with loops longer than `--unroll`
+//! quickly), a 120,000-step run whose FSS grows with it, and generated programs with loops longer than `--unroll`
 //! (`FOCUSCHECK_VCX_PROGRAMS=N` checks more).
 
 #[path = "support/exhaust.rs"]
@@ -106,6 +106,39 @@ fn a_long_run_gets_a_short_fss_quickly() {
     // The loop does not matter: the test of `x` and the assertion do.
     assert_eq!(lines(&report, c), vec![8, 9]);
     assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+/// The loop matters here: every iteration's write and index are focus, so
+/// the FSS grows with the run (120,000 steps, more than the 100,000 that
+/// were followed before FSSs shared their suffixes).
+#[test]
+fn a_long_run_whose_fss_grows_with_it_is_explained() {
+    let text = "int main(void) {
+  int a[40000];
+  int i = 0;
+  while (i < 40000) {
+    a[i] = 42;
+    i++;
+  }
+  int x;
+  for (x = 0; x < 40000; x++) {
+    assert(a[x] == 43);
+  }
+  return 0;
+}
+";
+    let p = load("fill.c", text);
+    let report = vc_check(&p, Engine::Vc);
+    let (unsafe_vc, explained, wrong) = check_report(&p, &report);
+    assert_eq!((unsafe_vc, explained), (1, 1));
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    let c = report.results.iter().find(|c| c.counterexample.is_some()).unwrap();
+    let run = &c.counterexample.as_ref().unwrap().run;
+    assert!(run.trace.len() > 100_000, "{} steps", run.trace.len());
+    let l = lines(&report, c);
+    let writes = l.iter().filter(|&&x| x == 5).count();
+    assert_eq!(writes, 40_000, "every write of the fill is focus: {writes}");
+    assert_eq!(l.last(), Some(&10), "{:?}", &l[l.len().saturating_sub(5)..]);
 }
 
 #[test]
