@@ -252,3 +252,43 @@ int main(void) {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("finished without error"), "{out}");
 }
+
+/// `run --trace` and its final globals show C, not the memory model: a
+/// pointer as `&g[2]`, a dereference by the object it reached, and none of
+/// the model's temporaries, split cases, offset leaves or taken locals.
+#[test]
+fn the_interpreters_trace_and_globals_are_spelled_as_in_c() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("run.c");
+    std::fs::write(
+        &file,
+        "int g[5];
+int *p;
+int mk(int *q) { int alive = 1; int *r = &alive; *q = 4; return *r; }
+int main(int x) {
+  p = &g[2];
+  mk(p);
+  if (x == 3) assert(g[2] == 5);
+  return 0;
+}
+",
+    )
+    .expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    let (code, out, err) = focuscheck(&["run", f, "--input", "x=3", "--trace"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("5:3  p = &g[2]   [= &g[2]]"), "{out}");
+    assert!(out.contains("`*q = 4` accesses `g[...]`"), "{out}");
+    assert!(out.contains("`*r` accesses `alive`"), "{out}");
+    assert!(out.contains("return *r;   [returns 1]"), "{out}");
+    for internal in ["__mem", "::(", ".off", "*r -> ", "*q = 4 -> ", "[= 0]"] {
+        assert!(!out.contains(internal), "`{internal}` shown:\n{out}");
+    }
+    let (code, out, err) = focuscheck(&["run", f, "--input", "x=4"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let globals = out
+        .lines()
+        .find(|l| l.starts_with("globals:"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(globals, "globals: g = [0, 0, 4, 0, 0], p = &g[2]");
+}

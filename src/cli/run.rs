@@ -2,8 +2,9 @@
 
 use super::*;
 use crate::interp::{self, Outcome, RunError};
-use crate::ir::{cond, NodeKind, UnitKind};
-use std::collections::BTreeMap;
+use crate::ir::pointers::{is_internal, pointer_leaves};
+use crate::ir::{cond, NodeKind, UnitKind, VarId};
+use std::collections::{BTreeMap, HashSet};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -186,16 +187,33 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The globals at the end, as C shows them: a pointer as `&a[2]` (its
+/// offset leaf with it), the memory model's own variables and the taken
+/// locals it keeps in global storage left out.
 fn print_globals(p: &Program, globals: &[i64]) {
     let layout = p.layout();
+    let pointers = pointer_leaves(p);
+    let offsets: HashSet<VarId> = pointers.values().copied().collect();
     let mut parts = Vec::new();
     for &g in &p.globals {
         let var = p.var(g);
+        // A taken local lives in global storage but is declared in a body.
+        let local = !var.is_static
+            && p.procs
+                .iter()
+                .any(|f| f.span.lo <= var.span.lo && var.span.hi <= f.span.hi);
+        if is_internal(&var.name) || offsets.contains(&g) || local {
+            continue;
+        }
         let off = layout.offset[g.index()] as usize;
         let name = p.qualified_name(g);
-        match var.len {
-            None => parts.push(format!("{name} = {}", globals[off])),
-            Some(n) => {
+        match (var.len, pointers.get(&g)) {
+            (None, Some(o)) => {
+                let at = globals[layout.offset[o.index()] as usize];
+                parts.push(format!("{name} = {}", p.memory.show(globals[off], at)))
+            }
+            (None, None) => parts.push(format!("{name} = {}", globals[off])),
+            (Some(n), _) => {
                 let vals: Vec<String> = globals[off..off + n as usize].iter().map(|v| v.to_string()).collect();
                 parts.push(format!("{name} = [{}]", vals.join(", ")));
             }
@@ -208,15 +226,43 @@ fn print_globals(p: &Program, globals: &[i64]) {
     }
 }
 
+/// Every statement executed, in C: the memory model's own steps (its
+/// temporaries, the cases of a dereference's split) are left out but for
+/// the object a dereference accessed, and a pointer's value shows as
+/// `&a[2]`.
 fn render_trace(p: &Program, trace: &[interp::Step]) -> String {
+    let pointers = pointer_leaves(p);
+    let offsets: HashSet<VarId> = pointers.values().copied().collect();
     let mut out = String::new();
-    for s in trace {
+    for (pos, s) in trace.iter().enumerate() {
         let node = p.node(s.node);
         let indent = "  ".repeat(s.depth as usize + 1);
         let loc = p.source.start(node.span);
         let text = one_line(p.text(node.span));
         let line = match &node.kind {
+            NodeKind::Branch { .. } if p.is_access_branch(s.node) => {
+                match p.access_outcome(s.node, s.outcome.unwrap_or(false)) {
+                    Some(what) if !what.is_empty() => format!("`{text}` {what}"),
+                    _ => continue,
+                }
+            }
             NodeKind::Branch { .. } => format!("{text} -> {}", s.outcome.unwrap_or(false)),
+            NodeKind::Assign { place, .. } | NodeKind::Havoc { place, .. }
+                if is_internal(&p.var(place.var).name) || offsets.contains(&place.var) =>
+            {
+                continue
+            }
+            NodeKind::Assign { place, .. } if place.index.is_none() && pointers.contains_key(&place.var) => {
+                // The offset leaf is written next.
+                let off = trace.get(pos + 1).and_then(|n| match &p.node(n.node).kind {
+                    NodeKind::Assign { place: o, .. } if Some(&o.var) == pointers.get(&place.var) => n.value,
+                    _ => None,
+                });
+                match (s.value, off) {
+                    (Some(tag), Some(off)) => format!("{text}   [= {}]", p.memory.show(tag, off)),
+                    _ => text,
+                }
+            }
             NodeKind::Assign { .. } | NodeKind::Havoc { .. } => match s.value {
                 Some(v) => format!("{text}   [= {v}]"),
                 None => text,
