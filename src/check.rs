@@ -185,6 +185,7 @@ fn explain_runs(
             explanations.insert(r.id, ex);
             continue;
         }
+        let cut = ex.truncated;
         let why = ex.run_failed.unwrap_or_else(|| {
             if ex.truncated {
                 "a limit of the explanation (backward steps or --timeout) was reached first".to_string()
@@ -196,6 +197,9 @@ fn explain_runs(
         // Not explained from the Datalog engine's graph: only the run was.
         ex.of_run |= from_vc(r);
         ex.run_failed = Some(why);
+        // A cut explanation (a step budget, or the clock: then the document
+        // depends on the load) says so.
+        ex.truncated |= cut;
     }
 }
 

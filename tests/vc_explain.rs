@@ -9,6 +9,8 @@
 //! quickly), a 120,000-step run whose FSS grows with it, and generated programs with loops longer than `--unroll`
 //! (`FOCUSCHECK_VCX_PROGRAMS=N` checks more).
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/exhaust.rs"]
 mod exhaust;
 #[path = "support/gen.rs"]
@@ -108,12 +110,8 @@ fn a_long_run_gets_a_short_fss_quickly() {
     assert!(took < Duration::from_secs(20), "{took:?}");
 }
 
-/// The loop matters here: every iteration's write and index are focus, so
-/// the FSS grows with the run (120,000 steps, more than the 100,000 that
-/// were followed before FSSs shared their suffixes).
-#[test]
-fn a_long_run_whose_fss_grows_with_it_is_explained() {
-    let text = "int main(void) {
+/// A 40,000-element fill, then an assertion that fails at the first element.
+const FILL: &str = "int main(void) {
   int a[40000];
   int i = 0;
   while (i < 40000) {
@@ -127,6 +125,13 @@ fn a_long_run_whose_fss_grows_with_it_is_explained() {
   return 0;
 }
 ";
+
+/// The loop matters here: every iteration's write and index are focus, so
+/// the FSS grows with the run (120,000 steps, more than the 100,000 that
+/// were followed before FSSs shared their suffixes).
+#[test]
+fn a_long_run_whose_fss_grows_with_it_is_explained() {
+    let text = FILL;
     let p = load("fill.c", text);
     let report = vc_check(&p, Engine::Vc);
     let (unsafe_vc, explained, wrong) = check_report(&p, &report);
@@ -167,4 +172,30 @@ fn generated_programs_with_long_loops() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(unsafe_vc >= 10, "too few bugs to test: {unsafe_vc}");
     assert!(explained * 10 >= unsafe_vc * 9, "{explained} of {unsafe_vc} explained");
+}
+
+/// When `--timeout` cuts the explanation of a run (following it, or the
+/// backward rules over it), the answer depends on the machine's load: the
+/// condition and the file say `truncated`, and `no_fss` names the limit.
+#[test]
+fn a_run_explanation_cut_by_the_clock_says_truncated() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("fill.c");
+    std::fs::write(&file, FILL).expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    // The VC engine finds the bug in well under a second; following and
+    // explaining its 120,000-step run takes seconds more than is left.
+    let (_, out, err) = cli::focuscheck(&["check", f, "--engine", "vc", "--format", "json", "--timeout", "1"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let unsafe_cond = doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .find(|c| c["verdict"] == "unsafe")
+        .unwrap_or_else(|| panic!("the bug is found: {doc}"));
+    assert_eq!(unsafe_cond["fss"].as_array().map(Vec::len), Some(0), "{unsafe_cond}");
+    let why = unsafe_cond["no_fss"].as_str().expect("no_fss");
+    assert!(why.contains("--timeout"), "{why}");
+    assert_eq!(unsafe_cond["truncated"], true, "{unsafe_cond}");
+    assert_eq!(doc["truncated"], true, "{doc}");
 }

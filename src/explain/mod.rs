@@ -279,8 +279,11 @@ pub fn explain_run(
     localise_at: &dyn Fn(u32) -> bool,
     counterpart: Option<&dyn Fn(&str) -> String>,
 ) -> Explanation {
+    // A walk cut by the clock leaves the document depending on the
+    // machine's load: it says `truncated`.
     let failed = |why: String| Explanation {
         of_run: true,
+        truncated: why == run_graph::TIME_LIMIT,
         run_failed: Some(why),
         ..Explanation::default()
     };
