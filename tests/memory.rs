@@ -292,3 +292,58 @@ int main(int x) {
         .unwrap_or_else(|| panic!("{out}"));
     assert_eq!(globals, "globals: g = [0, 0, 4, 0, 0], p = &g[2]");
 }
+
+/// A local array sized by a file-scope `const int` (a variable-length
+/// array in C whose length is known) has that length, passed to a
+/// function too; a size naming a local, which could shadow the constant,
+/// is still refused with its position.
+#[test]
+fn a_file_scope_const_int_sizes_local_arrays() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let write = |name: &str, text: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).expect("write");
+        file.to_string_lossy().into_owned()
+    };
+    let over = write(
+        "over.c",
+        "const int SIZE = 4;
+int main(void) {
+  int a[SIZE];
+  int i;
+  for (i = 0; i <= SIZE; i++) a[i] = i;
+  return 0;
+}
+",
+    );
+    let (code, out, err) = focuscheck(&["check", &over]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("unsafe: array bounds in `a[i]`"), "{out}");
+    let passed = write(
+        "passed.c",
+        "const int SIZE = 4;
+int f(int *p) { return p[3]; }
+int main(void) {
+  int a[SIZE];
+  a[3] = 7;
+  if (f(a) != 7) { int *q = 0; return *q; }
+  return 0;
+}
+",
+    );
+    let (code, out, err) = focuscheck(&["check", &passed]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 unsafe, 0 unknown, 2 safe"), "{out}");
+    for (name, line) in [("local.c", 4), ("taken.c", 5)] {
+        let text = if name == "local.c" {
+            "const int SIZE = 40;\nint main(void) {\n  int SIZE = 4;\n  int a[SIZE];\n  return a[0];\n}\n"
+        } else {
+            "const int SIZE = 40;\nint f(int *p) { return p[3]; }\nint main(void) {\n  int SIZE = 4;\n  int a[SIZE];\n  return f(a);\n}\n"
+        };
+        let file = write(name, text);
+        let (code, out, err) = focuscheck(&["check", &file]);
+        assert_ne!(code, 0, "{out}{err}");
+        let want = format!("{name}:{line}:9: the size of array `a` is not a constant");
+        assert!(err.contains(&want) || out.contains(&want), "{want}\n{out}{err}");
+    }
+}

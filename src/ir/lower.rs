@@ -103,6 +103,7 @@ pub fn lower(
         sites: Vec::new(),
         globals: Vec::new(),
         global_names: HashMap::new(),
+        const_globals: HashMap::new(),
         procs: HashMap::new(),
         proc_list: Vec::new(),
         cond_exits: Vec::new(),
@@ -179,6 +180,18 @@ pub fn lower(
     let mode = opts
         .globals
         .unwrap_or(if svcomp { GlobalsMode::Zero } else { GlobalsMode::Input });
+    // Sizes may name them (the memory model's globals come first).
+    for item in &ast.items {
+        if let ast::Item::Globals(decls) = item {
+            for d in decls.iter().filter(|d| d.is_const) {
+                if let Some(ast::Init::Expr(e)) = &d.init {
+                    if let Some(v) = const_eval(e) {
+                        cx.const_globals.insert(d.name.name.clone(), v);
+                    }
+                }
+            }
+        }
+    }
     for item in &ast.items {
         if let ast::Item::Globals(decls) = item {
             for d in decls {
@@ -383,6 +396,10 @@ struct Cx<'a> {
     sites: Vec<ErrorSite>,
     globals: Vec<VarId>,
     global_names: HashMap<String, VarId>,
+    /// File-scope `const` integers with a constant initialiser: a local
+    /// array's size may name one (a variable-length array in C whose length
+    /// is known).
+    const_globals: HashMap<String, i64>,
     procs: HashMap<String, ProcId>,
     proc_list: Vec<&'a ast::Function>,
     cond_exits: Vec<((NodeId, bool), bool)>,
@@ -404,9 +421,17 @@ impl Cx<'_> {
         VarId(self.vars.len() as u32 - 1)
     }
 
-    fn array_len(&mut self, d: &ast::VarDecl) -> Option<u32> {
+    /// The length of an array declared by `d`; `scopes`, a local
+    /// declaration's: names there shadow the file-scope `const` integers.
+    fn array_len(&mut self, d: &ast::VarDecl, scopes: &[HashMap<String, VarId>]) -> Option<u32> {
         let size = d.array.as_ref()?;
-        match const_eval(size) {
+        let named = match &size.kind {
+            ast::ExprKind::Var(id) if scopes.iter().all(|s| !s.contains_key(&id.name)) => {
+                self.const_globals.get(&id.name).copied()
+            }
+            _ => None,
+        };
+        match const_eval(size).or(named) {
             Some(n) if n > 0 && n <= 1 << 20 => Some(n as u32),
             Some(n) => {
                 self.err(
@@ -463,7 +488,7 @@ impl Cx<'_> {
                 "name in use",
             );
         }
-        let len = self.array_len(d);
+        let len = self.array_len(d, &[]);
         let init = if d.init.is_some() {
             self.const_init(d, len.unwrap_or(1))
         } else if mode == GlobalsMode::Zero {

@@ -239,6 +239,8 @@ pub struct VarDecl {
     pub init: Option<Init>,
     pub span: Span,
     pub is_static: bool,
+    /// A `const` integer object (not a pointer, not an array).
+    pub is_const: bool,
 }
 
 #[derive(Clone, Debug)]

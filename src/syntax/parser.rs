@@ -81,6 +81,9 @@ struct Specs {
     /// is `Int`, a placeholder).
     base: Option<CType>,
     is_static: bool,
+    /// `const` among the words (of the object, for a declarator without
+    /// `*`).
+    is_const: bool,
     void: bool,
     typedef: bool,
     span: Span,

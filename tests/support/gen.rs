@@ -155,6 +155,9 @@ impl Default for GenConfig {
 
 /// The text of a random program; the same seed and configuration always give
 /// the same text.
+/// The file-scope `const int` that sizes some local arrays.
+const LA_LEN: &str = "la_len";
+
 pub fn program(seed: u64, cfg: &GenConfig) -> String {
     Gen::new(seed, cfg).program()
 }
@@ -531,6 +534,11 @@ impl Gen<'_> {
         self.line("extern void reach_error(void);");
         self.line("extern void abort(void);");
         self.line("extern void exit(int status);");
+        if self.cfg.arrays {
+            // A length `main`'s uninitialised local array of 3 takes by
+            // name (a variable-length array in C whose length is known).
+            self.line(&format!("const int {LA_LEN} = 3;"));
+        }
         self.line("");
         let mut globals = Vec::new();
         let n = self.rng.range(1, self.cfg.max_globals.max(1) as i64);
@@ -646,7 +654,8 @@ impl Gen<'_> {
             // Local arrays of other procedures are always initialised: C does
             // not say in which order the elements of `{f(), g()}` are computed.
             if is_main && self.rng.chance(50) && self.cfg.input_arrays {
-                self.line(&format!("int la[{len}];"));
+                let size = if len == 3 { LA_LEN.to_string() } else { len.to_string() };
+                self.line(&format!("int la[{size}];"));
             } else {
                 let k = self.rng.range(1, len) as usize;
                 let vals: Vec<String> = (0..k).map(|_| self.constant().to_string()).collect();

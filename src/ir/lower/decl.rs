@@ -14,7 +14,7 @@ impl Cx<'_> {
             );
             return;
         }
-        let len = self.array_len(d);
+        let len = self.array_len(d, &fl.scopes);
         // Static locals are global storage with a constant initial value.
         if d.is_static {
             let init = self.const_init(d, len.unwrap_or(1));

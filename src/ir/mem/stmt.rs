@@ -72,6 +72,8 @@ impl Mem {
                 init: init.as_ref().and_then(|i| i.get(k).cloned()),
                 span: d.span,
                 is_static: d.is_static,
+                // A scalar's one leaf is the object itself.
+                is_const: d.is_const && l.path.is_empty(),
             })
             .collect()
     }
@@ -282,6 +284,7 @@ impl Mem {
                     init: Some(Init::Expr(int(0, span))),
                     span,
                     is_static: false,
+                    is_const: false,
                 }]),
                 span,
             ));
@@ -337,6 +340,7 @@ impl Mem {
             init: None,
             span,
             is_static: false,
+            is_const: false,
         };
         let leaves = self.leaf_decls(&d, out, None);
         self.extra_globals.extend(leaves);
@@ -357,6 +361,7 @@ impl Mem {
             init: None,
             span,
             is_static: false,
+            is_const: false,
         });
     }
 
@@ -375,6 +380,7 @@ impl Mem {
             init: Some(Init::Expr(int(0, span))),
             span,
             is_static: false,
+            is_const: false,
         });
     }
 
@@ -535,6 +541,16 @@ impl Mem {
                     len: d.array.clone(),
                     decl,
                 };
+                // Its storage is global, where a size that names a local
+                // (a variable-length array) would name a global instead.
+                if let Some(ast::ExprKind::Var(id)) = d.array.as_ref().map(|e| &e.kind) {
+                    if self.scopes.iter().any(|s| s.contains_key(&id.name)) {
+                        self.error(
+                            id.span,
+                            format!("the size of array `{}` is not a constant", d.name.name),
+                        );
+                    }
+                }
                 self.taken_storage(&name, &d.ctype, d.array.as_ref(), d.span);
                 self.scopes
                     .last_mut()

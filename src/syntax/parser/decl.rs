@@ -66,6 +66,7 @@ impl Parser<'_> {
         let mut named: Option<IntType> = None;
         let mut base: Option<CType> = None;
         let mut is_static = false;
+        let mut is_const = false;
         let mut tag = false;
         loop {
             self.skip_attributes();
@@ -74,6 +75,7 @@ impl Parser<'_> {
             };
             if QUALIFIERS.contains(&w.as_str()) {
                 is_static |= w == "static";
+                is_const |= w == "const" || w == "__const";
                 self.bump();
             } else if w == "typedef" {
                 typedef = true;
@@ -126,6 +128,7 @@ impl Parser<'_> {
             if b == CType::Void {
                 return Ok(Specs {
                     is_static,
+                    is_const,
                     ty: None,
                     base: None,
                     void: true,
@@ -137,6 +140,7 @@ impl Parser<'_> {
             }
             return Ok(Specs {
                 is_static,
+                is_const,
                 ty: Some(IntType::Int),
                 base: Some(b),
                 void: false,
@@ -149,6 +153,7 @@ impl Parser<'_> {
         if unsupported {
             return Ok(Specs {
                 is_static,
+                is_const,
                 ty: Some(IntType::Int),
                 base: None,
                 void: false,
@@ -161,6 +166,7 @@ impl Parser<'_> {
         if let Some(t) = named {
             return Ok(Specs {
                 is_static,
+                is_const,
                 ty: Some(t),
                 base: None,
                 void: false,
@@ -177,6 +183,7 @@ impl Parser<'_> {
             }
             return Ok(Specs {
                 is_static,
+                is_const,
                 ty: None,
                 base: None,
                 void: true,
@@ -189,6 +196,7 @@ impl Parser<'_> {
         if words.is_empty() {
             return Ok(Specs {
                 is_static,
+                is_const,
                 ty: None,
                 base: None,
                 void: false,
@@ -235,6 +243,7 @@ impl Parser<'_> {
         };
         Ok(Specs {
             is_static,
+            is_const,
             ty: Some(ty),
             base: None,
             void: false,
@@ -459,6 +468,7 @@ impl Parser<'_> {
     }
 
     pub(super) fn var_declarator(&mut self, ctype: CType, name: Ident, specs: &Specs) -> PResult<VarDecl> {
+        let scalar = matches!(ctype, CType::Int(_));
         let ty = match ctype {
             CType::Int(t) => t,
             _ => IntType::Int,
@@ -497,6 +507,7 @@ impl Parser<'_> {
             }
         }
         let span = specs_span.to(self.prev_span());
+        let is_array = array.is_some();
         Ok(VarDecl {
             ty,
             ctype,
@@ -505,6 +516,7 @@ impl Parser<'_> {
             init,
             span,
             is_static: specs.is_static,
+            is_const: specs.is_const && scalar && !is_array,
         })
     }
 
