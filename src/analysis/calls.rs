@@ -235,9 +235,24 @@ impl Explorer<'_> {
             }
             Value::sym(taken.make(Sym::Alpha(AlphaKey::Recursion(*callee, key), 0)))
         };
-        for (j, nv) in back {
-            let g = self.frames.views[caller.index()].slots[j];
-            w.set_global(j, widen(nv, (1 << 29) + g));
+        // The callee's globals come back unchanged in name and place: the
+        // caller takes its vector, shared (a sort of a global array that
+        // returns a permutation would otherwise copy the array per return).
+        let caller_slots = &self.frames.views[caller.index()].slots;
+        let shared = !recursive
+            && callee_view.slots == *caller_slots
+            && back.len() == caller_slots.len()
+            && back
+                .iter()
+                .enumerate()
+                .all(|(i, (j, nv))| *j == i && *nv == exit.globals()[i]);
+        if shared {
+            w.set_globals(exit.globals());
+        } else {
+            for (j, nv) in back {
+                let g = self.frames.views[caller.index()].slots[j];
+                w.set_global(j, widen(nv, (1 << 29) + g));
+            }
         }
         let mut written = Vec::new();
         if let (Some((var, k)), Some(r)) = (result, result_value) {

@@ -120,16 +120,40 @@ impl Valuation {
         &self.locals
     }
 
+    /// Sets global slot i; an equal value is not written (writing copies
+    /// the chunk of the vector that holds it).
     pub fn set_global(&mut self, i: usize, v: Value) {
+        if self.globals[i] == v {
+            return;
+        }
         let h = slot_hash(true, i, &v);
         let old = self.globals.set(i, v);
         self.slots_hash = self.slots_hash.wrapping_sub(slot_hash(true, i, &old)).wrapping_add(h);
     }
 
     pub fn set_local(&mut self, i: usize, v: Value) {
+        if self.locals[i] == v {
+            return;
+        }
         let h = slot_hash(false, i, &v);
         let old = self.locals.set(i, v);
         self.slots_hash = self.slots_hash.wrapping_sub(slot_hash(false, i, &old)).wrapping_add(h);
+    }
+
+    /// Takes `globals` as they are (shared, not copied): a call's return
+    /// hands back the callee's globals this way when the two frames hold
+    /// the same ones.
+    pub fn set_globals(&mut self, globals: &im::Vector<Value>) {
+        debug_assert_eq!(globals.len(), self.globals.len());
+        for (i, (old, new)) in self.globals.iter().zip(globals.iter()).enumerate() {
+            if old != new {
+                self.slots_hash = self
+                    .slots_hash
+                    .wrapping_sub(slot_hash(true, i, old))
+                    .wrapping_add(slot_hash(true, i, new));
+            }
+        }
+        self.globals = globals.clone();
     }
 
     pub fn syms(&self) -> BTreeSet<Sym> {
