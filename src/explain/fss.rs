@@ -43,7 +43,8 @@ pub struct Event {
 }
 
 /// A sequence of focus events: a shared list whose cells cache their
-/// length, the hash of the suffix they start ([`suffix_keys`]'s family),
+/// length, the hash of the suffix they start (taken from the end: a cell's hash
+/// is its event's words fed after the rest's hash),
 /// a fingerprint and whether a call is in it. The backward walk builds
 /// sequences by putting one event in front of the next state's: that
 /// shares the rest, so a run of L steps costs O(L), not O(L²), and
@@ -114,7 +115,8 @@ impl Fss {
         self.0.is_none()
     }
 
-    /// The hash of the sequence, in [`suffix_keys`]'s family.
+    /// The hash of the sequence, taken from its end (another family than
+    /// [`hash128`]): the pruning chain's memo keys suffixes by it.
     pub fn key(&self) -> u128 {
         self.0.as_ref().map_or_else(empty_key, |c| c.key)
     }
@@ -140,21 +142,8 @@ impl Fss {
         Iter(self.0.as_deref())
     }
 
-    /// The cells from the first on, each with the sequence it starts.
-    fn tails(&self) -> impl Iterator<Item = &Fss> {
-        std::iter::successors(Some(self), |f| f.0.as_ref().map(|c| &c.next)).take_while(|f| !f.is_empty())
-    }
-
     pub fn to_vec(&self) -> Vec<Event> {
         self.iter().copied().collect()
-    }
-
-    pub fn get(&self, i: usize) -> Option<&Event> {
-        self.iter().nth(i)
-    }
-
-    pub fn last(&self) -> Option<&Event> {
-        self.iter().last()
     }
 
     /// `ev` at the end.
@@ -283,12 +272,6 @@ pub fn fingerprint(f: &Fss) -> u64 {
     f.fp()
 }
 
-/// A hash of a sequence's events, for memo tables.
-pub fn hash(f: &Fss) -> u64 {
-    let k = f.key();
-    (k >> 64) as u64 ^ k as u64
-}
-
 /// A 128-bit hash of a sequence's events (`analysis::hash::Wide`), for
 /// memo tables that keep the hash and not the sequence.
 pub fn hash128(f: &Fss) -> u128 {
@@ -314,13 +297,6 @@ impl Hash128 {
     pub fn finish(self) -> u128 {
         self.0.finish128()
     }
-}
-
-/// The hash of every suffix of `f`, `f[i..]` at `i` (the empty one last),
-/// taken from the end: a suffix's hash is its first event's words fed
-/// after the rest's hash. Another family than [`hash128`].
-pub fn suffix_keys(f: &Fss) -> impl Iterator<Item = u128> + '_ {
-    f.tails().map(Fss::key).chain(std::iter::once(empty_key()))
 }
 
 /// Each event's fields as words.
