@@ -137,7 +137,11 @@ impl Run {
     /// `p.input_slots()` (looked up by name once, not per slot: a
     /// 100,000-element input array has as many names).
     pub fn input_values(&self, p: &crate::ir::Program) -> Vec<(usize, i64)> {
-        let by_name: std::collections::HashMap<&str, i64> = self.inputs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        // The first value of a name, as a search through the list finds it.
+        let mut by_name: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
+        for (n, v) in &self.inputs {
+            by_name.entry(n.as_str()).or_insert(*v);
+        }
         p.input_slots()
             .iter()
             .enumerate()
