@@ -2,7 +2,7 @@
 
 use crate::analysis::explore::{self, Explored};
 use crate::analysis::run::{MEMORY_LIMIT, STATE_LIMIT, TIME_LIMIT};
-use crate::analysis::{self, CheckOptions, CondReport, Verdict};
+use crate::analysis::{self, limits, CheckOptions, CondReport, Verdict};
 use crate::context::conditions::{self, CondId, Condition};
 use crate::context::Context;
 use crate::engines::{Engine, VcCheck, VcPlan, VcStats};
@@ -248,6 +248,8 @@ fn vc_report(
     start: Instant,
 ) -> Report {
     let verdict_time = start.elapsed() - explored.1;
+    let mut results = results;
+    limits::apply(p, &conds, &mut results);
     let mut explanations = BTreeMap::new();
     let at = |share: f64| opts.engine.timeout.map(|t| start + t.mul_f64(share));
     if opts.explain {
@@ -390,16 +392,18 @@ fn check_in_context(
     let verdict_time = start.elapsed() - explore_time;
     // The VC engine's counterexamples are explained from their own runs
     // (`explain_runs`, below), not from the Datalog engine's graph, where
-    // no feasible error path was found.
+    // no feasible error path was found. A run beyond the memory model is
+    // not explained.
     let to_explain: Vec<CondId> = if opts.explain {
         results
             .iter()
-            .filter(|r| r.verdict != Verdict::Safe && !from_vc(r))
+            .filter(|r| r.verdict != Verdict::Safe && !from_vc(r) && !limits::is_limit(p, &conds[r.id.0 as usize]))
             .map(|r| r.id)
             .collect()
     } else {
         Vec::new()
     };
+    limits::apply(p, &conds, &mut results);
     // The explanation is bounded by steps, and by its share of `--timeout`
     // if one is given.
     let explain_deadline = at(EXPLAIN_SHARE);

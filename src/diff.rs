@@ -114,6 +114,7 @@ fn load_version(file: &Arc<SourceFile>, opts: &DiffOptions) -> Result<Program, D
         entry: opts.entry.clone(),
         globals: opts.globals,
         overflow_checks: false,
+        ..Default::default()
     };
     let (p, diags) = crate::load(file.clone(), &lo);
     match p {
@@ -393,6 +394,7 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
         entry: "__fc_diff".into(),
         globals: Some(opts.globals.unwrap_or(pn.globals_mode)),
         overflow_checks: false,
+        ..Default::default()
     };
     let (program, diags) = crate::load(file.clone(), &lo);
     let Some(program) = program else {

@@ -650,8 +650,9 @@ fn interp_kind(p: &Program, o: &Outcome) -> Result<Kind, String> {
             SiteKind::Shift => Kind::Shift,
             // Programs are lowered without overflow checks here.
             SiteKind::Overflow => return Err("an overflow check (not asked for)".into()),
-            // Pointers are tested by `tests/mem_gcc.rs`.
+            // Pointers and the heap are tested by `tests/mem_gcc.rs`.
             SiteKind::Deref => return Err("an invalid pointer access".into()),
+            SiteKind::Limit => return Err("an allocation beyond the heap model".into()),
         }),
         Outcome::Overflow { .. } => Err("interpreter: a value left the 64-bit range".into()),
         Outcome::StepLimit => Err(format!("interpreter: step limit ({MAX_STEPS}) reached")),

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod explore;
 pub mod frames;
 pub mod hash;
+pub mod limits;
 pub mod lp;
 pub mod path;
 pub mod refine;

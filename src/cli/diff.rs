@@ -207,6 +207,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                 entry: opts.entry.clone(),
                 globals: opts.globals,
                 overflow_checks: false,
+                ..Default::default()
             },
         )
         .0
@@ -531,6 +532,7 @@ fn single_run(
                 entry: opts.entry.clone(),
                 globals: opts.globals,
                 overflow_checks: false,
+                ..Default::default()
             },
         );
         p.ok_or("the version does not load")?
@@ -558,6 +560,7 @@ fn single_run(
             entry: "__fc_run".into(),
             globals: Some(opts.globals.unwrap_or(pv.globals_mode)),
             overflow_checks: false,
+            ..Default::default()
         },
     );
     let p = p.ok_or("the version with its runner does not load")?;
@@ -607,6 +610,7 @@ fn analysed_lines(file: &Arc<SourceFile>, opts: &DiffOptions) -> usize {
             entry: opts.entry.clone(),
             globals: opts.globals,
             overflow_checks: false,
+            ..Default::default()
         },
     );
     let Some(p) = p else { return 0 };

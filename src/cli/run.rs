@@ -132,6 +132,14 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     }
     let steps = run.trace.len();
     match &run.outcome {
+        Outcome::Error { site, node, .. } if p.site(*site).kind == crate::ir::SiteKind::Limit => {
+            ui.error(&format!(
+                "the run allocates beyond the heap model at {} (more than --heap-elems elements, or a second \
+                 allocation at this call): what it does from there is not modelled",
+                p.location(p.node(*node).span)
+            ));
+            EXIT_USAGE
+        }
         Outcome::Error { site, node, index } => {
             outln!(
                 "result: error: {} at {} (after {steps} steps)",
@@ -202,7 +210,8 @@ fn print_globals(p: &Program, globals: &[i64]) {
             && p.procs
                 .iter()
                 .any(|f| f.span.lo <= var.span.lo && var.span.hi <= f.span.hi);
-        if is_internal(&var.name) || offsets.contains(&g) || local {
+        // A heap object (`malloc@8`) holds more elements than were allocated.
+        if is_internal(&var.name) || offsets.contains(&g) || local || var.name.contains('@') {
             continue;
         }
         let off = layout.offset[g.index()] as usize;
@@ -248,7 +257,7 @@ fn render_trace(p: &Program, trace: &[interp::Step]) -> String {
             }
             NodeKind::Branch { .. } => format!("{text} -> {}", s.outcome.unwrap_or(false)),
             NodeKind::Assign { place, .. } | NodeKind::Havoc { place, .. }
-                if is_internal(&p.var(place.var).name) || offsets.contains(&place.var) =>
+                if p.is_model_write(s.node, place.var) || offsets.contains(&place.var) =>
             {
                 continue
             }

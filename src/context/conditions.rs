@@ -52,6 +52,7 @@ impl Condition {
                     SiteKind::Overflow => format!("signed overflow in `{text}`"),
                     SiteKind::Shift => format!("undefined shift in `{text}`"),
                     SiteKind::Deref => format!("pointer access in `{text}`"),
+                    SiteKind::Limit => format!("heap model limit at `{text}`"),
                 }
             }
             CondKind::User(u) => u.text.clone(),
@@ -90,14 +91,16 @@ pub fn conditions(
             continue;
         }
         let is_cut = cut.iter().any(|r| r.contains(&s.span.lo));
+        // A run beyond the memory model must be known under every property.
         let reported = !is_cut
             && !s.static_ok
-            && match property {
+            && (s.kind == SiteKind::Limit
+                || match property {
                 Property::All => true,
                 Property::UnreachCall => matches!(s.kind, SiteKind::Assert | SiteKind::ReachError),
                 Property::User => false,
-                Property::NoOverflow => matches!(s.kind, SiteKind::Overflow | SiteKind::Shift),
-            };
+                    Property::NoOverflow => matches!(s.kind, SiteKind::Overflow | SiteKind::Shift),
+                });
         out.push(Condition {
             kind: CondKind::Site(SiteId(i as u32)),
             reported,

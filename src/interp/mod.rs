@@ -603,11 +603,16 @@ impl Machine<'_> {
                     for k in 0..count {
                         let v = self.choice(n, ty.range())?;
                         if count > 1 {
-                            let off = self.layout.offset[place.var.index()] as usize + k as usize;
-                            if self.frames.len() == 1 {
-                                mark_written(self.fresh_entry.get_mut(), off);
+                            let (global, off) = self.slot(place.var, k as i64, None)?;
+                            if global {
+                                mark_written(self.fresh.get_mut(), off);
+                                self.globals[off] = v;
+                            } else {
+                                if self.frames.len() == 1 {
+                                    mark_written(self.fresh_entry.get_mut(), off);
+                                }
+                                self.frames.last_mut().expect("a frame").locals[off] = v;
                             }
-                            self.frames.last_mut().expect("a frame").locals[off] = v;
                         } else {
                             self.write(place, v)?;
                         }

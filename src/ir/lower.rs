@@ -23,7 +23,13 @@ pub struct LowerOptions {
     pub globals: Option<GlobalsMode>,
     /// Check signed arithmetic for overflow (`--property no-overflow`).
     pub overflow_checks: bool,
+    /// Elements the object of an allocating call with a size that is not
+    /// constant holds (`--heap-elems`; `crate::ir::mem` heap model).
+    pub heap_elems: u32,
 }
+
+/// `--heap-elems`' default.
+pub const HEAP_ELEMS: u32 = 1024;
 
 impl Default for LowerOptions {
     fn default() -> Self {
@@ -31,6 +37,7 @@ impl Default for LowerOptions {
             entry: "main".into(),
             globals: None,
             overflow_checks: false,
+            heap_elems: HEAP_ELEMS,
         }
     }
 }
@@ -49,6 +56,9 @@ enum Builtin {
     InvalidAccess,
     /// `crate::ir::mem::HAVOC(v)`: `v` (every element) gets arbitrary values.
     Havoc,
+    /// `crate::ir::mem::BEYOND_MODEL(k)`: a run leaves what the memory model
+    /// represents at allocating call `k` (a `limit` site).
+    BeyondModel,
 }
 
 fn builtin(name: &str) -> Option<Builtin> {
@@ -60,6 +70,7 @@ fn builtin(name: &str) -> Option<Builtin> {
         "nondet" => Builtin::Nondet(IntType::Int),
         super::mem::INVALID_ACCESS => Builtin::InvalidAccess,
         super::mem::HAVOC => Builtin::Havoc,
+        super::mem::BEYOND_MODEL => Builtin::BeyondModel,
         _ => {
             let suffix = name.strip_prefix("__VERIFIER_nondet_")?;
             Builtin::Nondet(match suffix {
@@ -99,6 +110,7 @@ pub fn lower(
         units: Vec::new(),
         blocks: Vec::new(),
         access_sites: HashMap::new(),
+        limit_sites: HashMap::new(),
         frozen_unit: None,
         sites: Vec::new(),
         globals: Vec::new(),
@@ -407,6 +419,7 @@ struct Cx<'a> {
     /// The `deref` site of each access `crate::ir::mem` numbered: one
     /// condition per dereference written, whichever check fails.
     access_sites: HashMap<u32, SiteId>,
+    limit_sites: HashMap<u32, SiteId>,
     /// While lowering an `Access`: the unit its nodes belong to.
     frozen_unit: Option<UnitId>,
 }
@@ -491,7 +504,7 @@ impl Cx<'_> {
         let len = self.array_len(d, &[]);
         let init = if d.init.is_some() {
             self.const_init(d, len.unwrap_or(1))
-        } else if mode == GlobalsMode::Zero {
+        } else if mode == GlobalsMode::Zero && !d.arbitrary {
             VarInit::Values(Vec::new())
         } else {
             VarInit::Input
@@ -561,6 +574,16 @@ impl Cx<'_> {
         let s = self.new_site(SiteKind::Deref, span, proc, None);
         self.sites[s.index()].static_ok = static_ok;
         self.access_sites.insert(k, s);
+        s
+    }
+
+    /// The `limit` site of allocating call `k` (one for its checks).
+    fn limit_site(&mut self, k: u32, span: Span, proc: ProcId) -> SiteId {
+        if let Some(&s) = self.limit_sites.get(&k) {
+            return s;
+        }
+        let s = self.new_site(SiteKind::Limit, span, proc, None);
+        self.limit_sites.insert(k, s);
         s
     }
 

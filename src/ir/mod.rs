@@ -401,6 +401,10 @@ pub enum SiteKind {
     /// An invalid access through a pointer: null, outside its object, or
     /// an object no longer alive (reported under `--property all`).
     Deref,
+    /// A run leaves what the memory model represents (an allocation beyond
+    /// the heap model): not an error of the program, but no condition is
+    /// safe while such a run may exist (`crate::analysis::limits`).
+    Limit,
 }
 
 impl SiteKind {
@@ -413,6 +417,7 @@ impl SiteKind {
             SiteKind::Overflow => "overflow",
             SiteKind::Shift => "shift",
             SiteKind::Deref => "deref",
+            SiteKind::Limit => "limit",
         }
     }
 }

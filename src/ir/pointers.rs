@@ -5,7 +5,7 @@
 //! Views use this file to show `p = &a[2]` and "`*p = 7` accesses `a[...]`"
 //! instead of the leaves, the temporaries and the split's branches.
 
-use super::{Cond, ExprKind, NodeId, NodeKind, Program, RelOp, VarId};
+use super::{Cond, ExprKind, NodeId, NodeKind, Program, RelOp, VarId, VarKind};
 use std::collections::{HashMap, HashSet};
 
 /// What the memory model made of a program's pointers.
@@ -98,6 +98,15 @@ pub fn pointer_leaves(p: &Program) -> HashMap<VarId, VarId> {
 }
 
 impl Program {
+    /// A write the memory model made that views leave out: to one of its
+    /// own variables, or a temporary holding the value of an access (an
+    /// allocation's tag, shown with the pointer it is stored in).
+    pub fn is_model_write(&self, n: NodeId, var: VarId) -> bool {
+        let v = self.var(var);
+        let span = self.node(n).span;
+        is_internal(&v.name) || (v.kind == VarKind::Temp && self.memory.accesses.contains(&(span.lo, span.hi)))
+    }
+
     /// A branch the memory model made at an access: a case of its split
     /// over objects, or a validity check.
     pub fn is_access_branch(&self, n: NodeId) -> bool {

@@ -241,6 +241,9 @@ pub struct VarDecl {
     pub is_static: bool,
     /// A `const` integer object (not a pointer, not an array).
     pub is_const: bool,
+    /// A global without initialiser that starts with arbitrary values
+    /// whatever `--globals` says (the object of a `malloc` call).
+    pub arbitrary: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -443,6 +443,7 @@ impl<'a> Sentences<'a> {
                     SiteKind::Overflow => ("overflow", l, format!("`{t} does not overflow")),
                     SiteKind::Shift => ("shift", l, format!("the shift `{t} is defined")),
                     SiteKind::Deref => ("deref", l, format!("the access `{t} is valid")),
+                    SiteKind::Limit => ("limit", l, format!("the allocation `{t} fits the heap model")),
                 }
             }
             _ => ("check", site_line, "the check holds".to_string()),

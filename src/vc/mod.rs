@@ -301,6 +301,7 @@ pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[In
                 SiteKind::Overflow => ("overflow", format!("possible signed overflow: `{t}`")),
                 SiteKind::Shift => ("shift", format!("possible undefined shift: `{t}`")),
                 SiteKind::Deref => ("deref", format!("possible invalid pointer access: `{t}`")),
+                SiteKind::Limit => ("limit", format!("possible allocation beyond the heap model: `{t}`")),
             }
         }
         CheckKey::User(i) => ("user", format!("the condition `{}` may hold", users[i].text)),
@@ -324,6 +325,7 @@ pub fn reported(p: &Program, key: CheckKey, property: Property) -> bool {
         CheckKey::Site(s) => {
             let site = p.site(s);
             match property {
+                _ if site.kind == SiteKind::Limit => true,
                 Property::All => !site.static_ok,
                 Property::UnreachCall => matches!(site.kind, SiteKind::Assert | SiteKind::ReachError),
                 Property::User => false,

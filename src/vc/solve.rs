@@ -494,6 +494,7 @@ fn label_name(p: &Program, c: &gc::Check, n: usize) -> String {
             SiteKind::Overflow => "Overflow",
             SiteKind::Shift => "Shift",
             SiteKind::Deref => "Deref",
+            SiteKind::Limit => "Limit",
         },
         CheckKey::User(_) => "Condition",
         CheckKey::Invariant { init: true, .. } => "LoopInvInit",

@@ -41,5 +41,6 @@ pub fn describe_site(p: &Program, site: SiteId) -> String {
         SiteKind::Overflow => format!("signed overflow in `{text}`"),
         SiteKind::Shift => format!("undefined shift in `{text}`"),
         SiteKind::Deref => format!("invalid pointer access in `{text}`"),
+        SiteKind::Limit => format!("allocation beyond the heap model in `{text}`"),
     }
 }

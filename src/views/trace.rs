@@ -197,7 +197,7 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                 let values = s.value.map(|v| (format!("{name}()"), v)).into_iter().collect();
                 push("return", format!("Returned from {name}{v}"), values);
             }
-            NodeKind::Assign { place, .. } if pointers::is_internal(&p.var(place.var).name) => {}
+            NodeKind::Assign { place, .. } if p.is_model_write(s.node, place.var) => {}
             // A pointer's two leaves, written one after the other: shown
             // once, as C spells the value (`p = &a[1]`).
             NodeKind::Assign { place, .. } if place.index.is_none() && pointers.contains_key(&place.var) => {

@@ -63,6 +63,15 @@ impl Cx<'_> {
                 self.emit(fl, NodeKind::Error { site }, span);
                 None
             }
+            Builtin::BeyondModel => {
+                let k = match args.first().map(|a| &a.kind) {
+                    Some(AK::Int(k, _)) => *k as u32,
+                    _ => u32::MAX,
+                };
+                let site = self.limit_site(k, span, fl.pid);
+                self.emit(fl, NodeKind::Error { site }, span);
+                None
+            }
             Builtin::Stop => {
                 for a in args {
                     self.value(fl, a);

@@ -6,13 +6,14 @@ use super::expr::*;
 use super::*;
 use crate::syntax::ast::{Expr, ExprKind, Ident};
 
-/// Library functions of the heap, not modelled yet.
-const HEAP: &[&str] = &["malloc", "calloc", "realloc", "free", "alloca", "__builtin_alloca"];
-
 impl Mem {
     pub(super) fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span) -> Val {
-        if HEAP.contains(&name.name.as_str()) && !self.sigs.contains_key(&name.name) {
-            self.unsupported(span, format!("`{}`: the heap is not supported yet", name.name));
+        let library = !self.sigs.contains_key(&name.name);
+        if library && super::heap::MODELLED.contains(&name.name.as_str()) {
+            return self.heap_call(&name.name, args, span);
+        }
+        if library && super::heap::UNMODELLED.contains(&name.name.as_str()) {
+            self.unsupported(span, format!("`{}` is not supported (the heap model has `malloc`, `calloc` and `free`)", name.name));
             // A `void *`, so that the use of the result is no second error.
             return Val {
                 pre: vec![],

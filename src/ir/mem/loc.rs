@@ -348,6 +348,12 @@ impl Mem {
             let dead = bin(BinOp::Eq, var(&self.alive_flag(f), span), int(0, span), span);
             out.push(if_(dead, invalid(), vec![], span));
         }
+        if let Some(h) = &o.heap {
+            let dead = bin(BinOp::Ne, var(&Self::heap_state(h), span), int(1, span), span);
+            out.push(if_(dead, invalid(), vec![], span));
+            let past = bin(BinOp::Ge, off.clone(), var(&Self::heap_len(h), span), span);
+            out.push(if_(past, invalid(), vec![], span));
+        }
         if o.len.is_none() && !matches!(off.kind, ExprKind::Int(0, _)) {
             let bad = bin(BinOp::Ne, off.clone(), int(0, span), span);
             out.push(if_(bad, invalid(), vec![], span));

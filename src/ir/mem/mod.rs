@@ -19,6 +19,7 @@
 mod assign;
 mod call;
 mod expr;
+mod heap;
 mod loc;
 mod objects;
 mod stmt;
@@ -26,7 +27,8 @@ mod types;
 
 use crate::diag::{Class, Diag};
 use crate::syntax::ast::{self, CType, ExprKind as AK, IntType};
-use crate::syntax::source::Span;
+use crate::syntax::source::{SourceFile, Span};
+pub use heap::BEYOND_MODEL;
 use objects::Objects;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use types::Types;
@@ -46,7 +48,13 @@ pub const HAVOC: &str = "__focuscheck_havoc";
 /// The program with pointers and structs replaced by integers; errors go
 /// to `diags` (an unsupported construct in a function leaves it out, as
 /// lowering does for any construct outside the subset).
-pub fn eliminate(p: &ast::Program, entry: &str, diags: &mut Vec<Diag>) -> (ast::Program, crate::ir::Memory) {
+pub fn eliminate(
+    p: &ast::Program,
+    opts: &crate::ir::lower::LowerOptions,
+    file: &SourceFile,
+    diags: &mut Vec<Diag>,
+) -> (ast::Program, crate::ir::Memory) {
+    let entry = &opts.entry;
     if !uses_memory(p) {
         // Pointer parameters no body uses (`char *argv[]`) are left out.
         let mut p = p.clone();
@@ -62,8 +70,10 @@ pub fn eliminate(p: &ast::Program, entry: &str, diags: &mut Vec<Diag>) -> (ast::
     let mut m = Mem::new(p, entry);
     m.run(p); // discovers the objects
     let taken = std::mem::take(&mut m.found);
+    let sites = std::mem::take(&mut m.heap_sites);
     let mut m = Mem::new(p, entry);
     m.setup_objects(taken);
+    m.setup_heap(sites, file, opts.heap_elems as i64);
     m.emit = true;
     let out = m.run(p);
     m.check_void();
@@ -167,6 +177,10 @@ struct Mem {
     /// Pointer types converted to and from `void *` (`convert_ptr`).
     to_void: Vec<(CType, Span)>,
     from_void: Vec<(CType, Span)>,
+    /// The allocating calls (`heap.rs`), by span.
+    heap_sites: BTreeMap<(u32, u32), heap::Site>,
+    /// The temporaries holding an allocating call's result, to its call.
+    heap_temps: HashMap<String, (u32, u32)>,
 }
 
 impl Mem {
@@ -193,6 +207,8 @@ impl Mem {
             accesses: HashMap::new(),
             to_void: Vec::new(),
             from_void: Vec::new(),
+            heap_sites: BTreeMap::new(),
+            heap_temps: HashMap::new(),
         };
         for it in &p.items {
             match it {
@@ -285,6 +301,9 @@ impl Mem {
         let (CType::Ptr(a), CType::Ptr(b)) = (from, to) else {
             return;
         };
+        if self.heap_typed(to, leaves, span) {
+            return;
+        }
         let null = leaves.iter().all(|l| matches!(l.kind, AK::Int(0, _)));
         if a == b || null {
             return;

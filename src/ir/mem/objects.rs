@@ -24,6 +24,17 @@ pub struct Obj {
     /// For an array: where its index goes in `base` (`a` then `[i]`; field
     /// `f` of an array of structs `a` is `a.f`, indexed at 1: `a[i].f`).
     pub index_at: Option<usize>,
+    /// For a heap object (or a field of one): the object of its allocating
+    /// call, whose state and length globals an access checks.
+    pub heap: Option<String>,
+}
+
+/// What an object's validity depends on: the call it lives in, or the
+/// heap object it is part of.
+#[derive(Clone, Copy)]
+struct Life<'a> {
+    owner: Option<&'a str>,
+    heap: Option<&'a str>,
 }
 
 #[derive(Default)]
@@ -34,7 +45,17 @@ pub struct Objects {
 impl Objects {
     /// Adds an object and, for a struct, every field of it (recursively).
     pub fn add(&mut self, types: &Types, base: &str, ty: &CType, len: Option<&ast::Expr>, owner: Option<&str>) {
-        self.add_at(types, base, ty, len, owner, len.map(|_| base.len()));
+        let life = Life { owner, heap: None };
+        self.add_at(types, base, ty, len, life, len.map(|_| base.len()));
+    }
+
+    /// Adds the object of an allocating call: an array of `len` elements.
+    pub fn add_heap(&mut self, types: &Types, base: &str, ty: &CType, len: &ast::Expr) {
+        let life = Life {
+            owner: None,
+            heap: Some(base),
+        };
+        self.add_at(types, base, ty, Some(len), life, Some(base.len()));
     }
 
     fn add_at(
@@ -43,7 +64,7 @@ impl Objects {
         base: &str,
         ty: &CType,
         len: Option<&ast::Expr>,
-        owner: Option<&str>,
+        life: Life,
         index_at: Option<usize>,
     ) {
         if self.list.iter().any(|o| o.base == base) {
@@ -54,8 +75,9 @@ impl Objects {
             base: base.to_string(),
             ty: ty.clone(),
             len: len.cloned(),
-            owner: owner.map(str::to_string),
+            owner: life.owner.map(str::to_string),
             index_at,
+            heap: life.heap.map(str::to_string),
         });
         if let CType::Struct(tag) = ty {
             let fields: Vec<ast::Field> = types.fields(tag).map(|f| f.to_vec()).unwrap_or_default();
@@ -66,7 +88,7 @@ impl Objects {
                     (Some(n), None) => (Some(n), Some(name.len())),
                     (None, l) => (l, index_at),
                 };
-                self.add_at(types, &name, &f.ty, flen, owner, at);
+                self.add_at(types, &name, &f.ty, flen, life, at);
             }
         }
     }

@@ -74,6 +74,7 @@ impl Mem {
                 is_static: d.is_static,
                 // A scalar's one leaf is the object itself.
                 is_const: d.is_const && l.path.is_empty(),
+                arbitrary: d.arbitrary,
             })
             .collect()
     }
@@ -176,6 +177,7 @@ impl Mem {
         self.func = f.name.name.clone();
         self.scopes = vec![HashMap::new()];
         self.temps.clear();
+        self.heap_temps.clear();
         self.temp_next = 0;
         self.errors.clear();
         let is_entry = f.name.name == self.entry;
@@ -285,6 +287,7 @@ impl Mem {
                     span,
                     is_static: false,
                     is_const: false,
+                    arbitrary: false,
                 }]),
                 span,
             ));
@@ -341,6 +344,7 @@ impl Mem {
             span,
             is_static: false,
             is_const: false,
+            arbitrary: false,
         };
         let leaves = self.leaf_decls(&d, out, None);
         self.extra_globals.extend(leaves);
@@ -362,10 +366,11 @@ impl Mem {
             span,
             is_static: false,
             is_const: false,
+            arbitrary: false,
         });
     }
 
-    fn flag_global(&mut self, name: &str, span: Span) {
+    pub(super) fn flag_global(&mut self, name: &str, span: Span) {
         if self.extra_globals.iter().any(|d| d.name.name == name) {
             return;
         }
@@ -381,6 +386,7 @@ impl Mem {
             span,
             is_static: false,
             is_const: false,
+            arbitrary: false,
         });
     }
 

@@ -517,6 +517,7 @@ impl Parser<'_> {
             span,
             is_static: specs.is_static,
             is_const: specs.is_const && scalar && !is_array,
+            arbitrary: false,
         })
     }
 

@@ -1,0 +1,61 @@
+//! Runs beyond the memory model: a `limit` site is reached where a run
+//! allocates more than a heap object holds, or allocates a second time at
+//! the same call (`crate::ir::mem` heap model). Such a run is not an error
+//! of the program, so a confirmed one is `unknown`, not `unsafe`; and what
+//! the engines prove holds only for runs within the model, so while a
+//! limit site is not proved unreachable no condition is `safe`.
+
+use super::{CondReport, Verdict};
+use crate::context::conditions::Condition;
+use crate::ir::{Program, SiteKind};
+
+/// Is `c` a limit site?
+pub fn is_limit(p: &Program, c: &Condition) -> bool {
+    c.site().is_some_and(|s| p.site(s).kind == SiteKind::Limit)
+}
+
+/// Applies the model's limits to the verdicts of `results` (one per
+/// reported condition of `conds`).
+pub fn apply(p: &Program, conds: &[Condition], results: &mut [CondReport]) {
+    let mut open = Vec::new();
+    for r in results.iter_mut() {
+        let c = &conds[r.id.0 as usize];
+        if !is_limit(p, c) {
+            continue;
+        }
+        let at = c.site().map(|s| p.site(s).span).expect("a site");
+        let text = p.text(at).split_whitespace().collect::<Vec<_>>().join(" ");
+        let where_ = format!("`{text}` at {}", p.source.start(at));
+        match r.verdict {
+            Verdict::Safe => continue,
+            Verdict::Unsafe => {
+                r.verdict = Verdict::Unknown;
+                r.reason = format!(
+                    "a run allocates beyond the heap model at {where_}: more elements than --heap-elems, or a \
+                     second allocation at this call (the run replays); what it does from there is not analysed"
+                );
+            }
+            Verdict::Unknown => {
+                r.reason = format!(
+                    "a run may allocate beyond the heap model at {where_} (more elements than --heap-elems, or \
+                     a second allocation at this call): {}",
+                    r.reason
+                );
+            }
+        }
+        open.push(where_);
+    }
+    if open.is_empty() {
+        return;
+    }
+    for r in results.iter_mut() {
+        if r.verdict == Verdict::Safe && !is_limit(p, &conds[r.id.0 as usize]) {
+            r.verdict = Verdict::Unknown;
+            r.reason = format!(
+                "no run within the heap model fails here, but a run may allocate beyond it ({}), and \
+                 what such a run does is not analysed",
+                open.join(", ")
+            );
+        }
+    }
+}

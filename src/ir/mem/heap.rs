@@ -1,0 +1,290 @@
+//! The heap: `malloc`, `calloc` and `free`.
+//!
+//! Each allocating call in the source is one object (as CBMC and Frama-C
+//! name dynamic objects by their allocation site), of the type its result is
+//! converted to (`int *a = malloc(...)` allocates `int`s), stored as a
+//! global array of `--heap-elems` elements (fewer when the size is a
+//! constant) with two more globals: its state (0 not allocated yet, 1 live,
+//! 2 freed) and its length in elements.
+//!
+//! - `malloc` never fails (SV-COMP's assumption); its memory holds arbitrary
+//!   values (the object's initial values, inputs whatever `--globals` says),
+//!   `calloc`'s zeros; `calloc` returns null when `n * size` does not
+//!   fit in `size_t`, as glibc does.
+//! - An access checks that the object is live and the offset below its
+//!   length (`loc.rs`); `free` of null does nothing, of anything but the
+//!   start of a live heap object it is a `deref` error (double free, invalid
+//!   free).
+//! - A run that allocates more than the array holds, or allocates a second
+//!   time at the same call, is beyond the model: it stops at a `limit`
+//!   site, and no condition is safe while such a run may exist (see
+//!   `crate::analysis::limits`).
+
+use super::expr::*;
+use super::*;
+use crate::syntax::ast::{BinOp, Expr, ExprKind};
+
+/// Called where a run leaves what the memory model represents.
+pub const BEYOND_MODEL: &str = "__focuscheck_beyond_model";
+
+/// Heap functions modelled.
+pub(super) const MODELLED: &[&str] = &["malloc", "calloc", "free"];
+/// Heap functions not modelled.
+pub(super) const UNMODELLED: &[&str] = &["realloc", "alloca", "__builtin_alloca"];
+
+/// An allocating call (found by the first pass).
+#[derive(Clone, Debug)]
+pub(super) struct Site {
+    /// The object's name: `malloc@16` (`malloc@16:11` when a line has two).
+    pub base: String,
+    /// The type its result is converted to.
+    pub ty: Option<CType>,
+    /// Elements the object's array holds.
+    pub cap: i64,
+    /// The size in bytes, when it is a constant.
+    pub bytes: Option<i64>,
+}
+
+/// The key of the call at `span`.
+pub(super) fn key(span: Span) -> (u32, u32) {
+    (span.lo, span.hi)
+}
+
+impl Mem {
+    /// The state global of heap object `base` (0 not allocated, 1 live, 2 freed).
+    pub(super) fn heap_state(base: &str) -> String {
+        format!("{base}::(state)")
+    }
+
+    /// The length global of heap object `base`, in elements.
+    pub(super) fn heap_len(base: &str) -> String {
+        format!("{base}::(len)")
+    }
+
+    /// `malloc(n)`, `calloc(n, size)`, `free(p)`.
+    pub(super) fn heap_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Val {
+        let arity = if name == "calloc" { 2 } else { 1 };
+        if args.len() != arity {
+            self.unsupported(span, format!("`{name}` takes {arity} argument(s)"));
+            return Self::null(span);
+        }
+        if name == "free" {
+            return self.free(&args[0], span);
+        }
+        let mut pre = Vec::new();
+        let size_t = |e: Expr| mk(ExprKind::Cast(IntType::UInt, Box::new(e)), span);
+        let wide = |e: Expr| mk(ExprKind::Cast(IntType::LongLong, Box::new(e)), span);
+        let bytes = if name == "calloc" {
+            let n = self.int_expr(&args[0]);
+            let size = self.int_expr(&args[1]);
+            bin(BinOp::Mul, wide(size_t(n)), wide(size_t(size)), span)
+        } else {
+            let n = self.int_expr(&args[0]);
+            wide(size_t(n))
+        };
+        let bytes_expr = bytes.clone();
+        let bytes = self.bind_always(&mut pre, bytes, IntType::LongLong);
+        let t = self.temp(IntType::Int);
+        self.heap_temps.insert(t.clone(), key(span));
+        let result = Val {
+            pre: vec![],
+            leaves: vec![var(&t, span), int(0, span)],
+            ty: CType::Ptr(Box::new(CType::Void)),
+        };
+        if !self.emit {
+            let known = crate::ir::lower::const_eval(&bytes_expr);
+            let site = self.heap_sites.entry(key(span)).or_insert(Site {
+                base: String::new(),
+                ty: None,
+                cap: 0,
+                bytes: known,
+            });
+            if site.bytes != known {
+                // Two different sizes at one call (a macro, say): not constant.
+                site.bytes = None;
+            }
+            return Val { pre, ..result };
+        }
+        let site = self.heap_sites.get(&key(span)).cloned();
+        let (Some(site), Some(obj)) = (
+            site.clone(),
+            site.and_then(|s| self.objects.by_base(&s.base).cloned()),
+        ) else {
+            self.unsupported(
+                span,
+                format!(
+                    "the type `{name}` allocates is not known: convert its result to a pointer type where it is called (`int *a = {name}(...)`)"
+                ),
+            );
+            return Val { pre, ..result };
+        };
+        let elem = match self.types.size_align(&obj.ty) {
+            Ok((s, _)) => s,
+            Err(msg) => {
+                self.unsupported(span, msg);
+                return Val { pre, ..result };
+            }
+        };
+        // Its checks are the model's, hidden in traces as an access's are.
+        self.access(span);
+        let state = Self::heap_state(&site.base);
+        let len = Self::heap_len(&site.base);
+        let elems = self.bind_always(&mut pre, bin(BinOp::Div, bytes.clone(), int(elem, span), span), IntType::LongLong);
+        let beyond = || call(BEYOND_MODEL, vec![int(obj.tag, span)], span);
+        let mut alloc = vec![
+            if_(bin(BinOp::Ne, var(&state, span), int(0, span), span), vec![beyond()], vec![], span),
+            if_(bin(BinOp::Gt, elems.clone(), int(site.cap, span), span), vec![beyond()], vec![], span),
+            assign(var(&state, span), int(1, span), span),
+            assign(var(&len, span), elems, span),
+        ];
+        alloc.push(assign(var(&t, span), int(obj.tag, span), span));
+        if name == "calloc" {
+            // glibc's calloc returns null when n * size overflows `size_t`.
+            let too_big = bin(BinOp::Gt, bytes, mk(ExprKind::Int(u32::MAX as i64, IntType::LongLong), span), span);
+            pre.push(if_(too_big, vec![assign(var(&t, span), int(0, span), span)], alloc, span));
+        } else {
+            pre.extend(alloc);
+        }
+        Val { pre, ..result }
+    }
+
+    /// `free(p)`: null does nothing; the start of a live heap object makes it
+    /// freed; anything else is an invalid free (`deref`).
+    fn free(&mut self, arg: &ast::Expr, span: Span) -> Val {
+        let v = self.rv(arg);
+        if v.leaves.len() != 2 {
+            self.unsupported(span, format!("`free` of a `{}`", v.ty.c_name()));
+            return Self::int_val(int(0, span));
+        }
+        let mut pre = v.pre;
+        let mut it = v.leaves.into_iter();
+        let tag = self.bind(&mut pre, it.next().expect("two leaves"), IntType::Int);
+        let off = self.bind(&mut pre, it.next().expect("two leaves"), IntType::Int);
+        let k = self.access(span);
+        let invalid = || call(INVALID_ACCESS, vec![int(k, span)], span);
+        let mut cases = vec![(0, vec![])];
+        let sites: Vec<Site> = self.heap_sites.values().filter(|s| !s.base.is_empty()).cloned().collect();
+        for s in sites {
+            let Some(o) = self.objects.by_base(&s.base).cloned() else {
+                continue;
+            };
+            let state = Self::heap_state(&s.base);
+            let bad = bin(
+                BinOp::Or,
+                bin(BinOp::Ne, off.clone(), int(0, span), span),
+                bin(BinOp::Ne, var(&state, span), int(1, span), span),
+                span,
+            );
+            cases.push((
+                o.tag,
+                vec![
+                    if_(bad, vec![invalid()], vec![], span),
+                    assign(var(&state, span), int(2, span), span),
+                ],
+            ));
+        }
+        pre.push(self.split(&tag, cases, span));
+        Val {
+            pre,
+            leaves: vec![int(0, span)],
+            ty: CType::Int(IntType::Int),
+        }
+    }
+
+    /// A `void *` from an allocating call converted to `to`: the type of its
+    /// object. True when `leaves` are such a result.
+    pub(super) fn heap_typed(&mut self, to: &CType, leaves: &[Expr], span: Span) -> bool {
+        let Some(ExprKind::Var(id)) = leaves.first().map(|l| &l.kind) else {
+            return false;
+        };
+        let Some(k) = self.heap_temps.get(&id.name).copied() else {
+            return false;
+        };
+        let Some(t) = pointee(to).cloned() else {
+            return true;
+        };
+        if self.emit {
+            return true;
+        }
+        let site = self.heap_sites.get_mut(&k).expect("recorded by the call");
+        match &site.ty {
+            None if t != CType::Void => site.ty = Some(t),
+            Some(u) if *u != t && t != CType::Void => {
+                let msg = format!(
+                    "an allocation used as `{} *` and as `{} *`: not supported (each allocating call is an object of one type)",
+                    u.c_name(),
+                    t.c_name()
+                );
+                self.unsupported(span, msg);
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// Names, arrays and globals of the allocating calls found by the first
+    /// pass (second pass).
+    pub(super) fn setup_heap(&mut self, mut sites: BTreeMap<(u32, u32), Site>, file: &SourceFile, heap_elems: i64) {
+        let lines: Vec<u32> = sites.keys().map(|k| file.start(Span::new(k.0 as usize, k.1 as usize)).line).collect();
+        for (k, site) in sites.iter_mut() {
+            let span = Span::new(k.0 as usize, k.1 as usize);
+            let at = file.start(span);
+            let name = file.slice(span).split('(').next().unwrap_or("malloc").trim().to_string();
+            site.base = if lines.iter().filter(|&&l| l == at.line).count() > 1 {
+                format!("{name}@{}:{}", at.line, at.col)
+            } else {
+                format!("{name}@{}", at.line)
+            };
+            let Some(ty) = site.ty.clone() else {
+                continue;
+            };
+            let elem = self.types.size_align(&ty).map_or(1, |(s, _)| s.max(1));
+            // A constant size is exact; a limit above `size_t` is no limit.
+            site.cap = match site.bytes {
+                Some(b) if (0..=u32::MAX as i64).contains(&b) => (b / elem).max(1),
+                _ => heap_elems,
+            };
+            let len = int(site.cap, span);
+            self.objects.add_heap(&self.types, &site.base, &ty, &len);
+            let zero = name == "calloc";
+            self.heap_storage(&site.base, &ty, site.cap, zero, span);
+            let (state, elems) = (Self::heap_state(&site.base), Self::heap_len(&site.base));
+            self.flag_global(&state, span);
+            self.flag_global(&elems, span);
+        }
+        self.heap_sites = sites;
+    }
+
+    /// The arrays of heap object `base`: zeros for `calloc`, arbitrary values
+    /// for `malloc` (each call allocates once, so these are what the
+    /// allocation holds).
+    fn heap_storage(&mut self, base: &str, ty: &CType, cap: i64, zero: bool, span: Span) {
+        let leaves = match self.types.leaves(ty) {
+            Ok(l) => l,
+            Err(msg) => {
+                self.unsupported(span, msg);
+                return;
+            }
+        };
+        for l in leaves {
+            if l.len.is_some() {
+                self.unsupported(span, "allocating a struct with an array field is not supported");
+                return;
+            }
+            self.extra_globals.push(ast::VarDecl {
+                ty: l.ty,
+                ctype: CType::Int(l.ty),
+                name: ast::Ident {
+                    name: format!("{base}{}", l.path),
+                    span,
+                },
+                array: Some(int(cap, span)),
+                init: zero.then(|| ast::Init::List(vec![int(0, span)], span)),
+                span,
+                is_static: false,
+                is_const: false,
+                arbitrary: !zero,
+            });
+        }
+    }
+}
