@@ -278,10 +278,16 @@ fn diagnose_file(
             }
         }
     };
+    // A run beyond the heap model (a `limit` site neither engine rules
+    // out): what is proved, or found a false alarm, holds only within the
+    // model. Such a site is not itself diagnosed.
+    let limit_open = unknown.iter().any(|t| {
+        t.kind == "limit" && prep.as_ref().and_then(|x| x.verify.decides(t.key)) != Some(false)
+    });
     let mut targets = Vec::new();
     for t in unknown {
         let vc = prep.as_ref().and_then(|x| x.verify.decides(t.key));
-        if undecided(Verdict::Unknown, vc) {
+        if undecided(Verdict::Unknown, vc) && t.kind != "limit" {
             targets.push(t);
         } else {
             decided.push((t, Verdict::Unknown, vc));
@@ -296,14 +302,16 @@ fn diagnose_file(
                 t.describe,
                 v.name(),
                 match (v, vc) {
+                    (Verdict::Unknown, Some(false)) if limit_open => "verified, but only for runs within the heap model",
                     (Verdict::Unknown, _) => vc_word(*vc),
                     _ => "not needed",
                 }
             ));
         }
     }
+    let mut open = limit_open && decided.iter().any(|(_, v, _)| *v == Verdict::Unknown);
     let mut conds = Vec::new();
-    let (mut bug, mut open) = (false, false);
+    let mut bug = false;
     if let (false, Some(prep)) = (targets.is_empty(), &prep) {
         if text {
             out.push_str(&invariants_text(&name, prep));
@@ -333,7 +341,14 @@ fn diagnose_file(
             };
             let mut run_oracle = args.oracle.map(|_| RunOracle::new(&p, &prep.a, t.key, &users));
             let oracle = run_oracle.as_mut().map(|o| o as &mut dyn Oracle);
-            let d = diagnose::diagnose(&p, prep, t.key, &mut asker, oracle, &opts);
+            let mut d = diagnose::diagnose(&p, prep, t.key, &mut asker, oracle, &opts);
+            if limit_open && d.verdict == diagnose::Verdict::FalseAlarm {
+                d.verdict = diagnose::Verdict::Unresolved;
+                d.reason = format!(
+                    "a false alarm for runs within the heap model ({}), but a run may allocate beyond it",
+                    d.reason
+                );
+            }
             transcript.push_str(&format!(
                 "# {}: {}: {}\n",
                 location(&name, t),

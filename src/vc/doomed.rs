@@ -397,7 +397,7 @@ fn analyse_proc(
     }
     let pv = passive::passify(q, &gc);
     let halts = |b: usize| matches!(gc.blocks[b].origin, Origin::Node(n) if ends_normally(q, n));
-    let mut evc = Evc::new(&gc, &pv, opts.timeout, &halts);
+    let mut evc = Evc::new(q, &gc, &pv, opts.timeout, &halts);
     let build = start.elapsed();
 
     // The copies of each point of `g` (other procedures' points are

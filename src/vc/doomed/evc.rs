@@ -15,6 +15,7 @@
 //! `b` that fails, at a check whose label is on: which checks fail).
 
 use super::Failure;
+use crate::ir::{Program, SiteKind};
 use crate::vc::gc::{CheckKey, Gc, Origin};
 use crate::vc::passive::{PCmd, Passive};
 use std::collections::BTreeMap;
@@ -42,6 +43,8 @@ pub(super) enum Status {
 
 pub(super) struct Evc<'a> {
     gc: &'a Gc,
+    /// Which checks are limits of the memory model.
+    limit: Vec<bool>,
     pv: &'a Passive,
     solver: Solver,
     v: Vec<Bool>,
@@ -60,10 +63,11 @@ pub(super) struct Evc<'a> {
     pub unknown: usize,
 }
 
-/// The failure an assertion stands for (`None`: a coverage check, not an
-/// error).
-fn failure(gc: &Gc, check: usize) -> Option<Failure> {
+/// The failure an assertion stands for (`None`: a coverage check, or a
+/// limit of the memory model, not an error).
+fn failure(gc: &Gc, limit: &[bool], check: usize) -> Option<Failure> {
     match gc.checks[check].key {
+        CheckKey::Site(_) if limit[check] => None,
         CheckKey::Site(s) => Some(Failure::Site(s)),
         _ => None,
     }
@@ -72,8 +76,23 @@ fn failure(gc: &Gc, check: usize) -> Option<Failure> {
 impl<'a> Evc<'a> {
     /// Asserts the definitions of `V` and `R`. `halts(b)`: the run ends
     /// normally in block `b` (its `assume false` is not a cut).
-    pub fn new(gc: &'a Gc, pv: &'a Passive, timeout: Option<Duration>, halts: &dyn Fn(usize) -> bool) -> Evc<'a> {
+    /// A run that leaves the memory model (a `limit` check fails) counts
+    /// as one that may end normally: what it does next is not known, so it
+    /// makes no point doomed.
+    pub fn new(
+        p: &Program,
+        gc: &'a Gc,
+        pv: &'a Passive,
+        timeout: Option<Duration>,
+        halts: &dyn Fn(usize) -> bool,
+    ) -> Evc<'a> {
         let n = pv.blocks.len();
+        let limit: Vec<bool> = gc
+            .checks
+            .iter()
+            .map(|c| matches!(c.key, CheckKey::Site(s) if p.site(s).kind == SiteKind::Limit))
+            .collect();
+        let mut escape = vec![Vec::new(); n];
         let solver = Solver::new();
         // Bounded by resources; the time only as a guard.
         crate::vc::solve::set_limits(&solver, Some(crate::vc::QUERY_RLIMIT), timeout);
@@ -95,10 +114,17 @@ impl<'a> Evc<'a> {
                 .iter()
                 .filter_map(|c| match c {
                     PCmd::Assume(f) => Some(f.clone()),
-                    PCmd::Assert(f, check) => failure(gc, *check).map(|_| f.clone()),
+                    PCmd::Assert(f, check) => failure(gc, &limit, *check).map(|_| f.clone()),
                     PCmd::Event(..) | PCmd::Choice(_) => None,
                 })
                 .collect();
+            for c in &pv.blocks[b].cmds {
+                if let PCmd::Assert(f, check) = c {
+                    if limit[*check] {
+                        escape[b].push(f.not());
+                    }
+                }
+            }
             conds[b] = Bool::and(&parts);
             if pv.blocks[b].succs.is_empty() && gc.blocks[b].cmds.is_empty() {
                 normal_end[b] = true;
@@ -116,6 +142,13 @@ impl<'a> Evc<'a> {
                     .collect();
                 Bool::or(&alts)
             };
+            let next = if escape[b].is_empty() {
+                next
+            } else {
+                let mut alts = escape[b].clone();
+                alts.push(next);
+                Bool::or(&alts)
+            };
             solver.assert(v[b].iff(Bool::and(&[conds[b].clone(), next])));
         }
         for &b in &pv.order {
@@ -130,6 +163,7 @@ impl<'a> Evc<'a> {
         }
         Evc {
             gc,
+            limit,
             pv,
             solver,
             v,
@@ -384,7 +418,7 @@ impl<'a> Evc<'a> {
                 for c in block.cmds.iter().rev() {
                     q = match c {
                         PCmd::Assume(f) => Bool::and(&[f.clone(), q]),
-                        PCmd::Assert(f, check) => match failure(self.gc, *check) {
+                        PCmd::Assert(f, check) => match failure(self.gc, &self.limit, *check) {
                             Some(fl) => Bool::or(&[Bool::and(&[f.not(), label(fl)]), Bool::and(&[f.clone(), q])]),
                             None => q,
                         },
@@ -410,7 +444,7 @@ impl<'a> Evc<'a> {
             }
             for c in &self.pv.blocks[b].cmds {
                 if let PCmd::Assert(f, check) = c {
-                    if let Some(fl) = failure(self.gc, *check) {
+                    if let Some(fl) = failure(self.gc, &self.limit, *check) {
                         if truth(f) == Some(false) {
                             return Some(fl);
                         }

@@ -48,7 +48,7 @@ pub(super) fn witnesses(
             break;
         }
         let pv = passive::passify(q, &g);
-        let mut evc = Evc::new(&g, &pv, opts.timeout, &|b| halts(&g, b));
+        let mut evc = Evc::new(q, &g, &pv, opts.timeout, &|b| halts(&g, b));
         for o in open {
             if found.contains_key(&o) {
                 continue;
