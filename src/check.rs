@@ -17,7 +17,8 @@ pub struct Report {
     /// The program's static facts (the views read them too).
     pub analysis: Analysis,
     pub conds: Vec<Condition>,
-    /// One per reported condition, in condition order.
+    /// One per reported condition, in condition order (but a `limit` site
+    /// no run reaches: `analysis::limits`).
     pub results: Vec<CondReport>,
     /// Explanations of the conditions that are not safe.
     pub explanations: BTreeMap<CondId, Explanation>,

@@ -1,7 +1,8 @@
 //! The memory model (`src/ir/mem`) against gcc, on generated programs with
 //! pointers to globals, locals, array elements and struct fields, arrays
 //! passed to functions, out-parameters, pointer returns, pointer arithmetic
-//! and comparisons, structs by value, nested structs and arrays of structs.
+//! and comparisons, structs by value, nested structs and arrays of structs,
+//! and the heap (`malloc`'d ints, `calloc`'d structs, `free`).
 //!
 //! Each program is deterministic and ends by storing what it computed in
 //! `int out[4]`. It must:
@@ -80,6 +81,10 @@ const INT_TARGETS: &[&str] = &[
     "ls.t.d",
     "qa[1].x",
     "qa[2].t.c",
+    "h[0]",
+    "h[3]",
+    "hq[0].x",
+    "hq[1].t.d",
 ];
 
 fn value(r: &mut Rng) -> String {
@@ -98,11 +103,18 @@ fn program(seed: u64) -> String {
     s.push_str("  int l0 = 1, l1 = 2;\n  int la[3] = {9, 8, 7};\n");
     s.push_str("  struct Q ls = {4, {5, 6}};\n  struct Q lq;\n  struct T *tp = &gs.t;\n");
     s.push_str("  int *p = &l0;\n  int *q = &ga[1];\n  struct S *sp = &gs;\n");
+    // The heap: ints written before they are read, structs zeroed.
+    s.push_str("  int *h = malloc(4 * sizeof(int));\n  for (int i = 0; i < 4; i++) h[i] = i * 3 - in;\n");
+    s.push_str("  struct Q *hq = (struct Q *)calloc(2, sizeof(struct Q));\n");
     // `pa` points into `ga` at `at`.
     let mut at = 0i64;
     s.push_str("  int *pa = ga;\n");
     for _ in 0..(6 + r.below(10)) {
-        let line = match r.below(19) {
+        let line = match r.below(23) {
+            19 => format!("h[{}] = {};", r.below(4), value(&mut r)),
+            20 => format!("*(h + {}) += {}; hq[{}].x = h[{}];", r.below(4), value(&mut r), r.below(2), r.below(4)),
+            21 => format!("add_all(h, {}, {}); bump(&hq[{}].t);", 1 + r.below(4), r.below(4), r.below(2)),
+            22 => format!("{} = sum(h, 4) + hq[1].t.c;", r.pick(INT_TARGETS)),
             16 => format!("p = in == 0 ? &{} : &{};", r.pick(INT_TARGETS), r.pick(INT_TARGETS)),
             17 => format!("if (in == 1) q = &{};", r.pick(INT_TARGETS)),
             18 => "*p += in; *q -= in * 2;".to_string(),
@@ -149,7 +161,9 @@ fn program(seed: u64) -> String {
     s.push_str("  out[0] = g0 + g1 * 3 + ga[0] + ga[4] * 5 + l0 + l1 * 7;\n");
     s.push_str("  out[1] = gs.a + gs.b[1] * 3 + gs.t.c + gs.t.d * 5 + *p + *q * 7;\n");
     s.push_str("  out[2] = la[0] + la[1] * 3 + la[2] + ls.x * 5 + ls.t.c + ls.t.d * 7 + *pa;\n");
-    s.push_str("  out[3] = qa[0].x + qa[1].x * 3 + qa[2].t.c + qa[1].t.d * 5 + (pa - ga);\n");
+    s.push_str("  out[3] = qa[0].x + qa[1].x * 3 + qa[2].t.c + qa[1].t.d * 5 + (pa - ga) + h[0] * 11 + h[3] * 13 + hq[0].x * 17 + hq[1].t.d * 19;\n");
+    // `p` and `q` may point into the heap: only now is it freed.
+    s.push_str("  free(h);\n  free(hq);\n");
     s
 }
 
@@ -237,7 +251,22 @@ fn assert_c_spelling(out: &str, seed: u64) {
                 .strip_prefix(&format!("{lhs} = &"))
                 .and_then(|r| r.split_once("::"))
                 .is_some_and(|(f, x)| simple(f) && x == format!("{target})"));
-            assert!(plain || qualified, "seed {seed}: `{stmt}` shown as ({shown}:\n{out}");
+            // A pointer into the heap names its allocating call:
+            // `&hq[1].t` is `&calloc@38[1].t`.
+            let heap = ["h[", "hq["].iter().any(|h| target.starts_with(h)) && {
+                let rest = &target[target.find('[').unwrap_or(0)..];
+                shown
+                    .strip_prefix(&format!("{lhs} = &"))
+                    .and_then(|r| r.split_once('@'))
+                    .is_some_and(|(f, r)| {
+                        ["malloc", "calloc"].contains(&f)
+                            && r.trim_start_matches(|c: char| c.is_ascii_digit()) == format!("{rest})")
+                    })
+            };
+            assert!(
+                plain || qualified || heap,
+                "seed {seed}: `{stmt}` shown as ({shown}:\n{out}"
+            );
             seen += 1;
         }
     }

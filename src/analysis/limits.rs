@@ -15,8 +15,10 @@ pub fn is_limit(p: &Program, c: &Condition) -> bool {
 }
 
 /// Applies the model's limits to the verdicts of `results` (one per
-/// reported condition of `conds`).
-pub fn apply(p: &Program, conds: &[Condition], results: &mut [CondReport]) {
+/// reported condition of `conds`). A limit no run reaches is no news: it
+/// leaves the results.
+pub fn apply(p: &Program, conds: &[Condition], results: &mut Vec<CondReport>) {
+    results.retain(|r| !(r.verdict == Verdict::Safe && is_limit(p, &conds[r.id.0 as usize])));
     let mut open = Vec::new();
     for r in results.iter_mut() {
         let c = &conds[r.id.0 as usize];
