@@ -112,8 +112,19 @@ fn program(seed: u64) -> String {
     for _ in 0..(6 + r.below(10)) {
         let line = match r.below(23) {
             19 => format!("h[{}] = {};", r.below(4), value(&mut r)),
-            20 => format!("*(h + {}) += {}; hq[{}].x = h[{}];", r.below(4), value(&mut r), r.below(2), r.below(4)),
-            21 => format!("add_all(h, {}, {}); bump(&hq[{}].t);", 1 + r.below(4), r.below(4), r.below(2)),
+            20 => format!(
+                "*(h + {}) += {}; hq[{}].x = h[{}];",
+                r.below(4),
+                value(&mut r),
+                r.below(2),
+                r.below(4)
+            ),
+            21 => format!(
+                "add_all(h, {}, {}); bump(&hq[{}].t);",
+                1 + r.below(4),
+                r.below(4),
+                r.below(2)
+            ),
             22 => format!("{} = sum(h, 4) + hq[1].t.c;", r.pick(INT_TARGETS)),
             16 => format!("p = in == 0 ? &{} : &{};", r.pick(INT_TARGETS), r.pick(INT_TARGETS)),
             17 => format!("if (in == 1) q = &{};", r.pick(INT_TARGETS)),

@@ -281,9 +281,9 @@ fn diagnose_file(
     // A run beyond the heap model (a `limit` site neither engine rules
     // out): what is proved, or found a false alarm, holds only within the
     // model. Such a site is not itself diagnosed.
-    let limit_open = unknown.iter().any(|t| {
-        t.kind == "limit" && prep.as_ref().and_then(|x| x.verify.decides(t.key)) != Some(false)
-    });
+    let limit_open = unknown
+        .iter()
+        .any(|t| t.kind == "limit" && prep.as_ref().and_then(|x| x.verify.decides(t.key)) != Some(false));
     let mut targets = Vec::new();
     for t in unknown {
         let vc = prep.as_ref().and_then(|x| x.verify.decides(t.key));
@@ -302,7 +302,8 @@ fn diagnose_file(
                 t.describe,
                 v.name(),
                 match (v, vc) {
-                    (Verdict::Unknown, Some(false)) if limit_open => "verified, but only for runs within the heap model",
+                    (Verdict::Unknown, Some(false)) if limit_open =>
+                        "verified, but only for runs within the heap model",
                     (Verdict::Unknown, _) => vc_word(*vc),
                     _ => "not needed",
                 }

@@ -96,9 +96,9 @@ pub fn conditions(
             && !s.static_ok
             && (s.kind == SiteKind::Limit
                 || match property {
-                Property::All => true,
-                Property::UnreachCall => matches!(s.kind, SiteKind::Assert | SiteKind::ReachError),
-                Property::User => false,
+                    Property::All => true,
+                    Property::UnreachCall => matches!(s.kind, SiteKind::Assert | SiteKind::ReachError),
+                    Property::User => false,
                     Property::NoOverflow => matches!(s.kind, SiteKind::Overflow | SiteKind::Shift),
                 });
         out.push(Condition {

@@ -13,7 +13,13 @@ impl Mem {
             return self.heap_call(&name.name, args, span);
         }
         if library && super::heap::UNMODELLED.contains(&name.name.as_str()) {
-            self.unsupported(span, format!("`{}` is not supported (the heap model has `malloc`, `calloc` and `free`)", name.name));
+            self.unsupported(
+                span,
+                format!(
+                    "`{}` is not supported (the heap model has `malloc`, `calloc` and `free`)",
+                    name.name
+                ),
+            );
             // A `void *`, so that the use of the result is no second error.
             return Val {
                 pre: vec![],

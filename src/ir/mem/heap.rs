@@ -5,7 +5,7 @@
 //! converted to (`int *a = malloc(...)` allocates `int`s), stored as a
 //! global array of `--heap-elems` elements (fewer when the size is a
 //! constant) with two more globals: its state (0 not allocated yet, 1 live,
-//! 2 freed) and its length in elements.
+//! 2 freed) and its size in bytes.
 //!
 //! - `malloc` never fails (SV-COMP's assumption); its memory holds arbitrary
 //!   values (the object's initial values, inputs whatever `--globals` says),
@@ -56,9 +56,9 @@ impl Mem {
         format!("{base}::(state)")
     }
 
-    /// The length global of heap object `base`, in elements.
+    /// The size global of heap object `base`, in bytes.
     pub(super) fn heap_len(base: &str) -> String {
-        format!("{base}::(len)")
+        format!("{base}::(bytes)")
     }
 
     /// `malloc(n)`, `calloc(n, size)`, `free(p)`.
@@ -106,10 +106,7 @@ impl Mem {
             return Val { pre, ..result };
         }
         let site = self.heap_sites.get(&key(span)).cloned();
-        let (Some(site), Some(obj)) = (
-            site.clone(),
-            site.and_then(|s| self.objects.by_base(&s.base).cloned()),
-        ) else {
+        let (Some(site), Some(obj)) = (site.clone(), site.and_then(|s| self.objects.by_base(&s.base).cloned())) else {
             self.unsupported(
                 span,
                 format!(
@@ -129,19 +126,36 @@ impl Mem {
         self.access(span);
         let state = Self::heap_state(&site.base);
         let len = Self::heap_len(&site.base);
-        let elems = self.bind_always(&mut pre, bin(BinOp::Div, bytes.clone(), int(elem, span), span), IntType::LongLong);
+        // In bytes, so that no division is needed (element `k` is inside
+        // when `(k + 1) * sizeof(T) <= bytes`).
+        let room = mk(ExprKind::Int(site.cap * elem, IntType::LongLong), span);
         let beyond = || call(BEYOND_MODEL, vec![int(obj.tag, span)], span);
         let mut alloc = vec![
-            if_(bin(BinOp::Ne, var(&state, span), int(0, span), span), vec![beyond()], vec![], span),
-            if_(bin(BinOp::Gt, elems.clone(), int(site.cap, span), span), vec![beyond()], vec![], span),
+            if_(
+                bin(BinOp::Ne, var(&state, span), int(0, span), span),
+                vec![beyond()],
+                vec![],
+                span,
+            ),
+            if_(bin(BinOp::Gt, bytes.clone(), room, span), vec![beyond()], vec![], span),
             assign(var(&state, span), int(1, span), span),
-            assign(var(&len, span), elems, span),
+            assign(var(&len, span), bytes.clone(), span),
         ];
         alloc.push(assign(var(&t, span), int(obj.tag, span), span));
         if name == "calloc" {
             // glibc's calloc returns null when n * size overflows `size_t`.
-            let too_big = bin(BinOp::Gt, bytes, mk(ExprKind::Int(u32::MAX as i64, IntType::LongLong), span), span);
-            pre.push(if_(too_big, vec![assign(var(&t, span), int(0, span), span)], alloc, span));
+            let too_big = bin(
+                BinOp::Gt,
+                bytes,
+                mk(ExprKind::Int(u32::MAX as i64, IntType::LongLong), span),
+                span,
+            );
+            pre.push(if_(
+                too_big,
+                vec![assign(var(&t, span), int(0, span), span)],
+                alloc,
+                span,
+            ));
         } else {
             pre.extend(alloc);
         }
@@ -163,7 +177,12 @@ impl Mem {
         let k = self.access(span);
         let invalid = || call(INVALID_ACCESS, vec![int(k, span)], span);
         let mut cases = vec![(0, vec![])];
-        let sites: Vec<Site> = self.heap_sites.values().filter(|s| !s.base.is_empty()).cloned().collect();
+        let sites: Vec<Site> = self
+            .heap_sites
+            .values()
+            .filter(|s| !s.base.is_empty())
+            .cloned()
+            .collect();
         for s in sites {
             let Some(o) = self.objects.by_base(&s.base).cloned() else {
                 continue;
@@ -225,11 +244,20 @@ impl Mem {
     /// Names, arrays and globals of the allocating calls found by the first
     /// pass (second pass).
     pub(super) fn setup_heap(&mut self, mut sites: BTreeMap<(u32, u32), Site>, file: &SourceFile, heap_elems: i64) {
-        let lines: Vec<u32> = sites.keys().map(|k| file.start(Span::new(k.0 as usize, k.1 as usize)).line).collect();
+        let lines: Vec<u32> = sites
+            .keys()
+            .map(|k| file.start(Span::new(k.0 as usize, k.1 as usize)).line)
+            .collect();
         for (k, site) in sites.iter_mut() {
             let span = Span::new(k.0 as usize, k.1 as usize);
             let at = file.start(span);
-            let name = file.slice(span).split('(').next().unwrap_or("malloc").trim().to_string();
+            let name = file
+                .slice(span)
+                .split('(')
+                .next()
+                .unwrap_or("malloc")
+                .trim()
+                .to_string();
             site.base = if lines.iter().filter(|&&l| l == at.line).count() > 1 {
                 format!("{name}@{}:{}", at.line, at.col)
             } else {
@@ -248,9 +276,9 @@ impl Mem {
             self.objects.add_heap(&self.types, &site.base, &ty, &len);
             let zero = name == "calloc";
             self.heap_storage(&site.base, &ty, site.cap, zero, span);
-            let (state, elems) = (Self::heap_state(&site.base), Self::heap_len(&site.base));
+            let (state, bytes) = (Self::heap_state(&site.base), Self::heap_len(&site.base));
             self.flag_global(&state, span);
-            self.flag_global(&elems, span);
+            self.zero_global(&bytes, IntType::LongLong, span);
         }
         self.heap_sites = sites;
     }

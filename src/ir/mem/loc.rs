@@ -351,7 +351,23 @@ impl Mem {
         if let Some(h) = &o.heap {
             let dead = bin(BinOp::Ne, var(&Self::heap_state(h), span), int(1, span), span);
             out.push(if_(dead, invalid(), vec![], span));
-            let past = bin(BinOp::Ge, off.clone(), var(&Self::heap_len(h), span), span);
+            // The element ends past the allocated bytes.
+            let size = self.types.size_align(
+                &self
+                    .objects
+                    .by_base(h)
+                    .map_or(CType::Int(IntType::Int), |o| o.ty.clone()),
+            );
+            let size = size.map_or(1, |(s, _)| s);
+            // In `long long`: no overflow check of the model's own.
+            let wide = mk(ExprKind::Cast(IntType::LongLong, Box::new(off.clone())), span);
+            let end = bin(
+                BinOp::Mul,
+                bin(BinOp::Add, wide, int(1, span), span),
+                int(size, span),
+                span,
+            );
+            let past = bin(BinOp::Gt, end, var(&Self::heap_len(h), span), span);
             out.push(if_(past, invalid(), vec![], span));
         }
         if o.len.is_none() && !matches!(off.kind, ExprKind::Int(0, _)) {

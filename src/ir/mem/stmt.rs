@@ -370,13 +370,19 @@ impl Mem {
         });
     }
 
+    /// A global `int` of the model's own, 0 at the start.
     pub(super) fn flag_global(&mut self, name: &str, span: Span) {
+        self.zero_global(name, IntType::Int, span)
+    }
+
+    /// A global of the model's own, 0 at the start.
+    pub(super) fn zero_global(&mut self, name: &str, ty: IntType, span: Span) {
         if self.extra_globals.iter().any(|d| d.name.name == name) {
             return;
         }
         self.extra_globals.push(VarDecl {
-            ty: IntType::Int,
-            ctype: CType::Int(IntType::Int),
+            ty,
+            ctype: CType::Int(ty),
             name: ast::Ident {
                 name: name.into(),
                 span,

@@ -1,0 +1,228 @@
+//! The heap as a user meets it: `malloc`, `calloc` and `free` explained by
+//! `check` (the example of `programs/memory/buffer.c`), use after free,
+//! double and invalid free as `deref` conditions with runs that replay, and
+//! runs beyond the heap model (a list built in a loop, an allocation larger
+//! than `--heap-elems`) that make no verdict `safe` and none `unsafe`.
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::focuscheck;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (_, out, err) = focuscheck(args);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}):\n{out}\n{err}"))
+}
+
+fn verdicts(doc: &serde_json::Value) -> Vec<(String, String, i64)> {
+    doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .map(|c| {
+            (
+                c["kind"].as_str().unwrap_or("").to_string(),
+                c["verdict"].as_str().unwrap_or("").to_string(),
+                c["line"].as_i64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).expect("write");
+    file.to_str().expect("utf-8").to_string()
+}
+
+#[test]
+fn a_write_past_a_malloc_buffer_is_explained_from_the_allocation() {
+    let doc = json(&["check", "programs/memory/buffer.c", "--format", "json"]);
+    let v = verdicts(&doc);
+    let bad: Vec<_> = v.iter().filter(|(_, v, _)| v == "unsafe").collect();
+    assert_eq!(bad.len(), 1, "{v:?}");
+    assert_eq!((bad[0].0.as_str(), bad[0].2), ("deref", 15), "{v:?}");
+    // Every other access (the calloc'd struct, the frees) is valid.
+    assert!(v.iter().all(|(_, v, _)| v == "unsafe" || v == "safe"), "{v:?}");
+    let c = doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .find(|c| c["verdict"] == "unsafe")
+        .expect("the unsafe one");
+    let fss = &c["fss"][0];
+    let lines: Vec<i64> = fss["statements"]
+        .as_array()
+        .expect("statements")
+        .iter()
+        .map(|s| s["line"].as_i64().expect("a line"))
+        .collect();
+    // The allocation's size and the loop bound are the cause.
+    for l in [19, 22, 14, 15] {
+        assert!(lines.contains(&l), "line {l} missing from the FSS {lines:?}");
+    }
+    let text = fss.to_string();
+    assert!(text.contains("malloc@22"), "the object is named by its call: {text}");
+    // The counterexample replays to the same access.
+    let (code, out, _) = focuscheck(&["run", "programs/memory/buffer.c", "--choices", "3,0"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("invalid pointer access in `dst[i] = src[i]`"), "{out}");
+    // verify finds it too, with a trace that replays.
+    let (code, out, _) = focuscheck(&["verify", "--loops", "unroll:10", "programs/memory/buffer.c"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("buffer.c:15:5: warning: possible invalid pointer access"),
+        "{out}"
+    );
+}
+
+const MISUSE: &str = "\
+#include <stdlib.h>
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int *a = malloc(3 * sizeof(int));
+  a[0] = 1;
+  if (n == 5) free(a);
+  a[0] = 2;
+  if (n == 6) free(a);
+  free(a);
+  int *b = (int *)calloc(2, sizeof(int));
+  if (n == 7) free(b + 1);
+  if (n == 8) { int x = 0; free(&x); }
+  int r = b[0] + b[1];
+  free(b);
+  return r;
+}
+";
+
+#[test]
+fn use_after_free_double_and_invalid_free_are_deref_conditions() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let f = write(&dir, "misuse.c", MISUSE);
+    let doc = json(&["check", &f, "--format", "json"]);
+    let v = verdicts(&doc);
+    let unsafe_lines: Vec<i64> = v.iter().filter(|(_, v, _)| v == "unsafe").map(|x| x.2).collect();
+    // Use after free (7), double free (9), free of an inner pointer (11)
+    // and of a local (12); the calloc'd `b` reads zeros, validly.
+    for l in [7, 9, 11, 12] {
+        assert!(unsafe_lines.contains(&l), "line {l} not unsafe: {v:?}");
+    }
+    assert!(!unsafe_lines.contains(&13) && !unsafe_lines.contains(&5), "{v:?}");
+    assert!(v.iter().all(|(k, _, _)| k == "deref"), "{v:?}");
+    for (choice, what) in [
+        ("5", "`a[0] = 2`"),
+        ("6", "`free(a)`"),
+        ("7", "`free(b + 1)`"),
+        ("8", "`free(&x)`"),
+    ] {
+        let (code, out, _) = focuscheck(&["run", &f, "--choices", choice]);
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            out.contains(&format!("invalid pointer access in {what}")),
+            "{choice}: {out}"
+        );
+    }
+    // With n = 1 the run frees everything once and ends normally.
+    let (code, out, _) = focuscheck(&["run", &f, "--choices", "1"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("`main` returned 0"), "{out}");
+}
+
+const LIST: &str = "\
+#include <stdlib.h>
+extern void reach_error(void);
+struct node { int val; struct node *next; };
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  struct node *head = 0;
+  for (int i = 0; i < n; i++) {
+    struct node *x = malloc(sizeof(struct node));
+    x->val = i;
+    x->next = head;
+    head = x;
+  }
+  if (head && head->val != n - 1) reach_error();
+  return 0;
+}
+";
+
+const BIG: &str = "\
+#include <stdlib.h>
+extern void reach_error(void);
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 100000) return 0;
+  int *a = malloc(n * sizeof(int));
+  for (int i = 0; i < n; i++) a[i] = 0;
+  if (n > 2000 && a[n - 1] != 0) reach_error();
+  return 0;
+}
+";
+
+#[test]
+fn runs_beyond_the_heap_model_make_no_verdict_safe() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (name, text, limit_line) in [("list.c", LIST, 8), ("big.c", BIG, 6)] {
+        let f = write(&dir, name, text);
+        for engine in ["auto", "fsum", "vc"] {
+            let doc = json(&[
+                "check",
+                &f,
+                "--format",
+                "json",
+                "--engine",
+                engine,
+                "--timeout",
+                "10",
+                "--heap-elems",
+                "64",
+            ]);
+            let v = verdicts(&doc);
+            assert!(
+                v.iter().all(|(_, v, _)| v == "unknown"),
+                "{name} ({engine}): a verdict past the model: {v:?}"
+            );
+            let limit = doc["conditions"]
+                .as_array()
+                .expect("conditions")
+                .iter()
+                .find(|c| c["kind"] == "limit")
+                .unwrap_or_else(|| panic!("{name} ({engine}): no limit condition: {v:?}"));
+            assert_eq!(limit["line"], limit_line, "{limit}");
+            assert!(
+                limit["reason"].as_str().unwrap_or("").contains("beyond the heap model"),
+                "{limit}"
+            );
+        }
+        // The SV-COMP verdict: neither true nor false.
+        let doc = json(&["check", &f, "--format", "json", "--property", "unreach-call"]);
+        assert!(
+            verdicts(&doc).iter().any(|(k, v, _)| k == "limit" && v == "unknown"),
+            "{doc:#}"
+        );
+    }
+    // A model large enough for every run decides `big.c`: safe.
+    let f = write(&dir, "big.c", BIG);
+    let doc = json(&[
+        "check",
+        &f,
+        "--format",
+        "json",
+        "--heap-elems",
+        "100000",
+        "--engine",
+        "vc",
+        "--timeout",
+        "60",
+    ]);
+    let v = verdicts(&doc);
+    assert!(v.iter().all(|(_, v, _)| v == "safe"), "{v:?}");
+    assert!(
+        v.iter().all(|(k, _, _)| k != "limit"),
+        "a limit no run reaches is left out: {v:?}"
+    );
+    // `run` stops where the model ends, and says so.
+    let f = write(&dir, "list.c", LIST);
+    let (code, out, err) = focuscheck(&["run", &f, "--choices", "2"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("beyond the heap model"), "{err}");
+}
