@@ -226,3 +226,28 @@ fn runs_beyond_the_heap_model_make_no_verdict_safe() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("beyond the heap model"), "{err}");
 }
+
+#[test]
+fn sarif_names_the_rule_of_each_memory_condition() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let f = write(&dir, "list.c", LIST);
+    let doc = json(&["check", &f, "--format", "sarif", "--heap-elems", "8"]);
+    let run = &doc["runs"][0];
+    let ids: Vec<&str> = run["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["ruleId"].as_str().unwrap_or(""))
+        .collect();
+    // Before, a pointer access and a heap limit fell to the rule of
+    // `--error` conditions.
+    assert!(
+        ids.contains(&"limit") && ids.contains(&"deref") && !ids.contains(&"user"),
+        "{ids:?}"
+    );
+    let rules = run["tool"]["driver"]["rules"].to_string();
+    assert!(
+        rules.contains("InvalidPointerAccess") && rules.contains("BeyondHeapModel"),
+        "{rules}"
+    );
+}

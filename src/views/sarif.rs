@@ -9,7 +9,7 @@ use crate::syntax::source::SourceFile;
 use serde_json::{json, Value};
 
 /// The rules: one per kind of error condition.
-const RULES: [(&str, &str, &str); 5] = [
+const RULES: [(&str, &str, &str); 9] = [
     (
         "assert",
         "AssertionFailure",
@@ -22,6 +22,28 @@ const RULES: [(&str, &str, &str); 5] = [
     ),
     ("bounds", "IndexOutOfBounds", "An array index can be outside the array."),
     ("div_by_zero", "DivisionByZero", "A divisor can be zero."),
+    (
+        "overflow",
+        "SignedOverflow",
+        "A signed arithmetic operation can overflow (`--property no-overflow`).",
+    ),
+    (
+        "shift",
+        "UndefinedShift",
+        "A shift can be by a negative amount or by the width or more.",
+    ),
+    (
+        "deref",
+        "InvalidPointerAccess",
+        "An access through a pointer can be invalid: null, outside its object, a finished call's local, \
+         freed memory, or a free of anything but a live heap object.",
+    ),
+    (
+        "limit",
+        "BeyondHeapModel",
+        "A run can allocate beyond the heap model (more than `--heap-elems` elements, or twice at one call): \
+         runs past it are not analysed.",
+    ),
     (
         "user",
         "ErrorCondition",
