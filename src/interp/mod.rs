@@ -530,7 +530,12 @@ impl Machine<'_> {
             Some((i, site)) => (self.eval(i)?, Some(*site)),
             None => (0, None),
         };
-        let (global, off) = self.slot(place.var, index, site)?;
+        self.write_slot(place.var, index, site, value)
+    }
+
+    /// Writes element `index` of `v` (0 for a scalar).
+    fn write_slot(&mut self, v: VarId, index: i64, site: Option<SiteId>, value: i64) -> Result<(), Stop> {
+        let (global, off) = self.slot(v, index, site)?;
         if global {
             mark_written(self.fresh.get_mut(), off);
             self.globals[off] = value;
@@ -603,16 +608,7 @@ impl Machine<'_> {
                     for k in 0..count {
                         let v = self.choice(n, ty.range())?;
                         if count > 1 {
-                            let (global, off) = self.slot(place.var, k as i64, None)?;
-                            if global {
-                                mark_written(self.fresh.get_mut(), off);
-                                self.globals[off] = v;
-                            } else {
-                                if self.frames.len() == 1 {
-                                    mark_written(self.fresh_entry.get_mut(), off);
-                                }
-                                self.frames.last_mut().expect("a frame").locals[off] = v;
-                            }
+                            self.write_slot(place.var, k as i64, None, v)?;
                         } else {
                             self.write(place, v)?;
                         }
