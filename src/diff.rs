@@ -146,6 +146,19 @@ fn written_globals(p: &Program, opts: &DiffOptions) -> BTreeSet<String> {
 
 /// `text` with every identifier in `names` prefixed, outside comments,
 /// strings and character literals. Lines are unchanged.
+/// The tags `struct T` names in `text` (its definitions and uses alike).
+fn struct_tags(text: &str) -> BTreeSet<String> {
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .filter(|w| w[0] == "struct" && !w[1].starts_with(|c: char| c.is_ascii_digit()))
+        .map(|w| w[1].to_string())
+        .collect()
+}
+
 pub fn rename_identifiers(text: &str, names: &BTreeSet<String>) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len() + 64);
@@ -291,11 +304,17 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
     let new_globals: BTreeMap<&str, &Var> = global_vars(&pn).map(|v| (v.name.as_str(), v)).collect();
     let mut rename: BTreeSet<String> = pr.procs.iter().map(|f| f.name.clone()).collect();
     rename.extend(pr.left_out.iter().map(|f| f.name.clone()));
+    // Struct tags too: C allows one definition per tag.
+    rename.extend(struct_tags(&reference.text));
     rename.retain(|n| !is_builtin(n));
     rename.extend(global_vars(&pr).map(|v| v.name.clone()));
     // Globals both versions declare with one shape: REF's copy of an input
-    // starts with NEW's value, so the two share their inputs.
+    // starts with NEW's value, so the two share their inputs. The memory
+    // model's own storage is not the source's: a `malloc`'d object is named
+    // by its call's line, and its initial contents, indeterminate in C, are
+    // each version's own.
     let paired: Vec<(&Var, &Var)> = global_vars(&pr)
+        .filter(|r| r.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .filter_map(|r| {
             new_globals
                 .get(r.name.as_str())

@@ -262,8 +262,15 @@ fn first_departure(
     };
     // What the statement decided: a condition's outcome, or the constant a
     // boolean expression stores (`x = a || b` stores 1 or 0).
+    // The memory model's own branches and writes (an allocation's checks,
+    // its object's tag, numbered apart in the two versions) decide nothing
+    // of the program's.
     let value = |e: &Entry| {
+        if !e.atoms.is_empty() && e.atoms.iter().all(|a| a.internal) {
+            return None;
+        }
         let stored = e.events.iter().rev().find_map(|&i| match &p.node(events[i].node).kind {
+            NodeKind::Assign { place, .. } if p.is_model_write(events[i].node, place.var) => None,
             NodeKind::Assign { value, .. } if !e.atoms.is_empty() => match value.kind {
                 ExprKind::Const(c) => Some(c),
                 _ => None,
