@@ -364,3 +364,20 @@ fn the_printed_replays_give_each_versions_result() {
         "{new}"
     );
 }
+
+/// Two versions of a program with a struct and the heap: the product holds
+/// both versions' definitions of `struct counter` (REF's renamed apart; once
+/// "defined twice"), and each version's `malloc`'d object its own.
+#[test]
+fn versions_with_structs_and_the_heap_are_compared() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = std::fs::read_to_string("programs/memory/buffer.c").expect("programs/memory/buffer.c");
+    assert!(text.contains("i <= n"), "the example's bug moved");
+    let fixed = write(dir.path(), "fixed.c", &text.replace("i <= n", "i < n"));
+    let (code, doc) = diff_json(&fixed, "programs/memory/buffer.c", &["--entry", "main"]);
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(doc["verdict"], "differs", "{doc:#}");
+    let (code, doc) = diff_json(&fixed, &fixed, &["--entry", "main"]);
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["verdict"], "equivalent", "{doc:#}");
+}
