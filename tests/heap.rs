@@ -251,3 +251,18 @@ fn sarif_names_the_rule_of_each_memory_condition() {
         "{rules}"
     );
 }
+
+/// A constant size past `--heap-elems` is beyond the model too (a
+/// million arbitrary elements once made exploration run past `--timeout`).
+#[test]
+fn a_huge_constant_allocation_is_beyond_the_model() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "#include <stdlib.h>\nextern void reach_error(void);\nint main(void) {\n  int *a = malloc(50000000 * sizeof(int));\n  a[0] = 1;\n  if (a[0] != 1) reach_error();\n  return 0;\n}\n";
+    let f = write(&dir, "huge.c", text);
+    let doc = json(&["check", &f, "--format", "json", "--timeout", "20"]);
+    let v = verdicts(&doc);
+    assert!(v.iter().all(|(_, v, _)| v == "unknown"), "{v:?}");
+    assert!(v.iter().any(|(k, _, l)| k == "limit" && *l == 4), "{v:?}");
+    let (code, _, err) = focuscheck(&["check", &f, "--heap-elems", "100001"]);
+    assert_eq!(code, 2, "--heap-elems past its bound is refused: {err}");
+}

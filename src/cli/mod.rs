@@ -129,12 +129,13 @@ pub struct FrontArgs {
     /// conventions), input otherwise.
     #[arg(long, value_enum, value_name = "MODE")]
     pub globals: Option<GlobalsMode>,
-    /// Elements the object of a `malloc`/`calloc` call holds when its size
-    /// is not a constant. A run that allocates more there (or allocates a
+    /// Elements the object of a `malloc`/`calloc` call holds (at most
+    /// 100,000: its elements are the run's inputs). A run that allocates
+    /// more there (or allocates a
     /// second time at the same call) is beyond the model: no condition is
     /// `safe` while such a run may exist.
     #[arg(long, default_value_t = crate::ir::lower::HEAP_ELEMS, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub heap_elems: u32,
 }
 

@@ -23,8 +23,8 @@ pub struct LowerOptions {
     pub globals: Option<GlobalsMode>,
     /// Check signed arithmetic for overflow (`--property no-overflow`).
     pub overflow_checks: bool,
-    /// Elements the object of an allocating call with a size that is not
-    /// constant holds (`--heap-elems`; `crate::ir::mem` heap model).
+    /// Elements the object of an allocating call holds, at most
+    /// (`--heap-elems`; `crate::ir::mem` heap model).
     pub heap_elems: u32,
 }
 

@@ -4,7 +4,7 @@
 //! name dynamic objects by their allocation site), of the type its result is
 //! converted to (`int *a = malloc(...)` allocates `int`s), stored as a
 //! global array of `--heap-elems` elements (fewer when the size is a
-//! constant) with two more globals: its state (0 not allocated yet, 1 live,
+//! smaller constant) with two more globals: its state (0 not allocated yet, 1 live,
 //! 2 freed) and its size in bytes.
 //!
 //! - `malloc` never fails (SV-COMP's assumption); its memory holds arbitrary
@@ -267,9 +267,11 @@ impl Mem {
                 continue;
             };
             let elem = self.types.size_align(&ty).map_or(1, |(s, _)| s.max(1));
-            // A constant size is exact; a limit above `size_t` is no limit.
+            // A constant size is exact when `--heap-elems` holds it (past
+            // that, the run's check stops at the limit: a million arbitrary
+            // elements made exploration hang past `--timeout`).
             site.cap = match site.bytes {
-                Some(b) if (0..=u32::MAX as i64).contains(&b) => (b / elem).max(1),
+                Some(b) if (0..=u32::MAX as i64).contains(&b) => (b / elem).clamp(1, heap_elems),
                 _ => heap_elems,
             };
             let len = int(site.cap, span);
