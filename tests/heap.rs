@@ -266,3 +266,16 @@ fn a_huge_constant_allocation_is_beyond_the_model() {
     let (code, _, err) = focuscheck(&["check", &f, "--heap-elems", "100001"]);
     assert_eq!(code, 2, "--heap-elems past its bound is refused: {err}");
 }
+
+/// `calloc` written through a macro still zeroes its object (its name was
+/// once read off the source text, so `ZALLOC(4, ...)` allocated arbitrary
+/// values and `a[2] != 0` came out unsafe).
+#[test]
+fn calloc_through_a_macro_holds_zeros() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "#include <stdlib.h>\n#define ZALLOC calloc\nextern void reach_error(void);\nint main(void) {\n  int *a = ZALLOC(4, sizeof(int));\n  if (a[2] != 0) reach_error();\n  return 0;\n}\n";
+    let f = write(&dir, "macro.c", text);
+    let doc = json(&["check", &f, "--format", "json"]);
+    let v = verdicts(&doc);
+    assert!(!v.is_empty() && v.iter().all(|(_, v, _)| v == "safe"), "{v:?}");
+}

@@ -35,6 +35,8 @@ pub(super) const UNMODELLED: &[&str] = &["realloc", "alloca", "__builtin_alloca"
 /// An allocating call (found by the first pass).
 #[derive(Clone, Debug)]
 pub(super) struct Site {
+    /// `malloc` or `calloc` (the call's function, whatever macro wrote it).
+    pub func: &'static str,
     /// The object's name: `malloc@16` (`malloc@16:11` when a line has two).
     pub base: String,
     /// The type its result is converted to.
@@ -93,7 +95,9 @@ impl Mem {
         };
         if !self.emit {
             let known = crate::ir::lower::const_eval(&bytes_expr);
+            let func = if name == "calloc" { "calloc" } else { "malloc" };
             let site = self.heap_sites.entry(key(span)).or_insert(Site {
+                func,
                 base: String::new(),
                 ty: None,
                 cap: 0,
@@ -251,13 +255,7 @@ impl Mem {
         for (k, site) in sites.iter_mut() {
             let span = Span::new(k.0 as usize, k.1 as usize);
             let at = file.start(span);
-            let name = file
-                .slice(span)
-                .split('(')
-                .next()
-                .unwrap_or("malloc")
-                .trim()
-                .to_string();
+            let name = site.func;
             site.base = if lines.iter().filter(|&&l| l == at.line).count() > 1 {
                 format!("{name}@{}:{}", at.line, at.col)
             } else {
@@ -276,7 +274,7 @@ impl Mem {
             };
             let len = int(site.cap, span);
             self.objects.add_heap(&self.types, &site.base, &ty, &len);
-            let zero = name == "calloc";
+            let zero = site.func == "calloc";
             self.heap_storage(&site.base, &ty, site.cap, zero, span);
             let (state, bytes) = (Self::heap_state(&site.base), Self::heap_len(&site.base));
             self.flag_global(&state, span);
