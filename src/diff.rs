@@ -13,6 +13,7 @@
 use crate::diag::{Class, Diag};
 use crate::facts::Analysis;
 use crate::ir::lower::LowerOptions;
+use crate::ir::pointers::{is_heap_object, is_internal, pointer_leaves};
 use crate::ir::{GlobalsMode, Program, Var, VarInit, VarKind};
 use crate::syntax::ast::RetType;
 use crate::syntax::source::{SourceFile, Span};
@@ -144,8 +145,6 @@ fn written_globals(p: &Program, opts: &DiffOptions) -> BTreeSet<String> {
     out
 }
 
-/// `text` with every identifier in `names` prefixed, outside comments,
-/// strings and character literals. Lines are unchanged.
 /// The tags `struct T` names in `text` (its definitions and uses alike).
 fn struct_tags(text: &str) -> BTreeSet<String> {
     let words: Vec<&str> = text
@@ -159,6 +158,8 @@ fn struct_tags(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// `text` with every identifier in `names` prefixed, outside comments,
+/// strings and character literals. Lines are unchanged.
 pub fn rename_identifiers(text: &str, names: &BTreeSet<String>) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len() + 64);
@@ -228,19 +229,20 @@ fn global_vars(p: &Program) -> impl Iterator<Item = &Var> {
         .filter(|v| v.kind == VarKind::Global)
 }
 
-/// `g` or `g[0]`, `g[1]`, ... for an array.
-fn elements(name: &str, len: Option<u32>) -> impl Iterator<Item = String> + '_ {
-    let (scalar, n) = match len {
-        None => (true, 1),
-        Some(n) => (false, n),
-    };
-    (0..n).map(move |k| {
-        if scalar {
-            name.to_string()
-        } else {
-            format!("{name}[{k}]")
-        }
+/// A global's elements as C spells them: `g`, `s.f`, or `g[0]`, `g[1]`,
+/// ... for an array, `a[0].f`, ... for a field of an array of structs.
+fn elements<'a>(p: &'a Program, v: &'a Var) -> impl Iterator<Item = String> + 'a {
+    let name = v.name.as_str();
+    let at = index_at(p, v);
+    (0..v.slots()).map(move |k| match v.len {
+        None => name.to_string(),
+        Some(_) => format!("{}[{k}]{}", &name[..at], &name[at..]),
     })
+}
+
+/// Where an index goes in an array global's name.
+fn index_at(p: &Program, v: &Var) -> usize {
+    p.memory.index_at.get(&v.name).copied().unwrap_or(v.name.len())
 }
 
 fn line_count(text: &str) -> u32 {
@@ -307,18 +309,28 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
     // Struct tags too: C allows one definition per tag.
     rename.extend(struct_tags(&reference.text));
     rename.retain(|n| !is_builtin(n));
-    rename.extend(global_vars(&pr).map(|v| v.name.clone()));
+    // A struct global's leaves (`s.f`) are renamed by renaming `s`.
+    rename.extend(global_vars(&pr).map(|v| v.name.split('.').next().unwrap_or(&v.name).to_string()));
     // Globals both versions declare with one shape: REF's copy of an input
     // starts with NEW's value, so the two share their inputs. The memory
     // model's own storage is not the source's: a `malloc`'d object is named
     // by its call's line, and its initial contents, indeterminate in C, are
     // each version's own.
+    // Nor are pointers: each version numbers its objects its own way.
+    let pointers = |p: &Program| -> BTreeSet<String> {
+        pointer_leaves(p)
+            .into_iter()
+            .flat_map(|(t, o)| [p.var(t).name.clone(), p.var(o).name.clone()])
+            .collect()
+    };
+    let (new_pointers, ref_pointers) = (pointers(&pn), pointers(&pr));
     let paired: Vec<(&Var, &Var)> = global_vars(&pr)
-        .filter(|r| r.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|r| !is_heap_object(&r.name) && !is_internal(&r.name) && !ref_pointers.contains(&r.name))
         .filter_map(|r| {
             new_globals
                 .get(r.name.as_str())
-                .filter(|n| n.len == r.len)
+                .filter(|n| n.len == r.len && index_at(&pn, n) == index_at(&pr, r))
+                .filter(|n| !new_pointers.contains(&n.name))
                 .map(|n| (*n, r))
         })
         .collect();
@@ -372,7 +384,7 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
     // REF's copies of inputs start like NEW's: the same inputs.
     for (n, r) in &paired {
         if n.init == VarInit::Input && r.init == VarInit::Input {
-            for e in elements(&n.name, n.len) {
+            for e in elements(&pn, n) {
                 h.push_str(&format!("  {PREFIX}{e} = {e};\n"));
             }
         }
@@ -398,7 +410,7 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
         Observe::Return => same.push("__new_result == __reference_result".into()),
         Observe::Globals => {
             for (n, _) in paired.iter().filter(|(n, _)| written.contains(&n.name)) {
-                same.extend(elements(&n.name, n.len).map(|e| format!("{e} == {PREFIX}{e}")));
+                same.extend(elements(&pn, n).map(|e| format!("{e} == {PREFIX}{e}")));
             }
         }
     }

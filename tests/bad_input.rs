@@ -411,6 +411,14 @@ fn function_defined_twice() {
 }
 
 #[test]
+fn a_global_declared_with_two_types() {
+    let text = "int x;\nchar x;\nint main() {\n  return x;\n}\n";
+    assert_bad("types.c", text, "2:6", &["conflicting types for global `x`"]);
+    let text = "struct A { int a; } s;\nstruct B { int b; } s;\nint main() {\n  return 0;\n}\n";
+    assert_bad("stypes.c", text, "2:21", &["conflicting types for global `s`"]);
+}
+
+#[test]
 fn global_initialiser_not_constant() {
     let text = "int y;\nint x = y;\nint main() {\n  return x;\n}\n";
     assert_bad("ginit.c", text, "2:9", &["initialiser of a global must be a constant"]);

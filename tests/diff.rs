@@ -381,3 +381,24 @@ fn versions_with_structs_and_the_heap_are_compared() {
     assert_eq!(code, 0, "{doc:#}");
     assert_eq!(doc["verdict"], "equivalent", "{doc:#}");
 }
+
+#[test]
+fn struct_globals_are_each_versions_own_and_share_their_inputs() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // REF's run must not change NEW's struct, and both read one input.
+    let text = "struct P { int a; int b; };\nstruct Q { struct P ps[3]; int n; } q;\nstruct P arr[3];\n\
+                int g(int i) {\n  if (i < 0 || i >= 3) return 0;\n  arr[i].a = arr[i].a + 1;\n  \
+                return arr[i].a + q.ps[i].b + q.n;\n}\n";
+    let same = write(dir.path(), "same.c", text);
+    for observe in ["return", "globals"] {
+        let (code, doc) = diff_json(&same, &same, &["--entry", "g", "--observe", observe]);
+        assert_eq!(code, 0, "{doc:#}");
+        assert_eq!(doc["verdict"], "equivalent", "--observe {observe}: {doc:#}");
+    }
+    let changed = write(dir.path(), "changed.c", &text.replace("q.ps[i].b", "q.ps[i].a"));
+    let (code, doc) = diff_json(&same, &changed, &["--entry", "g"]);
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(doc["verdict"], "differs", "{doc:#}");
+    let obs = &doc["observations"];
+    assert_ne!(obs["new"], obs["reference"], "the replays must disagree: {doc:#}");
+}

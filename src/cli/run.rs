@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::interp::{self, Outcome, RunError};
-use crate::ir::pointers::{is_internal, pointer_leaves};
+use crate::ir::pointers::{is_heap_object, is_internal, pointer_leaves};
 use crate::ir::{cond, NodeKind, UnitKind, VarId};
 use std::collections::{BTreeMap, HashSet};
 
@@ -211,7 +211,7 @@ fn print_globals(p: &Program, globals: &[i64]) {
                 .iter()
                 .any(|f| f.span.lo <= var.span.lo && var.span.hi <= f.span.hi);
         // A heap object (`malloc@8`) holds more elements than were allocated.
-        if is_internal(&var.name) || offsets.contains(&g) || local || var.name.contains('@') {
+        if is_internal(&var.name) || offsets.contains(&g) || local || is_heap_object(&var.name) {
             continue;
         }
         let off = layout.offset[g.index()] as usize;

@@ -469,6 +469,19 @@ impl Cx<'_> {
 
     fn declare_global(&mut self, d: &ast::VarDecl, mode: GlobalsMode) {
         if let Some(&prev) = self.global_names.get(&d.name.name) {
+            if self.vars[prev.index()].ty != d.ty {
+                let span = self.vars[prev.index()].span;
+                self.diags.push(
+                    Diag::error(
+                        Class::Semantic,
+                        d.name.span,
+                        format!("conflicting types for global `{}`", d.name.name),
+                    )
+                    .with_label("second declaration")
+                    .with_secondary(span, "first declaration"),
+                );
+                return;
+            }
             // `extern int x; int x = 1;` is one variable.
             let tentative = matches!(&self.vars[prev.index()].init, VarInit::Input)
                 || matches!(&self.vars[prev.index()].init, VarInit::Values(v) if v.is_empty());

@@ -16,6 +16,9 @@ pub struct Memory {
     /// The source spans `(lo, hi)` of the accesses through pointers: the
     /// branches of their splits and checks carry these spans.
     pub accesses: HashSet<(u32, u32)>,
+    /// Where the index of a global array leaf goes in its name, when not
+    /// at its end: `a.f` of `struct S a[4]` is `a[i].f`, at 1.
+    pub index_at: HashMap<String, usize>,
 }
 
 /// An object a pointer can point to.
@@ -70,6 +73,12 @@ impl Memory {
         self.spell(tag, off)
             .unwrap_or_else(|| format!("(object {tag}) + {off}"))
     }
+}
+
+/// The storage of a heap object (`malloc@8`, `calloc@9.next`): named by
+/// its allocating call, not by the source.
+pub fn is_heap_object(name: &str) -> bool {
+    name.contains('@')
 }
 
 /// A variable of the memory model, not of the program: a temporary

@@ -81,6 +81,7 @@ pub fn eliminate(
     let memory = crate::ir::Memory {
         objects: m.objects.names(),
         accesses: m.accesses.keys().copied().collect(),
+        index_at: m.index_at,
     };
     (out, memory)
 }
@@ -181,6 +182,8 @@ struct Mem {
     heap_sites: BTreeMap<(u32, u32), heap::Site>,
     /// The temporaries holding an allocating call's result, to its call.
     heap_temps: HashMap<String, (u32, u32)>,
+    /// Where the index of a global array leaf goes in its name.
+    index_at: HashMap<String, usize>,
 }
 
 impl Mem {
@@ -209,6 +212,7 @@ impl Mem {
             from_void: Vec::new(),
             heap_sites: BTreeMap::new(),
             heap_temps: HashMap::new(),
+            index_at: HashMap::new(),
         };
         for it in &p.items {
             match it {

@@ -124,6 +124,16 @@ impl Mem {
         self.func.clear();
         self.scopes.clear();
         for d in ds {
+            if let Some(prev) = self.globals.get(&d.name.name) {
+                if prev.ty != d.ctype {
+                    if self.emit {
+                        let msg = format!("conflicting types for global `{}`", d.name.name);
+                        self.diags
+                            .push(Diag::error(Class::Semantic, d.name.span, msg).with_label("second declaration"));
+                    }
+                    continue;
+                }
+            }
             let decl = self.new_decl();
             let info = VarInfo {
                 out: d.name.name.clone(),
@@ -137,6 +147,17 @@ impl Mem {
                 continue;
             }
             let init = self.decl_inits(d);
+            let name = &d.name.name;
+            for l in self.types.leaves(&d.ctype).unwrap_or_default() {
+                let at = match (&d.array, l.index_at) {
+                    (Some(_), _) => name.len(),
+                    (None, Some(at)) => name.len() + at,
+                    (None, None) => continue,
+                };
+                if at < name.len() + l.path.len() {
+                    self.index_at.insert(format!("{name}{}", l.path), at);
+                }
+            }
             out.extend(self.leaf_decls(d, &d.name.name.clone(), init));
         }
         for (span, msg) in std::mem::take(&mut self.errors) {

@@ -7,12 +7,14 @@ use std::collections::HashMap;
 
 /// One integer of a value's flattened form: `path` is appended to the
 /// storage's name (`""`, `".off"`, `".f.g"`), `len` is the size of an array
-/// field (`struct { int a[4]; }`).
+/// field (`struct { int a[4]; }`), whose index goes at `index_at` in
+/// `path` (`.ps` then `[i].a` for a field `struct P ps[4]`).
 #[derive(Clone, Debug)]
 pub struct Leaf {
     pub path: String,
     pub ty: IntType,
     pub len: Option<ast::Expr>,
+    pub index_at: Option<usize>,
 }
 
 pub struct Types {
@@ -54,7 +56,7 @@ impl Types {
     /// its fields' leaves.
     pub fn leaves(&self, ty: &CType) -> Result<Vec<Leaf>, String> {
         let mut out = Vec::new();
-        self.leaves_into(ty, "", None, &mut out, 0)?;
+        self.leaves_into(ty, "", (None, None), &mut out, 0)?;
         Ok(out)
     }
 
@@ -62,7 +64,7 @@ impl Types {
         &self,
         ty: &CType,
         path: &str,
-        len: Option<&ast::Expr>,
+        (len, index_at): (Option<&ast::Expr>, Option<usize>),
         out: &mut Vec<Leaf>,
         depth: usize,
     ) -> Result<(), String> {
@@ -73,6 +75,7 @@ impl Types {
             path,
             ty,
             len: len.cloned(),
+            index_at,
         };
         match ty {
             CType::Void => return Err("a value of type `void`".into()),
@@ -84,17 +87,17 @@ impl Types {
             CType::Struct(tag) => {
                 for f in self.fields(tag)? {
                     let sub = format!("{path}.{}", f.name.name);
-                    let flen = match (&f.array, len) {
+                    let array = match (&f.array, len) {
                         (Some(_), Some(_)) => {
                             return Err(format!(
                                 "an array field (`{}`) inside an array of structs is not supported",
                                 f.name.name
                             ))
                         }
-                        (Some(n), None) => Some(n),
-                        (None, l) => l,
+                        (Some(n), None) => (Some(n), Some(sub.len())),
+                        (None, l) => (l, index_at),
                     };
-                    self.leaves_into(&f.ty, &sub, flen, out, depth + 1)?;
+                    self.leaves_into(&f.ty, &sub, array, out, depth + 1)?;
                 }
             }
         }
