@@ -216,14 +216,6 @@ fn void_pointer_carrying_two_types() {
 }
 
 #[test]
-fn union_type() {
-    // Only the `union` itself is reported, not the `;` after the type.
-    let text = "union u { int a; char b; };\nint main() {\n  return 0;\n}\n";
-    let out = assert_bad("union.c", text, "1:1", &["`union` types are not part of Cimple"]);
-    assert_eq!(error_count(&out), 1, "{}", out.stderr);
-}
-
-#[test]
 fn struct_never_defined() {
     let text = "int main() {\n  struct s v;\n  return 0;\n}\n";
     assert_bad("struct2.c", text, "2:3", &["`struct s` is used but never defined"]);
@@ -419,6 +411,17 @@ fn a_global_declared_with_two_types() {
 }
 
 #[test]
+fn a_union_with_a_pointer_member() {
+    let text = "union V { int i; int *p; };\nint main(void) {\n  union V v;\n  v.i = 1;\n  return v.i;\n}\n";
+    assert_bad(
+        "union.c",
+        text,
+        "3:3",
+        &["`union V` has a member `p`", "only unions of integer members"],
+    );
+}
+
+#[test]
 fn global_initialiser_not_constant() {
     let text = "int y;\nint x = y;\nint main() {\n  return x;\n}\n";
     assert_bad("ginit.c", text, "2:9", &["initialiser of a global must be a constant"]);
@@ -534,7 +537,8 @@ fn unreachable_function_outside_the_subset_is_a_warning() {
 
 #[test]
 fn union_declaration_in_an_unreachable_function_is_a_warning() {
-    let text = "int f() {\n  union s { int a; };\n  return 0;\n}\nint main() {\n  return 0;\n}\n";
+    let text =
+        "int f() {\n  union s { int a; int *p; } x;\n  x.a = 1;\n  return x.a;\n}\nint main() {\n  return 0;\n}\n";
     let out = parse("union3.c", text);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(

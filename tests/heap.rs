@@ -279,3 +279,26 @@ fn calloc_through_a_macro_holds_zeros() {
     let v = verdicts(&doc);
     assert!(!v.is_empty() && v.iter().all(|(_, v, _)| v == "safe"), "{v:?}");
 }
+
+/// A union's members share its bytes: a `char` written through a pointer
+/// replaces only the low byte of the `int` (SV-COMP's ldv-regression/test29
+/// pattern, written here).
+#[test]
+fn a_union_member_written_through_a_pointer_keeps_the_other_bytes() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("u.c");
+    let text = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+                union U { int a; char b; };\nint main(void) {\n  union U u;\n  union U *p = &u;\n  \
+                u.a = 0x1234;\n  p->b = __VERIFIER_nondet_int();\n  if (u.a == 0x1200) reach_error();\n  return 0;\n}\n";
+    std::fs::write(&path, text).expect("write");
+    let f = path.to_str().expect("utf-8");
+    let (code, out, _) = focuscheck(&["check", "--view", "full", f]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("1 unsafe"), "{out}");
+    // The replay: byte 0 written, the int's other bytes kept.
+    // Choices: `u`'s first value (a local), then the input.
+    let (code, ran, _) = focuscheck(&["run", "--choices", "0,256", f]);
+    assert_eq!(code, 1, "{ran}");
+    let (code, ran, _) = focuscheck(&["run", "--choices", "0,1", f]);
+    assert_eq!(code, 0, "{ran}");
+}

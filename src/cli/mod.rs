@@ -59,9 +59,10 @@ pub const EXIT_INTERNAL: i32 = 101;
     version,
     about = "A model checker for Cimple (a C subset) that explains the errors it finds",
     long_about = "focuscheck reads Cimple programs (a subset of C: integers, booleans, \
-arrays, procedures, loops; no pointers) and checks them for errors: failed assertions, \
-calls of reach_error(), array indices out of bounds, division by zero, and conditions you \
-give with --error.\n\nExit codes: 0 nothing found, 1 an error was found, 2 bad usage or \
+arrays, procedures, loops, pointers, structs, unions of integers, the heap) and checks \
+them for errors: failed assertions, calls of reach_error(), array indices out of bounds, \
+invalid pointer accesses, division by zero, overflows and shifts, and conditions you give \
+with --error.\n\nExit codes: 0 nothing found, 1 an error was found, 2 bad usage or \
 bad input."
 )]
 struct Cli {

@@ -163,9 +163,13 @@ pub enum CType {
     Void,
     Int(IntType),
     Ptr(Box<CType>),
-    /// A `struct` by its tag (an anonymous one gets a tag of its own).
+    /// A `struct` by its tag (an anonymous one gets a tag of its own), or a
+    /// union: its tag starts with [`UNION`].
     Struct(String),
 }
+
+/// How a union's tag starts (`union u`): its members share one storage.
+pub const UNION: &str = "union ";
 
 impl CType {
     pub fn ptr(self) -> CType {
@@ -182,6 +186,7 @@ impl CType {
             CType::Void => "void".into(),
             CType::Int(t) => t.c_name().into(),
             CType::Ptr(t) => format!("{} *", t.c_name()),
+            CType::Struct(tag) if tag.starts_with(UNION) => tag.clone(),
             CType::Struct(tag) => format!("struct {tag}"),
         }
     }

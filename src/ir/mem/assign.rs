@@ -164,6 +164,9 @@ impl Mem {
     pub(super) fn init_leaves(&mut self, ty: &CType, e: &ast::Expr) -> Vec<Init> {
         let span = e.span;
         match (ty, &e.kind) {
+            (CType::Struct(tag), ExprKind::InitList(items)) if tag.starts_with(ast::UNION) => {
+                vec![Init::Expr(self.union_init(tag, items.first(), span))]
+            }
             (CType::Struct(tag), ExprKind::InitList(items)) => {
                 let fields = match self.types.fields(tag) {
                     Ok(f) => f.to_vec(),

@@ -28,6 +28,8 @@ pub(super) enum Loc {
         ty: CType,
         len: Option<ast::Expr>,
     },
+    /// Integer member `ty` of the union stored at `of` (`unions.rs`).
+    Member { of: Box<Loc>, ty: IntType },
 }
 
 impl Mem {
@@ -185,9 +187,7 @@ impl Mem {
 
     /// Field `f` of a struct location.
     pub(super) fn field(&mut self, loc: Loc, f: &Ident, span: Span) -> Loc {
-        let ty = match &loc {
-            Loc::Named { ty, .. } | Loc::Ptr { ty, .. } => ty.clone(),
-        };
+        let ty = Self::loc_ty(&loc);
         let field = match self.types.field(&ty, &f.name) {
             Ok(field) => field.clone(),
             Err(msg) => {
@@ -195,6 +195,24 @@ impl Mem {
                 return self.dummy_loc(span);
             }
         };
+        if let CType::Struct(tag) = &ty {
+            match self.types.union_storage(tag) {
+                Ok(None) => {}
+                Ok(Some(_)) => {
+                    let CType::Int(t) = field.ty else {
+                        unreachable!("a union's members are integers")
+                    };
+                    return Loc::Member {
+                        of: Box::new(loc),
+                        ty: t,
+                    };
+                }
+                Err(msg) => {
+                    self.unsupported(span, msg);
+                    return self.dummy_loc(span);
+                }
+            }
+        }
         match loc {
             Loc::Named {
                 base, index, len, root, ..
@@ -223,6 +241,7 @@ impl Mem {
                 ty: field.ty,
                 len: field.array,
             },
+            Loc::Member { .. } => unreachable!("a union member is an integer"),
         }
     }
 
@@ -270,6 +289,10 @@ impl Mem {
     /// `&loc`.
     pub(super) fn address(&mut self, loc: Loc, span: Span) -> Val {
         match loc {
+            Loc::Member { .. } => {
+                self.unsupported(span, "the address of a union member is not supported");
+                Self::null(span)
+            }
             Loc::Named {
                 base,
                 ty,
@@ -407,6 +430,7 @@ impl Mem {
         let (ty, is_array) = match &loc {
             Loc::Named { ty, len, index, .. } => (ty.clone(), len.is_some() && index.is_none()),
             Loc::Ptr { ty, len, .. } => (ty.clone(), len.is_some()),
+            Loc::Member { of, ty } => return self.read_member(of, *ty, span),
         };
         if is_array {
             let mut v = self.address(loc, span);
@@ -454,14 +478,16 @@ impl Mem {
                     ty,
                 }
             }
+            Loc::Member { .. } => unreachable!("read above"),
         }
     }
 
     /// Statements storing leaves `vals` (pure) at `loc`.
     pub(super) fn write(&mut self, loc: &Loc, vals: &[Expr], span: Span) -> Vec<Stmt> {
-        let ty = match loc {
-            Loc::Named { ty, .. } | Loc::Ptr { ty, .. } => ty.clone(),
-        };
+        if let Loc::Member { of, ty } = loc {
+            return self.write_member(of, *ty, vals, span);
+        }
+        let ty = Self::loc_ty(loc);
         let leaves = match self.types.leaves(&ty) {
             Ok(l) => l,
             Err(msg) => {
@@ -509,12 +535,14 @@ impl Mem {
                 }
                 vec![self.split(tag, cases, span)]
             }
+            Loc::Member { .. } => unreachable!("written above"),
         }
     }
 
     pub(super) fn loc_ty(loc: &Loc) -> CType {
         match loc {
             Loc::Named { ty, .. } | Loc::Ptr { ty, .. } => ty.clone(),
+            Loc::Member { ty, .. } => CType::Int(*ty),
         }
     }
 }

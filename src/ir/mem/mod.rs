@@ -24,6 +24,7 @@ mod loc;
 mod objects;
 mod stmt;
 mod types;
+mod unions;
 
 use crate::diag::{Class, Diag};
 use crate::syntax::ast::{self, CType, ExprKind as AK, IntType};

@@ -79,7 +79,12 @@ impl Objects {
             index_at,
             heap: life.heap.map(str::to_string),
         });
-        if let CType::Struct(tag) = ty {
+        // A union's members share its storage: they are not objects.
+        let record = match ty {
+            CType::Struct(tag) if !tag.starts_with(ast::UNION) => Some(tag),
+            _ => None,
+        };
+        if let Some(tag) = record {
             let fields: Vec<ast::Field> = types.fields(tag).map(|f| f.to_vec()).unwrap_or_default();
             for f in &fields {
                 let name = format!("{base}.{}", f.name.name);

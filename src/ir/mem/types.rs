@@ -35,10 +35,10 @@ impl Types {
     }
 
     pub fn fields(&self, tag: &str) -> Result<&[ast::Field], String> {
-        self.structs
-            .get(tag)
-            .map(|d| &d.fields[..])
-            .ok_or_else(|| format!("`struct {tag}` is used but never defined"))
+        self.structs.get(tag).map(|d| &d.fields[..]).ok_or_else(|| {
+            let name = CType::Struct(tag.to_string()).c_name();
+            format!("`{name}` is used but never defined")
+        })
     }
 
     pub fn field(&self, ty: &CType, name: &str) -> Result<&ast::Field, String> {
@@ -48,7 +48,38 @@ impl Types {
         self.fields(tag)?
             .iter()
             .find(|f| f.name.name == name)
-            .ok_or_else(|| format!("`struct {tag}` has no field `{name}`"))
+            .ok_or_else(|| format!("`{}` has no field `{name}`", ty.c_name()))
+    }
+
+    /// The storage of a union (`tag` starts with `union `): one integer as
+    /// wide as its widest member, unsigned up to 4 bytes. Its members must be integers:
+    /// a member is read by conversion and written under its mask, as gcc
+    /// lays them out (all at offset 0, little-endian).
+    pub fn union_storage(&self, tag: &str) -> Result<Option<IntType>, String> {
+        if !tag.starts_with(ast::UNION) {
+            return Ok(None);
+        }
+        let mut size = 0;
+        for f in self.fields(tag)? {
+            match (&f.ty, &f.array) {
+                (CType::Int(t), None) if *t != IntType::Bool => size = size.max(t.size()),
+                _ => {
+                    return Err(format!(
+                        "`{tag}` has a member `{}` of type `{}`{}: only unions of integer members are supported",
+                        f.name.name,
+                        f.ty.c_name(),
+                        if f.array.is_some() { " (an array)" } else { "" }
+                    ))
+                }
+            }
+        }
+        Ok(Some(match size {
+            0 | 1 => IntType::UChar,
+            2 => IntType::UShort,
+            4 => IntType::UInt,
+            // Signed: an unsigned long long past 2^63 is beyond the model.
+            _ => IntType::LongLong,
+        }))
     }
 
     /// The integers a value of type `ty` is stored as, in field order: an
@@ -84,6 +115,10 @@ impl Types {
                 out.push(leaf(path.to_string(), IntType::Int));
                 out.push(leaf(format!("{path}.off"), IntType::Int));
             }
+            CType::Struct(tag) if tag.starts_with(ast::UNION) => {
+                let t = self.union_storage(tag)?.expect("a union");
+                out.push(leaf(path.to_string(), t));
+            }
             CType::Struct(tag) => {
                 for f in self.fields(tag)? {
                     let sub = format!("{path}.{}", f.name.name);
@@ -118,6 +153,10 @@ impl Types {
             CType::Void => (1, 1),
             CType::Int(t) => (t.size(), t.size().min(4)),
             CType::Ptr(_) => (4, 4),
+            CType::Struct(tag) if tag.starts_with(ast::UNION) => {
+                let size = self.union_storage(tag)?.expect("a union").size();
+                (size, size.min(4))
+            }
             CType::Struct(tag) => {
                 let (mut size, mut align) = (0i64, 1i64);
                 for f in self.fields(tag)? {

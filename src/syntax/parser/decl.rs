@@ -95,9 +95,10 @@ impl Parser<'_> {
                 }
                 named = Some(IntType::Int);
                 tag = true;
-            } else if w == "struct" && words.is_empty() && named.is_none() && base.is_none() {
+            } else if matches!(w.as_str(), "struct" | "union") && words.is_empty() && named.is_none() && base.is_none()
+            {
                 self.bump();
-                base = Some(self.struct_type()?);
+                base = Some(self.struct_type(w == "union")?);
                 tag = true;
             } else if matches!(w.as_str(), "struct" | "union" | "enum") {
                 let t = self.bump();
@@ -254,9 +255,10 @@ impl Parser<'_> {
         })
     }
 
-    /// After `struct`: `tag`, `tag { fields }` or `{ fields }`; a definition
-    /// is kept in `self.structs`.
-    fn struct_type(&mut self) -> PResult<CType> {
+    /// After `struct` or `union`: `tag`, `tag { fields }` or `{ fields }`;
+    /// a definition is kept in `self.structs`. A union's tag is `union T`
+    /// (C keeps union tags apart from struct tags).
+    fn struct_type(&mut self, union: bool) -> PResult<CType> {
         self.skip_attributes();
         let tag = match self.tok().ident() {
             Some(w) if !is_reserved(w) => {
@@ -269,6 +271,7 @@ impl Parser<'_> {
                 format!("<anonymous {}>", self.anonymous)
             }
         };
+        let tag = if union { format!("{UNION}{tag}") } else { tag };
         if !self.is("{") {
             return Ok(CType::Struct(tag));
         }
@@ -296,7 +299,8 @@ impl Parser<'_> {
         let close = self.expect("}", "to close the struct")?;
         self.skip_attributes();
         if self.structs.iter().any(|d| d.tag == tag) {
-            self.error(open, format!("`struct {tag}` is defined twice"), "second definition");
+            let name = CType::Struct(tag.clone()).c_name();
+            self.error(open, format!("`{name}` is defined twice"), "second definition");
         } else {
             self.structs.push(StructDef {
                 tag: tag.clone(),
