@@ -301,26 +301,33 @@ fn generated_pointer_programs_agree_with_gcc_and_every_verdict() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     for seed in 0..n {
         let text = program(seed);
-        let want = gcc_out(dir.path(), &format!("m{seed}"), &text);
-        let file = dir.path().join(format!("m{seed}.fc.c"));
-        std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
-        let f = file.to_str().expect("utf-8 path");
-        for (input, want) in want.iter().enumerate() {
-            // The input, then what `mk`'s uninitialised local draws (never read).
-            let choices = format!("{input}{}", ",1".repeat(100));
-            let (code, ran) = focuscheck(&["run", "--choices", &choices, f]);
-            assert_eq!(code, 0, "seed {seed}: run failed:\n{ran}\n{text}");
-            assert_eq!(
-                run_out(&ran),
-                Some(want.clone()),
-                "seed {seed}, input {input}: interpreter != gcc\n{ran}\n{text}"
-            );
-        }
+        // The input, then what `mk`'s uninitialised local draws (never read).
+        let want = interpreter_agrees(dir.path(), &format!("m{seed}"), seed, &text, 100);
         // Every fourth program: the engines against every run's outcome.
         if seed % 4 == 0 {
             engines_agree(dir.path(), &format!("m{seed}"), seed, &text, &want, true);
         }
     }
+}
+
+/// `out` as gcc computes it on each input, checked against what the
+/// interpreter computes (`draws` choices of 1 after the input).
+fn interpreter_agrees(dir: &Path, name: &str, seed: u64, text: &str, draws: usize) -> Vec<Vec<i64>> {
+    let want = gcc_out(dir, name, text);
+    let file = dir.join(format!("{name}.fc.c"));
+    std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    for (input, want) in want.iter().enumerate() {
+        let choices = format!("{input}{}", ",1".repeat(draws));
+        let (code, ran) = focuscheck(&["run", "--choices", &choices, f]);
+        assert_eq!(code, 0, "seed {seed}: run failed:\n{ran}\n{text}");
+        assert_eq!(
+            run_out(&ran),
+            Some(want.clone()),
+            "seed {seed}, input {input}: interpreter != gcc\n{ran}\n{text}"
+        );
+    }
+    want
 }
 
 /// `check` proves `out[k] == v` where every run computes `v`, finds it
@@ -473,21 +480,8 @@ fn generated_union_programs_agree_with_gcc_and_every_verdict() {
     let (mut checks, mut decided) = (0, 0);
     for seed in 0..n {
         let text = union_program(seed);
-        let want = gcc_out(dir.path(), &format!("u{seed}"), &text);
-        let file = dir.path().join(format!("u{seed}.fc.c"));
-        std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
-        let f = file.to_str().expect("utf-8 path");
-        for (input, want) in want.iter().enumerate() {
-            // The input, then the uninitialised union `lw`'s bytes.
-            let choices = format!("{input}{}", ",1".repeat(20));
-            let (code, ran) = focuscheck(&["run", "--choices", &choices, f]);
-            assert_eq!(code, 0, "seed {seed}: run failed:\n{ran}\n{text}");
-            assert_eq!(
-                run_out(&ran),
-                Some(want.clone()),
-                "seed {seed}, input {input}: interpreter != gcc\n{ran}\n{text}"
-            );
-        }
+        // The input, then what the uninitialised unions hold.
+        let want = interpreter_agrees(dir.path(), &format!("u{seed}"), seed, &text, 20);
         // The engines: never a wrong verdict. A member written under its
         // mask is `%` arithmetic the solvers may give up on: about half
         // are decided (a third at least), the others `unknown`.
