@@ -469,17 +469,15 @@ impl Cx<'_> {
 
     fn declare_global(&mut self, d: &ast::VarDecl, mode: GlobalsMode) {
         if let Some(&prev) = self.global_names.get(&d.name.name) {
-            if self.vars[prev.index()].ty != d.ty {
-                let span = self.vars[prev.index()].span;
-                self.diags.push(
-                    Diag::error(
-                        Class::Semantic,
-                        d.name.span,
-                        format!("conflicting types for global `{}`", d.name.name),
-                    )
+            let first = self.vars[prev.index()].span;
+            let redeclared = |msg: String| {
+                Diag::error(Class::Semantic, d.name.span, msg)
                     .with_label("second declaration")
-                    .with_secondary(span, "first declaration"),
-                );
+                    .with_secondary(first, "first declaration")
+            };
+            if self.vars[prev.index()].ty != d.ty {
+                let msg = format!("conflicting types for global `{}`", d.name.name);
+                self.diags.push(redeclared(msg));
                 return;
             }
             // `extern int x; int x = 1;` is one variable.
@@ -494,16 +492,8 @@ impl Cx<'_> {
             if d.init.is_none() {
                 return;
             }
-            let span = self.vars[prev.index()].span;
-            self.diags.push(
-                Diag::error(
-                    Class::Semantic,
-                    d.name.span,
-                    format!("global `{}` is declared twice", d.name.name),
-                )
-                .with_label("second declaration")
-                .with_secondary(span, "first declaration"),
-            );
+            self.diags
+                .push(redeclared(format!("global `{}` is declared twice", d.name.name)));
             return;
         }
         if self.procs.contains_key(&d.name.name) {
