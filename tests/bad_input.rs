@@ -587,3 +587,12 @@ fn tcas_with_the_default_entry_names_the_knr_definition() {
         out.stderr
     );
 }
+
+/// A `void *` returned by a function carries its type as an assignment
+/// does (a return once converted unchecked: `struct b *` then pointed to a
+/// `struct a` object, and its accesses could only fail).
+#[test]
+fn void_pointer_returned_with_another_type() {
+    let text = "struct a { int x; };\nstruct b { int y; };\nstruct a g;\nvoid *id(struct a *p) { return p; }\nint main() {\n  struct b *q = id(&g);\n  return q->y;\n}\n";
+    assert_bad("pret.c", text, "6:17", &["`void *` converted to `struct b *`"]);
+}

@@ -302,3 +302,37 @@ fn a_union_member_written_through_a_pointer_keeps_the_other_bytes() {
     let (code, ran, _) = focuscheck(&["run", "--choices", "0,1", f]);
     assert_eq!(code, 0, "{ran}");
 }
+
+/// An allocation wrapper returning `void *` (`kzalloc` in Linux drivers,
+/// SV-COMP's ldv-regression/rule57 pattern): each call is an object of the
+/// type it is used as, named after the wrapper and the call's line, and
+/// zeroed when the wrapper calls `calloc`. The arguments are evaluated once,
+/// at the call, as C passes them.
+#[test]
+fn each_call_of_an_allocation_wrapper_is_its_own_object() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "#include <stdlib.h>\nextern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+                struct node { int val; struct node *next; };\n\
+                void *zalloc(int size, int flags) { (void)flags; return calloc(1, size); }\n\
+                int main(void) {\n  int k = 0;\n  struct node *n = zalloc(sizeof(struct node), k++);\n  \
+                int *c = zalloc(sizeof(int), k++);\n  if (n->next != 0 || n->val != 0 || *c != 0) reach_error();\n  \
+                n->val = __VERIFIER_nondet_int();\n  *c = k;\n  if (n->val == *c) reach_error();\n  \
+                free(n);\n  free(c);\n  return 0;\n}\n";
+    let f = write(&dir, "wrap.c", text);
+    let doc = json(&["check", &f, "--format", "json", "--property", "all"]);
+    let v = verdicts(&doc);
+    // Zeroed objects: line 10 holds; `k` is 2 after the two calls: the
+    // second reach is found with `val == 2`, every access and free valid.
+    let unsafe_lines: Vec<i64> = v.iter().filter(|(_, v, _)| v == "unsafe").map(|c| c.2).collect();
+    assert_eq!(unsafe_lines, vec![13], "{v:?}");
+    assert!(v.iter().all(|(_, v, _)| v == "unsafe" || v == "safe"), "{v:?}");
+    let (code, out, _) = focuscheck(&["check", "--view", "full", &f]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("zalloc@8"), "the object named after the call:\n{out}");
+    assert!(!out.contains("left out"), "the wrapper is not reported:\n{out}");
+    for engine in ["vc", "fsum"] {
+        let doc = json(&["check", &f, "--format", "json", "--property", "all", "--engine", engine]);
+        let w = verdicts(&doc);
+        assert_eq!(v, w, "--engine {engine}");
+    }
+}

@@ -2,7 +2,8 @@
 //! pointers to globals, locals, array elements and struct fields, arrays
 //! passed to functions, out-parameters, pointer returns, pointer arithmetic
 //! and comparisons, structs by value, nested structs and arrays of structs,
-//! and the heap (`malloc`'d ints, `calloc`'d structs, `free`); and unions of
+//! and the heap (`malloc`'d ints, `calloc`'d structs, `free`, allocation
+//! wrappers returning `void *` as `kzalloc` is written); and unions of
 //! integer members of every width.
 //!
 //! Each program is deterministic and ends by storing what it computed in
@@ -63,6 +64,8 @@ int qsum(struct Q q) { return q.x + q.t.c * 2 + q.t.d * 3; }
 void bump(struct T *t) { t->c++; t->d -= 2; }
 int twice(int alive) { int *p = &alive; *p = *p * 2; return alive; }
 int thrice(int alive) { return alive * 3; }
+void *alloc_m(int bytes, int tag) { (void)tag; return malloc(bytes); }
+void *alloc_z(int n, int size) { return calloc(n, size); }
 ";
 
 /// Int locations of `main` that are always valid targets.
@@ -86,6 +89,8 @@ const INT_TARGETS: &[&str] = &[
     "h[3]",
     "hq[0].x",
     "hq[1].t.d",
+    "hw[2]",
+    "ht[1].d",
 ];
 
 fn value(r: &mut Rng) -> String {
@@ -107,6 +112,9 @@ fn program(seed: u64) -> String {
     // The heap: ints written before they are read, structs zeroed.
     s.push_str("  int *h = malloc(4 * sizeof(int));\n  for (int i = 0; i < 4; i++) h[i] = i * 3 - in;\n");
     s.push_str("  struct Q *hq = (struct Q *)calloc(2, sizeof(struct Q));\n");
+    // Through wrappers: each call is an object of the type it is used as.
+    s.push_str("  int *hw = alloc_m(3 * sizeof(int), in);\n  for (int i = 0; i < 3; i++) hw[i] = in - i;\n");
+    s.push_str("  struct T *ht = alloc_z(2, sizeof *ht);\n");
     // `pa` points into `ga` at `at`.
     let mut at = 0i64;
     s.push_str("  int *pa = ga;\n");
@@ -173,9 +181,9 @@ fn program(seed: u64) -> String {
     s.push_str("  out[0] = g0 + g1 * 3 + ga[0] + ga[4] * 5 + l0 + l1 * 7;\n");
     s.push_str("  out[1] = gs.a + gs.b[1] * 3 + gs.t.c + gs.t.d * 5 + *p + *q * 7;\n");
     s.push_str("  out[2] = la[0] + la[1] * 3 + la[2] + ls.x * 5 + ls.t.c + ls.t.d * 7 + *pa;\n");
-    s.push_str("  out[3] = qa[0].x + qa[1].x * 3 + qa[2].t.c + qa[1].t.d * 5 + (pa - ga) + h[0] * 11 + h[3] * 13 + hq[0].x * 17 + hq[1].t.d * 19;\n");
+    s.push_str("  out[3] = qa[0].x + qa[1].x * 3 + qa[2].t.c + qa[1].t.d * 5 + (pa - ga) + h[0] * 11 + h[3] * 13 + hq[0].x * 17 + hq[1].t.d * 19 + hw[0] * 23 + ht[0].c * 29 + ht[1].d * 31;\n");
     // `p` and `q` may point into the heap: only now is it freed.
-    s.push_str("  free(h);\n  free(hq);\n");
+    s.push_str("  free(h);\n  free(hq);\n  free(hw);\n  free(ht);\n");
     s
 }
 
@@ -265,13 +273,13 @@ fn assert_c_spelling(out: &str, seed: u64) {
                 .is_some_and(|(f, x)| simple(f) && x == format!("{target})"));
             // A pointer into the heap names its allocating call:
             // `&hq[1].t` is `&calloc@38[1].t`.
-            let heap = ["h[", "hq["].iter().any(|h| target.starts_with(h)) && {
+            let heap = ["h[", "hq[", "hw[", "ht["].iter().any(|h| target.starts_with(h)) && {
                 let rest = &target[target.find('[').unwrap_or(0)..];
                 shown
                     .strip_prefix(&format!("{lhs} = &"))
                     .and_then(|r| r.split_once('@'))
                     .is_some_and(|(f, r)| {
-                        ["malloc", "calloc"].contains(&f)
+                        ["malloc", "calloc", "alloc_m", "alloc_z"].contains(&f)
                             && r.trim_start_matches(|c: char| c.is_ascii_digit()) == format!("{rest})")
                     })
             };

@@ -14,8 +14,7 @@ mod stmt;
 mod stmt_expr;
 mod walk;
 use convert::const_eval_typed;
-use walk::expr_walk;
-pub(super) use walk::{block_calls, block_decls, block_exprs, block_mentions};
+pub(super) use walk::{block_calls, block_decls, block_exprs, block_mentions, expr_walk};
 
 pub struct LowerOptions {
     pub entry: String,

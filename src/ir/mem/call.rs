@@ -10,7 +10,10 @@ impl Mem {
     pub(super) fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span) -> Val {
         let library = !self.sigs.contains_key(&name.name);
         if library && super::heap::MODELLED.contains(&name.name.as_str()) {
-            return self.heap_call(&name.name, args, span);
+            return self.heap_call(&name.name, &name.name, args, span);
+        }
+        if let Some(v) = self.wrapper_call(&name.name, args, span) {
+            return v;
         }
         if library && super::heap::UNMODELLED.contains(&name.name.as_str()) {
             self.unsupported(

@@ -37,6 +37,9 @@ pub(super) const UNMODELLED: &[&str] = &["realloc", "alloca", "__builtin_alloca"
 pub(super) struct Site {
     /// `malloc` or `calloc` (the call's function, whatever macro wrote it).
     pub func: &'static str,
+    /// The function the source calls: `func`, or an allocation wrapper
+    /// (`wrappers.rs`); the object is named after it.
+    pub called: String,
     /// The object's name: `malloc@16` (`malloc@16:11` when a line has two).
     pub base: String,
     /// The type its result is converted to.
@@ -63,8 +66,9 @@ impl Mem {
         format!("{base}::(bytes)")
     }
 
-    /// `malloc(n)`, `calloc(n, size)`, `free(p)`.
-    pub(super) fn heap_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Val {
+    /// `malloc(n)`, `calloc(n, size)`, `free(p)`; `called` is the function
+    /// the source calls at `span` (a wrapper's name, or `name`).
+    pub(super) fn heap_call(&mut self, name: &str, called: &str, args: &[ast::Expr], span: Span) -> Val {
         let arity = if name == "calloc" { 2 } else { 1 };
         if args.len() != arity {
             self.unsupported(span, format!("`{name}` takes {arity} argument(s)"));
@@ -98,6 +102,7 @@ impl Mem {
             let func = if name == "calloc" { "calloc" } else { "malloc" };
             let site = self.heap_sites.entry(key(span)).or_insert(Site {
                 func,
+                called: called.to_string(),
                 base: String::new(),
                 ty: None,
                 cap: 0,
@@ -255,7 +260,7 @@ impl Mem {
         for (k, site) in sites.iter_mut() {
             let span = Span::new(k.0 as usize, k.1 as usize);
             let at = file.start(span);
-            let name = site.func;
+            let name = &site.called;
             site.base = if lines.iter().filter(|&&l| l == at.line).count() > 1 {
                 format!("{name}@{}:{}", at.line, at.col)
             } else {

@@ -25,6 +25,7 @@ mod objects;
 mod stmt;
 mod types;
 mod unions;
+mod wrappers;
 
 use crate::diag::{Class, Diag};
 use crate::syntax::ast::{self, CType, ExprKind as AK, IntType};
@@ -185,6 +186,8 @@ struct Mem {
     heap_temps: HashMap<String, (u32, u32)>,
     /// Where the index of a global array leaf goes in its name.
     index_at: HashMap<String, usize>,
+    /// The allocation wrappers, by name (`wrappers.rs`).
+    wrappers: HashMap<String, wrappers::Wrapper>,
 }
 
 impl Mem {
@@ -214,6 +217,7 @@ impl Mem {
             heap_sites: BTreeMap::new(),
             heap_temps: HashMap::new(),
             index_at: HashMap::new(),
+            wrappers: HashMap::new(),
         };
         for it in &p.items {
             match it {
@@ -242,6 +246,8 @@ impl Mem {
                 _ => {}
             }
         }
+        let defined = m.sigs.keys().cloned().collect();
+        m.wrappers = wrappers::find(p, &defined);
         m
     }
 

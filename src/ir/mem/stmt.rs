@@ -17,8 +17,11 @@ impl Mem {
                     items.push(ast::Item::Globals(out));
                 }
                 ast::Item::Function(f) => {
-                    let f = self.function(f, recursive.contains(&f.name.name));
-                    items.push(ast::Item::Function(f));
+                    let out = self.function(f, recursive.contains(&f.name.name));
+                    // Every call of an allocation wrapper allocates itself.
+                    if !self.wrappers.contains_key(&f.name.name) {
+                        items.push(ast::Item::Function(out));
+                    }
                 }
                 ast::Item::Prototype(pr) => items.push(ast::Item::Prototype(self.prototype(pr))),
                 ast::Item::Skipped(s) => items.push(ast::Item::Skipped(s.clone())),
@@ -527,6 +530,9 @@ impl Mem {
 
     fn ret(&mut self, e: &ast::Expr, span: Span) -> Vec<Stmt> {
         let v = self.rv(e);
+        if let Some(ty) = self.sigs.get(&self.func).and_then(|s| s.ret.clone()) {
+            self.convert_ptr(&v.ty, &ty, &v.leaves, span);
+        }
         let leave = self.leave(span);
         let ret = |x| stmt(StmtKind::Return(Some(x)), span);
         if v.leaves.len() == 1 && leave.is_empty() {
@@ -598,11 +604,13 @@ impl Mem {
                 len: d.array.clone(),
                 decl,
             };
-            let init = self.decl_inits(d);
+            // In scope in its own initialiser (C11 6.2.1p7), as
+            // `T *p = malloc(sizeof *p)` needs.
             self.scopes
                 .last_mut()
                 .expect("a scope")
                 .insert(d.name.name.clone(), info);
+            let init = self.decl_inits(d);
             if d.ctype.is_int() {
                 let mut d2 = d.clone();
                 d2.init = init.and_then(|mut i| i.pop());
