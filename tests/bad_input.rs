@@ -596,3 +596,14 @@ fn void_pointer_returned_with_another_type() {
     let text = "struct a { int x; };\nstruct b { int y; };\nstruct a g;\nvoid *id(struct a *p) { return p; }\nint main() {\n  struct b *q = id(&g);\n  return q->y;\n}\n";
     assert_bad("pret.c", text, "6:17", &["`void *` converted to `struct b *`"]);
 }
+
+/// What an entry's pointer parameter points to is chosen by the tool: a
+/// pointee with pointers inside is refused, with its place.
+#[test]
+fn entry_parameter_pointing_to_pointers() {
+    let text = "int f(int **pp) {\n  return **pp;\n}\n";
+    let out = parse_bytes("pp.c", text.as_bytes(), &["--entry", "f"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let words = ["a pointer parameter of the entry pointing to `int *` is not supported"];
+    assert_error_at(&out, "pp.c", "1:7", &words);
+}

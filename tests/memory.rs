@@ -347,3 +347,104 @@ int main(void) {
         assert!(err.contains(&want) || out.contains(&want), "{want}\n{out}{err}");
     }
 }
+
+/// `int mean(int a[], int n)` checked on its own (`--entry mean`): `a`
+/// points to an array of `--param-elems` inputs, `NULL` too unless
+/// `--valid-params`; the report says which, and every run replays with the
+/// options it was found under.
+#[test]
+fn an_entry_with_an_array_parameter_is_checked_on_its_own() {
+    let f = "programs/memory/mean.c";
+    let doc = json(&["check", f, "--entry", "mean", "--valid-params", "--format", "json"]);
+    let bad = unsafe_conditions(&doc);
+    assert_eq!(bad.len(), 1, "{doc:#}");
+    assert_eq!(
+        (bad[0]["kind"].as_str(), bad[0]["line"].as_i64()),
+        (Some("div_by_zero"), Some(18)),
+        "{doc:#}"
+    );
+    let fss = &bad[0]["fss"][0];
+    let lines: Vec<i64> = fss["statements"]
+        .as_array()
+        .expect("statements")
+        .iter()
+        .map(|s| s["line"].as_i64().expect("a line"))
+        .collect();
+    // The loop is skipped (13) and the division reached (18).
+    for l in [13, 18] {
+        assert!(lines.contains(&l), "line {l} missing from the FSS {lines:?}");
+    }
+    let assumptions = fss["assumptions"].to_string();
+    assert!(assumptions.contains("n == 0"), "{assumptions}");
+    // Every access of `a[i]` is valid: 16 elements, and `requires n <= 16`.
+    let others: Vec<&str> = doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .filter(|c| c["kind"] == "deref")
+        .map(|c| c["verdict"].as_str().unwrap_or(""))
+        .collect();
+    assert!(!others.is_empty() && others.iter().all(|v| *v == "safe"), "{others:?}");
+
+    // The text report: the note, the NEST, a replay that carries the options.
+    let (code, out, _) = focuscheck(&["check", f, "--entry", "mean", "--valid-params"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("`a` of the entry `mean` points to an array of 16 `int` inputs") && out.contains("never `NULL`"),
+        "{out}"
+    );
+    assert!(out.contains("NEST"), "{out}");
+    let replay = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: focuscheck "))
+        .expect("a replay command");
+    assert!(replay.contains("--entry mean --valid-params"), "{replay}");
+    let args: Vec<&str> = replay.split_whitespace().collect();
+    let (code, ran, _) = focuscheck(&args);
+    assert_eq!(code, 1, "{ran}");
+    assert!(ran.contains("division by zero"), "{ran}");
+
+    // The VC explanation names the divisor and the input that makes it 0,
+    // and no variable of the memory model.
+    let (_, out, _) = focuscheck(&["verify", f, "--entry", "mean", "--valid-params"]);
+    assert!(out.contains("the divisor in `s / n` at 18:10 is not zero"), "{out}");
+    assert!(out.contains("Counterexample: n = 0"), "{out}");
+    assert!(!out.contains("::("), "{out}");
+}
+
+/// Without `--valid-params` the array parameter may be `NULL`; with
+/// `--param-elems 4` an access past 4 elements is found.
+#[test]
+fn an_entry_pointer_parameter_may_be_null_and_its_array_is_bounded() {
+    let f = "programs/memory/mean.c";
+    let doc = json(&["check", f, "--entry", "mean", "--format", "json"]);
+    let deref: Vec<&serde_json::Value> = unsafe_conditions(&doc)
+        .into_iter()
+        .filter(|c| c["kind"] == "deref")
+        .collect();
+    assert_eq!(deref.len(), 1, "{doc:#}");
+    let assumptions = deref[0]["fss"][0]["assumptions"].to_string();
+    assert!(assumptions.contains("a == 0"), "NULL is the cause: {assumptions}");
+
+    let doc = json(&[
+        "check",
+        f,
+        "--entry",
+        "mean",
+        "--valid-params",
+        "--param-elems",
+        "4",
+        "--format",
+        "json",
+    ]);
+    let deref: Vec<&serde_json::Value> = unsafe_conditions(&doc)
+        .into_iter()
+        .filter(|c| c["kind"] == "deref")
+        .collect();
+    assert_eq!(deref.len(), 1, "{doc:#}");
+    let assumptions = deref[0]["fss"][0]["assumptions"].to_string();
+    assert!(
+        assumptions.contains("n > 4") || assumptions.contains("n >= 5"),
+        "{assumptions}"
+    );
+}

@@ -79,16 +79,11 @@ pub struct CheckArgs {
 /// run's options that change what is found, with the view replaced.
 fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> String {
     let mut out = vec!["focuscheck".to_string(), "check".to_string()];
+    out.extend(args.front.flags());
     let mut opt = |name: &str, value: String| {
         out.push(name.to_string());
         out.push(shell_word(&value));
     };
-    if args.front.entry != "main" {
-        opt("--entry", args.front.entry.clone());
-    }
-    if let Some(g) = args.front.globals {
-        opt("--globals", value_name(g));
-    }
     for e in &args.cond.errors {
         opt("--error", e.clone());
     }
@@ -148,12 +143,7 @@ pub(super) fn run_prefix<'a>(
         "run".to_string(),
         shell_word(&file.display().to_string()),
     ];
-    if front.entry != "main" {
-        out.push(format!("--entry {}", shell_word(&front.entry)));
-    }
-    if let Some(g) = front.globals {
-        out.push(format!("--globals {}", value_name(g)));
-    }
+    out.extend(front.flags());
     for e in errors {
         out.push(format!("--error {}", shell_word(e)));
     }

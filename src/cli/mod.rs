@@ -138,15 +138,50 @@ pub struct FrontArgs {
     #[arg(long, default_value_t = crate::ir::lower::HEAP_ELEMS, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub heap_elems: u32,
+    /// Elements of the array a pointer parameter of the entry points to
+    /// (`--entry sum` on `int sum(int *a, int n)`): its elements are the
+    /// run's inputs, and an access past them is a `deref` error.
+    #[arg(long, default_value_t = crate::ir::mem::PARAM_ELEMS, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub param_elems: u32,
+    /// Pointer parameters of the entry are never `NULL` (by default each may
+    /// be `NULL` or point to its array).
+    #[arg(long)]
+    pub valid_params: bool,
 }
 
 impl FrontArgs {
+    /// These options as a command line gives them, where not the defaults
+    /// (the `run` and `check` commands the reports suggest carry them).
+    pub(crate) fn flags(&self) -> Vec<String> {
+        let word = |s: &str| check::shell_word(s);
+        let mut out = Vec::new();
+        if self.entry != "main" {
+            out.push(format!("--entry {}", word(&self.entry)));
+        }
+        if let Some(g) = self.globals {
+            out.push(format!("--globals {}", check::value_name(g)));
+        }
+        if self.heap_elems != crate::ir::lower::HEAP_ELEMS {
+            out.push(format!("--heap-elems {}", self.heap_elems));
+        }
+        if self.param_elems != crate::ir::mem::PARAM_ELEMS {
+            out.push(format!("--param-elems {}", self.param_elems));
+        }
+        if self.valid_params {
+            out.push("--valid-params".into());
+        }
+        out
+    }
+
     pub(crate) fn lower_options(&self) -> LowerOptions {
         LowerOptions {
             entry: self.entry.clone(),
             globals: self.globals,
             overflow_checks: false,
             heap_elems: self.heap_elems,
+            param_elems: self.param_elems,
+            valid_params: self.valid_params,
         }
     }
 }

@@ -25,6 +25,10 @@ pub struct LowerOptions {
     /// Elements the object of an allocating call holds, at most
     /// (`--heap-elems`; `crate::ir::mem` heap model).
     pub heap_elems: u32,
+    /// Elements the object of an entry's pointer parameter holds
+    /// (`--param-elems`), and whether it is never `NULL` (`--valid-params`).
+    pub param_elems: u32,
+    pub valid_params: bool,
 }
 
 /// `--heap-elems`' default.
@@ -37,6 +41,8 @@ impl Default for LowerOptions {
             globals: None,
             overflow_checks: false,
             heap_elems: HEAP_ELEMS,
+            param_elems: crate::ir::mem::PARAM_ELEMS,
+            valid_params: false,
         }
     }
 }

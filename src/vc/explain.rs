@@ -127,11 +127,14 @@ pub fn label(p: &Program, a: &Analysis, gc: &Gc, path: &[usize], pos: usize, ind
                 let var = p.var(v);
                 let line = p.line(var.span);
                 if matches!(var.init, VarInit::Values(_)) {
+                    // The memory model's own globals (a heap object's size
+                    // and state) are no code of the program.
+                    let internal = crate::ir::pointers::is_internal(&var.name);
                     mk(
                         "init",
                         line,
                         format!("the initial value of `{}` (line {line})", var.name),
-                        Role::Code,
+                        if internal { Role::Hidden } else { Role::Code },
                     )
                 } else {
                     mk(

@@ -291,7 +291,7 @@ impl Mem {
     /// The arrays of heap object `base`: zeros for `calloc`, arbitrary values
     /// for `malloc` (each call allocates once, so these are what the
     /// allocation holds).
-    fn heap_storage(&mut self, base: &str, ty: &CType, cap: i64, zero: bool, span: Span) {
+    pub(super) fn heap_storage(&mut self, base: &str, ty: &CType, cap: i64, zero: bool, span: Span) {
         let leaves = match self.types.leaves(ty) {
             Ok(l) => l,
             Err(msg) => {

@@ -22,6 +22,7 @@ mod expr;
 mod heap;
 mod loc;
 mod objects;
+mod params;
 mod stmt;
 mod types;
 mod unions;
@@ -32,6 +33,7 @@ use crate::syntax::ast::{self, CType, ExprKind as AK, IntType};
 use crate::syntax::source::{SourceFile, Span};
 pub use heap::BEYOND_MODEL;
 use objects::Objects;
+pub use params::PARAM_ELEMS;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use types::Types;
 
@@ -76,6 +78,7 @@ pub fn eliminate(
     let mut m = Mem::new(p, entry);
     m.setup_objects(taken);
     m.setup_heap(sites, file, opts.heap_elems as i64);
+    m.setup_params(p, opts);
     m.emit = true;
     let out = m.run(p);
     m.check_void();
@@ -188,6 +191,10 @@ struct Mem {
     index_at: HashMap<String, usize>,
     /// The allocation wrappers, by name (`wrappers.rs`).
     wrappers: HashMap<String, wrappers::Wrapper>,
+    /// The entry's pointer parameters, to their objects (`params.rs`).
+    entry_params: HashMap<String, String>,
+    /// `--valid-params`.
+    valid_params: bool,
 }
 
 impl Mem {
@@ -218,6 +225,8 @@ impl Mem {
             heap_temps: HashMap::new(),
             index_at: HashMap::new(),
             wrappers: HashMap::new(),
+            entry_params: HashMap::new(),
+            valid_params: false,
         };
         for it in &p.items {
             match it {

@@ -246,10 +246,37 @@ impl Mem {
                 continue;
             }
             if is_entry {
-                self.unsupported(
-                    q.span,
-                    "pointer and struct parameters of the entry procedure are not supported yet",
-                );
+                if let Some(msg) = self.entry_param_refused(q) {
+                    self.unsupported(q.span, msg);
+                } else if let CType::Ptr(_) = q.ctype {
+                    let (decl, taken, out) = self.declared(&name.name);
+                    if taken || recursive {
+                        let what = if taken {
+                            "the address of"
+                        } else {
+                            "recursive calls with"
+                        };
+                        self.unsupported(
+                            q.span,
+                            format!("{what} a pointer parameter of the entry is not supported"),
+                        );
+                    }
+                    if let Some((leaves, pro)) = self.entry_param(&name.name, &out, q.span) {
+                        params.extend(leaves);
+                        prologue.extend(pro);
+                    }
+                    let ty = q.ctype.clone();
+                    self.scopes[0].insert(
+                        name.name.clone(),
+                        VarInfo {
+                            out,
+                            ty,
+                            len: None,
+                            decl,
+                        },
+                    );
+                    continue;
+                }
             }
             let (decl, taken, out) = self.declared(&name.name);
             let leaves = self.types.leaves(&q.ctype).unwrap_or_default();

@@ -1,0 +1,152 @@
+//! Pointer parameters of the entry procedure (`--entry sum` on
+//! `int sum(int *a, int n)`): nothing calls the entry, so what a pointer
+//! parameter points to is chosen here, as a test harness would choose it.
+//!
+//! - It points to the first of `--param-elems` elements of a fresh object
+//!   of its pointee type, named `a@entry` in traces, whose elements are
+//!   inputs of the run; or it is `NULL`, unless `--valid-params` rules that
+//!   out. Its input (the parameter `a` itself) is 0 for `NULL`, anything
+//!   else for the object.
+//! - The object is a live heap object (the caller may have allocated it):
+//!   an access past its elements is a `deref` error, and so is a use after
+//!   the entry frees it.
+//! - A pointee with pointers inside (`int **`, a struct with a pointer
+//!   field) or of no size (`void *`) is not supported.
+//!
+//! Every file that has such a parameter gets a note saying which.
+
+use super::expr::*;
+use super::*;
+use crate::syntax::ast::{Init, Param, Stmt, VarDecl};
+
+/// `--param-elems`' default.
+pub const PARAM_ELEMS: u32 = 16;
+
+impl Mem {
+    /// The objects of the entry's pointer parameters (second pass).
+    pub(super) fn setup_params(&mut self, p: &ast::Program, opts: &crate::ir::lower::LowerOptions) {
+        let Some(f) = p.items.iter().find_map(|it| match it {
+            ast::Item::Function(f) if f.name.name == self.entry => Some(f),
+            _ => None,
+        }) else {
+            return;
+        };
+        for q in &f.params {
+            let (Some(name), CType::Ptr(t)) = (&q.name, &q.ctype) else {
+                continue;
+            };
+            if q.pointer || !crate::ir::lower::block_mentions(&f.body, &name.name) {
+                continue;
+            }
+            let leaves = match self.types.leaves(t) {
+                Ok(l) if **t != CType::Void => l,
+                _ => continue, // reported where the parameter is declared
+            };
+            if leaves.iter().any(|l| l.path.ends_with(".off") || l.len.is_some()) {
+                continue;
+            }
+            let Ok((elem_bytes, _)) = self.types.size_align(t) else {
+                continue;
+            };
+            let span = q.span;
+            let base = format!("{}@entry", name.name);
+            let elems = opts.param_elems as i64;
+            self.objects.add_heap(&self.types, &base, t, &int(elems, span));
+            self.heap_storage(&base, t, elems, false, span);
+            self.global_with(&Self::heap_state(&base), IntType::Int, 1, span);
+            self.global_with(&Self::heap_len(&base), IntType::LongLong, elems * elem_bytes, span);
+            let null = if opts.valid_params {
+                "never `NULL` (`--valid-params`)"
+            } else {
+                "or is `NULL` (`--valid-params` rules that out)"
+            };
+            self.diags.push(Diag::note(
+                span,
+                format!(
+                    "`{}` of the entry `{}` points to an array of {elems} `{}` inputs (`--param-elems`), {null}",
+                    name.name,
+                    self.entry,
+                    t.c_name()
+                ),
+            ));
+            self.entry_params.insert(name.name.clone(), base);
+        }
+        self.valid_params = opts.valid_params;
+    }
+
+    /// Why the entry's parameter `q` (a pointer or struct) is not
+    /// supported, if it is not.
+    pub(super) fn entry_param_refused(&self, q: &Param) -> Option<String> {
+        let name = q.name.as_ref().map_or("", |n| n.name.as_str());
+        match &q.ctype {
+            CType::Ptr(_) if self.entry_params.contains_key(name) => None,
+            CType::Ptr(t) => Some(format!(
+                "a pointer parameter of the entry pointing to `{}` is not supported (only to integers and to structs of integers)",
+                t.c_name()
+            )),
+            t => match self.types.leaves(t) {
+                Ok(ls) if !ls.iter().any(|l| l.path.ends_with(".off") || l.len.is_some()) => None,
+                _ => Some(format!(
+                    "a `{}` parameter of the entry is not supported (only structs of integers)",
+                    t.c_name()
+                )),
+            },
+        }
+    }
+
+    /// The entry's pointer parameter `name`: its leaves `out` (the input: 0
+    /// for `NULL`, anything else the object) and `out.off` (kept so that
+    /// calls from functions the entry does not reach still match), and the
+    /// prologue that points it at its object.
+    pub(super) fn entry_param(&mut self, name: &str, out: &str, span: Span) -> Option<(Vec<Param>, Vec<Stmt>)> {
+        let base = self.entry_params.get(name)?;
+        let tag = self.objects.by_base(base)?.tag;
+        let param = Param {
+            ty: IntType::Int,
+            ctype: CType::Int(IntType::Int),
+            name: Some(ast::Ident {
+                name: out.to_string(),
+                span,
+            }),
+            span,
+            pointer: false,
+        };
+        let to = if self.valid_params {
+            int(tag, span)
+        } else {
+            let valid = bin(ast::BinOp::Ne, var(out, span), int(0, span), span);
+            mk(
+                ast::ExprKind::Ternary(Box::new(valid), Box::new(int(tag, span)), Box::new(int(0, span))),
+                span,
+            )
+        };
+        let off = format!("{out}.off");
+        let prologue = vec![
+            assign(var(out, span), to, span),
+            assign(var(&off, span), int(0, span), span),
+        ];
+        let off = Param {
+            name: Some(ast::Ident { name: off, span }),
+            ..param.clone()
+        };
+        Some((vec![param, off], prologue))
+    }
+
+    /// A global of the model's own with initial value `v`.
+    fn global_with(&mut self, name: &str, ty: IntType, v: i64, span: Span) {
+        self.extra_globals.push(VarDecl {
+            ty,
+            ctype: CType::Int(ty),
+            name: ast::Ident {
+                name: name.into(),
+                span,
+            },
+            array: None,
+            init: Some(Init::Expr(mk(ast::ExprKind::Int(v, ty), span))),
+            span,
+            is_static: false,
+            is_const: false,
+            arbitrary: false,
+        });
+    }
+}
