@@ -186,17 +186,20 @@ impl Mem {
         let k = self.access(span);
         let invalid = || call(INVALID_ACCESS, vec![int(k, span)], span);
         let mut cases = vec![(0, vec![])];
-        let sites: Vec<Site> = self
+        // The allocations, and the arrays of the entry's pointer
+        // parameters (the caller may have allocated them: `params.rs`).
+        let bases: Vec<String> = self
             .heap_sites
             .values()
-            .filter(|s| !s.base.is_empty())
-            .cloned()
+            .map(|s| s.base.clone())
+            .filter(|b| !b.is_empty())
+            .chain(self.entry_params.values().cloned())
             .collect();
-        for s in sites {
-            let Some(o) = self.objects.by_base(&s.base).cloned() else {
+        for base in bases {
+            let Some(o) = self.objects.by_base(&base).cloned() else {
                 continue;
             };
-            let state = Self::heap_state(&s.base);
+            let state = Self::heap_state(&base);
             let bad = bin(
                 BinOp::Or,
                 bin(BinOp::Ne, off.clone(), int(0, span), span),

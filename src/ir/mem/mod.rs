@@ -256,7 +256,7 @@ impl Mem {
             }
         }
         let defined = m.sigs.keys().cloned().collect();
-        m.wrappers = wrappers::find(p, &defined);
+        m.wrappers = wrappers::find(p, &defined, entry);
         m
     }
 

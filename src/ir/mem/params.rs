@@ -17,7 +17,7 @@
 
 use super::expr::*;
 use super::*;
-use crate::syntax::ast::{Init, Param, Stmt, VarDecl};
+use crate::syntax::ast::{Param, Stmt};
 
 /// `--param-elems`' default.
 pub const PARAM_ELEMS: u32 = 16;
@@ -130,23 +130,5 @@ impl Mem {
             ..param.clone()
         };
         Some((vec![param, off], prologue))
-    }
-
-    /// A global of the model's own with initial value `v`.
-    fn global_with(&mut self, name: &str, ty: IntType, v: i64, span: Span) {
-        self.extra_globals.push(VarDecl {
-            ty,
-            ctype: CType::Int(ty),
-            name: ast::Ident {
-                name: name.into(),
-                span,
-            },
-            array: None,
-            init: Some(Init::Expr(mk(ast::ExprKind::Int(v, ty), span))),
-            span,
-            is_static: false,
-            is_const: false,
-            arbitrary: false,
-        });
     }
 }

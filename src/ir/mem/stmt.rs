@@ -428,9 +428,13 @@ impl Mem {
 
     /// A global of the model's own, 0 at the start.
     pub(super) fn zero_global(&mut self, name: &str, ty: IntType, span: Span) {
-        if self.extra_globals.iter().any(|d| d.name.name == name) {
-            return;
+        if !self.extra_globals.iter().any(|d| d.name.name == name) {
+            self.global_with(name, ty, 0, span);
         }
+    }
+
+    /// A global of the model's own with initial value `v`.
+    pub(super) fn global_with(&mut self, name: &str, ty: IntType, v: i64, span: Span) {
         self.extra_globals.push(VarDecl {
             ty,
             ctype: CType::Int(ty),
@@ -439,7 +443,7 @@ impl Mem {
                 span,
             },
             array: None,
-            init: Some(Init::Expr(int(0, span))),
+            init: Some(Init::Expr(mk(ast::ExprKind::Int(v, ty), span))),
             span,
             is_static: false,
             is_const: false,

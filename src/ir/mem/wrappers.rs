@@ -24,12 +24,13 @@ pub(super) struct Wrapper {
     args: Vec<Expr>,
 }
 
-/// The allocation wrappers of `p` (`funcs`: every function defined).
-pub(super) fn find(p: &ast::Program, defined: &HashSet<String>) -> HashMap<String, Wrapper> {
+/// The allocation wrappers of `p` other than the entry (`defined`: every
+/// function defined).
+pub(super) fn find(p: &ast::Program, defined: &HashSet<String>, entry: &str) -> HashMap<String, Wrapper> {
     let mut out = HashMap::new();
     for it in &p.items {
         let ast::Item::Function(f) = it else { continue };
-        if f.ret_mem != Some(CType::Ptr(Box::new(CType::Void))) || !f.unsupported.is_empty() {
+        if f.name.name == entry || f.ret_mem != Some(CType::Ptr(Box::new(CType::Void))) || !f.unsupported.is_empty() {
             continue;
         }
         let mut params = Vec::new();
