@@ -14,6 +14,8 @@
 mod cli;
 #[path = "support/gen.rs"]
 mod gen;
+#[path = "support/sanitized_gcc.rs"]
+mod sanitized_gcc;
 use cli::focuscheck;
 use gen::Rng;
 use std::fmt::Write as _;
@@ -59,28 +61,12 @@ fn function(seed: u64) -> String {
 
 /// What gcc's build returns for `f(contents, n)`.
 fn gcc_returns(dir: &std::path::Path, name: &str, text: &str, contents: &[i64], n: i64) -> i64 {
-    let src = dir.join(format!("{name}.c"));
-    let exe = dir.join(name);
     let init: Vec<String> = contents.iter().map(i64::to_string).collect();
     let harness = format!(
         "#include <stdio.h>\n{text}\nint main(void) {{ int a[4] = {{{}}}; printf(\"%d\\n\", f(a, {n})); return 0; }}\n",
         init.join(", ")
     );
-    std::fs::write(&src, harness).expect("write a C file");
-    let o = Command::new("gcc")
-        .args([
-            "-std=gnu11",
-            "-O0",
-            "-w",
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-o",
-        ])
-        .arg(&exe)
-        .arg(&src)
-        .output()
-        .expect("gcc is needed by this test");
-    assert!(o.status.success(), "gcc: {}", String::from_utf8_lossy(&o.stderr));
+    let exe = sanitized_gcc::build(dir, name, &harness);
     let o = Command::new(&exe).output().expect("run the compiled program");
     assert!(
         o.status.success(),

@@ -16,6 +16,8 @@
 //!
 //! `FOCUSCHECK_MEM_PROGRAMS=N` runs more seeds.
 
+#[path = "support/sanitized_gcc.rs"]
+mod sanitized_gcc;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
@@ -189,8 +191,6 @@ fn program(seed: u64) -> String {
 
 /// `out` for each input 0, 1, 2.
 fn gcc_out(dir: &Path, name: &str, text: &str) -> Vec<Vec<i64>> {
-    let src = dir.join(format!("{name}.c"));
-    let exe = dir.join(name);
     let main = text.replace("int main(void) {", "int fc_main(void) {");
     let harness = format!(
         "#include <stdio.h>\n#include <stdlib.h>\nvoid __VERIFIER_error(void) {{ printf(\"ERROR\\n\"); exit(0); }}\n\
@@ -199,21 +199,7 @@ fn gcc_out(dir: &Path, name: &str, text: &str) -> Vec<Vec<i64>> {
          {main}  return 0;\n}}\n\
          int main(void) {{ fc_main(); for (int i = 0; i < 4; i++) printf(\"%d\\n\", out[i]); return 0; }}\n"
     );
-    std::fs::write(&src, harness).expect("write a C file");
-    let o = Command::new("gcc")
-        .args([
-            "-std=gnu11",
-            "-O0",
-            "-w",
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-o",
-        ])
-        .arg(&exe)
-        .arg(&src)
-        .output()
-        .expect("gcc is needed by this test");
-    assert!(o.status.success(), "gcc: {}", String::from_utf8_lossy(&o.stderr));
+    let exe = sanitized_gcc::build(dir, name, &harness);
     (0..3)
         .map(|input| {
             let o = Command::new(&exe)

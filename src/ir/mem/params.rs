@@ -22,6 +22,12 @@ use crate::syntax::ast::{Param, Stmt};
 /// `--param-elems`' default.
 pub const PARAM_ELEMS: u32 = 16;
 
+/// A value of plain integers: no pointer (`.off` leaf) and no array field,
+/// what an array of inputs chosen for the entry can hold.
+fn integers_only(leaves: &[types::Leaf]) -> bool {
+    !leaves.iter().any(|l| l.path.ends_with(".off") || l.len.is_some())
+}
+
 impl Mem {
     /// The objects of the entry's pointer parameters (second pass).
     pub(super) fn setup_params(&mut self, p: &ast::Program, opts: &crate::ir::lower::LowerOptions) {
@@ -42,7 +48,7 @@ impl Mem {
                 Ok(l) if **t != CType::Void => l,
                 _ => continue, // reported where the parameter is declared
             };
-            if leaves.iter().any(|l| l.path.ends_with(".off") || l.len.is_some()) {
+            if !integers_only(&leaves) {
                 continue;
             }
             let Ok((elem_bytes, _)) = self.types.size_align(t) else {
@@ -85,7 +91,7 @@ impl Mem {
                 t.c_name()
             )),
             t => match self.types.leaves(t) {
-                Ok(ls) if !ls.iter().any(|l| l.path.ends_with(".off") || l.len.is_some()) => None,
+                Ok(ls) if integers_only(&ls) => None,
                 _ => Some(format!(
                     "a `{}` parameter of the entry is not supported (only structs of integers)",
                     t.c_name()
