@@ -208,7 +208,7 @@ fn user_conditions_and_directories() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
-    assert_eq!(docs.len(), 8, "{out}");
+    assert_eq!(docs.len(), 9, "{out}");
     for d in &docs {
         let r = d["procedures"][0]["result"].as_str().expect("result");
         assert!(["verified", "warnings", "bounded", "unknown"].contains(&r), "{d}");
@@ -348,4 +348,36 @@ fn check_auto_confirms_an_error_by_replay() {
         assert_eq!(code, 1, "{out}");
         assert!(out.contains("result: error"), "{out}");
     }
+}
+
+/// Bits through shifts and masks, exactly: the Morton code of two bytes
+/// computed bit by bit in a loop and by masks agrees (the loop unrolled
+/// to its end, after the havoc mode runs out of Z3's resources: that must
+/// not stop the modes after it), and a wrong mask is found with a
+/// counterexample whose replay reaches the error.
+#[test]
+fn morton_code_two_ways_proved_and_a_wrong_mask_found() {
+    let (code, out, err) = focuscheck(&["check", "--engine", "vc", "programs/vc/morton.c"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 unsafe, 0 unknown, 5 safe"), "{out}");
+    let text = std::fs::read_to_string("programs/vc/morton.c").expect("morton.c");
+    assert!(text.contains("& 0x3333u"));
+    let dir = std::env::temp_dir().join(format!("focuscheck-morton-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bug = dir.join("morton_bug.c");
+    std::fs::write(&bug, text.replace("& 0x3333u", "& 0x3337u")).expect("write");
+    let bug = bug.to_str().expect("utf-8 path");
+    let (code, out, err) = focuscheck(&["check", "--engine", "vc", bug]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("1 unsafe, 0 unknown, 4 safe"), "{out}");
+    assert!(out.contains("unsafe: call `reach_error()`"), "{out}");
+    let replay = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: focuscheck "))
+        .expect("a replay command");
+    let args: Vec<&str> = replay.split(' ').collect();
+    let (code, out, _) = focuscheck(&args);
+    assert_eq!(code, 1, "replay `{replay}`:\n{out}");
+    assert!(out.contains("result: error"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -395,7 +395,7 @@ fn analyse_proc(
             opts.max_blocks
         ));
     }
-    let pv = passive::passify(q, &gc);
+    let pv = passive::passify_unfolded(q, &gc);
     let halts = |b: usize| matches!(gc.blocks[b].origin, Origin::Node(n) if ends_normally(q, n));
     let mut evc = Evc::new(q, &gc, &pv, opts.timeout, &halts);
     let build = start.elapsed();

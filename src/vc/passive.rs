@@ -13,11 +13,12 @@
 //! correct iff `ok_entry` is valid; a model of `!ok_entry` is a
 //! counterexample, read back by walking it (`solve.rs`).
 
+use super::bits::BitCache;
 use super::gc::{Cmd, Event, Gc};
 use super::term::{self, Env, Val, VarKey, GLOBAL};
 use crate::ir::{InputSlot, Program, VarInit};
 use std::collections::HashMap;
-use z3::ast::{Array, Bool, Int};
+use z3::ast::{Array, Ast, Bool, Int};
 use z3::Sort;
 
 pub enum PCmd {
@@ -77,6 +78,7 @@ struct BlockEnv<'a> {
     names: &'a mut Names,
     fresh: &'a mut HashMap<u32, Int>,
     enabled: &'a mut Vec<Bool>,
+    bits: &'a mut BitCache,
 }
 
 impl BlockEnv<'_> {
@@ -113,6 +115,10 @@ impl Env for BlockEnv<'_> {
             self.enabled.push(Bool::new_const(format!("inv@{i}")));
         }
         self.enabled[n].clone()
+    }
+
+    fn bit_cache(&mut self) -> Option<&mut BitCache> {
+        Some(self.bits)
     }
 }
 
@@ -155,11 +161,24 @@ fn range_assumption(v: &Val, range: (i64, i64), len: Option<u32>) -> Option<Bool
     }
 }
 
+/// The passive form, constants folded into later terms (`solve`).
 pub fn passify(p: &Program, gc: &Gc) -> Passive {
+    passify_with(p, gc, true)
+}
+
+/// The passive form with an incarnation for every assignment and bits
+/// known only within one term: doomed points' basic error VC frees the
+/// state before a point, which a folded constant would not be.
+pub fn passify_unfolded(p: &Program, gc: &Gc) -> Passive {
+    passify_with(p, gc, false)
+}
+
+fn passify_with(p: &Program, gc: &Gc, fold: bool) -> Passive {
     let order = topo_order(gc);
     let mut names = Names { next: 0 };
     let mut fresh = HashMap::new();
     let mut enabled = Vec::new();
+    let mut bits = BitCache::default();
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); gc.blocks.len()];
     for &b in &order {
         for &s in &gc.blocks[b].succs {
@@ -179,7 +198,7 @@ pub fn passify(p: &Program, gc: &Gc) -> Passive {
     for &b in &order {
         let mut cmds = Vec::new();
         let vars = if b == 0 {
-            initial_env(p, &mut names, &mut cmds, &mut inputs)
+            initial_env(p, &mut names, &mut cmds, &mut inputs, &mut bits)
         } else {
             merge(p, b, &preds[b], &out_env, &mut names, &mut edge_eqs)
         };
@@ -189,15 +208,32 @@ pub fn passify(p: &Program, gc: &Gc) -> Passive {
             names: &mut names,
             fresh: &mut fresh,
             enabled: &mut enabled,
+            bits: &mut bits,
         };
         for c in &gc.blocks[b].cmds {
             match c {
-                Cmd::Assume(f) => cmds.push(PCmd::Assume(term::formula(f, &mut env))),
+                Cmd::Assume(f) => {
+                    if let Some((t, r)) = f.as_range() {
+                        let x = term::int(t, &mut env);
+                        env.bits.ranged(&x, r);
+                    }
+                    cmds.push(PCmd::Assume(term::formula(f, &mut env)))
+                }
                 Cmd::Assert(f, check) => cmds.push(PCmd::Assert(term::formula(f, &mut env), *check)),
                 Cmd::Assign(k, t) => {
                     let v = term::int(t, &mut env);
+                    // A constant is the variable's value itself: later
+                    // terms (a loop counter's `1 << i`) fold with it.
+                    let known = v.simplify();
+                    if fold && known.as_i64().is_some() {
+                        env.vars.insert(*k, Val::Int(known));
+                        continue;
+                    }
                     let x = Int::new_const(env.names.name(p, *k));
                     cmds.push(PCmd::Assume(x.eq(&v)));
+                    if fold {
+                        env.bits.alias(&x, &v);
+                    }
                     env.vars.insert(*k, Val::Int(x));
                 }
                 Cmd::Store(k, i, t) => {
@@ -213,6 +249,9 @@ pub fn passify(p: &Program, gc: &Gc) -> Passive {
                     if let Some(r) = range {
                         if let Some(a) = range_assumption(&v, *r, p.var(k.var).len) {
                             cmds.push(PCmd::Assume(a));
+                        }
+                        if let Val::Int(x) = &v {
+                            env.bits.ranged(x, *r);
                         }
                     }
                     env.vars.insert(*k, v);
@@ -247,6 +286,10 @@ pub fn passify(p: &Program, gc: &Gc) -> Passive {
             })
             .collect();
     }
+    // The drawn bits' definitions hold of any values: assumed at the entry.
+    if !bits.defs.is_empty() {
+        blocks[0].cmds.insert(0, PCmd::Assume(Bool::and(&bits.defs)));
+    }
     let draws = fresh.into_values().collect();
     Passive {
         blocks,
@@ -264,6 +307,7 @@ fn initial_env(
     names: &mut Names,
     cmds: &mut Vec<PCmd>,
     inputs: &mut Vec<(InputSlot, Int)>,
+    bits: &mut BitCache,
 ) -> im::HashMap<VarKey, Val> {
     let mut vars = im::HashMap::new();
     let entry = p.proc(p.entry);
@@ -294,6 +338,9 @@ fn initial_env(
             VarInit::Input => {
                 if let Some(a) = range_assumption(&v, var.ty.range(), var.len) {
                     cmds.push(PCmd::Assume(a));
+                }
+                if let Val::Int(x) = &v {
+                    bits.ranged(x, var.ty.range());
                 }
             }
             VarInit::Assigned => {}

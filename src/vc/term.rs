@@ -3,6 +3,7 @@
 //! truncating `/` and `%`, arrays as Z3 arrays). A wrap-around or
 //! conversion operation belongs here too, translated exactly.
 
+use super::bits::BitCache;
 use crate::ir::{ArithOp, BitOp, IntType, RelOp, VarId};
 use z3::ast::{Array, Bool, Int};
 
@@ -102,6 +103,21 @@ impl Formula {
             Formula::Rel(RelOp::Le, t.clone(), Term::Const(hi)),
         ])
     }
+
+    /// The term and range of an `in_range` formula.
+    pub fn as_range(&self) -> Option<(&Term, (i64, i64))> {
+        match self {
+            Formula::And(parts) => match parts.as_slice() {
+                [Formula::Rel(RelOp::Ge, t, Term::Const(lo)), Formula::Rel(RelOp::Le, u, Term::Const(hi))]
+                    if t == u =>
+                {
+                    Some((t, (*lo, *hi)))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 /// Where terms find the current value of a variable.
@@ -154,6 +170,11 @@ pub trait Env {
     fn fresh(&mut self, n: u32) -> Int;
     /// The switch of candidate invariant `n`.
     fn enabled(&mut self, n: usize) -> Bool;
+    /// What is known of values' bits, where drawn bits may be defined for
+    /// every path (not inside a quantifier).
+    fn bit_cache(&mut self) -> Option<&mut BitCache> {
+        None
+    }
 }
 
 pub fn int(t: &Term, env: &mut dyn Env) -> Int {
@@ -167,6 +188,17 @@ pub fn int(t: &Term, env: &mut dyn Env) -> Int {
         Term::Neg(x) => int(x, env).unary_minus(),
         Term::Arith(op, a, b) => {
             let (a, b) = (int(a, env), int(b, env));
+            // Constants fold (an unrolled loop's counter).
+            if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+                let v = match op {
+                    ArithOp::Add => x.checked_add(y),
+                    ArithOp::Sub => x.checked_sub(y),
+                    ArithOp::Mul => x.checked_mul(y),
+                };
+                if let Some(v) = v {
+                    return Int::from_i64(v);
+                }
+            }
             match op {
                 ArithOp::Add => Int::add(&[a, b]),
                 ArithOp::Sub => Int::sub(&[a, b]),
@@ -189,16 +221,12 @@ pub fn int(t: &Term, env: &mut dyn Env) -> Int {
             }
         }
         Term::Bit { op, ty, a, b } => {
-            let known = |t: &Term| match t {
-                Term::Const(c) => Some(*c),
-                _ => None,
-            };
-            let (ka, kb) = (known(a), known(b));
             let (a, b) = (int(a, env), int(b, env));
-            super::bits::bit_int(*op, *ty, (&a, ka), (&b, kb))
+            super::bits::bit_int(*op, *ty, &a, &b, env.bit_cache())
         }
         Term::Fresh(n) => env.fresh(*n),
         Term::Conv { arg, lo, bits } => {
+            let (signed, lo_c) = (*lo < 0, *lo);
             let lo = Int::from_i64(*lo);
             let half = Int::from_u64(1u64 << (bits / 2));
             let m = Int::mul(&[
@@ -209,8 +237,19 @@ pub fn int(t: &Term, env: &mut dyn Env) -> Int {
                     Int::mul(&[half, Int::from_i64(2)])
                 },
             ]);
-            let shifted = Int::sub(&[int(arg, env), lo.clone()]);
-            Int::add(&[lo, shifted.modulo(&m)])
+            let x = int(arg, env);
+            if let Some(c) = x.as_i64() {
+                let v = lo_c as i128 + (c as i128 - lo_c as i128).rem_euclid(1i128 << bits);
+                if let Ok(v) = i64::try_from(v) {
+                    return Int::from_i64(v);
+                }
+            }
+            let shifted = Int::sub(&[x.clone(), lo.clone()]);
+            let out = Int::add(&[lo, shifted.modulo(&m)]);
+            if let Some(cache) = env.bit_cache() {
+                cache.converted(&out, &x, *bits, signed);
+            }
+            out
         }
     }
 }
@@ -220,6 +259,11 @@ pub fn formula(f: &Formula, env: &mut dyn Env) -> Bool {
         Formula::Bool(b) => Bool::from_bool(*b),
         Formula::Rel(op, a, b) => {
             let (a, b) = (int(a, env), int(b, env));
+            if matches!(op, RelOp::Eq | RelOp::Ne) {
+                if let Some(same) = env.bit_cache().and_then(|c| c.equal(&a, &b)) {
+                    return if *op == RelOp::Eq { same } else { same.not() };
+                }
+            }
             match op {
                 RelOp::Eq => a.eq(&b),
                 RelOp::Ne => a.eq(&b).not(),
