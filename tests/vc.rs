@@ -381,3 +381,24 @@ fn morton_code_two_ways_proved_and_a_wrong_mask_found() {
     assert!(out.contains("result: error"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A checked signed sum is assumed in range only after its overflow
+/// check: reading its bits (`& 255`) must not make the check pass.
+#[test]
+fn overflow_before_a_mask_is_found() {
+    let dir = std::env::temp_dir().join(format!("focuscheck-ovf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("ovf.c");
+    let text = "extern int __VERIFIER_nondet_int(void);\nint main(void) {\n    int a = __VERIFIER_nondet_int();\n    int b = __VERIFIER_nondet_int();\n    int y = (a + b) & 255;\n    return y;\n}\n";
+    std::fs::write(&file, text).expect("write");
+    let file = file.to_str().expect("utf-8 path");
+    for engine in ["vc", "auto"] {
+        let (code, out, err) = focuscheck(&["check", "--engine", engine, "--property", "no-overflow", file]);
+        assert_eq!(code, 1, "--engine {engine}:\n{out}{err}");
+        assert!(
+            out.contains("unsafe: signed overflow in `(a + b)`"),
+            "--engine {engine}:\n{out}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -15,7 +15,7 @@
 
 use super::bits::BitCache;
 use super::gc::{Cmd, Event, Gc};
-use super::term::{self, Env, Val, VarKey, GLOBAL};
+use super::term::{self, Env, Term, Val, VarKey, GLOBAL};
 use crate::ir::{InputSlot, Program, VarInit};
 use std::collections::HashMap;
 use z3::ast::{Array, Ast, Bool, Int};
@@ -213,7 +213,11 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool) -> Passive {
         for c in &gc.blocks[b].cmds {
             match c {
                 Cmd::Assume(f) => {
-                    if let Some((t, r)) = f.as_range() {
+                    // A draw's range (the draw is new here, and read only
+                    // after it). Not any value's: the range a checked
+                    // `a + b` is assumed in after its overflow check would,
+                    // as a definition at the entry, hide the overflow.
+                    if let Some((t @ Term::Fresh(_), r)) = f.as_range() {
                         let x = term::int(t, &mut env);
                         env.bits.ranged(&x, r);
                     }
