@@ -29,7 +29,7 @@ fn pow2(k: u32) -> Int {
 
 /// One bit: known, or a formula.
 #[derive(Clone)]
-pub enum BitVal {
+enum BitVal {
     Known(bool),
     Sym(Bool),
 }
