@@ -27,25 +27,31 @@
 //! - arrays become `volatile`, or gcc folds away reads whose value cannot
 //!   matter (`a[9] * 0`, `a[9] > 1 || 1`) together with their bounds checks.
 //!
-//! gcc's UndefinedBehaviorSanitizer reports an index out of bounds and a
-//! division by zero; a signed overflow (undefined in C, mathematical in
-//! Cimple) skips the run, and so does a signed value stored outside its C
-//! type (which only such an overflow makes). Unsigned arithmetic and
-//! conversions wrap as in C and must agree (docs/cimple.md).
+//! gcc's UndefinedBehaviorSanitizer reports an index out of bounds, a
+//! division by zero, a bad shift and a signed overflow. Each program is
+//! lowered twice. As is, signed arithmetic is unchecked: a run with a
+//! signed overflow (undefined in C; the overflow-checked lowering finds it)
+//! is skipped. With overflow checks (`--property no-overflow`; every
+//! generated program, every SV-COMP task) an overflow gcc reports must be
+//! the interpreter's, on the same line; one gcc misses (arithmetic it
+//! folds or narrows) skips the run. Unsigned arithmetic and conversions
+//! wrap as in C and must agree (docs/cimple.md). The C side lives in
+//! `support/gcc_c.rs`.
 
+#[path = "support/gcc_c.rs"]
+mod gcc_c;
 #[path = "support/gen.rs"]
 mod gen;
 
 use focuscheck::interp::{self, Config, Outcome, Run, RunError};
 use focuscheck::ir::lower::LowerOptions;
-use focuscheck::ir::{GlobalsMode, NodeKind, Program, SiteKind, VarKind};
-use focuscheck::syntax::ast;
+use focuscheck::ir::{GlobalsMode, Program, SiteKind};
 use focuscheck::syntax::source::SourceFile;
+use gcc_c::{c_version, run_c, CEnd, CProgram, Gcc, Kind};
 use gen::Rng;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -57,544 +63,6 @@ const RUNS_PER_TASK: usize = 6;
 const MAX_STEPS: u64 = 3_000_000;
 /// Deeper recursion could overflow the C stack.
 const MAX_DEPTH: u32 = 20_000;
-const C_TIMEOUT: Duration = Duration::from_secs(10);
-const SANITIZE: &str = "-fsanitize=bounds,integer-divide-by-zero,signed-integer-overflow,shift";
-
-// ---------------------------------------------------------------------------
-// gcc and the C runtime
-// ---------------------------------------------------------------------------
-
-/// Reads inputs and choices from the files named by `FC_INPUTS` and
-/// `FC_CHOICES`; prints `G value` per global, `USED n` (choices consumed)
-/// and `OUTCOME kind`.
-const RUNTIME_C: &str = r#"
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-
-static long long *fc_in, *fc_ch;
-static long fc_nin, fc_nch, fc_pos;
-
-static long long *fc_load(const char *var, long *n) {
-    long cap = 64;
-    long long *a = malloc(cap * sizeof *a), v;
-    const char *path = getenv(var);
-    *n = 0;
-    if (!path) return a;
-    FILE *f = fopen(path, "r");
-    if (!f) { printf("OUTCOME HARNESS cannot open %s\n", path); fflush(stdout); _exit(90); }
-    while (fscanf(f, "%lld", &v) == 1) {
-        if (*n == cap) { cap *= 2; a = realloc(a, cap * sizeof *a); }
-        a[(*n)++] = v;
-    }
-    fclose(f);
-    return a;
-}
-
-extern void __fc_dump_globals(void);
-
-static void fc_end(const char *what, int code) {
-    printf("USED %ld\nOUTCOME %s\n", fc_pos, what);
-    fflush(stdout);
-    _exit(code);
-}
-
-static void fc_finish(void) {
-    __fc_dump_globals();
-    printf("USED %ld\nOUTCOME FINISHED\n", fc_pos);
-    fflush(stdout);
-}
-
-__attribute__((constructor)) static void fc_init(void) {
-    fc_in = fc_load("FC_INPUTS", &fc_nin);
-    fc_ch = fc_load("FC_CHOICES", &fc_nch);
-    atexit(fc_finish);
-}
-
-long long __fc_input(int k) {
-    if (k < 0 || k >= fc_nin) fc_end("HARNESS missing input", 91);
-    return fc_in[k];
-}
-
-long long __fc_next(void) {
-    if (fc_pos >= fc_nch) fc_end("OUT_OF_CHOICES", 75);
-    return fc_ch[fc_pos++];
-}
-
-void __fc_put(long long v) { printf("G %lld\n", v); }
-void __fc_reach_error(void) { fc_end("REACH_ERROR", 71); }
-void __fc_abort(void) { __fc_dump_globals(); fc_end("HALTED", 73); }
-void __fc_exit(int code) { (void)code; __fc_abort(); }
-
-#define WEAK __attribute__((weak))
-WEAK void __VERIFIER_assert(int c) { if (!c) fc_end("ASSERT", 72); }
-WEAK void assert(int c) { if (!c) fc_end("ASSERT", 72); }
-WEAK void __VERIFIER_assume(int c) { if (!c) __fc_abort(); }
-WEAK void assume_abort_if_not(int c) { if (!c) __fc_abort(); }
-WEAK void assume(int c) { if (!c) __fc_abort(); }
-WEAK void __VERIFIER_abort(void) { __fc_abort(); }
-WEAK int nondet(void) { return __fc_next(); }
-WEAK int __VERIFIER_nondet_int(void) { return __fc_next(); }
-WEAK long __VERIFIER_nondet_long(void) { return __fc_next(); }
-WEAK int __VERIFIER_nondet_i(void) { return __fc_next(); }
-WEAK unsigned int __VERIFIER_nondet_uint(void) { return __fc_next(); }
-WEAK unsigned int __VERIFIER_nondet_unsigned(void) { return __fc_next(); }
-WEAK unsigned int __VERIFIER_nondet_unsigned_int(void) { return __fc_next(); }
-WEAK unsigned int __VERIFIER_nondet_u32(void) { return __fc_next(); }
-WEAK unsigned long __VERIFIER_nondet_ulong(void) { return __fc_next(); }
-WEAK unsigned long __VERIFIER_nondet_unsigned_long(void) { return __fc_next(); }
-WEAK _Bool __VERIFIER_nondet_bool(void) { return __fc_next(); }
-WEAK _Bool __VERIFIER_nondet__Bool(void) { return __fc_next(); }
-WEAK char __VERIFIER_nondet_char(void) { return __fc_next(); }
-WEAK unsigned char __VERIFIER_nondet_uchar(void) { return __fc_next(); }
-WEAK unsigned char __VERIFIER_nondet_unsigned_char(void) { return __fc_next(); }
-WEAK short __VERIFIER_nondet_short(void) { return __fc_next(); }
-WEAK unsigned short __VERIFIER_nondet_ushort(void) { return __fc_next(); }
-WEAK unsigned short __VERIFIER_nondet_unsigned_short(void) { return __fc_next(); }
-WEAK long long __VERIFIER_nondet_longlong(void) { return __fc_next(); }
-WEAK long long __VERIFIER_nondet_long_long(void) { return __fc_next(); }
-WEAK unsigned long long __VERIFIER_nondet_ulonglong(void) { return __fc_next(); }
-WEAK unsigned long long __VERIFIER_nondet_unsigned_long_long(void) { return __fc_next(); }
-"#;
-
-/// Put before the program text; `#line` keeps the original line numbers in
-/// sanitizer reports.
-const PRELUDE: &str = "void __fc_reach_error(void);
-void __fc_abort(void);
-void __fc_exit(int);
-long long __fc_input(int);
-long long __fc_next(void);
-void __fc_put(long long);
-#define reach_error __fc_reach_error
-#define __VERIFIER_error __fc_reach_error
-#define abort __fc_abort
-#define exit __fc_exit
-";
-
-/// A working directory with the compiled runtime.
-struct Gcc {
-    dir: tempfile::TempDir,
-    runtime: PathBuf,
-}
-
-impl Gcc {
-    /// Checks that gcc and its sanitizer work; panics with a clear message
-    /// if not.
-    fn new() -> Gcc {
-        match Command::new("gcc").arg("--version").output() {
-            Ok(o) if o.status.success() => {}
-            Ok(o) => panic!(
-                "`gcc --version` failed: this differential test needs gcc on PATH\n{}",
-                String::from_utf8_lossy(&o.stderr)
-            ),
-            Err(e) => {
-                panic!("gcc not found ({e}): the differential test against C (tests/gcc_diff.rs) needs gcc on PATH")
-            }
-        }
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let runtime_c = dir.path().join("fc_runtime.c");
-        std::fs::write(&runtime_c, RUNTIME_C).expect("write the runtime");
-        let runtime = dir.path().join("fc_runtime.o");
-        let out = Command::new("gcc")
-            .args(["-std=gnu11", "-O1", "-w", "-c", "-o"])
-            .arg(&runtime)
-            .arg(&runtime_c)
-            .output()
-            .expect("run gcc");
-        assert!(
-            out.status.success(),
-            "gcc cannot compile the test runtime:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let gcc = Gcc { dir, runtime };
-        // The sanitizer must report a division by zero and an index out of
-        // bounds, else nothing below means anything.
-        let probe = "int a[3];\nint main(void) { int z = __fc_next(); int i = __fc_next();\n\
-                     if (i) return a[z + 3];\n return 7 / z; }\nvoid __fc_dump_globals(void) {}\n";
-        let exe = gcc
-            .compile(
-                "probe",
-                &format!("long long __fc_next(void);\n#line 1 \"probe.c\"\n{probe}"),
-            )
-            .unwrap_or_else(|e| panic!("gcc cannot build a sanitized program (is libubsan installed?):\n{e}"));
-        let div = run_c(&gcc, &exe, &[], &[0, 0]);
-        let oob = run_c(&gcc, &exe, &[], &[0, 1]);
-        assert!(
-            div.end == CEnd::Kind(Kind::DivByZero) && oob.end == CEnd::Kind(Kind::Bounds),
-            "gcc's sanitizer ({SANITIZE}) does not report as expected:\n{div:?}\n{oob:?}"
-        );
-        gcc
-    }
-
-    fn compile(&self, name: &str, c_text: &str) -> Result<PathBuf, String> {
-        let src = self.dir.path().join(format!("{name}.c"));
-        let exe = self.dir.path().join(name);
-        std::fs::write(&src, c_text).expect("write a C file");
-        let out = Command::new("gcc")
-            .args(["-std=gnu11", "-O0", "-w", SANITIZE, "-fno-sanitize-recover=all", "-o"])
-            .arg(&exe)
-            .arg(&src)
-            .arg(&self.runtime)
-            .output()
-            .expect("run gcc");
-        if out.status.success() {
-            Ok(exe)
-        } else {
-            Err(String::from_utf8_lossy(&out.stderr).into_owned())
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Outcomes
-// ---------------------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Finished,
-    Halted,
-    Assert,
-    ReachError,
-    Bounds,
-    DivByZero,
-    /// A shift by a negative amount or by the promoted width or more.
-    Shift,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum CEnd {
-    Kind(Kind),
-    /// A signed 32-bit overflow: C and Cimple part ways, the run is skipped.
-    Overflow,
-    OutOfChoices,
-    /// Anything else: a crash, a timeout, a harness problem.
-    Other(String),
-}
-
-#[derive(Clone, Debug)]
-struct CRun {
-    end: CEnd,
-    globals: Vec<i64>,
-    /// Choices consumed (not known after a sanitizer report).
-    used: Option<usize>,
-    /// The line of a sanitizer report.
-    line: Option<u32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn run_c(gcc: &Gcc, exe: &Path, inputs: &[i64], choices: &[i64]) -> CRun {
-    let dir = gcc.dir.path();
-    let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join("\n");
-    let (inp, chs) = (dir.join("inputs.txt"), dir.join("choices.txt"));
-    let (out_path, err_path) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
-    std::fs::write(&inp, join(inputs)).expect("write inputs");
-    std::fs::write(&chs, join(choices)).expect("write choices");
-    let mut child = Command::new(exe)
-        .env("FC_INPUTS", &inp)
-        .env("FC_CHOICES", &chs)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out_path).expect("stdout file"))
-        .stderr(std::fs::File::create(&err_path).expect("stderr file"))
-        .spawn()
-        .expect("run a compiled program");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait for a program") {
-            break Some(s);
-        }
-        if start.elapsed() > C_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    };
-    let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
-    let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
-    let mut run = CRun {
-        end: CEnd::Other(String::new()),
-        globals: Vec::new(),
-        used: None,
-        line: None,
-        stdout,
-        stderr,
-    };
-    if let Some(report) = run.stderr.lines().find(|l| l.contains("runtime error:")) {
-        // `file:line:col: runtime error: message`
-        run.line = report.split(':').nth(1).and_then(|l| l.parse().ok());
-        let msg = report.split("runtime error:").nth(1).unwrap_or("");
-        run.end = if msg.contains("out of bounds") {
-            CEnd::Kind(Kind::Bounds)
-        } else if msg.contains("division by zero") {
-            CEnd::Kind(Kind::DivByZero)
-        } else if msg.contains("shift exponent") {
-            CEnd::Kind(Kind::Shift)
-        } else if msg.contains("overflow")
-            || msg.contains("cannot be represented")
-            || msg.contains("left shift of negative value")
-        {
-            // A signed `<<` that overflows: gcc's result is the bits
-            // shifted, Cimple's too (docs/cimple.md), but C says undefined.
-            CEnd::Overflow
-        } else {
-            CEnd::Other(format!("sanitizer: {msg}"))
-        };
-        return run;
-    }
-    let mut outcome = None;
-    for l in run.stdout.lines() {
-        if let Some(v) = l.strip_prefix("G ") {
-            run.globals.push(v.trim().parse().expect("a global value"));
-        } else if let Some(n) = l.strip_prefix("USED ") {
-            run.used = n.trim().parse().ok();
-        } else if let Some(o) = l.strip_prefix("OUTCOME ") {
-            outcome = Some(o.trim().to_string());
-        }
-    }
-    run.end = match outcome.as_deref() {
-        Some("FINISHED") => CEnd::Kind(Kind::Finished),
-        Some("HALTED") => CEnd::Kind(Kind::Halted),
-        Some("ASSERT") => CEnd::Kind(Kind::Assert),
-        Some("REACH_ERROR") => CEnd::Kind(Kind::ReachError),
-        Some("OUT_OF_CHOICES") => CEnd::OutOfChoices,
-        Some(o) => CEnd::Other(o.to_string()),
-        None if status.is_none() => CEnd::Other(format!("timeout after {C_TIMEOUT:?}")),
-        None => CEnd::Other(format!("no outcome; exit status {status:?}")),
-    };
-    run
-}
-
-// ---------------------------------------------------------------------------
-// The C version of a program
-// ---------------------------------------------------------------------------
-
-/// Names Cimple treats as builtins even when the file defines them.
-fn builtin_always(name: &str) -> bool {
-    matches!(name, "reach_error" | "__VERIFIER_error" | "abort" | "exit")
-}
-
-struct CProgram {
-    text: String,
-    /// The global storage slots `__fc_dump_globals` prints, in order.
-    printed: Vec<usize>,
-}
-
-/// A local declaration.
-struct Local<'a> {
-    decl: &'a ast::VarDecl,
-    /// The end of its declaration statement (`None` in a `for` header).
-    stmt_end: Option<usize>,
-}
-
-/// The local declarations in a block (in source order once sorted by
-/// position).
-fn local_decls<'a>(stmts: &'a [ast::Stmt], out: &mut Vec<Local<'a>>) {
-    for s in stmts {
-        local_decls_stmt(s, true, out);
-    }
-}
-
-fn local_decls_stmt<'a>(s: &'a ast::Stmt, is_stmt: bool, out: &mut Vec<Local<'a>>) {
-    use ast::StmtKind as S;
-    match &s.kind {
-        S::Decl(ds) => out.extend(ds.iter().map(|decl| Local {
-            decl,
-            stmt_end: is_stmt.then_some(s.span.hi as usize),
-        })),
-        S::If(_, t, e) => {
-            local_decls_stmt(t, true, out);
-            if let Some(e) = e {
-                local_decls_stmt(e, true, out);
-            }
-        }
-        S::While(_, b) | S::DoWhile(b, _) => local_decls_stmt(b, true, out),
-        S::For(init, _, _, b) => {
-            if let Some(i) = init {
-                local_decls_stmt(i, false, out);
-            }
-            local_decls_stmt(b, true, out);
-        }
-        S::Switch(_, b) | S::Case(_, b) | S::Default(b) | S::Labeled(_, b) => local_decls_stmt(b, true, out),
-        S::Block(b) => local_decls(&b.stmts, out),
-        _ => {}
-    }
-}
-
-/// Builds the C version; `Err` says why the program cannot be compared.
-fn c_version(p: &Program) -> Result<CProgram, String> {
-    let text = &p.source.text;
-    let mut diags = Vec::new();
-    let parsed = focuscheck::syntax::parse_source(&p.source, &mut diags);
-    let slots = p.input_slots();
-    let layout = p.layout();
-    // (position, length replaced, new text)
-    let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    let entry_name = &p.proc(p.entry).name;
-    // Arrays become `volatile` in C: gcc would otherwise fold away reads whose
-    // value does not matter (`a[9] * 0`, `a[9] > 1 || 1`) with their bounds
-    // checks, while Cimple checks every access it evaluates.
-    let mut volatile_arrays: Vec<&ast::VarDecl> = Vec::new();
-    for item in &parsed.ast.items {
-        if let ast::Item::Globals(ds) = item {
-            volatile_arrays.extend(ds);
-        }
-        let (name, span) = match item {
-            ast::Item::Function(f) => (&f.name.name, f.name.span),
-            ast::Item::Skipped(s) => (&s.name.name, s.name.span),
-            _ => continue,
-        };
-        if builtin_always(name) {
-            edits.push((span.lo as usize, name.len(), format!("__fc_dead_{name}")));
-            continue;
-        }
-        let ast::Item::Function(f) = item else { continue };
-        if p.proc_by_name(name).is_none() {
-            continue; // left out: never runs
-        }
-        let mut locals = Vec::new();
-        local_decls(&f.body.stmts, &mut locals);
-        locals.sort_by_key(|u| u.decl.name.span.lo);
-        volatile_arrays.extend(locals.iter().map(|l| l.decl));
-        let decls: Vec<Local> = locals
-            .into_iter()
-            .filter(|l| l.decl.init.is_none() && !l.decl.is_static)
-            .collect();
-        if name == entry_name {
-            entry_edits(p, f, &decls, &slots, &mut edits)?;
-        } else {
-            for Local { decl: d, .. } in decls {
-                if d.array.is_some() {
-                    return Err(format!(
-                        "uninitialised local array `{}` in `{name}`: C does not order the draws of its elements",
-                        d.name.name
-                    ));
-                }
-                edits.push((d.span.hi as usize, 0, " = __fc_next()".into()));
-            }
-            if f.ret != ast::RetType::Void {
-                let close = f.body.span.hi as usize - 1;
-                assert_eq!(&text[close..close + 1], "}", "a body ends with `}}`");
-                edits.push((close, 0, " return __fc_next(); ".into()));
-            }
-        }
-    }
-    let mut starts: Vec<usize> = volatile_arrays
-        .iter()
-        .filter(|d| d.array.is_some())
-        .map(|d| d.span.lo as usize)
-        .collect();
-    starts.dedup();
-    edits.extend(starts.into_iter().map(|at| (at, 0, "volatile ".to_string())));
-    // Later edits first; at one position, the last pushed goes in first.
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-    let mut body = text.clone();
-    for (at, len, new) in edits {
-        body.replace_range(at..at + len, &new);
-    }
-    let mut out = String::from(PRELUDE);
-    let _ = writeln!(out, "#line 1 \"prog.c\"");
-    out.push_str(&body);
-    out.push_str("\nvoid __fc_dump_globals(void) {\n");
-    let mut printed = Vec::new();
-    for &g in &p.globals {
-        let var = p.var(g);
-        if var.kind != VarKind::Global {
-            continue; // a static local: not visible here
-        }
-        let off = layout.offset[g.index()] as usize;
-        match var.len {
-            None => {
-                let _ = writeln!(out, "    __fc_put({});", var.name);
-                printed.push(off);
-            }
-            Some(n) => {
-                for k in 0..n as usize {
-                    let _ = writeln!(out, "    __fc_put({}[{k}]);", var.name);
-                    printed.push(off + k);
-                }
-            }
-        }
-    }
-    out.push_str("}\n");
-    Ok(CProgram { text: out, printed })
-}
-
-/// Inputs of the entry: globals and parameters are set at the start of its
-/// body, uninitialised locals get an initialiser.
-fn entry_edits(
-    p: &Program,
-    f: &ast::Function,
-    decls: &[Local],
-    slots: &[focuscheck::ir::InputSlot],
-    edits: &mut Vec<(usize, usize, String)>,
-) -> Result<(), String> {
-    // At the start of the body only the parameters can hide a global.
-    let entry = p.proc(p.entry);
-    let local_names: Vec<&str> = entry.params.iter().map(|&l| p.var(l).name.as_str()).collect();
-    let mut at_start = String::new();
-    let mut local_slots: Vec<(focuscheck::ir::VarId, Vec<usize>)> = Vec::new();
-    for (k, s) in slots.iter().enumerate() {
-        let var = p.var(s.var);
-        match var.kind {
-            VarKind::Global => {
-                if local_names.contains(&var.name.as_str()) {
-                    return Err(format!("global input `{}` is hidden in the entry", var.name));
-                }
-                match s.index {
-                    Some(i) => {
-                        let _ = write!(at_start, " {}[{i}] = __fc_input({k});", var.name);
-                    }
-                    None => {
-                        let _ = write!(at_start, " {} = __fc_input({k});", var.name);
-                    }
-                }
-            }
-            VarKind::Param => {
-                let _ = write!(at_start, " {} = __fc_input({k});", var.name);
-            }
-            _ => match local_slots.last_mut() {
-                Some((v, ks)) if *v == s.var => ks.push(k),
-                _ => local_slots.push((s.var, vec![k])),
-            },
-        }
-    }
-    edits.push((f.body.span.lo as usize + 1, 0, at_start));
-    if local_slots.len() != decls.len() {
-        return Err(format!(
-            "{} uninitialised locals in the entry but {} input locals",
-            decls.len(),
-            local_slots.len()
-        ));
-    }
-    for ((v, ks), u) in local_slots.iter().zip(decls) {
-        let d = u.decl;
-        if p.var(*v).name != d.name.name {
-            return Err(format!(
-                "input `{}` does not match declaration `{}`",
-                p.var(*v).name,
-                d.name.name
-            ));
-        }
-        if d.array.is_none() {
-            edits.push((d.span.hi as usize, 0, format!(" = __fc_input({})", ks[0])));
-            continue;
-        }
-        // An array is filled right after its declaration statement.
-        let Some(end) = u.stmt_end else {
-            return Err(format!("uninitialised array `{}` in a `for` header", d.name.name));
-        };
-        let fill = format!(
-            " {{ int __fc_k; for (__fc_k = 0; __fc_k < {}; __fc_k++) {}[__fc_k] = __fc_input({} + __fc_k); }}",
-            ks.len(),
-            d.name.name,
-            ks[0]
-        );
-        edits.push((end, 0, fill));
-    }
-    Ok(())
-}
-
 // ---------------------------------------------------------------------------
 // Comparing runs
 // ---------------------------------------------------------------------------
@@ -608,34 +76,23 @@ enum Verdict {
     Disagree(String),
 }
 
-/// A value stored outside its variable's type: only a signed overflow
-/// (undefined in C) can make one, since every conversion wraps.
-fn stored_outside_type(p: &Program, run: &Run) -> Option<String> {
-    for step in &run.trace {
-        let Some(v) = step.value else { continue };
-        let node = p.node(step.node);
-        let var = match &node.kind {
-            NodeKind::Assign { place, .. } | NodeKind::Havoc { place, .. } => place.var,
-            NodeKind::Return { .. } => match p.proc(node.proc).ret_var {
-                Some(r) => r,
-                None => continue,
-            },
-            _ => continue,
-        };
-        let var = p.var(var);
-        if var.kind == VarKind::Temp {
-            continue;
-        }
-        let (lo, hi) = var.ty.range();
-        if v < lo || v > hi {
-            return Some(format!(
-                "stores {v} in `{}` of type {} (after a signed overflow, undefined in C)",
-                var.name,
-                var.ty.c_name()
-            ));
-        }
-    }
-    None
+/// A run of the overflow-checked lowering that stops at a signed overflow
+/// (or a strict `<<`) where the plain run went on: undefined in C, so gcc's
+/// result after it (wrapped, or folded at compile time without a sanitizer
+/// report) need not be the interpreter's.
+fn signed_overflow(p: &Program, checked: &Program, cfg: &Config, plain: &Run) -> Option<String> {
+    let run = run_fitting(checked, cfg).ok()?;
+    let Outcome::Error { site, .. } = run.outcome else {
+        return None;
+    };
+    let same = matches!(plain.outcome, Outcome::Error { site: s, .. } if p.site(s).span == checked.site(site).span);
+    let kind = checked.site(site).kind;
+    (matches!(kind, SiteKind::Overflow | SiteKind::Shift) && !same).then(|| {
+        format!(
+            "a signed overflow at {} (undefined in C)",
+            checked.location(checked.site(site).span)
+        )
+    })
 }
 
 fn interp_kind(p: &Program, o: &Outcome) -> Result<Kind, String> {
@@ -648,8 +105,7 @@ fn interp_kind(p: &Program, o: &Outcome) -> Result<Kind, String> {
             SiteKind::Bounds => Kind::Bounds,
             SiteKind::DivByZero => Kind::DivByZero,
             SiteKind::Shift => Kind::Shift,
-            // Programs are lowered without overflow checks here.
-            SiteKind::Overflow => return Err("an overflow check (not asked for)".into()),
+            SiteKind::Overflow => Kind::Overflow,
             // Pointers and the heap are tested by `tests/mem_gcc.rs`.
             SiteKind::Deref => return Err("an invalid pointer access".into()),
             SiteKind::Limit => return Err("an allocation beyond the heap model".into()),
@@ -670,8 +126,19 @@ fn show_list(v: &[i64]) -> String {
     }
 }
 
+/// How a program was lowered for a comparison.
+#[derive(Clone, Copy)]
+enum Lowering<'a> {
+    /// As is (signed arithmetic unchecked); its overflow-checked lowering
+    /// tells the runs with a signed overflow, which are skipped.
+    Plain { checked: &'a Program },
+    /// With overflow checks (`--property no-overflow`): a signed overflow in
+    /// C must be the interpreter's overflow or shift error, on its line.
+    Checked,
+}
+
 /// Runs one configuration through the interpreter and through the C binary.
-fn compare_run(gcc: &Gcc, p: &Program, c: &CProgram, exe: &Path, cfg: &Config) -> Verdict {
+fn compare_run(gcc: &Gcc, p: &Program, lowering: Lowering, c: &CProgram, exe: &Path, cfg: &Config) -> Verdict {
     let run = match run_fitting(p, cfg) {
         Ok(r) => r,
         Err(e) => return Verdict::Disagree(format!("the interpreter refused the run: {e:?}")),
@@ -680,8 +147,10 @@ fn compare_run(gcc: &Gcc, p: &Program, c: &CProgram, exe: &Path, cfg: &Config) -
         Ok(k) => k,
         Err(why) => return Verdict::Skip(why),
     };
-    if let Some(why) = stored_outside_type(p, &run) {
-        return Verdict::Skip(why);
+    if let Lowering::Plain { checked } = lowering {
+        if let Some(why) = signed_overflow(p, checked, cfg, &run) {
+            return Verdict::Skip(why);
+        }
     }
     if run.trace.iter().any(|s| s.depth > MAX_DEPTH) {
         return Verdict::Skip(format!("recursion deeper than {MAX_DEPTH} calls (C stack)"));
@@ -711,9 +180,30 @@ fn compare_run(gcc: &Gcc, p: &Program, c: &CProgram, exe: &Path, cfg: &Config) -
         }
     }
     let inputs: Vec<i64> = run.inputs.iter().map(|(_, v)| *v).collect();
-    let crun = run_c(gcc, exe, &inputs, &run.choices);
-    if crun.end == CEnd::Overflow {
-        return Verdict::Skip("C: signed 32-bit overflow (Cimple integers are unbounded)".into());
+    let mut crun = run_c(gcc, exe, &inputs, &run.choices);
+    let checks = matches!(lowering, Lowering::Checked);
+    match crun.end {
+        CEnd::Kind(Kind::Overflow | Kind::ShiftOverflow) if !checks => {
+            return Verdict::Skip("C: signed overflow (checked only under no-overflow)".into());
+        }
+        // Under overflow checks the interpreter's `<<` of a signed value
+        // is strict: its shift check fails.
+        CEnd::Kind(Kind::ShiftOverflow) => crun.end = CEnd::Kind(Kind::Shift),
+        _ => {}
+    }
+    // gcc's sanitizer misses overflows in arithmetic it folds or narrows
+    // at -O0 (`5 + 0x7fffffff`, `a <= b - 1` as `a < b`, `short s = a * b`
+    // done in 16 bits): an overflow of the interpreter's that C does not
+    // report on its line is skipped. The other way round, an overflow C
+    // reports must be the interpreter's, on the same line.
+    if let (Kind::Overflow, Outcome::Error { site, .. }) = (kind, &run.outcome) {
+        let span = p.site(*site).span;
+        let first = p.source.line_of(span);
+        let last = first + p.text(span).matches('\n').count() as u32;
+        let reported = crun.end == CEnd::Kind(Kind::Overflow) && crun.line.is_some_and(|l| (first..=last).contains(&l));
+        if !reported {
+            return Verdict::Skip("an overflow gcc's sanitizer does not report (folded or narrowed arithmetic)".into());
+        }
     }
     let globals: Vec<i64> = c.printed.iter().map(|&s| run.globals[s]).collect();
     let mut problems = Vec::new();
@@ -835,8 +325,8 @@ struct Tally {
 impl Tally {
     /// Skip reasons are grouped by their first words (values vary).
     fn skip(&mut self, name: &str, why: &str) {
-        let key = if why.starts_with("stores") {
-            "a value stored outside its C type (after a signed overflow, undefined in C)"
+        let key = if why.starts_with("a signed overflow at") {
+            "a signed overflow (undefined in C)"
         } else {
             why
         };
@@ -880,17 +370,25 @@ impl Tally {
     }
 }
 
-/// Compiles a program and compares the given runs.
-fn check_program(gcc: &Gcc, name: &str, p: &Program, cfgs: &[Config], tally: &mut Tally) {
+/// Compiles a program and compares the given runs on its plain lowering
+/// and, when `compare_checked`, on its overflow-checked one.
+struct Lowered<'a> {
+    plain: &'a Program,
+    checked: &'a Program,
+    compare_checked: bool,
+}
+
+fn check_program(gcc: &Gcc, name: &str, lowered: &Lowered, cfgs: &[Config], tally: &mut Tally) {
     let start = Instant::now();
-    check_program_runs(gcc, name, p, cfgs, tally);
+    check_program_runs(gcc, name, lowered, cfgs, tally);
     if start.elapsed() > Duration::from_secs(2) {
         tally.slow.push((name.to_string(), start.elapsed()));
     }
 }
 
-fn check_program_runs(gcc: &Gcc, name: &str, p: &Program, cfgs: &[Config], tally: &mut Tally) {
+fn check_program_runs(gcc: &Gcc, name: &str, lowered: &Lowered, cfgs: &[Config], tally: &mut Tally) {
     tally.programs += 1;
+    let p = lowered.plain;
     let c = match c_version(p) {
         Ok(c) => c,
         Err(why) => {
@@ -908,18 +406,38 @@ fn check_program_runs(gcc: &Gcc, name: &str, p: &Program, cfgs: &[Config], tally
             return;
         }
     };
+    // Overflow checks change the IR, never the C version.
+    if c_version(lowered.checked).map(|d| (d.text, d.printed)) != Ok((c.text.clone(), c.printed.clone())) {
+        tally
+            .disagreements
+            .push(format!("{name}: its two lowerings have different C versions"));
+        return;
+    }
+    let mut lowerings = vec![(
+        p,
+        Lowering::Plain {
+            checked: lowered.checked,
+        },
+    )];
+    if lowered.compare_checked {
+        lowerings.push((lowered.checked, Lowering::Checked));
+    }
     let mut compared = false;
     let mut step_limits = 0;
     // What happened to each run, for the detailed summary.
     let mut runs: Vec<String> = Vec::new();
-    for cfg in cfgs {
-        match compare_run(gcc, p, &c, &exe, cfg) {
+    for (cfg, &(p, lowering)) in cfgs.iter().flat_map(|cfg| lowerings.iter().map(move |l| (cfg, l))) {
+        let mode = match lowering {
+            Lowering::Plain { .. } => "",
+            Lowering::Checked => " (overflow checked)",
+        };
+        match compare_run(gcc, p, lowering, &c, &exe, cfg) {
             Verdict::Agree(kind, largest) => {
                 compared = true;
                 tally.runs_compared += 1;
                 tally.largest = tally.largest.max(largest);
-                *tally.kinds.entry(format!("{kind:?}")).or_default() += 1;
-                runs.push(format!("{kind:?}"));
+                *tally.kinds.entry(format!("{kind:?}{mode}")).or_default() += 1;
+                runs.push(format!("{kind:?}{mode}"));
             }
             Verdict::Skip(why) => {
                 if why.contains("step limit") {
@@ -939,7 +457,7 @@ fn check_program_runs(gcc: &Gcc, name: &str, p: &Program, cfgs: &[Config], tally
                 runs.push("DISAGREE".into());
                 tally
                     .disagreements
-                    .push(format!("{name}: {d}\n--- program ---\n{}", p.source.text));
+                    .push(format!("{name}{mode}: {d}\n--- program ---\n{}", p.source.text));
             }
         }
     }
@@ -999,16 +517,21 @@ fn svcomp_tasks_agree_with_gcc() {
             continue;
         };
         let text = std::fs::read_to_string(Path::new(&root).join(path)).expect("a corpus file");
-        let p = match load(path, &text, &LowerOptions::default()) {
-            Ok(p) => p,
-            Err(e) => {
-                tally.programs += 1;
-                tally
-                    .skipped_programs
-                    .push((path.to_string(), format!("not accepted by load: {e}")));
-                continue;
-            }
+        let checked = LowerOptions {
+            overflow_checks: true,
+            ..LowerOptions::default()
         };
+        let (p, p_checked) =
+            match load(path, &text, &LowerOptions::default()).and_then(|p| Ok((p, load(path, &text, &checked)?))) {
+                Ok(p) => p,
+                Err(e) => {
+                    tally.programs += 1;
+                    tally
+                        .skipped_programs
+                        .push((path.to_string(), format!("not accepted by load: {e}")));
+                    continue;
+                }
+            };
         let slots = p.input_slots();
         let mut rng = Rng::new(1000 + n as u64);
         let cfgs: Vec<Config> = (0..RUNS_PER_TASK)
@@ -1031,7 +554,12 @@ fn svcomp_tasks_agree_with_gcc() {
                 cfg
             })
             .collect();
-        check_program(&gcc, path, &p, &cfgs, &mut tally);
+        let lowered = Lowered {
+            plain: &p,
+            checked: &p_checked,
+            compare_checked: true,
+        };
+        check_program(&gcc, path, &lowered, &cfgs, &mut tally);
     }
     finish("SV-COMP tasks", &tally, start);
 }
@@ -1066,17 +594,39 @@ fn generated_programs_agree_with_gcc() {
         let name = format!("gen{seed}.c");
         let p = load(&name, &text, &opts)
             .unwrap_or_else(|e| panic!("focuscheck::load rejects generated program {seed}:\n{e}\n{text}"));
+        let checked = LowerOptions {
+            overflow_checks: true,
+            ..opts
+        };
+        let p_checked = load(&name, &text, &checked).unwrap_or_else(|e| {
+            panic!("focuscheck::load rejects generated program {seed} under overflow checks:\n{e}")
+        });
         let slots = p.input_slots();
+        // The last run draws values near the edges of `int` half the time:
+        // signed overflows, for the overflow-checked lowering.
+        const EDGES: [i64; 6] = [i32::MAX as i64, i32::MIN as i64, 65536, -65536, 46341, 1 << 30];
         let cfgs: Vec<Config> = (0..RUNS_PER_GENERATED)
-            .map(|_| Config {
-                inputs: slots.iter().map(|s| (s.name.clone(), rng.range(-6, 9))).collect(),
-                choices: (0..300).map(|_| rng.range(-6, 9)).collect(),
-                seed: Some(rng.next_u64()),
-                max_steps: MAX_STEPS,
-                ..Config::default()
+            .map(|r| {
+                let edge = r + 1 == RUNS_PER_GENERATED;
+                let value = |rng: &mut Rng| match edge && rng.chance(50) {
+                    true => *rng.pick(&EDGES),
+                    false => rng.range(-6, 9),
+                };
+                Config {
+                    inputs: slots.iter().map(|s| (s.name.clone(), value(&mut rng))).collect(),
+                    choices: (0..300).map(|_| value(&mut rng)).collect(),
+                    seed: Some(rng.next_u64()),
+                    max_steps: MAX_STEPS,
+                    ..Config::default()
+                }
             })
             .collect();
-        check_program(&gcc, &name, &p, &cfgs, &mut tally);
+        let lowered = Lowered {
+            plain: &p,
+            checked: &p_checked,
+            compare_checked: true,
+        };
+        check_program(&gcc, &name, &lowered, &cfgs, &mut tally);
     }
     finish("generated programs", &tally, start);
 }
@@ -1084,6 +634,11 @@ fn generated_programs_agree_with_gcc() {
 /// One hand-written program run once both ways.
 fn verdict_of(gcc: &Gcc, text: &str, opts: &LowerOptions, inputs: &[(&str, i64)], choices: &[i64]) -> Verdict {
     let p = load("case.c", text, opts).unwrap_or_else(|e| panic!("not accepted: {e}\n{text}"));
+    let checked = LowerOptions {
+        overflow_checks: true,
+        ..opts.clone()
+    };
+    let p_checked = load("case.c", text, &checked).unwrap_or_else(|e| panic!("not accepted: {e}\n{text}"));
     let c = c_version(&p).unwrap_or_else(|e| panic!("no C version: {e}"));
     let exe = gcc
         .compile("case", &c.text)
@@ -1094,7 +649,12 @@ fn verdict_of(gcc: &Gcc, text: &str, opts: &LowerOptions, inputs: &[(&str, i64)]
         max_steps: MAX_STEPS,
         ..Config::default()
     };
-    compare_run(gcc, &p, &c, &exe, &cfg)
+    let lowering = if opts.overflow_checks {
+        Lowering::Checked
+    } else {
+        Lowering::Plain { checked: &p_checked }
+    };
+    compare_run(gcc, &p, lowering, &c, &exe, &cfg)
 }
 
 /// The harness itself: each C-side patch, each outcome, both reasons to
@@ -1156,6 +716,35 @@ fn harness_handles_known_cases() {
     match verdict_of(&gcc, overflow, &zero, &[("x", 65536), ("m", 65536)], &[]) {
         Verdict::Skip(why) => assert!(why.contains("overflow"), "{why}"),
         v => panic!("expected a skip, got {v:?}"),
+    }
+    // Under overflow checks the same run stops at the overflow in both.
+    let checked = LowerOptions {
+        overflow_checks: true,
+        ..LowerOptions::default()
+    };
+    match verdict_of(&gcc, overflow, &checked, &[("x", 65536), ("m", 65536)], &[]) {
+        Verdict::Agree(Kind::Overflow, _) => {}
+        v => panic!("expected agreement on Overflow, got {v:?}"),
+    }
+    // A signed `<<` past its type: gcc's bits and the interpreter's agree
+    // unless overflow is checked; then both stop at the shift.
+    let shl = "extern int __VERIFIER_nondet_int(void);\nint g;\nint main(void) { int x; g = x << 31; return 0; }\n";
+    match verdict_of(&gcc, shl, &zero, &[("x", 1)], &[]) {
+        Verdict::Skip(why) => assert!(why.contains("overflow"), "{why}"),
+        v => panic!("expected a skip, got {v:?}"),
+    }
+    match verdict_of(&gcc, shl, &checked, &[("x", 1)], &[]) {
+        Verdict::Agree(Kind::Shift, _) => {}
+        v => panic!("expected agreement on Shift, got {v:?}"),
+    }
+    // An overflow gcc folds at compile time is not reported by its
+    // sanitizer: the run is skipped, never compared past it.
+    let folded = "extern int __VERIFIER_nondet_int(void);\nint g;\nint main(void) { int x; if ((5 + 0x7fffffff) - x >= 4) g = 1; else g = 2; return 0; }\n";
+    for opts in [&zero, &checked] {
+        match verdict_of(&gcc, folded, opts, &[("x", 0)], &[]) {
+            Verdict::Skip(why) => assert!(why.contains("overflow"), "{why}"),
+            v => panic!("expected a skip, got {v:?}"),
+        }
     }
     // Unsigned arithmetic and conversions wrap in both, stored or not.
     let wrap = "extern int __VERIFIER_nondet_int(void);\nunsigned int u;\nint main(void) { u = u - 1; return 0; }\n";

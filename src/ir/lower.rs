@@ -16,6 +16,7 @@ mod walk;
 use convert::const_eval_typed;
 pub(super) use walk::{block_calls, block_decls, block_exprs, block_mentions, expr_walk};
 
+#[derive(Clone, Debug)]
 pub struct LowerOptions {
     pub entry: String,
     /// `None`: zero for SV-COMP-style files, inputs otherwise.
