@@ -50,12 +50,7 @@ fn a_write_past_a_malloc_buffer_is_explained_from_the_allocation() {
         .find(|c| c["verdict"] == "unsafe")
         .expect("the unsafe one");
     let fss = &c["fss"][0];
-    let lines: Vec<i64> = fss["statements"]
-        .as_array()
-        .expect("statements")
-        .iter()
-        .map(|s| s["line"].as_i64().expect("a line"))
-        .collect();
+    let lines = cli::fss_lines(fss);
     // The allocation's size and the loop bound are the cause.
     for l in [19, 22, 14, 15] {
         assert!(lines.contains(&l), "line {l} missing from the FSS {lines:?}");

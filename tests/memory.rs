@@ -28,12 +28,7 @@ fn swap_through_aliased_pointers_is_explained() {
     assert_eq!(bad.len(), 1, "{doc:#}");
     assert_eq!(bad[0]["line"], 33);
     let fss = &bad[0]["fss"][0];
-    let lines: Vec<i64> = fss["statements"]
-        .as_array()
-        .expect("statements")
-        .iter()
-        .map(|s| s["line"].as_i64().expect("a line"))
-        .collect();
+    let lines = cli::fss_lines(fss);
     // The cause: `same` is true, so `q = p` makes both point to `x`, and
     // `order` compares `*lo` with `*hi` (line 17) without swapping.
     for l in [27, 28, 29, 17, 32] {
@@ -364,12 +359,7 @@ fn an_entry_with_an_array_parameter_is_checked_on_its_own() {
         "{doc:#}"
     );
     let fss = &bad[0]["fss"][0];
-    let lines: Vec<i64> = fss["statements"]
-        .as_array()
-        .expect("statements")
-        .iter()
-        .map(|s| s["line"].as_i64().expect("a line"))
-        .collect();
+    let lines = cli::fss_lines(fss);
     // The loop is skipped (13) and the division reached (15).
     for l in [13, 15] {
         assert!(lines.contains(&l), "line {l} missing from the FSS {lines:?}");

@@ -19,3 +19,14 @@ pub fn focuscheck(args: &[&str]) -> (i32, String, String) {
         stderr,
     )
 }
+
+/// The source lines of an FSS's statements in `check --format json`.
+#[allow(dead_code)]
+pub fn fss_lines(fss: &serde_json::Value) -> Vec<i64> {
+    fss["statements"]
+        .as_array()
+        .expect("statements")
+        .iter()
+        .map(|s| s["line"].as_i64().expect("a line"))
+        .collect()
+}
