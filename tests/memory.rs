@@ -457,3 +457,26 @@ fn an_entry_may_free_its_array_parameter_and_not_use_it_after() {
         .collect();
     assert_eq!(verdicts, vec![(3, "safe"), (4, "safe"), (6, "unsafe")], "{doc:#}");
 }
+
+/// What an entry's pointer parameter is taken to point to is said in every
+/// command's JSON (`warnings`) and SARIF (a warning notification), not only
+/// on the terminal.
+#[test]
+fn the_entry_parameter_note_is_in_every_format() {
+    let f = "programs/memory/mean.c";
+    for cmd in ["check", "verify", "doomed"] {
+        let doc = json(&[cmd, f, "--entry", "mean", "--param-elems", "4", "--format", "json"]);
+        let notes = doc["warnings"].to_string();
+        assert!(
+            notes.contains("points to an array of 4 `int` inputs (`--param-elems`)"),
+            "{cmd}: {doc:#}"
+        );
+        let (_, sarif, _) = cli::focuscheck(&[cmd, f, "--entry", "mean", "--format", "sarif"]);
+        let log: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
+        let notifications = log["runs"][0]["invocations"][0]["toolExecutionNotifications"].to_string();
+        assert!(
+            notifications.contains("points to an array of 16 `int` inputs"),
+            "{cmd}: {log:#}"
+        );
+    }
+}

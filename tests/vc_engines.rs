@@ -11,6 +11,9 @@
 //! are held to the same standard: their verdicts agree with the Datalog
 //! engine's, their counterexamples replay, their safe conditions are never
 //! reached. `FOCUSCHECK_VC_PROGRAMS=N` checks more programs.
+//!
+//! The same again with overflow checks (`--property no-overflow`: signed
+//! arithmetic and `<<`), on `FOCUSCHECK_VC_OVERFLOW_PROGRAMS` programs.
 
 #[path = "support/exhaust.rs"]
 mod exhaust;
@@ -21,7 +24,7 @@ use focuscheck::analysis::Verdict;
 use focuscheck::check::{check_with, Report};
 use focuscheck::engines::{Engine, VcPlan};
 use focuscheck::interp::{self, Config, Outcome};
-use focuscheck::ir::{lower::LowerOptions, Program, SiteId};
+use focuscheck::ir::{lower::LowerOptions, Program, SiteId, SiteKind};
 use focuscheck::syntax::source::SourceFile;
 use focuscheck::vc::{self, gc::CheckKey, Loops, Status};
 use std::collections::BTreeMap;
@@ -29,6 +32,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 const PROGRAMS: u64 = 150;
+const OVERFLOW_PROGRAMS: u64 = 40;
 
 /// The sites some enumerated run reaches (the first error of each run).
 fn reached_sites(p: &Program, dom: &exhaust::Domain) -> BTreeMap<SiteId, String> {
@@ -59,18 +63,18 @@ fn fsum_verdicts(report: &Report) -> BTreeMap<SiteId, Option<bool>> {
         .collect()
 }
 
-#[test]
-fn engines_agree_and_vc_verdicts_hold() {
+/// Checks `count` generated programs lowered with `lower`; returns the
+/// failures and a tally of what was checked.
+fn check_programs(count: u64, lower: &LowerOptions) -> (Vec<String>, BTreeMap<String, usize>) {
     let cfg = exhaust::small_programs();
     let dom = exhaust::Domain::default();
-    let count = exhaust::env("FOCUSCHECK_VC_PROGRAMS", PROGRAMS);
     let mut failures = Vec::new();
     let mut tally: BTreeMap<String, usize> = BTreeMap::new();
     let mut count_as = |what: &str| *tally.entry(what.to_string()).or_default() += 1;
     for seed in 0..count {
         let text = gen::program(seed, &cfg);
         let name = format!("vc{seed}.c");
-        let (p, diags) = focuscheck::load(Arc::new(SourceFile::new(&name, &text)), &LowerOptions::default());
+        let (p, diags) = focuscheck::load(Arc::new(SourceFile::new(&name, &text)), lower);
         let p = p.unwrap_or_else(|| panic!("seed {seed}: generated program rejected: {diags:?}\n{text}"));
         let (copts, _) = exhaust::check_options(0, Duration::from_secs(10));
         let report = focuscheck::check::check(&p, &[], &copts);
@@ -98,6 +102,9 @@ fn engines_agree_and_vc_verdicts_hold() {
                 continue;
             }
             count_as("confirmed warnings");
+            if matches!(p.site(site).kind, SiteKind::Overflow | SiteKind::Shift) {
+                count_as("confirmed overflow or shift warnings");
+            }
             let run = interp::run(
                 &p,
                 &Config {
@@ -139,6 +146,9 @@ fn engines_agree_and_vc_verdicts_hold() {
                 continue;
             }
             count_as("vc safe checks");
+            if matches!(site.kind, SiteKind::Overflow | SiteKind::Shift) {
+                count_as("vc safe overflow or shift checks");
+            }
             if let Some(run) = reached.get(&SiteId(i as u32)) {
                 fail(format!(
                     "verify calls {} safe, but {run} reach it",
@@ -216,20 +226,63 @@ fn engines_agree_and_vc_verdicts_hold() {
             }
         }
     }
-    println!("vc engine on {count} generated programs: {tally:?}");
+    (failures, tally)
+}
+
+/// No failures, and at least `n` of each kind of check asked for.
+fn assert_held(what: &str, failures: &[String], tally: &BTreeMap<String, usize>, wanted: &[(&str, usize)]) {
+    println!("{what}: {tally:?}");
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
         failures.len(),
         failures.join("\n\n")
     );
-    let at_least = |what: &str, n: usize| {
-        let got: usize = tally.iter().filter(|(k, _)| k.contains(what)).map(|(_, v)| v).sum();
-        assert!(got >= n, "too few `{what}`: {tally:?}");
+    for &(kind, n) in wanted {
+        let got: usize = tally.iter().filter(|(k, _)| k.contains(kind)).map(|(_, v)| v).sum();
+        assert!(got >= n, "too few `{kind}`: {tally:?}");
+    }
+}
+
+#[test]
+fn engines_agree_and_vc_verdicts_hold() {
+    let count = exhaust::env("FOCUSCHECK_VC_PROGRAMS", PROGRAMS);
+    let (failures, tally) = check_programs(count, &LowerOptions::default());
+    let what = format!("vc engine on {count} generated programs");
+    assert_held(
+        &what,
+        &failures,
+        &tally,
+        &[
+            ("havoc: verified", 5),
+            ("kinduction:2: verified", 5),
+            ("confirmed warnings", 10),
+            ("both decide", 20),
+            ("vc safe checks", 20),
+        ],
+    );
+}
+
+/// The same under `--property no-overflow`: signed arithmetic and `<<` are
+/// checked (the bits of a value whose range was only assumed after its
+/// own overflow check once made such a check wrongly safe).
+#[test]
+fn no_overflow_verdicts_hold() {
+    let count = exhaust::env("FOCUSCHECK_VC_OVERFLOW_PROGRAMS", OVERFLOW_PROGRAMS);
+    let lower = LowerOptions {
+        overflow_checks: true,
+        ..LowerOptions::default()
     };
-    at_least("havoc: verified", 5);
-    at_least("kinduction:2: verified", 5);
-    at_least("confirmed warnings", 10);
-    at_least("both decide", 20);
-    at_least("vc safe checks", 20);
+    let (failures, tally) = check_programs(count, &lower);
+    let what = format!("vc engine on {count} generated programs, overflow checked");
+    assert_held(
+        &what,
+        &failures,
+        &tally,
+        &[
+            ("confirmed overflow or shift warnings", 2),
+            ("vc safe overflow or shift checks", 20),
+            ("both decide", 20),
+        ],
+    );
 }

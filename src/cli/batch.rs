@@ -185,6 +185,9 @@ pub struct FileOut {
     /// document that lists it in JSON and SARIF.
     pub status: &'static str,
     pub errors: Vec<MessageDoc>,
+    /// Warnings and notes about the file (a part left out, what an entry's
+    /// pointer parameter points to), for its document's `warnings`.
+    pub warnings: Vec<MessageDoc>,
     /// The progress line's note.
     pub note: String,
 }
@@ -200,6 +203,7 @@ impl FileOut {
             bad: true,
             status: "error",
             errors: Vec::new(),
+            warnings: Vec::new(),
             note: note.into(),
         }
     }
@@ -208,8 +212,9 @@ impl FileOut {
     /// document if the file goes no further.
     pub fn diagnostics(&mut self, file: &SourceFile, diags: &[Diag], located: bool, color: bool) {
         self.stderr.push_str(&crate::diag::render(file, diags, color));
-        self.errors
-            .extend(crate::views::json::diagnostics(file, diags, located).0);
+        let (errors, warnings) = crate::views::json::diagnostics(file, diags, located);
+        self.errors.extend(errors);
+        self.warnings.extend(warnings);
     }
 }
 
@@ -294,6 +299,9 @@ pub fn run_documents(
             match r.doc {
                 Some(mut doc) => {
                     doc["status"] = "checked".into();
+                    if !r.warnings.is_empty() {
+                        doc["warnings"] = serde_json::json!(r.warnings);
+                    }
                     jsonl(&doc);
                     docs.push(doc);
                 }

@@ -297,8 +297,9 @@ pub fn envelope(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>, succe
 
 /// The log for commands whose files are JSON documents (`verify`,
 /// `doomed`): a document whose `status` is not `checked` was not analysed,
-/// and each of its `errors` becomes an error notification in its file. A
-/// result's rule that `rules` does not describe is declared by its id.
+/// and each of its `errors` becomes an error notification in its file;
+/// each of its `warnings` a warning notification. A result's rule that
+/// `rules` does not describe is declared by its id.
 pub fn documents_log(mut rules: Vec<Value>, results: Vec<Value>, docs: &[Value]) -> Value {
     for r in &results {
         if r["ruleId"].is_string() && !rules.iter().any(|x| x["id"] == r["ruleId"]) {
@@ -311,6 +312,15 @@ pub fn documents_log(mut rules: Vec<Value>, results: Vec<Value>, docs: &[Value])
         let errors: Vec<MessageDoc> = serde_json::from_value(d["errors"].clone()).unwrap_or_default();
         let id = d["status"].as_str().unwrap_or("error");
         notes.extend(errors.iter().map(|m| notification(&artifact, m, "error", id)));
+    }
+    for d in docs {
+        let artifact = json!({"uri": uri(d["file"].as_str().unwrap_or_default())});
+        let warnings: Vec<MessageDoc> = serde_json::from_value(d["warnings"].clone()).unwrap_or_default();
+        notes.extend(
+            warnings
+                .iter()
+                .map(|m| notification(&artifact, m, "warning", "warning")),
+        );
     }
     let success = docs.iter().all(|d| d["status"] == "checked");
     envelope(rules, results, notes, success)
