@@ -144,7 +144,7 @@ fn iterations(a: &Analysis, trace: &[crate::interp::Step]) -> u32 {
 
 /// A counterexample of the VC engine: explained from its run alone.
 fn from_vc(r: &CondReport) -> bool {
-    r.engine == "vc" && r.counterexample.is_some()
+    matches!(r.engine, "vc" | "runs") && r.counterexample.is_some()
 }
 
 /// Explains each condition confirmed unsafe whose explanation has no FSS
@@ -320,6 +320,7 @@ fn check_in_context(
         property: opts.property,
         plan,
         deadline: at(1.0).or_else(|| Some(Instant::now() + plan.budget)),
+        runs: which == Engine::Auto,
     };
     if which == Engine::Vc {
         let results = vc_check.verdicts(&mut vc);

@@ -8,6 +8,9 @@
 //! that covers every run, `vc::ProcResult::exhaustive`), and unsafe only
 //! when the model's inputs replay in the interpreter to the same error
 //! (`Status::Confirmed`); the interpreter's run is the counterexample.
+//! Under `auto`, sampled runs of the interpreter (`runs.rs`) come first.
+
+mod runs;
 
 use crate::analysis::witness::Counterexample;
 use crate::analysis::{CondReport, Verdict};
@@ -75,6 +78,8 @@ pub struct Decision {
     pub verdict: Verdict,
     pub reason: String,
     pub counterexample: Option<Counterexample>,
+    /// `vc`, or `runs` for a sampled run's counterexample.
+    pub engine: &'static str,
 }
 
 /// What the VC engine did for one file.
@@ -82,6 +87,8 @@ pub struct Decision {
 pub struct VcStats {
     /// The modes run, in order (`havoc`, `kinduction:2`, `unroll:1`, ...).
     pub modes: Vec<String>,
+    /// Sampled runs made before them (`auto`).
+    pub runs: u32,
     pub time: Duration,
     pub solver_time: Duration,
     /// The wall-clock guard (`--timeout`) cut the VC engine: what it left
@@ -109,6 +116,8 @@ pub struct VcCheck<'a> {
     pub plan: &'a VcPlan,
     /// Past it, what is open stays unknown.
     pub deadline: Option<Instant>,
+    /// Sampled runs first (`auto`).
+    pub runs: bool,
 }
 
 impl VcCheck<'_> {
@@ -124,6 +133,9 @@ impl VcCheck<'_> {
         if self.past() {
             stats.cut = true;
             return out;
+        }
+        if self.runs {
+            out = self.sampled(wanted, &mut stats.runs);
         }
         let invariants = vc::houdini::user_invariants(p, a).unwrap_or_default();
         let opts = |loops: Loops| vc::Options {
@@ -205,6 +217,7 @@ impl VcCheck<'_> {
                     verdict: Verdict::Safe,
                     reason: format!("the VC engine proves it (--loops {mode}): {why}"),
                     counterexample: None,
+                    engine: "vc",
                 })
             }
             true => {
@@ -216,6 +229,7 @@ impl VcCheck<'_> {
                     verdict: Verdict::Unsafe,
                     reason: format!("the VC engine's counterexample (--loops {mode}) replays to the error"),
                     counterexample: Some(self.counterexample(id, w)?),
+                    engine: "vc",
                 })
             }
         }
@@ -273,7 +287,7 @@ impl VcCheck<'_> {
                     r.reason = format!("{} (the Datalog engine left it unknown: {})", d.reason, r.reason);
                     r.verdict = d.verdict;
                     r.counterexample = d.counterexample;
-                    r.engine = "vc";
+                    r.engine = d.engine;
                     // The verdict no longer rests on the cut search.
                     r.truncated = false;
                 }
@@ -288,11 +302,15 @@ impl VcCheck<'_> {
     }
 
     fn undecided(&self, stats: &VcStats) -> String {
+        let runs = match stats.runs {
+            0 => String::new(),
+            n => format!("no sampled run reaches it ({n} run{}); ", if n == 1 { "" } else { "s" }),
+        };
         if stats.modes.is_empty() {
-            return "the VC engine did not run: the time limit was reached".into();
+            return format!("{runs}the VC engine did not run: the time limit was reached");
         }
         format!(
-            "the VC engine did not decide it either ({}{})",
+            "{runs}the VC engine did not decide it either ({}{})",
             stats.modes.join(", "),
             if stats.cut { "; the time limit was reached" } else { "" }
         )
@@ -328,13 +346,14 @@ impl VcCheck<'_> {
                     verdict: Verdict::Unknown,
                     reason: self.undecided(stats).replace(" either", ""),
                     counterexample: None,
+                    engine: "vc",
                 });
                 CondReport {
                     id,
                     verdict: d.verdict,
                     reason: d.reason,
                     counterexample: d.counterexample,
-                    engine: "vc",
+                    engine: d.engine,
                     truncated,
                     clock_cut: truncated,
                 }

@@ -15,6 +15,7 @@ use focuscheck::analysis::{CheckOptions, Verdict};
 use focuscheck::check::{check_with, PROBE_STATES};
 use focuscheck::engines::{Engine, VcPlan};
 use focuscheck::ir::lower::LowerOptions;
+use focuscheck::ir::SiteKind;
 use focuscheck::syntax::source::SourceFile;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -146,6 +147,113 @@ fn large_lock_programs_are_handed_over_and_their_bugs_explained() {
         );
         if !wrong.is_empty() {
             failures.push(format!("{name}: {wrong:#?}\n{text}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A set kept in an array of `n` elements, filled from `n` inputs; with
+/// `fault`, the membership test answers "absent" when it finds the value,
+/// so equal inputs are inserted twice and the duplicate check fails.
+fn set_program(n: usize, fault: bool) -> String {
+    let found = if fault { 0 } else { 1 };
+    format!(
+        "extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int contains(int set[], int size, int value) {{
+  for (int i = 0; i < size; i++)
+    if (set[i] == value)
+      return {found};
+  return 0;
+}}
+int main(void) {{
+  int set[{n}];
+  int n = 0;
+  for (int v = 0; v < {n}; v++) {{
+    int x = __VERIFIER_nondet_int();
+    if (!contains(set, n, x))
+      set[n++] = x;
+  }}
+  for (int i = 0; i + 1 < n; i++)
+    if (set[i] == set[i + 1])
+      reach_error();
+  return 0;
+}}
+"
+    )
+}
+
+/// Errors behind thousands of loop iterations, past any unrolling and
+/// where the Datalog engine widens: `auto`'s sampled runs find them, each
+/// run is a counterexample the interpreter replays to the error, and the
+/// shorter runs are explained with FSSs that replay and hold the fault's
+/// line. No sampled run makes the correct version unsafe.
+#[test]
+fn sampled_runs_find_errors_behind_long_loops() {
+    let mut failures = Vec::new();
+    // (size, fault, explained): the longest run only for its verdict.
+    for (n, fault, explain) in [(300, true, true), (300, false, true), (3000, true, false)] {
+        let text = set_program(n, fault);
+        let name = format!("set_{n}_{fault}.c");
+        let (p, diags) = focuscheck::load(Arc::new(SourceFile::new(&name, &text)), &LowerOptions::default());
+        let p = p.unwrap_or_else(|| panic!("{name}: rejected: {diags:?}\n{text}"));
+        let mut opts = CheckOptions::default();
+        // A guard only; the runs are counted in steps.
+        opts.engine.timeout = Some(Duration::from_secs(300));
+        opts.engine.max_states = 2_000;
+        opts.explain = explain;
+        let report = check_with(&p, &[], &opts, Engine::Auto, &VcPlan::default(), Instant::now());
+        let error = report
+            .results
+            .iter()
+            .find(|r| {
+                report
+                    .condition(r)
+                    .site()
+                    .is_some_and(|s| p.site(s).kind == SiteKind::ReachError)
+            })
+            .expect("the reach_error condition");
+        let mut wrong = Vec::new();
+        for r in &report.results {
+            if r.verdict == Verdict::Unsafe && (!fault || r.id != error.id) {
+                wrong.push(format!("{:?} unsafe ({}): {}", r.id, r.engine, r.reason));
+            }
+        }
+        if fault {
+            match (&error.verdict, error.engine, &error.counterexample) {
+                (Verdict::Unsafe, "runs", Some(cx)) => {
+                    let replay = focuscheck::interp::run(
+                        &p,
+                        &focuscheck::interp::Config {
+                            inputs: cx.inputs.iter().cloned().collect(),
+                            choices: cx.choices.clone(),
+                            ..Default::default()
+                        },
+                    );
+                    if !matches!(replay.map(|r| r.outcome), Ok(focuscheck::interp::Outcome::Error { .. })) {
+                        wrong.push("the sampled run does not replay to the error".into());
+                    }
+                }
+                _ => wrong.push(format!(
+                    "reach_error: {:?} by {}: {}",
+                    error.verdict, error.engine, error.reason
+                )),
+            }
+            match report.explanations.get(&error.id).filter(|e| !e.fss.is_empty()) {
+                None if explain => wrong.push(format!("not explained: {:?}", report.no_fss(error))),
+                // The fault: `return 0` where the value is found (line 6).
+                Some(e) if !e.fss.iter().any(|f| f.entries.iter().any(|x| x.line == 6)) => {
+                    wrong.push("no FSS holds the fault's line 6".into())
+                }
+                _ => {}
+            }
+        }
+        if explain {
+            let (_, _, not_true) = run_explained::check_report(&p, &report);
+            wrong.extend(not_true);
+        }
+        if !wrong.is_empty() {
+            failures.push(format!("{name}: {wrong:#?}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

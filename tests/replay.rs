@@ -159,3 +159,33 @@ fn a_comma_list_underlines_each_item_that_matters() {
     let marks = lines[at + 1];
     assert_eq!(marks.matches("-----").count(), 2, "{marks}");
 }
+
+/// A run of many equal values (an array's worth of zeros) is replayed as
+/// `--fill V` and its choices are shown folded; the command reaches the
+/// error, and `run --fill` with another value does not.
+#[test]
+fn many_equal_values_are_replayed_with_fill() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zeros.c");
+    std::fs::write(
+        &path,
+        "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint main(void) {\n  int a[20];\n  for (int i = 0; i < 20; i++) a[i] = __VERIFIER_nondet_int();\n  int same = 1;\n  for (int i = 1; i < 20; i++) if (a[i] != a[0]) same = 0;\n  if (same && a[0] == 0) reach_error();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let (code, stdout, stderr) = focuscheck(&["check", file, "--view", "full"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("choices: 0 (×20)"), "{stdout}");
+    let cmds = replays(&stdout);
+    assert!(!cmds.is_empty(), "{stdout}");
+    for words in cmds {
+        assert_eq!(words[3..], ["--fill", "0"], "{words:?}");
+        let (code, out, err) = run_printed(&words);
+        assert_eq!(code, 1, "{words:?}:\n{out}{err}");
+        assert!(out.contains("result: error"), "{out}");
+        assert!(out.contains("choices: 0 (×20)"), "{out}");
+    }
+    let (code, out, err) = focuscheck(&["run", file, "--fill", "1"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("finished without error"), "{out}");
+}

@@ -98,8 +98,8 @@ pub struct CondReport {
     /// check. Even when another engine decides it afterwards, the file
     /// says `truncated`: what was said along the way depends on the load.
     pub clock_cut: bool,
-    /// The engine whose verdict this is: `fsum` (this one), `vc`, or
-    /// `fsum+vc` when neither decided (`check --engine`).
+    /// The engine whose verdict this is: `fsum` (this one), `vc`, `runs`
+    /// (a sampled run of `auto`), or `fsum+vc` when neither decided.
     pub engine: &'static str,
 }
 

@@ -410,6 +410,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
             inputs: inputs.iter().cloned().collect(),
             choices: choices.clone(),
             seed: None,
+            fill: None,
             max_steps: 50_000_000,
             conditions: self.users.to_vec(),
             watch: match &self.engine.cx.conds[k.0 as usize].kind {

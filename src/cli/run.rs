@@ -22,6 +22,10 @@ pub struct RunArgs {
     /// Draw missing inputs and choices at random from this seed.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+    /// Give missing inputs and choices this value (the nearest one their
+    /// type allows), e.g. `--fill 0`; `--seed` takes precedence.
+    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    fill: Option<i64>,
     /// Print every statement executed.
     #[arg(long)]
     trace: bool,
@@ -89,6 +93,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
         inputs,
         choices,
         seed: args.seed,
+        fill: args.fill,
         max_steps: args.max_steps,
         conditions: conditions.clone(),
         watch: None,
@@ -123,8 +128,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
         outln!("inputs: {}", shown.join(" "));
     }
     if !run.choices.is_empty() {
-        let shown: Vec<String> = run.choices.iter().map(|v| v.to_string()).collect();
-        outln!("choices: {}", shown.join(","));
+        outln!("choices: {}", crate::views::text::choices_line(&run.choices));
     }
     if args.trace {
         outln!("trace:");
@@ -302,7 +306,7 @@ fn render_trace(p: &Program, trace: &[interp::Step]) -> String {
 fn run_error_message(p: &Program, e: &RunError) -> String {
     match e {
         RunError::MissingInput { name, node } => format!(
-            "no value for input `{name}`, which {} reads (`{}`): give it with `--input {name}=VALUE`, or use `--seed N`",
+            "no value for input `{name}`, which {} reads (`{}`): give it with `--input {name}=VALUE`, or use `--seed N` or `--fill V`",
             p.location(p.node(*node).span),
             one_line(p.text(p.node(*node).span))
         ),
@@ -320,7 +324,7 @@ fn run_error_message(p: &Program, e: &RunError) -> String {
             )
         }
         RunError::MissingChoice { node, index } => format!(
-            "the run needs choice number {} at {} (`{}`): extend `--choices`, or use `--seed N`",
+            "the run needs choice number {} at {} (`{}`): extend `--choices`, or use `--seed N` or `--fill V`",
             index + 1,
             p.location(p.node(*node).span),
             one_line(p.text(p.node(*node).span))

@@ -73,6 +73,7 @@ impl<'a> RunOracle<'a> {
             inputs,
             choices: Vec::new(),
             seed: Some(seed),
+            fill: None,
             max_steps: self.max_steps,
             conditions,
             watch: None,

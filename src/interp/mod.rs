@@ -18,6 +18,9 @@ pub struct Config {
     pub choices: Vec<i64>,
     /// Draw missing inputs and choices from this seed instead of failing.
     pub seed: Option<u64>,
+    /// Without a seed, missing inputs and choices take this value (the
+    /// nearest one their type or range allows) instead of failing.
+    pub fill: Option<i64>,
     pub max_steps: u64,
     pub conditions: Vec<UserCond>,
     /// Stop at the first violation of this condition only; `None` stops at
@@ -31,6 +34,7 @@ impl Default for Config {
             inputs: BTreeMap::new(),
             choices: Vec::new(),
             seed: None,
+            fill: None,
             max_steps: 10_000_000,
             conditions: Vec::new(),
             watch: None,
@@ -383,10 +387,11 @@ impl Machine<'_> {
                     }
                     v
                 }
-                None => match &mut self.rng {
-                    Some(r) => r.draw(s.range),
+                None => match (&mut self.rng, self.cfg.fill) {
+                    (Some(r), _) => r.draw(s.range),
+                    (None, Some(v)) => v.clamp(s.range.0, s.range.1),
                     // Asked for only if the run reads it.
-                    None => {
+                    (None, None) => {
                         let marks = if global {
                             self.fresh.get_mut()
                         } else {
@@ -415,9 +420,10 @@ impl Machine<'_> {
         let index = self.choices_used.len();
         let v = match self.cfg.choices.get(index) {
             Some(&v) => v,
-            None => match &mut self.rng {
-                Some(r) => r.draw(range),
-                None => return Err(Stop::Run(RunError::MissingChoice { node, index })),
+            None => match (&mut self.rng, self.cfg.fill) {
+                (Some(r), _) => r.draw(range),
+                (None, Some(v)) => v.clamp(range.0, range.1),
+                (None, None) => return Err(Stop::Run(RunError::MissingChoice { node, index })),
             },
         };
         if v < range.0 || v > range.1 {

@@ -745,6 +745,7 @@ impl Replay {
             inputs: inputs.iter().cloned().collect(),
             choices: choices.to_vec(),
             seed: Some(0),
+            fill: None,
             max_steps: 1_000_000,
             conditions: Vec::new(),
             watch: None,

@@ -554,6 +554,7 @@ fn replay(p: &Program, users: &[UserCond], w: &mut Warning) {
                 inputs: inputs.iter().cloned().collect(),
                 choices: w.choices.clone(),
                 seed,
+                fill: None,
                 max_steps: 10_000_000,
                 conditions: users.to_vec(),
                 watch,

@@ -150,8 +150,8 @@ pub struct CondDoc {
     pub declared: Option<Place>,
     pub verdict: &'static str,
     pub reason: String,
-    /// The engine whose verdict it is: `fsum`, `vc`, or `fsum+vc` (neither
-    /// decided).
+    /// The engine whose verdict it is: `fsum`, `vc`, `runs` (a sampled
+    /// run), or `fsum+vc` (neither decided).
     pub engine: &'static str,
     /// Feasible focus-statement sequences, ranked.
     pub fss: Vec<FssDoc>,

@@ -101,10 +101,18 @@ pub fn shell_word(s: &str) -> String {
 }
 
 /// `prefix` (`focuscheck run FILE` and its options) with the inputs the run
-/// read and its choices: the command that replays it.
+/// read and its choices: the command that replays it. Many values all
+/// equal (a sampled run's, or an array's worth of zeros) become `--fill V`.
 pub fn replay_command(prefix: &str, inputs: &[(String, i64)], unused: &[String], choices: &[i64]) -> String {
     let mut c = prefix.to_string();
-    for (k, v) in inputs.iter().filter(|(k, _)| !unused.contains(k)) {
+    let read: Vec<&(String, i64)> = inputs.iter().filter(|(k, _)| !unused.contains(k)).collect();
+    let mut values = read.iter().map(|(_, v)| *v).chain(choices.iter().copied());
+    let first = values.next();
+    if let Some(v) = first.filter(|&v| read.len() + choices.len() >= FILL_AT && values.all(|w| w == v)) {
+        c.push_str(&format!(" --fill {v}"));
+        return c;
+    }
+    for (k, v) in read {
         c.push_str(" --input ");
         c.push_str(&shell_word(&format!("{k}={v}")));
     }
@@ -115,6 +123,22 @@ pub fn replay_command(prefix: &str, inputs: &[(String, i64)], unused: &[String],
     }
     c
 }
+
+/// Choices as a list, a value repeated 4 times or more in a row shown
+/// once with its count (`0,1 (×5000),0`).
+pub fn choices_line(choices: &[i64]) -> String {
+    let mut parts = Vec::new();
+    for group in choices.chunk_by(|a, b| a == b) {
+        match group.len() {
+            n if n >= 4 => parts.push(format!("{} (×{n})", group[0])),
+            _ => parts.extend(group.iter().map(|v| v.to_string())),
+        }
+    }
+    parts.join(",")
+}
+
+/// At least this many values, all equal, are replayed with `--fill`.
+const FILL_AT: usize = 8;
 
 fn paint(color: bool, code: &str, s: &str) -> String {
     if color {
@@ -280,8 +304,8 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                 })
                 .unwrap_or_default();
             let _ = writeln!(out, "  {}: {describe}{at}", verdict_word(o.color, res.verdict));
-            if res.engine == "vc" {
-                let _ = writeln!(out, "    engine: vc: {}", res.reason);
+            if matches!(res.engine, "vc" | "runs") {
+                let _ = writeln!(out, "    engine: {}: {}", res.engine, res.reason);
             }
             continue;
         }
@@ -304,8 +328,8 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         }
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
-        } else if res.engine == "vc" {
-            let _ = writeln!(out, "  engine: vc: {}", res.reason);
+        } else if matches!(res.engine, "vc" | "runs") {
+            let _ = writeln!(out, "  engine: {}: {}", res.engine, res.reason);
         }
         let shows_trace = o.view == View::Full || ex.is_none_or(|e| e.fss.is_empty());
         if let (Some(cx), false) = (&res.counterexample, shows_trace) {
@@ -661,8 +685,7 @@ fn trace_block(p: &Program, o: &TextOptions, a: &Analysis, cx: &Counterexample, 
         let _ = writeln!(out, "    inputs: {line}");
     }
     if !cx.choices.is_empty() {
-        let ch: Vec<String> = cx.choices.iter().map(|v| v.to_string()).collect();
-        let _ = writeln!(out, "    choices: {}", ch.join(","));
+        let _ = writeln!(out, "    choices: {}", choices_line(&cx.choices));
     }
     for cmd in (o.replay)(cx) {
         let _ = writeln!(out, "    replay: {cmd}");

@@ -111,7 +111,7 @@ fn check_fss(p: &Program, report: &Report, c: &CondReport, run: &interp::Run, f:
 pub fn check_report(p: &Program, report: &Report) -> (usize, usize, Vec<String>) {
     let (mut unsafe_vc, mut explained, mut wrong) = (0, 0, Vec::new());
     for c in &report.results {
-        if c.verdict != Verdict::Unsafe || c.engine != "vc" {
+        if c.verdict != Verdict::Unsafe || !matches!(c.engine, "vc" | "runs") {
             continue;
         }
         unsafe_vc += 1;

@@ -101,6 +101,7 @@ fn replay(q: &Program, w: &Witness) -> Option<interp::Run> {
         inputs: w.inputs.iter().cloned().collect(),
         choices: w.choices.clone(),
         seed: Some(0),
+        fill: None,
         max_steps: 1_000_000,
         conditions: Vec::new(),
         watch: None,

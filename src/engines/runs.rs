@@ -1,0 +1,97 @@
+//! Sampled runs: `auto` runs the interpreter on a few input vectors chosen
+//! without a solver before the VC engine starts. A run that ends at a
+//! condition's error is a counterexample as it is (the interpreter is the
+//! replay oracle), and it settles conditions no engine reaches by search:
+//! errors behind loops of 100,000 iterations, where a bounded unrolling
+//! ends long before and the Datalog engine widens the loop.
+//!
+//! The vectors are fixed (every input and choice 0, every one 1, then two
+//! seeds), and each run is bounded by a count of steps, so which
+//! conditions they decide does not depend on the machine.
+
+use super::{key, Decision, VcCheck};
+use crate::analysis::witness::Counterexample;
+use crate::analysis::Verdict;
+use crate::context::conditions::CondId;
+use crate::interp;
+use crate::vc::gc::CheckKey;
+use std::collections::BTreeMap;
+
+/// Steps of one sampled run (about 0.3 s and 200 MB of trace at most).
+pub const RUN_STEPS: u64 = 5_000_000;
+
+/// How a sampled run draws its inputs and choices.
+#[derive(Clone, Copy, Debug)]
+enum Sample {
+    /// Every input and choice this value (the nearest its type allows).
+    Fill(i64),
+    /// Drawn by the interpreter's fixed generator from this seed.
+    Seed(u64),
+}
+
+const SAMPLES: [Sample; 4] = [Sample::Fill(0), Sample::Fill(1), Sample::Seed(1), Sample::Seed(2)];
+
+impl Sample {
+    fn describe(self) -> String {
+        match self {
+            Sample::Fill(v) => format!("every input and choice {v}"),
+            Sample::Seed(s) => format!("inputs drawn from seed {s}"),
+        }
+    }
+}
+
+impl VcCheck<'_> {
+    /// Decides the conditions of `wanted` that a sampled run reaches; the
+    /// number of runs made goes to `made`.
+    pub(super) fn sampled(&self, wanted: &[CondId], made: &mut u32) -> BTreeMap<CondId, Decision> {
+        let mut out = BTreeMap::new();
+        for sample in SAMPLES {
+            if wanted.iter().all(|id| out.contains_key(id)) || self.past() {
+                break;
+            }
+            let (seed, fill) = match sample {
+                Sample::Fill(v) => (None, Some(v)),
+                Sample::Seed(s) => (Some(s), None),
+            };
+            let cfg = interp::Config {
+                seed,
+                fill,
+                max_steps: RUN_STEPS,
+                conditions: self.users.to_vec(),
+                ..interp::Config::default()
+            };
+            *made += 1;
+            let Ok(run) = interp::run(self.p, &cfg) else { continue };
+            let reached = match &run.outcome {
+                interp::Outcome::Error { site, .. } => CheckKey::Site(*site),
+                interp::Outcome::Condition { index, .. } => CheckKey::User(*index),
+                _ => continue,
+            };
+            let Some(&id) = wanted
+                .iter()
+                .find(|&&id| key(self.conds, id) == reached && !out.contains_key(&id))
+            else {
+                continue;
+            };
+            out.insert(
+                id,
+                Decision {
+                    verdict: Verdict::Unsafe,
+                    reason: format!(
+                        "a sampled run ({}) reaches the error in {} steps",
+                        sample.describe(),
+                        run.trace.len()
+                    ),
+                    counterexample: Some(Counterexample {
+                        path: Vec::new(),
+                        inputs: run.inputs.clone(),
+                        choices: run.choices.clone(),
+                        run,
+                    }),
+                    engine: "runs",
+                },
+            );
+        }
+        out
+    }
+}
