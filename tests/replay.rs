@@ -189,3 +189,24 @@ fn many_equal_values_are_replayed_with_fill() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("finished without error"), "{out}");
 }
+
+/// A folded loop that calls a function with an array names the program's
+/// values only: not a pointer's tag or offset, nor a temporary.
+#[test]
+fn a_folded_call_with_an_array_names_only_program_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fold_array.c");
+    std::fs::write(
+        &path,
+        "extern void reach_error(void);\nint first(int a[], int n) { return n > 0 ? a[0] : -1; }\nint main(void) {\n  int a[8];\n  int s = 0;\n  for (int i = 0; i < 8; i++) {\n    a[i] = i;\n    s += first(a, i);\n  }\n  if (s == -1) reach_error();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let (code, stdout, stderr) = focuscheck(&["check", file, "--view", "full"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let folds: Vec<&str> = stdout.lines().filter(|l| l.contains(" × ")).collect();
+    assert!(folds.iter().any(|l| l.contains("`i` from")), "{stdout}");
+    for l in folds {
+        assert!(!l.contains(".off") && !l.contains('$') && !l.contains("`a` ="), "{l}");
+    }
+}

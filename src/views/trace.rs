@@ -92,6 +92,16 @@ fn trace_docs(xs: Vec<Folded<TraceLine>>) -> Vec<TraceLine> {
     .make(xs)
 }
 
+/// A value a fold may range over, unless its place is named through a
+/// temporary (`a[$t1]`: no name a reader knows).
+fn folded_value(place: String, v: i64) -> Vec<(String, i64)> {
+    if place.contains('$') {
+        Vec::new()
+    } else {
+        vec![(place, v)]
+    }
+}
+
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -179,6 +189,9 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                         .params
                         .iter()
                         .zip(vals.iter())
+                        // A pointer's tag and offset are not values of the
+                        // program (the call's line shows `&a[0]`).
+                        .filter(|(v, _)| !pointers.contains_key(v) && !offsets.contains_key(v))
                         .map(|(&v, a)| (p.var(v).name.clone(), *a))
                         .collect(),
                     None => Vec::new(),
@@ -233,7 +246,7 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                 };
                 let verb = if temp { "Evaluated" } else { "Executed" };
                 let values = match (s.value, temp) {
-                    (Some(v), false) => vec![(place_text(p, &offsets, place), v)],
+                    (Some(v), false) => folded_value(place_text(p, &offsets, place), v),
                     _ => Vec::new(),
                 };
                 push("assign", format!("{verb} `{text}`{v}"), values);
@@ -242,9 +255,8 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                 let v = s.value.map(|v| v.to_string()).unwrap_or_default();
                 let values = s
                     .value
-                    .map(|v| (place_text(p, &offsets, place), v))
-                    .into_iter()
-                    .collect();
+                    .map(|v| folded_value(place_text(p, &offsets, place), v))
+                    .unwrap_or_default();
                 push(
                     "choice",
                     format!("Chose {} = {v}", place_text(p, &offsets, place)),
