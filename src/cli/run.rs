@@ -19,6 +19,10 @@ pub struct RunArgs {
     /// order the run needs them, e.g. `--choices 1,0,1`.
     #[arg(long, value_name = "V,V,...", allow_hyphen_values = true)]
     choices: Option<String>,
+    /// `--choices` read from a file (separated by commas, spaces or
+    /// newlines): a run of 100,000 choices does not fit a command line.
+    #[arg(long, value_name = "PATH", conflicts_with = "choices")]
+    choices_file: Option<std::path::PathBuf>,
     /// Draw missing inputs and choices at random from this seed.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
@@ -71,7 +75,17 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
         inputs.insert(k.trim().replace(' ', ""), v);
     }
     let mut choices = Vec::new();
-    if let Some(c) = &args.choices {
+    let from_file = match &args.choices_file {
+        None => None,
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => Some(text.split_whitespace().collect::<Vec<_>>().join(",")),
+            Err(e) => {
+                ui.error(&format!("`--choices-file`: cannot read {}: {e}", path.display()));
+                return EXIT_USAGE;
+            }
+        },
+    };
+    if let Some(c) = args.choices.as_ref().or(from_file.as_ref()) {
         for part in c.split(',').filter(|s| !s.trim().is_empty()) {
             match parse_value(part) {
                 Some(v) => choices.push(v),
