@@ -144,7 +144,7 @@ fn iterations(a: &Analysis, trace: &[crate::interp::Step]) -> u32 {
 
 /// A counterexample of the VC engine: explained from its run alone.
 fn from_vc(r: &CondReport) -> bool {
-    matches!(r.engine, "vc" | "runs") && r.counterexample.is_some()
+    r.from_a_run() && r.counterexample.is_some()
 }
 
 /// Explains each condition confirmed unsafe whose explanation has no FSS

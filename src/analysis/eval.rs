@@ -223,7 +223,7 @@ impl Evaluator<'_, '_> {
             Constraint::compare(&r, RelOp::Le, &LinExpr::constant(hi)),
         ];
         if ty.bits() < 64 {
-            let q = LinExpr::sym(self.env.fresh_alpha(self.node, AlphaDef::Opaque));
+            let q = LinExpr::sym(self.env.fresh_alpha(self.node, AlphaDef::Quotient));
             for (op, b) in [(RelOp::Ge, q_lo), (RelOp::Le, q_hi)] {
                 if let Ok(b) = i64::try_from(b) {
                     cs.push(Constraint::compare(&q, op, &LinExpr::constant(b)));

@@ -2,6 +2,7 @@
 //! (Datalog rules in `rules/`), then counterexample search, feasibility and
 //! replay. See ARCHITECTURE.md.
 
+pub mod bv;
 pub mod calls;
 pub mod eval;
 pub mod explore;
@@ -101,6 +102,14 @@ pub struct CondReport {
     /// The engine whose verdict this is: `fsum` (this one), `vc`, `runs`
     /// (a sampled run of `auto`), or `fsum+vc` when neither decided.
     pub engine: &'static str,
+}
+
+impl CondReport {
+    /// Decided by a run found outside this engine (a VC counterexample or
+    /// a sampled run of `auto`), replayed: explained from that run alone.
+    pub fn from_a_run(&self) -> bool {
+        matches!(self.engine, "vc" | "runs")
+    }
 }
 
 /// The verdict of every reported condition, from the explored graph.

@@ -9,7 +9,8 @@
 //! dividend is fixed; a product is linear once one factor is fixed, at its
 //! model value or, failing that, at a small one), and the caller solves
 //! again. Every constraint added only narrows the models, so
-//! a model that checks out is a run of the path.
+//! a model that checks out is a run of the path. Where this search gives
+//! up, the path is solved exactly in bit-vectors (`bv.rs`).
 
 use super::lp::{self, LpOptions, Sat};
 use super::value::{AlphaDef, Constraint, LinExpr, Sym, Truth};
@@ -32,11 +33,29 @@ pub enum Exact {
 }
 
 /// Searches for an exact model of the constraints `cons` of a path whose
-/// abstraction symbols stand for `alphas`: solve, check the model by
-/// redoing the operations, make the first wrong one exact (each case in
-/// turn), solve again. `first_instance` numbers helper symbols above every
-/// symbol of the path.
+/// abstraction symbols stand for `alphas`: the linear search below, then,
+/// if it gives up, the path in bit-vectors (`bv.rs`).
 pub fn exact_model(
+    cons: &[Constraint],
+    alphas: &[(Sym, AlphaDef)],
+    range: &dyn Fn(Sym) -> (i64, i64),
+    first_instance: u32,
+    opts: LpOptions,
+) -> Exact {
+    match linear_model(cons, alphas, range, first_instance, opts) {
+        Exact::Unknown(why) => match super::bv::exact_model(cons, alphas, range) {
+            Exact::Unknown(_) => Exact::Unknown(why),
+            found => found,
+        },
+        found => found,
+    }
+}
+
+/// Searches for an exact model with the linear solver alone: solve, check
+/// the model by redoing the operations, make the first wrong one exact
+/// (each case in turn), solve again. `first_instance` numbers helper
+/// symbols above every symbol of the path.
+pub fn linear_model(
     cons: &[Constraint],
     alphas: &[(Sym, AlphaDef)],
     range: &dyn Fn(Sym) -> (i64, i64),
@@ -191,7 +210,7 @@ pub fn check(
             None => {
                 // The run would fail or overflow here; an opaque symbol keeps
                 // the model's value.
-                if !matches!(def, AlphaDef::Opaque) && first_wrong.is_none() {
+                if !matches!(def, AlphaDef::Quotient | AlphaDef::Opaque) && first_wrong.is_none() {
                     first_wrong = Some((*s, def));
                 }
                 truth.insert(*s, model.get(s).copied().unwrap_or(0));
@@ -244,7 +263,7 @@ fn make_exact(
         Some(v)
     };
     match def {
-        AlphaDef::Opaque => return None,
+        AlphaDef::Quotient | AlphaDef::Opaque => return None,
         // s = arg - 2^bits * q in the type's range: exact, one case.
         AlphaDef::Conv(arg, t) => {
             let (lo, hi) = t.range();

@@ -34,6 +34,9 @@ pub enum AlphaDef {
     Conv(LinExpr, IntType),
     /// `a op b` in a type (`BitOp::apply`, where defined).
     Bit(BitOp, IntType, LinExpr, LinExpr),
+    /// A helper the path's constraints pin down (the quotient `q` of a
+    /// conversion's `r = v - 2^bits * q`): any value they allow is exact.
+    Quotient,
     /// Not an operation the executor can redo (an overflow).
     Opaque,
 }
@@ -46,7 +49,7 @@ impl AlphaDef {
                 a.syms().chain(b.syms()).collect()
             }
             AlphaDef::Conv(a, _) => a.syms().collect(),
-            AlphaDef::Opaque => Vec::new(),
+            AlphaDef::Quotient | AlphaDef::Opaque => Vec::new(),
         }
     }
 
@@ -67,7 +70,7 @@ impl AlphaDef {
             AlphaDef::Bit(op, t, a, b) => {
                 i64::try_from(op.apply(*t, a.eval(f)? as i128, b.eval(f)? as i128, false)?).ok()
             }
-            AlphaDef::Opaque => None,
+            AlphaDef::Quotient | AlphaDef::Opaque => None,
         }
     }
 }

@@ -7,10 +7,10 @@ use super::explore::Explored;
 use super::explore::{Graph, Return, State};
 use super::lp::{self, LpOptions, Sat};
 use super::path::{Choice, Exec, PathError, PathStep};
-use super::refine;
 use super::refute::Refuter;
 use super::state::{CtxId, Decision, ValId};
 use super::value::{AlphaKey, Sym};
+use super::{bv, refine};
 use crate::context::conditions::CondId;
 use crate::context::conditions::{CondKind, Condition};
 use crate::interp;
@@ -271,6 +271,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                         Some(cx) => return Found::Confirmed(Box::new(cx)),
                         None => break,
                     },
+                    Applied::Unsure(why) => notes.add(why),
                     Applied::Moved => {}
                 }
                 let key = cur.state;
@@ -364,7 +365,8 @@ impl<'a, 'g> Searcher<'a, 'g> {
         // Check feasibility only when new constraints arrived: the bounds
         // so far refute most dead paths at once, the last model (which
         // holds for the constraints before) answers most live ones, and
-        // only the rest go to the LP.
+        // only the rest go to the LP (and, where it gives up, to Z3 in
+        // bit-vectors).
         let len = cur.exec.constraints.len();
         if len > cur.checked {
             let range = |s: Sym| self.range(s);
@@ -383,7 +385,19 @@ impl<'a, 'g> Searcher<'a, 'g> {
                     .collect();
                 match lp::solve(&cons, &range, LpOptions::default()) {
                     Sat::No => return Applied::Dead(Why::Infeasible),
-                    Sat::Unknown(why) => return Applied::Dead(Why::Solver(why)),
+                    // The LP gave up: the path so far in bit-vectors, with
+                    // its operations exact.
+                    Sat::Unknown(why) => {
+                        let alphas: Vec<_> = cur.exec.alphas.iter().cloned().collect();
+                        match bv::exact_model(&cons, &alphas, &range) {
+                            refine::Exact::Model(m) => cur.model = Some(std::sync::Arc::new(m)),
+                            refine::Exact::Infeasible => return Applied::Dead(Why::Infeasible),
+                            refine::Exact::Unknown(_) => {
+                                cur.model = None;
+                                return Applied::Unsure(Why::Solver(why));
+                            }
+                        }
+                    }
                     Sat::Yes(m) => cur.model = Some(std::sync::Arc::new(m)),
                 }
             }
@@ -452,13 +466,8 @@ impl<'a, 'g> Searcher<'a, 'g> {
         notes: &mut Notes,
     ) -> Option<BTreeMap<Sym, i64>> {
         let opts = LpOptions { small: true };
-        match refine::exact_model(
-            &cons,
-            &exec.alphas.iter().cloned().collect::<Vec<_>>(),
-            range,
-            exec.unused_instance(),
-            opts,
-        ) {
+        let alphas: Vec<_> = exec.alphas.iter().cloned().collect();
+        match refine::exact_model(&cons, &alphas, range, exec.unused_instance(), opts) {
             refine::Exact::Model(m) => Some(m),
             refine::Exact::Infeasible => {
                 notes.add(Why::Infeasible);
@@ -580,6 +589,9 @@ impl Guide for ReachGuide<'_, '_, '_> {
 
 enum Applied {
     Moved,
+    /// Moved, though the solver could not say whether the path so far is
+    /// feasible (the replay of a finished path decides).
+    Unsure(Why),
     Done,
     Dead(Why),
 }

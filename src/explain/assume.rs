@@ -440,7 +440,7 @@ impl SymNames {
                 }
                 AlphaDef::Conv(a, t) => format!("({}){}", t.c_name(), operand(&out, a)),
                 AlphaDef::Bit(op, _, a, b) => format!("{} {} {}", operand(&out, a), op.symbol(), operand(&out, b)),
-                AlphaDef::Opaque => continue,
+                AlphaDef::Quotient | AlphaDef::Opaque => continue,
             };
             out.ops.insert(*s, text);
         }
@@ -560,15 +560,21 @@ pub enum Feasible {
     Unknown(String),
 }
 
-/// Is the FSS's constraint set satisfiable over the integers?
-pub fn feasible(e: Explored, run: &FssRun) -> Feasible {
+/// Is the FSS's constraint set satisfiable over the integers? With
+/// `linear_only` (past the time limit), the linear solver alone answers.
+pub fn feasible(e: Explored, run: &FssRun, linear_only: bool) -> Feasible {
     let cons: Vec<Constraint> = run.raw.iter().map(|r| r.c.clone()).collect();
     let range = |s: Sym| match s {
         Sym::Input(k) => e.cx.input_ranges[k as usize],
         Sym::Draw(..) => run.draw_ranges.get(&s).copied().unwrap_or((i64::MIN, i64::MAX)),
         Sym::Alpha(..) => (i64::MIN, i64::MAX),
     };
-    match refine::exact_model(&cons, &run.alphas, &range, run.unused_instance, LpOptions::default()) {
+    let solve = if linear_only {
+        refine::linear_model
+    } else {
+        refine::exact_model
+    };
+    match solve(&cons, &run.alphas, &range, run.unused_instance, LpOptions::default()) {
         Exact::Model(_) => Feasible::Yes,
         Exact::Infeasible => Feasible::No,
         Exact::Unknown(why) => Feasible::Unknown(why.to_string()),

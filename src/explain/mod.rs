@@ -132,7 +132,8 @@ pub fn explain(
         for f in list {
             let (run, feasible) = match assume::fss_constraints(engine, f) {
                 Ok(r) => {
-                    let feasible = assume::feasible(engine, &r);
+                    let late = limits.deadline.is_some_and(|d| std::time::Instant::now() > d);
+                    let feasible = assume::feasible(engine, &r, late);
                     (r, feasible)
                 }
                 Err(PathError::Infeasible) => (assume::FssRun::default(), Feasible::No),

@@ -304,7 +304,7 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                 })
                 .unwrap_or_default();
             let _ = writeln!(out, "  {}: {describe}{at}", verdict_word(o.color, res.verdict));
-            if matches!(res.engine, "vc" | "runs") {
+            if res.from_a_run() {
                 let _ = writeln!(out, "    engine: {}: {}", res.engine, res.reason);
             }
             continue;
@@ -328,7 +328,7 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         }
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
-        } else if matches!(res.engine, "vc" | "runs") {
+        } else if res.from_a_run() {
             let _ = writeln!(out, "  engine: {}: {}", res.engine, res.reason);
         }
         let shows_trace = o.view == View::Full || ex.is_none_or(|e| e.fss.is_empty());

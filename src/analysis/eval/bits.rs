@@ -151,7 +151,7 @@ impl Evaluator<'_, '_> {
             let rem = if want_quotient {
                 z.combine(1, &r, -m)?
             } else {
-                let q = LinExpr::sym(ev.env.fresh_alpha(ev.node, AlphaDef::Opaque));
+                let q = LinExpr::sym(ev.env.fresh_alpha(ev.node, AlphaDef::Quotient));
                 cs.push(Constraint::compare(&r, RelOp::Eq, &z.combine(1, &q, -m)?));
                 r.clone()
             };
