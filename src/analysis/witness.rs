@@ -7,10 +7,10 @@ use super::explore::Explored;
 use super::explore::{Graph, Return, State};
 use super::lp::{self, LpOptions, Sat};
 use super::path::{Choice, Exec, PathError, PathStep};
+use super::refine;
 use super::refute::Refuter;
 use super::state::{CtxId, Decision, ValId};
 use super::value::{AlphaKey, Sym};
-use super::{bv, refine};
 use crate::context::conditions::CondId;
 use crate::context::conditions::{CondKind, Condition};
 use crate::interp;
@@ -83,6 +83,10 @@ struct Cursor<'a, G> {
     bounds: Refuter,
     /// A model of the constraints checked so far (a hint for the next).
     model: Option<std::sync::Arc<std::collections::BTreeMap<Sym, i64>>>,
+    /// The solver could not say whether a prefix of the path is feasible:
+    /// said in the notes if the path ends other than infeasible (an
+    /// infeasible path is infeasible whatever its prefix was).
+    unsure: Option<&'static str>,
 }
 
 /// A path being built and the move to try from it.
@@ -243,6 +247,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 checked: 0,
                 bounds: bounds.clone(),
                 model: None,
+                unsure: None,
             };
             for m in guide.moves(init, &start.guide, None) {
                 todo.push((start.clone(), m));
@@ -264,25 +269,36 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 }
                 match self.apply(&mut cur, m, conds, guide.assumed()) {
                     Applied::Dead(why) => {
+                        if !matches!(why, Why::Infeasible) {
+                            notes.unsure(&cur);
+                        }
                         notes.add(why);
                         break;
                     }
-                    Applied::Done => match self.confirm(&cur, k, &mut notes) {
-                        Some(cx) => return Found::Confirmed(Box::new(cx)),
-                        None => break,
-                    },
-                    Applied::Unsure(why) => notes.add(why),
+                    Applied::Done => {
+                        let infeasible = notes.infeasible;
+                        match self.confirm(&cur, k, &mut notes) {
+                            Some(cx) => return Found::Confirmed(Box::new(cx)),
+                            None if notes.infeasible == infeasible => {
+                                notes.unsure(&cur);
+                                break;
+                            }
+                            None => break,
+                        }
+                    }
                     Applied::Moved => {}
                 }
                 let key = cur.state;
                 let seen = cur.visits.get(&key).copied().unwrap_or(0);
                 if seen >= limits.revisits {
                     notes.bounded = true;
+                    notes.unsure(&cur);
                     break;
                 }
                 cur.visits.insert(key, seen + 1);
                 let mut ms = guide.moves(cur.state, &cur.guide, cur.stack.last());
                 if ms.is_empty() {
+                    notes.unsure(&cur);
                     break;
                 }
                 let first = ms.remove(0);
@@ -365,8 +381,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
         // Check feasibility only when new constraints arrived: the bounds
         // so far refute most dead paths at once, the last model (which
         // holds for the constraints before) answers most live ones, and
-        // only the rest go to the LP (and, where it gives up, to Z3 in
-        // bit-vectors).
+        // only the rest go to the LP.
         let len = cur.exec.constraints.len();
         if len > cur.checked {
             let range = |s: Sym| self.range(s);
@@ -385,18 +400,11 @@ impl<'a, 'g> Searcher<'a, 'g> {
                     .collect();
                 match lp::solve(&cons, &range, LpOptions::default()) {
                     Sat::No => return Applied::Dead(Why::Infeasible),
-                    // The LP gave up: the path so far in bit-vectors, with
-                    // its operations exact.
+                    // The LP gave up: the path goes on, and its end decides
+                    // (`confirm` solves it exactly, in bit-vectors if need be).
                     Sat::Unknown(why) => {
-                        let alphas: Vec<_> = cur.exec.alphas.iter().cloned().collect();
-                        match bv::exact_model(&cons, &alphas, &range) {
-                            refine::Exact::Model(m) => cur.model = Some(std::sync::Arc::new(m)),
-                            refine::Exact::Infeasible => return Applied::Dead(Why::Infeasible),
-                            refine::Exact::Unknown(_) => {
-                                cur.model = None;
-                                return Applied::Unsure(Why::Solver(why));
-                            }
-                        }
+                        cur.model = None;
+                        cur.unsure = cur.unsure.or(Some(why));
                     }
                     Sat::Yes(m) => cur.model = Some(std::sync::Arc::new(m)),
                 }
@@ -589,9 +597,6 @@ impl Guide for ReachGuide<'_, '_, '_> {
 
 enum Applied {
     Moved,
-    /// Moved, though the solver could not say whether the path so far is
-    /// feasible (the replay of a finished path decides).
-    Unsure(Why),
     Done,
     Dead(Why),
 }
@@ -651,6 +656,14 @@ impl Notes {
             && self.replay_alpha == 0
             && self.replay_exact == 0
             && self.replay_widened == 0
+    }
+
+    /// The note a path ending other than infeasible leaves, if the solver
+    /// was unsure of a prefix of it.
+    fn unsure<G>(&mut self, cur: &Cursor<G>) {
+        if let Some(why) = cur.unsure {
+            self.add(Why::Solver(why));
+        }
     }
 
     fn add(&mut self, w: Why) {
