@@ -20,7 +20,7 @@ use super::lp;
 use super::refine::{self, Exact, Exactness};
 use super::value::{AlphaDef, Cmp, Constraint, LinExpr, Sym};
 use crate::ir::{BitOp, IntType};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use z3::ast::{Bool, BV};
 use z3::{SatResult, Solver};
 
@@ -32,7 +32,7 @@ const RLIMIT: u32 = 2_000_000;
 
 /// Searches for a model of `cons` whose operations `alphas` are exact.
 pub fn exact_model(cons: &[Constraint], alphas: &[(Sym, AlphaDef)], range: &dyn Fn(Sym) -> (i64, i64)) -> Exact {
-    let relevant = relevant(cons, alphas);
+    let relevant = refine::relevant(cons, alphas);
     let defs: Vec<&(Sym, AlphaDef)> = alphas.iter().filter(|(s, _)| relevant.contains(s)).collect();
     if defs.iter().any(|(_, d)| multiplies_unknowns(d)) {
         return Exact::Unknown("a product or a division of unknowns (left to the linear search)");
@@ -135,17 +135,6 @@ fn multiplies_unknowns(def: &AlphaDef) -> bool {
     }
 }
 
-/// The operations the constraints read, directly or through another.
-fn relevant(cons: &[Constraint], alphas: &[(Sym, AlphaDef)]) -> BTreeSet<Sym> {
-    let mut out: BTreeSet<Sym> = cons.iter().flat_map(|c| c.e.syms()).collect();
-    for (s, def) in alphas.iter().rev() {
-        if out.contains(s) {
-            out.extend(def.syms());
-        }
-    }
-    out
-}
-
 fn operands(def: &AlphaDef) -> Vec<&LinExpr> {
     match def {
         AlphaDef::Mul(a, b) | AlphaDef::Div { num: a, den: b, .. } | AlphaDef::Bit(_, _, a, b) => vec![a, b],
@@ -246,7 +235,8 @@ impl Encoding {
             }
             AlphaDef::Div { num, den, rem } => {
                 let (n, d) = (self.operand(num), self.operand(den));
-                if !den.is_const() || den.c == 0 || den.c == -1 {
+                // `den` is a constant here (`multiplies_unknowns`).
+                if den.c == 0 || den.c == -1 {
                     self.total = false;
                 }
                 let defined = Bool::and(&[

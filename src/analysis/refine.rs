@@ -162,6 +162,18 @@ impl Search<'_> {
     }
 }
 
+/// The symbols the constraints read, directly or through an operation
+/// (`alphas` in the order they were made).
+pub fn relevant(cons: &[Constraint], alphas: &[(Sym, AlphaDef)]) -> BTreeSet<Sym> {
+    let mut out: BTreeSet<Sym> = cons.iter().flat_map(|c| c.e.syms()).collect();
+    for (s, def) in alphas.iter().rev() {
+        if out.contains(s) {
+            out.extend(def.syms());
+        }
+    }
+    out
+}
+
 /// What a model says about a path's abstraction symbols.
 #[derive(Debug)]
 pub enum Exactness {
@@ -188,13 +200,7 @@ pub fn check(
     cons: &[Constraint],
     fresh: &mut dyn FnMut(Sym) -> Sym,
 ) -> Exactness {
-    // The symbols the constraints read, directly or through an operation.
-    let mut relevant: BTreeSet<Sym> = cons.iter().flat_map(|c| c.e.syms()).collect();
-    for (s, def) in alphas.iter().rev() {
-        if relevant.contains(s) {
-            relevant.extend(def.syms());
-        }
-    }
+    let relevant = relevant(cons, alphas);
     // True values: symbols the run draws as the model says, operations redone.
     let mut truth: BTreeMap<Sym, i64> = BTreeMap::new();
     let mut first_wrong = None;
