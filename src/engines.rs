@@ -163,7 +163,7 @@ impl VcCheck<'_> {
             let o = opts(mode);
             let r = match mode {
                 Loops::Havoc => {
-                    let r = vc::solve::run(p, a, users, &invariants, &o);
+                    let r = vc::solve::havoc(p, a, users, &invariants, &o);
                     havoc = Some(r.clone());
                     r
                 }

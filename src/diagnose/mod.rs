@@ -268,6 +268,7 @@ pub fn prepare(p: &Program, users: &[UserCond], opts: &Options) -> Result<Prepar
                 // Droppable: only what is proved is used.
                 user: false,
                 entry: false,
+                visited: None,
             });
         }
     }

@@ -17,6 +17,8 @@
 //!   exit, or a condition the procedure tests (what holds when the loop
 //!   is left).
 
+pub mod arrays;
+
 use super::Invariant;
 use crate::facts::analysis::Loop;
 use crate::facts::Analysis;
@@ -291,6 +293,7 @@ pub fn candidates(p: &Program, a: &Analysis) -> Vec<Invariant> {
                 text,
                 user: false,
                 entry: c.entry,
+                visited: None,
             });
             if seen.len() >= MAX_PER_LOOP {
                 break;

@@ -277,6 +277,7 @@ fn vc_options(opts: &Options, loops: Loops) -> crate::vc::Options {
         property: crate::vc::Property::All,
         max_blocks: opts.max_blocks,
         infer: false,
+        arrays: false,
         deadline: None,
         contracts: false,
     }
@@ -611,6 +612,7 @@ fn assignment_candidates(p: &Program, a: &Analysis) -> Vec<Invariant> {
                         text,
                         user: false,
                         entry: false,
+                        visited: None,
                     });
                 }
             }

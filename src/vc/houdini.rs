@@ -27,6 +27,7 @@ pub fn user_invariants(p: &Program, a: &Analysis) -> Result<Vec<Invariant>, Vec<
                     text: cl.text.clone(),
                     user: true,
                     entry: false,
+                    visited: None,
                 }),
                 _ => diags.push(
                     Diag::error(

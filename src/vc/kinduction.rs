@@ -97,7 +97,7 @@ pub fn run(
     opts: &Options,
     k: u32,
 ) -> ProcResult {
-    let havoc = solve::run(
+    let havoc = solve::havoc(
         p,
         a,
         users,

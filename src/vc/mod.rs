@@ -18,6 +18,7 @@ pub mod explain;
 pub mod gc;
 pub mod houdini;
 pub mod kinduction;
+pub mod named;
 pub mod passive;
 pub mod solve;
 pub mod term;
@@ -120,6 +121,9 @@ pub struct Options {
     pub max_blocks: usize,
     /// Infer loop invariants (Houdini) in `Havoc` mode.
     pub infer: bool,
+    /// With `infer`: also the quantified candidates over the elements a
+    /// loop has passed (`candidates/arrays.rs`).
+    pub arrays: bool,
     /// Modular verification of the entry against its contract (`gc/spec.rs`):
     /// calls of procedures with a contract use it instead of their body.
     pub contracts: bool,
@@ -137,6 +141,7 @@ impl Default for Options {
             property: Property::All,
             max_blocks: 200_000,
             infer: true,
+            arrays: false,
             contracts: false,
         }
     }
@@ -153,6 +158,19 @@ pub struct Invariant {
     /// right-hand side is evaluated when the loop is entered (ACSL's
     /// `\at(e, LoopEntry)`), e.g. `x - y == \at(x - y, LoopEntry)`.
     pub entry: bool,
+    /// A fact about every element the loop has passed: `expr` holds with
+    /// its counter replaced by each index between the counter's loop-entry
+    /// value and its value now (`candidates/arrays.rs`).
+    pub visited: Option<Visited>,
+}
+
+/// The indices a loop has passed: its counter moves by `step` (1 or -1)
+/// once per iteration, so they are `\at(x, LoopEntry) <= k < x` (or
+/// `x < k <= \at(x, LoopEntry)` counting down).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Visited {
+    pub counter: VarId,
+    pub step: i64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -282,6 +300,7 @@ pub fn verify(p: &Program, users: &[UserCond], invariants: &[Invariant], opts: &
     let a = Analysis::new(p);
     match opts.loops {
         Loops::KInduction(k) => kinduction::run(p, &a, users, invariants, opts, k),
+        Loops::Havoc => solve::havoc(p, &a, users, invariants, opts),
         _ => solve::run(p, &a, users, invariants, opts),
     }
 }

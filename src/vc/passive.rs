@@ -45,6 +45,9 @@ pub struct Passive {
     pub enabled: Vec<Bool>,
     /// Values drawn (fresh terms), for small models.
     pub draws: Vec<Int>,
+    /// The definitions of named quantifiers (`named.rs`), asserted with
+    /// the VC.
+    pub side: Vec<Bool>,
 }
 
 struct Names {
@@ -79,6 +82,8 @@ struct BlockEnv<'a> {
     fresh: &'a mut HashMap<u32, Int>,
     enabled: &'a mut Vec<Bool>,
     bits: &'a mut BitCache,
+    /// The indices arrays are read and written at (`named.rs`).
+    indices: &'a mut Vec<Int>,
 }
 
 impl BlockEnv<'_> {
@@ -119,6 +124,10 @@ impl Env for BlockEnv<'_> {
 
     fn bit_cache(&mut self) -> Option<&mut BitCache> {
         Some(self.bits)
+    }
+
+    fn index(&mut self, i: &Int) {
+        self.indices.push(i.clone());
     }
 }
 
@@ -163,17 +172,25 @@ fn range_assumption(v: &Val, range: (i64, i64), len: Option<u32>) -> Option<Bool
 
 /// The passive form, constants folded into later terms (`solve`).
 pub fn passify(p: &Program, gc: &Gc) -> Passive {
-    passify_with(p, gc, true)
+    passify_with(p, gc, true, false)
+}
+
+/// As `passify`, quantifiers named (`named.rs`): for the queries that look
+/// for a failing run (`solve`), where Z3 decides them.
+pub fn passify_named(p: &Program, gc: &Gc) -> Passive {
+    passify_with(p, gc, true, true)
 }
 
 /// The passive form with an incarnation for every assignment and bits
 /// known only within one term: doomed points' basic error VC frees the
 /// state before a point, which a folded constant would not be.
 pub fn passify_unfolded(p: &Program, gc: &Gc) -> Passive {
-    passify_with(p, gc, false)
+    passify_with(p, gc, false, false)
 }
 
-fn passify_with(p: &Program, gc: &Gc, fold: bool) -> Passive {
+fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
+    let mut quantifiers = super::named::Named::default();
+    let mut indices = Vec::new();
     let order = topo_order(gc);
     let mut names = Names { next: 0 };
     let mut fresh = HashMap::new();
@@ -209,6 +226,7 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool) -> Passive {
             fresh: &mut fresh,
             enabled: &mut enabled,
             bits: &mut bits,
+            indices: &mut indices,
         };
         for c in &gc.blocks[b].cmds {
             match c {
@@ -221,9 +239,18 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool) -> Passive {
                         let x = term::int(t, &mut env);
                         env.bits.ranged(&x, r);
                     }
-                    cmds.push(PCmd::Assume(term::formula(f, &mut env)))
+                    cmds.push(PCmd::Assume(match named {
+                        true => quantifiers.formula(f, true, &mut env),
+                        false => term::formula(f, &mut env),
+                    }))
                 }
-                Cmd::Assert(f, check) => cmds.push(PCmd::Assert(term::formula(f, &mut env), *check)),
+                Cmd::Assert(f, check) => cmds.push(PCmd::Assert(
+                    match named {
+                        true => quantifiers.formula(f, false, &mut env),
+                        false => term::formula(f, &mut env),
+                    },
+                    *check,
+                )),
                 Cmd::Assign(k, t) => {
                     let v = term::int(t, &mut env);
                     // A constant is the variable's value itself: later
@@ -243,6 +270,7 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool) -> Passive {
                 Cmd::Store(k, i, t) => {
                     let i = term::int(i, &mut env);
                     let v = term::int(t, &mut env);
+                    env.indices.push(i.clone());
                     let a = env.array(*k).store(&i, &v);
                     let x = Array::new_const(env.names.name(p, *k), &Sort::int(), &Sort::int());
                     cmds.push(PCmd::Assume(x.eq(&a)));
@@ -295,12 +323,18 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool) -> Passive {
         blocks[0].cmds.insert(0, PCmd::Assume(Bool::and(&bits.defs)));
     }
     let draws = fresh.into_values().collect();
+    let side = if named {
+        quantifiers.finish(&indices)
+    } else {
+        Vec::new()
+    };
     Passive {
         blocks,
         order,
         inputs,
         enabled,
         draws,
+        side,
     }
 }
 
@@ -424,6 +458,9 @@ pub fn assert_vc(solver: &z3::Solver, pv: &Passive, label: &dyn Fn(usize) -> Boo
             };
         }
         solver.assert(ok[b].iff(&q));
+    }
+    for d in &pv.side {
+        solver.assert(d);
     }
     ok
 }

@@ -244,14 +244,49 @@ fn int_value(m: &Model, x: &Int) -> i64 {
     m.eval(x, true).and_then(|v| v.as_i64()).unwrap_or(i64::MAX)
 }
 
+/// `--loops havoc`: Houdini over the candidates on scalars; when that leaves
+/// a check open and a loop fills or copies an array, once more with the
+/// quantified candidates over the elements loops pass
+/// (`candidates/arrays.rs`), kept where it settles more. Quantifiers make
+/// Z3's queries harder, so they are tried only where they are needed.
+pub fn havoc(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invariant], opts: &Options) -> ProcResult {
+    let first = run(p, a, users, invariants, opts);
+    if first.outcome == Outcome::Verified
+        || first.clock_cut
+        || !opts.infer
+        || opts.arrays
+        || super::candidates::arrays::candidates(p, a).is_empty()
+    {
+        return first;
+    }
+    let second = run(
+        p,
+        a,
+        users,
+        invariants,
+        &Options {
+            arrays: true,
+            ..opts.clone()
+        },
+    );
+    let settles_more = second.exhaustive && (!first.exhaustive || second.warnings.len() < first.warnings.len());
+    if second.clock_cut || !(second.outcome == Outcome::Verified || settles_more) {
+        return first;
+    }
+    second
+}
+
 pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invariant], opts: &Options) -> ProcResult {
     let start = Instant::now();
     let mut cands: Vec<Invariant> = invariants.to_vec();
     if opts.loops == Loops::Havoc && opts.infer {
         cands.extend(houdini::candidates(p, a));
+        if opts.arrays {
+            cands.extend(super::candidates::arrays::candidates(p, a));
+        }
     }
     let gc = gc::build(p, a, users, &cands, opts);
-    let pv = passive::passify(p, &gc);
+    let pv = passive::passify_named(p, &gc);
     let (blocks, commands) = passive::size(&pv);
     let solver = Solver::new();
     let mut labels = BTreeMap::new();

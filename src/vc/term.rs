@@ -95,7 +95,55 @@ impl Term {
     }
 }
 
+impl Term {
+    /// The term with the scalar `from` read as `to` (array keys stay).
+    pub fn rename(&self, from: VarKey, to: VarKey) -> Term {
+        let r = |t: &Term| Box::new(t.rename(from, to));
+        match self {
+            Term::Var(k) if *k == from => Term::Var(to),
+            Term::Const(_) | Term::Var(_) | Term::Fresh(_) => self.clone(),
+            Term::Select(a, i) => Term::Select(*a, r(i)),
+            Term::Neg(x) => Term::Neg(r(x)),
+            Term::Arith(op, a, b) => Term::Arith(*op, r(a), r(b)),
+            Term::Div { num, den, rem } => Term::Div {
+                num: r(num),
+                den: r(den),
+                rem: *rem,
+            },
+            Term::Bit { op, ty, a, b } => Term::Bit {
+                op: *op,
+                ty: *ty,
+                a: r(a),
+                b: r(b),
+            },
+            Term::Conv { arg, lo, bits } => Term::Conv {
+                arg: r(arg),
+                lo: *lo,
+                bits: *bits,
+            },
+        }
+    }
+}
+
 impl Formula {
+    /// The formula with the scalar `from` read as `to`.
+    pub fn rename(&self, from: VarKey, to: VarKey) -> Formula {
+        let r = |f: &Formula| f.rename(from, to);
+        match self {
+            Formula::Bool(_) => self.clone(),
+            Formula::Rel(op, a, b) => Formula::Rel(*op, a.rename(from, to), b.rename(from, to)),
+            Formula::Not(x) => Formula::Not(Box::new(r(x))),
+            Formula::And(xs) => Formula::And(xs.iter().map(r).collect()),
+            Formula::Or(xs) => Formula::Or(xs.iter().map(r).collect()),
+            Formula::Enabled(n, x) => Formula::Enabled(*n, Box::new(r(x))),
+            Formula::Quant { forall, var, body } => Formula::Quant {
+                forall: *forall,
+                var: *var,
+                body: Box::new(if *var == from { (**body).clone() } else { r(body) }),
+            },
+        }
+    }
+
     /// `lo <= t <= hi`.
     pub fn in_range(t: &Term, (lo, hi): (i64, i64)) -> Formula {
         Formula::And(vec![
@@ -175,6 +223,9 @@ pub trait Env {
     fn bit_cache(&mut self) -> Option<&mut BitCache> {
         None
     }
+    /// An index the VC reads an array at (for quantifier instances,
+    /// `named.rs`; not inside a quantifier).
+    fn index(&mut self, _i: &Int) {}
 }
 
 pub fn int(t: &Term, env: &mut dyn Env) -> Int {
@@ -183,6 +234,7 @@ pub fn int(t: &Term, env: &mut dyn Env) -> Int {
         Term::Var(k) => env.int(*k),
         Term::Select(k, i) => {
             let i = int(i, env);
+            env.index(&i);
             env.array(*k).select(&i).as_int().expect("an integer array")
         }
         Term::Neg(x) => int(x, env).unary_minus(),
@@ -303,6 +355,18 @@ pub fn formula(f: &Formula, env: &mut dyn Env) -> Bool {
             }
         }
     }
+}
+
+/// `body` with the bound `var` read as `val` (an instance of a quantifier).
+pub fn instance(body: &Formula, var: VarKey, val: &Int, env: &mut dyn Env) -> Bool {
+    formula(
+        body,
+        &mut Binder {
+            env,
+            var,
+            val: val.clone(),
+        },
+    )
 }
 
 /// The environment inside a quantifier: its variable is bound.

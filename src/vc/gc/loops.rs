@@ -4,6 +4,7 @@
 //! invariants' checks.
 
 use super::*;
+use crate::vc::term::BOUND;
 
 impl Builder<'_> {
     pub(super) fn body_contains(&self, head: NodeId, n: NodeId) -> bool {
@@ -167,24 +168,73 @@ impl Builder<'_> {
     pub(super) fn entry_values(&mut self, head: NodeId, frame: u32, cmds: &mut Vec<Cmd>) {
         let invariants = self.invariants;
         for (i, inv) in invariants.iter().enumerate() {
-            if let (true, true, BoolExpr::Atom(a)) = (inv.head == head, inv.entry, &inv.expr) {
+            if inv.head != head {
+                continue;
+            }
+            let counter;
+            let (var, value) = match (&inv.expr, inv.visited) {
+                // The counter's value: where the visited indices start.
+                (_, Some(v)) => {
+                    counter = Expr {
+                        kind: ExprKind::Var(v.counter),
+                        span: self.p.node(head).span,
+                    };
+                    (v.counter, &counter)
+                }
                 // Named after a scalar it reads (none: the invariant reads
                 // `rhs` now, which is weaker).
-                let Some(var) = expr_var(&a.lhs) else { continue };
-                let (_, t) = self.pure_term(&a.rhs, frame);
-                let n = self.entry_values.len() as u32;
-                let key = *self.entry_values.entry((i, frame)).or_insert(VarKey {
-                    var,
-                    frame: ENTRY_FRAMES + n,
-                });
-                cmds.push(Cmd::Assign(key, t));
-            }
+                (BoolExpr::Atom(a), None) if inv.entry => match expr_var(&a.lhs) {
+                    Some(var) => (var, &a.rhs),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let (_, t) = self.pure_term(value, frame);
+            let n = self.entry_values.len() as u32;
+            let key = *self.entry_values.entry((i, frame)).or_insert(VarKey {
+                var,
+                frame: ENTRY_FRAMES + n,
+            });
+            cmds.push(Cmd::Assign(key, t));
         }
     }
 
     /// Invariant `i` as a formula in a frame.
     pub(super) fn invariant(&self, i: usize, frame: u32) -> Formula {
         let inv = &self.invariants[i];
+        if let Some(v) = inv.visited {
+            // `\forall k; entry <= k < x ==> expr[x := k]` (or
+            // `x < k <= entry`); with no entry value recorded, `true` (as an
+            // entry relation reads `x >= x` then).
+            let Some(&at_entry) = self.entry_values.get(&(i, frame)) else {
+                return Formula::Bool(true);
+            };
+            let x = self.key(v.counter, frame);
+            let k = VarKey {
+                var: v.counter,
+                frame: BOUND,
+            };
+            let (lo, hi) = match v.step > 0 {
+                true => (
+                    Formula::Rel(RelOp::Le, Term::Var(at_entry), Term::Var(k)),
+                    Formula::Rel(RelOp::Lt, Term::Var(k), Term::Var(x)),
+                ),
+                false => (
+                    Formula::Rel(RelOp::Lt, Term::Var(x), Term::Var(k)),
+                    Formula::Rel(RelOp::Le, Term::Var(k), Term::Var(at_entry)),
+                ),
+            };
+            let body = self.bool_expr(&inv.expr, frame).1.rename(x, k);
+            return Formula::Quant {
+                forall: true,
+                var: k,
+                body: Box::new(Formula::Or(vec![
+                    Formula::Not(Box::new(lo)),
+                    Formula::Not(Box::new(hi)),
+                    body,
+                ])),
+            };
+        }
         match (&inv.expr, self.entry_values.get(&(i, frame))) {
             (BoolExpr::Atom(a), Some(&at_entry)) if inv.entry => {
                 let (_, l) = self.pure_term(&a.lhs, frame);
