@@ -262,12 +262,14 @@ fn loop_candidates(p: &Program, a: &Analysis, l: &Loop) -> Vec<Cand> {
     out
 }
 
+/// The loops of procedures the entry can call.
+fn live_loops(a: &Analysis) -> impl Iterator<Item = &Loop> {
+    a.loops.iter().filter(|l| a.reachable_procs.contains(&l.proc))
+}
+
 pub fn candidates(p: &Program, a: &Analysis) -> Vec<Invariant> {
     let mut out = Vec::new();
-    for l in &a.loops {
-        if !a.reachable_procs.contains(&l.proc) {
-            continue;
-        }
+    for l in live_loops(a) {
         let scalar = |v: &VarId| {
             let var = p.var(*v);
             var.len.is_none() && (var.proc == Some(l.proc) || var.is_global_storage())

@@ -83,10 +83,7 @@ fn rename(text: &str, name: &str, with: &str) -> String {
 
 pub fn candidates(p: &Program, a: &Analysis) -> Vec<Invariant> {
     let mut out = Vec::new();
-    for l in &a.loops {
-        if !a.reachable_procs.contains(&l.proc) {
-            continue;
-        }
+    for l in super::live_loops(a) {
         let mut seen = BTreeSet::new();
         for v in counters(p, a, l) {
             for &n in &l.body {
