@@ -101,7 +101,7 @@ impl Named {
     }
 }
 
-fn has_quantifier(f: &Formula) -> bool {
+pub fn has_quantifier(f: &Formula) -> bool {
     match f {
         Formula::Quant { .. } => true,
         Formula::Not(x) | Formula::Enabled(_, x) => has_quantifier(x),

@@ -82,8 +82,9 @@ struct BlockEnv<'a> {
     fresh: &'a mut HashMap<u32, Int>,
     enabled: &'a mut Vec<Bool>,
     bits: &'a mut BitCache,
-    /// The indices arrays are read and written at (`named.rs`).
-    indices: &'a mut Vec<Int>,
+    /// The indices arrays are read and written at, where quantifiers are
+    /// named (`named.rs`).
+    indices: Option<&'a mut Vec<Int>>,
 }
 
 impl BlockEnv<'_> {
@@ -127,7 +128,9 @@ impl Env for BlockEnv<'_> {
     }
 
     fn index(&mut self, i: &Int) {
-        self.indices.push(i.clone());
+        if let Some(out) = self.indices.as_deref_mut() {
+            out.push(i.clone());
+        }
     }
 }
 
@@ -190,6 +193,12 @@ pub fn passify_unfolded(p: &Program, gc: &Gc) -> Passive {
 
 fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
     let mut quantifiers = super::named::Named::default();
+    // Indices are gathered only for quantifiers to be instantiated at.
+    let named = named
+        && (gc.blocks.iter().flat_map(|b| &b.cmds)).any(|c| match c {
+            Cmd::Assume(f) | Cmd::Assert(f, _) => super::named::has_quantifier(f),
+            _ => false,
+        });
     let mut indices = Vec::new();
     let order = topo_order(gc);
     let mut names = Names { next: 0 };
@@ -226,7 +235,7 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
             fresh: &mut fresh,
             enabled: &mut enabled,
             bits: &mut bits,
-            indices: &mut indices,
+            indices: named.then_some(&mut indices),
         };
         for c in &gc.blocks[b].cmds {
             match c {
@@ -270,7 +279,7 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
                 Cmd::Store(k, i, t) => {
                     let i = term::int(i, &mut env);
                     let v = term::int(t, &mut env);
-                    env.indices.push(i.clone());
+                    env.index(&i);
                     let a = env.array(*k).store(&i, &v);
                     let x = Array::new_const(env.names.name(p, *k), &Sort::int(), &Sort::int());
                     cmds.push(PCmd::Assume(x.eq(&a)));
