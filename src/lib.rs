@@ -12,6 +12,7 @@ pub mod diff;
 pub mod engines;
 pub mod explain;
 pub mod facts;
+pub mod fixes;
 pub mod interp;
 pub mod ir;
 pub mod syntax;

@@ -38,9 +38,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "fixes",
+        &[
+            "check", "engines", "explain", "analysis", "context", "ir", "facts", "interp", "syntax", "diag", "load",
+        ],
+    ),
+    (
         "views",
         &[
-            "check", "engines", "explain", "analysis", "context", "vc", "ir", "facts", "interp", "syntax", "diag",
+            "fixes", "check", "engines", "explain", "analysis", "context", "vc", "ir", "facts", "interp", "syntax",
+            "diag",
         ],
     ),
 ];

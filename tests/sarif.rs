@@ -201,3 +201,35 @@ fn verify_and_doomed_list_a_file_that_does_not_parse_in_every_format() {
         assert_eq!(at["region"]["startLine"], 2);
     }
 }
+
+#[test]
+fn fix_candidates_are_sarif_fixes_that_validate() {
+    // One too many iterations: `i <= n` should be `i < n`.
+    let program = "extern int __VERIFIER_nondet_int(void);\n\
+                   void reach_error(void);\n\
+                   void __VERIFIER_assert(int c) { if (!c) { reach_error(); } }\n\
+                   int main(void) {\n\
+                   \x20 int n = __VERIFIER_nondet_int();\n\
+                   \x20 if (n < 0 || n > 20) return 0;\n\
+                   \x20 int i = 0, s = 0;\n\
+                   \x20 while (i <= n) { s = s + 2; i++; }\n\
+                   \x20 __VERIFIER_assert(s == 2 * n);\n\
+                   \x20 return 0;\n\
+                   }\n";
+    let dir = std::env::temp_dir().join(format!("focuscheck-sarif-fixes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("loop.c");
+    std::fs::write(&file, program).unwrap();
+    let log = sarif(&["--fixes", file.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_valid(&validator(), &log);
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["level"], "error");
+    let fixes = result["fixes"].as_array().expect("fixes on the unsafe result");
+    // The real fix is among them: `<=` replaced by `<` on line 8.
+    let real = fixes.iter().any(|f| {
+        let r = &f["artifactChanges"][0]["replacements"][0];
+        r["deletedRegion"]["startLine"] == 8 && r["insertedContent"]["text"] == "<"
+    });
+    assert!(real, "{fixes:#?}");
+}

@@ -73,6 +73,13 @@ pub struct CheckArgs {
     /// -finstrument-functions FILE.c HARNESS.c`), or say why there is none.
     #[arg(long, value_name = "DIR")]
     tests: Option<PathBuf>,
+    /// Also search fix candidates for each unsafe condition: one-token
+    /// edits of its top FSS's statements (a comparison, a sign, `&&`/`||`,
+    /// a constant by one, a variable) after which its counterexamples pass
+    /// and a check of the edited program finds it no longer unsafe. Their
+    /// lines are the fix region.
+    #[arg(long)]
+    fixes: bool,
 }
 
 /// The command line that shows `view` (and FSS `n`) of `file`: this
@@ -392,6 +399,29 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
             },
         );
     }
+    let fixes: Vec<Option<views::fixes::FixesDoc>> = report
+        .results
+        .iter()
+        .map(|r| {
+            let original = crate::fixes::Original {
+                program: &p,
+                report: &report,
+                lower: &lower,
+                opts,
+                errors: &args.cond.errors,
+            };
+            (args.fixes && r.verdict == Verdict::Unsafe)
+                .then(|| views::fixes::doc(&crate::fixes::find(&original, r, &Default::default())))
+        })
+        .collect();
+    if args.format == Format::Text {
+        for (r, f) in report.results.iter().zip(&fixes) {
+            if let Some(f) = f {
+                out.stdout
+                    .push_str(&views::fixes::text(&p.source, &report.condition(r).describe(&p), f));
+            }
+        }
+    }
     if let Some(dir) = &args.tests {
         out.messages.push_str(&super::harness::write(dir, path, &p, &report));
     }
@@ -408,6 +438,9 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     if args.format != Format::Text || args.html.is_some() {
         let mut doc = views::json::file_doc_with(&p, &report, &args.show.project, args.show.full_trace);
         doc.warnings = warnings;
+        for (c, f) in doc.conditions.iter_mut().zip(fixes) {
+            c.fixes = f;
+        }
         doc.doomed = doomed.and_then(Result::ok).map(|f| f.doc);
         if args.format == Format::Jsonl {
             out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());

@@ -283,6 +283,43 @@ fn source_lines(b: &mut String, source: &SourceFile, marked: &[u32]) {
     }
 }
 
+/// The fix candidates of `check --fixes`: the fix region (click to
+/// highlight it) and the fixes, best first.
+fn fixes_card(b: &mut String, f: &super::fixes::FixesDoc) {
+    if f.fixes.is_empty() {
+        let _ = write!(
+            b,
+            "<p><small>No fix candidate: none of {} one-token edits made the error go away.</small></p>",
+            f.tried
+        );
+        return;
+    }
+    let rows: String = f
+        .fixes
+        .iter()
+        .map(|x| {
+            format!(
+                "<li>line {}:{} <code>{}</code> &rarr; <code>{}</code> <small>({}{})</small></li>",
+                x.line,
+                x.column,
+                esc(&x.from),
+                esc(&x.to),
+                x.proof.replace('_', " "),
+                if x.guard_or_oracle { ", next to the check" } else { "" }
+            )
+        })
+        .collect();
+    let _ = write!(
+        b,
+        "<h4>Fix candidates</h4><div class=\"card\"><div class=\"nest\" data-lines=\"{}\" title=\"click to highlight the fix region in the source\">fix region: <span class=\"nest-lines\">{}</span></div><ol>{rows}</ol><small>{} edits tried, {} compiled{}</small></div>",
+        join_lines(f.region.iter().copied()),
+        f.region.iter().map(|l| format!("<code>{l}</code>")).collect::<String>(),
+        f.tried,
+        f.compiled,
+        if f.cut { "; the search was cut by its limits" } else { "" }
+    );
+}
+
 fn condition(b: &mut String, ci: usize, c: &CondDoc) {
     let at = c.line.map(|l| format!(" <small>line {l}</small>")).unwrap_or_default();
     let _ = write!(
@@ -333,6 +370,9 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
             esc(&where_),
             rank = r.rank
         );
+    }
+    if let Some(f) = &c.fixes {
+        fixes_card(b, f);
     }
     // Ranked FSSs.
     if !c.fss.is_empty() {

@@ -174,6 +174,9 @@ pub struct CondDoc {
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
     pub trace: Vec<TraceLine>,
+    /// Fix candidates (`check --fixes`, unsafe conditions only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixes: Option<super::fixes::FixesDoc>,
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy)]
@@ -498,6 +501,7 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
                 inputs,
                 choices,
                 trace,
+                fixes: None,
             }
         })
         .collect();

@@ -191,6 +191,9 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
         None => json!({"physicalLocation": {"artifactLocation": {"uri": uri, "index": index}}}),
     };
     r["locations"] = json!([loc]);
+    if let Some(f) = c.fixes.as_ref().filter(|f| !f.fixes.is_empty()) {
+        r["fixes"] = super::fixes::sarif(uri, index, f);
+    }
     if !c.fss.is_empty() {
         let flows: Vec<Value> = c.fss.iter().map(|f| code_flow(uri, index, f, c.fss.len())).collect();
         r["codeFlows"] = Value::Array(flows);

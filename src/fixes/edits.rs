@@ -1,0 +1,175 @@
+//! The edits a fix is searched among: one token changed by the smallest
+//! step of the classic mutation operators (Agrawal et al., 1989): a
+//! comparison, an arithmetic sign, a connective, a decimal constant by one,
+//! a scalar variable read replaced by another of the same type.
+
+use crate::ir::{Program, VarKind};
+use crate::syntax::lexer::{self, TokKind, Token};
+use crate::syntax::source::Span;
+use std::collections::BTreeSet;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    Compare,
+    Sign,
+    Connective,
+    Constant,
+    Variable,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Compare => "compare",
+            Kind::Sign => "sign",
+            Kind::Connective => "connective",
+            Kind::Constant => "constant",
+            Kind::Variable => "variable",
+        }
+    }
+}
+
+/// Replace the text at `span` (`from`) by `to`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub span: Span,
+    pub from: String,
+    pub to: String,
+    pub kind: Kind,
+}
+
+impl Edit {
+    /// The source with this edit made.
+    pub fn apply(&self, text: &str) -> String {
+        let r = self.span.range();
+        format!("{}{}{}", &text[..r.start], self.to, &text[r.end..])
+    }
+}
+
+/// Operators and their smallest change.
+const SWAPS: &[(&str, &str, Kind)] = &[
+    ("<", "<=", Kind::Compare),
+    ("<=", "<", Kind::Compare),
+    (">", ">=", Kind::Compare),
+    (">=", ">", Kind::Compare),
+    ("==", "!=", Kind::Compare),
+    ("!=", "==", Kind::Compare),
+    ("+", "-", Kind::Sign),
+    ("-", "+", Kind::Sign),
+    ("+=", "-=", Kind::Sign),
+    ("-=", "+=", Kind::Sign),
+    ("++", "--", Kind::Sign),
+    ("--", "++", Kind::Sign),
+    ("&&", "||", Kind::Connective),
+    ("||", "&&", Kind::Connective),
+];
+
+/// Variables tried in place of one read, nearest declaration first.
+const MAX_VARIABLES: usize = 6;
+
+/// The edits of the tokens that start on `lines`, in text order. Only
+/// tokens written in the file count (not those a macro expands to).
+pub fn candidates(p: &Program, lines: &BTreeSet<u32>) -> Vec<Edit> {
+    let text = &p.source.text;
+    let mut diags = Vec::new();
+    let tokens = lexer::lex(text, &mut diags).tokens;
+    let mut out = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        if !lines.contains(&p.line(t.span)) || t.span.range().end > text.len() {
+            continue;
+        }
+        let written = &text[t.span.range()];
+        match &t.kind {
+            TokKind::Punct(op) if written == *op => {
+                for (from, to, kind) in SWAPS {
+                    if from == op {
+                        out.push(edit(t.span, written, to, *kind));
+                    }
+                }
+            }
+            TokKind::Int { value, .. } => {
+                let digits = written.trim_end_matches(['u', 'U', 'l', 'L']);
+                let decimal = !digits.is_empty()
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                    && (digits == "0" || !digits.starts_with('0'));
+                if !decimal {
+                    continue;
+                }
+                let suffix = &written[digits.len()..];
+                out.push(edit(t.span, written, &format!("{}{suffix}", value + 1), Kind::Constant));
+                if *value > 0 {
+                    out.push(edit(t.span, written, &format!("{}{suffix}", value - 1), Kind::Constant));
+                }
+            }
+            TokKind::Ident(name) if written == name => {
+                for other in variables(p, &tokens, k) {
+                    out.push(edit(t.span, written, &other, Kind::Variable));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn edit(span: Span, from: &str, to: &str, kind: Kind) -> Edit {
+    Edit {
+        span,
+        from: from.to_string(),
+        to: to.to_string(),
+        kind,
+    }
+}
+
+/// The scalars that may replace the read of a scalar at token `k`: of its
+/// type, declared before it in its function, or global; nearest first.
+fn variables(p: &Program, tokens: &[Token], k: usize) -> Vec<String> {
+    let t = &tokens[k];
+    let name = t.ident().unwrap_or_default();
+    let before = k.checked_sub(1).map(|i| &tokens[i]);
+    let after = tokens.get(k + 1);
+    // Members, calls and declarations are not reads of a variable.
+    if before.is_some_and(|b| b.is_punct(".") || b.is_punct("->")) || after.is_some_and(|a| a.is_punct("(")) {
+        return Vec::new();
+    }
+    let at = t.span.lo;
+    let proc = p.procs.iter().position(|f| f.span.lo <= at && at < f.span.hi);
+    let user = |v: &crate::ir::Var| {
+        v.len.is_none()
+            && matches!(v.kind, VarKind::Global | VarKind::Param | VarKind::Local)
+            && !v.name.contains(['.', ':'])
+            && !v.name.starts_with("__")
+    };
+    let visible = |v: &crate::ir::Var| {
+        v.kind == VarKind::Global || (v.proc.map(|q| q.index()) == proc && proc.is_some() && v.span.lo < at)
+    };
+    // The variable read here: the nearest visible declaration of the name.
+    let Some(read) = p
+        .vars
+        .iter()
+        .filter(|v| v.name == name && user(v) && visible(v))
+        .max_by_key(|v| (v.kind != VarKind::Global, v.span.lo))
+    else {
+        return Vec::new();
+    };
+    if read.span.lo <= at && at < read.span.hi.max(read.span.lo + 1) {
+        return Vec::new();
+    }
+    let mut others: Vec<&crate::ir::Var> = p
+        .vars
+        .iter()
+        .filter(|v| v.name != name && v.ty == read.ty && user(v) && visible(v))
+        .collect();
+    // Locals by distance back from the read, then globals in order.
+    others.sort_by_key(|v| (v.kind == VarKind::Global, at.abs_diff(v.span.lo)));
+    let mut names: Vec<String> = Vec::new();
+    for v in others {
+        if !names.contains(&v.name) {
+            names.push(v.name.clone());
+        }
+        if names.len() == MAX_VARIABLES {
+            break;
+        }
+    }
+    names
+}

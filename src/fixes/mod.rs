@@ -1,0 +1,318 @@
+//! Fix candidates: a second localisation beside Reduce's NEST. Where the
+//! NEST says which statements the error depends on, this says which
+//! one-token edits of them make the error go away: each edit of the top
+//! FSS's lines (the specification left out, `spec.rs`) is made, the known
+//! counterexamples are replayed on the edited program, and those that no
+//! longer fail are checked again. The lines of the best fixes are the
+//! *fix region*. Everything is counted, nothing timed: the same program
+//! gives the same fixes on any machine.
+
+pub mod edits;
+pub mod spec;
+
+use crate::analysis::witness::Counterexample;
+use crate::analysis::{CheckOptions, CondReport, Verdict};
+use crate::check::Report;
+use crate::context::conditions::Condition;
+use crate::engines::{Engine, VcPlan};
+use crate::interp::{self, Outcome};
+use crate::ir::lower::LowerOptions;
+use crate::ir::Program;
+use crate::syntax::source::SourceFile;
+use edits::Edit;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Limits of one condition's search (counts, so the result does not
+/// depend on the machine).
+#[derive(Clone, Copy, Debug)]
+pub struct FixOptions {
+    /// Edits made and replayed.
+    pub edits: usize,
+    /// Edits checked again with the Datalog engine.
+    pub checks: usize,
+    /// States of each of those checks.
+    pub states: u64,
+    /// Edits whose recheck found no counterexample, given to the VC engine.
+    pub vc_checks: usize,
+}
+
+impl Default for FixOptions {
+    fn default() -> Self {
+        FixOptions {
+            edits: 400,
+            checks: 24,
+            states: 50_000,
+            vc_checks: 8,
+        }
+    }
+}
+
+/// What says that an edit fixes the error, strongest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Proof {
+    /// A check of the edited program proved the condition safe (and left
+    /// every condition safe that was).
+    Safe,
+    /// A check of the edited program found no counterexample, but did not
+    /// prove it safe.
+    NoCounterexample,
+    /// The known counterexamples no longer fail; the edited program was not
+    /// checked again (the search's limit of checks was reached).
+    Runs,
+}
+
+impl Proof {
+    pub fn name(self) -> &'static str {
+        match self {
+            Proof::Safe => "safe",
+            Proof::NoCounterexample => "no_counterexample",
+            Proof::Runs => "runs",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Fix {
+    pub edit: Edit,
+    /// The edit is on an input guard or a value only the check reads: it
+    /// hides the error rather than mends it (ranked after the others).
+    pub adjacent: bool,
+    pub line: u32,
+    pub column: u32,
+    pub proof: Proof,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Fixes {
+    /// Best first.
+    pub fixes: Vec<Fix>,
+    /// The lines whose edits were tried.
+    pub lines: BTreeSet<u32>,
+    pub tried: usize,
+    /// Edits that gave a program focuscheck accepts.
+    pub compiled: usize,
+    /// A limit cut the search: a better fix may have been left untried.
+    pub cut: bool,
+}
+
+impl Fixes {
+    /// The lines of the best-ranked fixes.
+    pub fn region(&self) -> Vec<u32> {
+        let Some(best) = self.fixes.first() else {
+            return Vec::new();
+        };
+        let key = (best.adjacent, best.proof);
+        let lines: BTreeSet<u32> = self
+            .fixes
+            .iter()
+            .filter(|f| (f.adjacent, f.proof) == key)
+            .map(|f| f.line)
+            .collect();
+        lines.into_iter().collect()
+    }
+}
+
+/// The checked program and how it was made, to make and check edits of it.
+pub struct Original<'a> {
+    /// As checked (contracts instrumented).
+    pub program: &'a Program,
+    pub report: &'a Report,
+    pub lower: &'a LowerOptions,
+    pub opts: &'a CheckOptions,
+    /// The `--error` conditions.
+    pub errors: &'a [String],
+}
+
+/// The fix candidates of condition `r` (confirmed unsafe).
+pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
+    let p = o.program;
+    let mut out = Fixes::default();
+    let Some(decisive) = r.counterexample.as_ref() else {
+        return out;
+    };
+    let cond = o.report.condition(r);
+    let runs = known_runs(o, r, decisive);
+    let spec = spec::specification(p, cond, decisive);
+    let adjacent = spec::adjacent(p, decisive, &spec);
+    out.lines = search_lines(o, r, decisive).difference(&spec).copied().collect();
+    let mut all = edits::candidates(p, &out.lines);
+    // A macro's definition is one edit, however often it is expanded.
+    let mut seen = BTreeSet::new();
+    all.retain(|e| seen.insert((e.span.lo, e.to.clone())));
+    if all.len() > limits.edits {
+        all.truncate(limits.edits);
+        out.cut = true;
+    }
+    let target = key(p, cond, &o.report.conds);
+    let safe_before: BTreeSet<Key> = o
+        .report
+        .results
+        .iter()
+        .filter(|x| x.verdict == Verdict::Safe)
+        .map(|x| key(p, o.report.condition(x), &o.report.conds))
+        .collect();
+    let (mut checks, mut vc_checks) = (0, 0);
+    for edit in all {
+        out.tried += 1;
+        let Some((q, users)) = load(o, &edit) else {
+            continue;
+        };
+        out.compiled += 1;
+        if !runs.iter().all(|cx| passes(&q, &users, cx)) {
+            continue;
+        }
+        let proof = if checks < limits.checks {
+            checks += 1;
+            let mut opts = o.opts.clone();
+            opts.explain = false;
+            opts.engine.max_states = limits.states;
+            opts.engine.timeout = None;
+            opts.engine.memory = None;
+            let Some(mut proof) = recheck(&q, &users, &opts, Engine::Fsum, &target, &safe_before) else {
+                continue;
+            };
+            if proof == Proof::NoCounterexample && vc_checks < limits.vc_checks {
+                vc_checks += 1;
+                match recheck(&q, &users, &opts, Engine::Vc, &target, &safe_before) {
+                    None => continue,
+                    Some(Proof::Safe) => proof = Proof::Safe,
+                    Some(_) => {}
+                }
+            }
+            proof
+        } else {
+            out.cut = true;
+            Proof::Runs
+        };
+        let at = p.source.line_col(edit.span.lo);
+        out.fixes.push(Fix {
+            adjacent: adjacent.contains(&at.line),
+            line: at.line,
+            column: at.col,
+            proof,
+            edit,
+        });
+    }
+    out.fixes.sort_by(|a, b| {
+        (a.adjacent, a.proof, a.line, a.column, &a.edit.to).cmp(&(b.adjacent, b.proof, b.line, b.column, &b.edit.to))
+    });
+    out
+}
+
+/// The counterexamples known for the condition: each FSS's witness and
+/// the one that decided the verdict, each once.
+fn known_runs<'a>(o: &'a Original, r: &CondReport, decisive: &'a Counterexample) -> Vec<&'a Counterexample> {
+    let mut out = vec![decisive];
+    if let Some(ex) = o.report.explanations.get(&r.id) {
+        for w in ex.fss.iter().filter_map(|f| f.witness.as_ref()) {
+            if !out.iter().any(|c| c.inputs == w.inputs && c.choices == w.choices) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// The lines to edit: the statements of the top FSS (Reduce's first, as
+/// the report shows it) and the definitions its NEST reads, else the lines
+/// the counterexample's run passes.
+fn search_lines(o: &Original, r: &CondReport, cx: &Counterexample) -> BTreeSet<u32> {
+    let p = o.program;
+    let mut out = BTreeSet::new();
+    let ex = o.report.explanations.get(&r.id);
+    let top = ex.and_then(|e| {
+        let i = e.reduced.first().map_or(0, |x| x.index);
+        Some((e.fss.get(i)?, e.reduced.first()))
+    });
+    match top {
+        Some((fss, reduced)) => {
+            for e in &fss.entries {
+                let span = p.unit(e.unit).span;
+                out.extend(p.line(span)..=last_line(p, span));
+            }
+            for d in reduced.map(|x| &x.definitions[..]).unwrap_or_default() {
+                out.insert(p.line(*d));
+            }
+        }
+        None => out.extend(cx.run.trace.iter().map(|s| p.line(p.node(s.node).span))),
+    }
+    out
+}
+
+fn last_line(p: &Program, span: crate::syntax::source::Span) -> u32 {
+    p.source.line_col(span.hi.saturating_sub(1).max(span.lo)).line
+}
+
+/// The edited program, as `check` would check it.
+fn load(o: &Original, edit: &Edit) -> Option<(Program, Vec<crate::ir::cond::UserCond>)> {
+    let source = &o.program.source;
+    let file = Arc::new(SourceFile::new(source.name.clone(), edit.apply(&source.text)));
+    let (q, _) = crate::load(file, o.lower);
+    let (q, _) = crate::ir::contract::instrument::instrument(&q?);
+    let users = crate::ir::cond::user_conditions(&q, o.errors).ok()?;
+    Some((q, users))
+}
+
+/// The counterexample's inputs and choices run the edited program to its
+/// end without an error.
+fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample) -> bool {
+    let cfg = interp::Config {
+        inputs: cx.inputs.iter().cloned().collect(),
+        choices: cx.choices.clone(),
+        fill: Some(0),
+        max_steps: (cx.run.trace.len() as u64 * 4).max(100_000),
+        conditions: users.to_vec(),
+        ..interp::Config::default()
+    };
+    matches!(
+        interp::run(q, &cfg),
+        Ok(run) if matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
+    )
+}
+
+/// A condition across programs that differ by one token: its kind, its
+/// line, and its place among the conditions of that kind on that line.
+type Key = (&'static str, String, usize);
+
+fn key(p: &Program, c: &Condition, all: &[Condition]) -> Key {
+    let place = |c: &Condition| match c.site() {
+        Some(s) => p.line(p.site(s).span).to_string(),
+        None => c.describe(p),
+    };
+    let (kind, at) = (c.json_kind(p), place(c));
+    let nth = all
+        .iter()
+        .take_while(|x| !std::ptr::eq(*x, c))
+        .filter(|x| x.json_kind(p) == kind && place(x) == at)
+        .count();
+    (kind, at, nth)
+}
+
+/// Checks the edited program again: how well the edit is proved, or
+/// `None` when the target or a condition that was safe is unsafe now (or
+/// the target is gone).
+fn recheck(
+    q: &Program,
+    users: &[crate::ir::cond::UserCond],
+    opts: &CheckOptions,
+    engine: Engine,
+    target: &Key,
+    safe_before: &BTreeSet<Key>,
+) -> Option<Proof> {
+    let report = crate::check::check_with(q, users, opts, engine, &VcPlan::default(), Instant::now());
+    let verdicts: BTreeMap<Key, Verdict> = report
+        .results
+        .iter()
+        .map(|x| (key(q, report.condition(x), &report.conds), x.verdict))
+        .collect();
+    if safe_before.iter().any(|k| verdicts.get(k) == Some(&Verdict::Unsafe)) {
+        return None;
+    }
+    match verdicts.get(target)? {
+        Verdict::Unsafe => None,
+        Verdict::Safe => Some(Proof::Safe),
+        Verdict::Unknown => Some(Proof::NoCounterexample),
+    }
+}

@@ -1,0 +1,152 @@
+//! What a fix must not change, and what it should rather not: the
+//! specification (the error's own check and the verifier's functions) and
+//! the statements next to it (input guards, values computed only for the
+//! check), whose edits make the error vanish without mending the program.
+
+use crate::analysis::witness::Counterexample;
+use crate::context::conditions::Condition;
+use crate::ir::{expr_vars, Cond, NodeId, NodeKind, Program, SiteKind, VarId};
+use crate::syntax::lexer;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Functions that state what the program must do, not what it does.
+fn is_spec_proc(name: &str) -> bool {
+    name.starts_with("__VERIFIER_")
+        || matches!(
+            name,
+            "reach_error" | "assume_abort_if_not" | "abort" | "assert" | "__assert_fail"
+        )
+}
+
+/// Calls that state a property (not `__VERIFIER_nondet_*`, which reads an
+/// input).
+fn is_spec_call(name: &str) -> bool {
+    is_spec_proc(name) && !name.starts_with("__VERIFIER_nondet")
+}
+
+/// Lines of the specification: the error's site and, for `reach_error()`,
+/// the last branch before it in its procedure; the bodies of the
+/// verifier's functions; the lines calling them.
+pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    if let Some(s) = cond.site() {
+        let site = p.site(s);
+        out.insert(p.line(site.span));
+        if site.kind == SiteKind::ReachError {
+            let depth = cx.run.trace.last().map_or(0, |s| s.depth);
+            let guard = cx
+                .run
+                .trace
+                .iter()
+                .rev()
+                .take_while(|s| s.depth >= depth)
+                .find(|s| s.depth == depth && matches!(p.node(s.node).kind, NodeKind::Branch { .. }));
+            if let Some(g) = guard {
+                out.insert(p.line(p.node(g.node).span));
+            }
+        }
+    }
+    for f in p.procs.iter().filter(|f| is_spec_proc(&f.name)) {
+        out.extend(
+            p.line(f.span)
+                ..=p.source.line_of(crate::syntax::source::Span::new(
+                    f.span.hi.saturating_sub(1) as usize,
+                    f.span.hi as usize,
+                )),
+        );
+    }
+    let mut diags = Vec::new();
+    for t in lexer::lex(&p.source.text, &mut diags).tokens {
+        if t.ident().is_some_and(is_spec_call) && p.source.slice(t.span) == t.ident().unwrap_or_default() {
+            out.insert(p.line(t.span));
+        }
+    }
+    out
+}
+
+/// Lines next to the specification: input guards (a branch of the entry
+/// procedure, before the run repeats any statement, one of whose ways
+/// ends the run at once) and oracle assignments (to a scalar read only on
+/// specification lines).
+pub fn adjacent(p: &Program, cx: &Counterexample, spec: &BTreeSet<u32>) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    for s in &cx.run.trace {
+        if !seen.insert(s.node) {
+            break;
+        }
+        if let NodeKind::Branch { then_, else_, .. } = p.node(s.node).kind {
+            if s.depth == 0 && (ends_run(p, then_) || ends_run(p, else_)) {
+                out.insert(p.line(p.node(s.node).span));
+            }
+        }
+    }
+    // Where each variable is read.
+    let mut read_on: BTreeMap<VarId, BTreeSet<u32>> = BTreeMap::new();
+    for n in p.node_ids() {
+        for v in reads(&p.node(n).kind) {
+            read_on.entry(v).or_default().insert(p.line(p.node(n).span));
+        }
+    }
+    for n in p.node_ids() {
+        if let NodeKind::Assign { place, .. } = &p.node(n).kind {
+            let oracle = place.index.is_none()
+                && read_on
+                    .get(&place.var)
+                    .is_some_and(|lines| lines.iter().all(|l| spec.contains(l)));
+            if oracle {
+                out.insert(p.line(p.node(n).span));
+            }
+        }
+    }
+    out
+}
+
+/// The run ends a few statements after `n`, with no choice in between.
+fn ends_run(p: &Program, mut n: NodeId) -> bool {
+    for _ in 0..8 {
+        let node = p.node(n);
+        match node.kind {
+            NodeKind::Skip { next } => n = next,
+            NodeKind::Return { next, .. } if node.proc == p.entry => n = next,
+            NodeKind::Exit => return node.proc == p.entry,
+            NodeKind::Halt => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The variables a node reads.
+fn reads(kind: &NodeKind) -> Vec<VarId> {
+    let mut out = Vec::new();
+    let index = |pl: &crate::ir::Place, out: &mut Vec<VarId>| {
+        if let Some((i, _)) = &pl.index {
+            expr_vars(i, out);
+        }
+    };
+    match kind {
+        NodeKind::Assign { place, value, .. } => {
+            expr_vars(value, &mut out);
+            index(place, &mut out);
+        }
+        NodeKind::Havoc { place, .. } => index(place, &mut out),
+        NodeKind::Branch {
+            cond: Cond::Atom(a), ..
+        } => {
+            expr_vars(&a.lhs, &mut out);
+            expr_vars(&a.rhs, &mut out);
+        }
+        NodeKind::Call { args, result, .. } => {
+            for a in args {
+                expr_vars(a, &mut out);
+            }
+            if let Some(r) = result {
+                index(r, &mut out);
+            }
+        }
+        NodeKind::Return { value: Some(v), .. } => expr_vars(v, &mut out),
+        _ => {}
+    }
+    out
+}

@@ -1,0 +1,163 @@
+//! Fix candidates (`check --fixes`) as a document, as text and as SARIF
+//! fixes.
+
+use crate::fixes::Fixes;
+use crate::syntax::source::SourceFile;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct FixDoc {
+    pub line: u32,
+    /// 1-based, in characters.
+    pub column: u32,
+    pub from: String,
+    pub to: String,
+    /// `compare`, `sign`, `connective`, `constant` or `variable`.
+    pub kind: String,
+    /// `safe` (the edited program's check proved the condition safe),
+    /// `no_counterexample` (its check found none) or `runs` (only the
+    /// known counterexamples were replayed).
+    pub proof: String,
+    /// On an input guard or a value only the check reads: it hides the
+    /// error rather than mends it (ranked after the others).
+    pub guard_or_oracle: bool,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct FixesDoc {
+    /// The lines of the best-ranked fixes.
+    pub region: Vec<u32>,
+    /// Best first.
+    pub fixes: Vec<FixDoc>,
+    /// The lines whose edits were tried.
+    pub searched: Vec<u32>,
+    pub tried: usize,
+    pub compiled: usize,
+    /// A limit cut the search short.
+    pub cut: bool,
+}
+
+pub fn doc(f: &Fixes) -> FixesDoc {
+    FixesDoc {
+        region: f.region(),
+        fixes: f
+            .fixes
+            .iter()
+            .map(|x| FixDoc {
+                line: x.line,
+                column: x.column,
+                from: x.edit.from.clone(),
+                to: x.edit.to.clone(),
+                kind: x.edit.kind.name().to_string(),
+                proof: x.proof.name().to_string(),
+                guard_or_oracle: x.adjacent,
+            })
+            .collect(),
+        searched: f.lines.iter().copied().collect(),
+        tried: f.tried,
+        compiled: f.compiled,
+        cut: f.cut,
+    }
+}
+
+/// Fixes shown in text, at most.
+const SHOWN: usize = 12;
+
+fn lines(ls: &[u32]) -> String {
+    let list: Vec<String> = ls.iter().map(u32::to_string).collect();
+    format!("line{} {}", if ls.len() == 1 { "" } else { "s" }, list.join(", "))
+}
+
+fn proof_words(proof: &str) -> &'static str {
+    match proof {
+        "safe" => "proved safe",
+        "no_counterexample" => "no counterexample found",
+        _ => "its counterexamples pass",
+    }
+}
+
+/// The text block of one condition's fixes.
+pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc) -> String {
+    let mut out = format!("\nfixes for {condition}:\n");
+    if d.fixes.is_empty() {
+        let _ = writeln!(
+            out,
+            "  no fix candidate: none of {} one-token edit{} of {} made the error go away{}",
+            d.tried,
+            if d.tried == 1 { "" } else { "s" },
+            if d.searched.is_empty() {
+                "no line".to_string()
+            } else {
+                lines(&d.searched)
+            },
+            if d.cut {
+                " (the search was cut by its limits)"
+            } else {
+                ""
+            }
+        );
+        return out;
+    }
+    let _ = writeln!(out, "  fix region: {}", lines(&d.region));
+    for f in d.fixes.iter().take(SHOWN) {
+        let _ = writeln!(
+            out,
+            "  {:>4}:{:<3} `{}` -> `{}`  {}{}  | {}",
+            f.line,
+            f.column,
+            f.from,
+            f.to,
+            proof_words(&f.proof),
+            if f.guard_or_oracle { ", next to the check" } else { "" },
+            source.line_text(f.line).trim()
+        );
+    }
+    if d.fixes.len() > SHOWN {
+        let _ = writeln!(
+            out,
+            "  ... and {} more (--format json lists all)",
+            d.fixes.len() - SHOWN
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {} edit{} of {} tried, {} compiled{}",
+        d.tried,
+        if d.tried == 1 { "" } else { "s" },
+        lines(&d.searched),
+        d.compiled,
+        if d.cut {
+            "; the search was cut by its limits"
+        } else {
+            ""
+        }
+    );
+    out
+}
+
+/// SARIF 2.1.0 `fixes` of a result: one replacement each, best first.
+pub fn sarif(uri: &str, index: usize, d: &FixesDoc) -> Value {
+    let fixes: Vec<Value> = d
+        .fixes
+        .iter()
+        .map(|f| {
+            json!({
+                "description": {"text": format!("replace `{}` by `{}` ({})", f.from, f.to, proof_words(&f.proof))},
+                "artifactChanges": [{
+                    "artifactLocation": {"uri": uri, "index": index},
+                    "replacements": [{
+                        "deletedRegion": {
+                            "startLine": f.line,
+                            "startColumn": f.column,
+                            "endColumn": f.column + f.from.chars().count() as u32,
+                        },
+                        "insertedContent": {"text": f.to},
+                    }],
+                }],
+            })
+        })
+        .collect();
+    Value::Array(fixes)
+}
