@@ -1,7 +1,7 @@
 //! The edits a fix is searched among: one token changed by the smallest
 //! step of the classic mutation operators (Agrawal et al., 1989): a
 //! comparison, an arithmetic sign, a connective, a decimal constant by one,
-//! a scalar variable read replaced by another of the same type.
+//! a scalar variable replaced by another of the same type.
 
 use crate::ir::{Program, VarKind};
 use crate::syntax::lexer::{self, TokKind, Token};
@@ -121,14 +121,15 @@ fn edit(span: Span, from: &str, to: &str, kind: Kind) -> Edit {
     }
 }
 
-/// The scalars that may replace the read of a scalar at token `k`: of its
+/// The scalars that may replace the use (read or write) of a scalar at
+/// token `k` (`min = y` for `max = y` is the fault of the paper's Fig. 2): of its
 /// type, declared before it in its function, or global; nearest first.
 fn variables(p: &Program, tokens: &[Token], k: usize) -> Vec<String> {
     let t = &tokens[k];
     let name = t.ident().unwrap_or_default();
     let before = k.checked_sub(1).map(|i| &tokens[i]);
     let after = tokens.get(k + 1);
-    // Members, calls and declarations are not reads of a variable.
+    // Members, calls and declarations are not uses of a variable.
     if before.is_some_and(|b| b.is_punct(".") || b.is_punct("->")) || after.is_some_and(|a| a.is_punct("(")) {
         return Vec::new();
     }
@@ -143,7 +144,7 @@ fn variables(p: &Program, tokens: &[Token], k: usize) -> Vec<String> {
     let visible = |v: &crate::ir::Var| {
         v.kind == VarKind::Global || (v.proc.map(|q| q.index()) == proc && proc.is_some() && v.span.lo < at)
     };
-    // The variable read here: the nearest visible declaration of the name.
+    // The variable used here: the nearest visible declaration of the name.
     let Some(read) = p
         .vars
         .iter()

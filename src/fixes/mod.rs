@@ -135,7 +135,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     let cond = o.report.condition(r);
     let runs = known_runs(o, r, decisive);
     let spec = spec::specification(p, cond, decisive);
-    let adjacent = spec::adjacent(p, decisive, &spec);
+    let adjacent = spec::adjacent(p, &o.report.analysis, decisive, &spec);
     out.lines = search_lines(o, r, decisive).difference(&spec).copied().collect();
     let mut all = edits::candidates(p, &out.lines);
     // A macro's definition is one edit, however often it is expanded.

@@ -5,6 +5,7 @@
 
 use crate::analysis::witness::Counterexample;
 use crate::context::conditions::Condition;
+use crate::facts::Analysis;
 use crate::ir::{expr_vars, Cond, NodeId, NodeKind, Program, SiteKind, VarId};
 use crate::syntax::lexer;
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,26 +25,32 @@ fn is_spec_call(name: &str) -> bool {
     is_spec_proc(name) && !name.starts_with("__VERIFIER_nondet")
 }
 
-/// Lines of the specification: the error's site and, for `reach_error()`,
-/// the last branch before it in its procedure; the bodies of the
-/// verifier's functions; the lines calling them.
+/// Lines of the specification: the error's site and, for `reach_error()`
+/// or a condition on variables (`--error`, the paper's `error` flag), the
+/// statement that makes it hold and the last branch before it in its
+/// procedure (the check); the bodies of the verifier's functions; the
+/// lines calling them.
 pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
-    if let Some(s) = cond.site() {
-        let site = p.site(s);
+    let site = cond.site().map(|s| p.site(s));
+    if let Some(site) = site {
         out.insert(p.line(site.span));
-        if site.kind == SiteKind::ReachError {
-            let depth = cx.run.trace.last().map_or(0, |s| s.depth);
-            let guard = cx
-                .run
-                .trace
-                .iter()
-                .rev()
-                .take_while(|s| s.depth >= depth)
-                .find(|s| s.depth == depth && matches!(p.node(s.node).kind, NodeKind::Branch { .. }));
-            if let Some(g) = guard {
-                out.insert(p.line(p.node(g.node).span));
-            }
+    }
+    if site.is_none_or(|s| s.kind == SiteKind::ReachError) {
+        let last = cx.run.trace.last();
+        if let Some(last) = last {
+            out.insert(p.line(p.node(last.node).span));
+        }
+        let depth = last.map_or(0, |s| s.depth);
+        let guard = cx
+            .run
+            .trace
+            .iter()
+            .rev()
+            .take_while(|s| s.depth >= depth)
+            .find(|s| s.depth == depth && matches!(p.node(s.node).kind, NodeKind::Branch { .. }));
+        if let Some(g) = guard {
+            out.insert(p.line(p.node(g.node).span));
         }
     }
     for f in p.procs.iter().filter(|f| is_spec_proc(&f.name)) {
@@ -65,10 +72,10 @@ pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTre
 }
 
 /// Lines next to the specification: input guards (a branch of the entry
-/// procedure, before the run repeats any statement, one of whose ways
-/// ends the run at once) and oracle assignments (to a scalar read only on
-/// specification lines).
-pub fn adjacent(p: &Program, cx: &Counterexample, spec: &BTreeSet<u32>) -> BTreeSet<u32> {
+/// procedure that is not a loop's condition, before the run repeats any
+/// statement, one of whose ways ends the run at once) and oracle
+/// assignments (to a scalar read only on specification lines).
+pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<u32>) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
     let mut seen = BTreeSet::new();
     for s in &cx.run.trace {
@@ -76,7 +83,8 @@ pub fn adjacent(p: &Program, cx: &Counterexample, spec: &BTreeSet<u32>) -> BTree
             break;
         }
         if let NodeKind::Branch { then_, else_, .. } = p.node(s.node).kind {
-            if s.depth == 0 && (ends_run(p, then_) || ends_run(p, else_)) {
+            let guard = s.depth == 0 && (ends_run(p, then_) || ends_run(p, else_));
+            if guard && !loop_condition(p, a, s.node) {
                 out.insert(p.line(p.node(s.node).span));
             }
         }
@@ -100,6 +108,27 @@ pub fn adjacent(p: &Program, cx: &Counterexample, spec: &BTreeSet<u32>) -> BTree
         }
     }
     out
+}
+
+/// A loop's condition: reached from its head with no choice in between,
+/// or going back to it (`do ... while`).
+fn loop_condition(p: &Program, a: &Analysis, b: NodeId) -> bool {
+    a.loops.iter().filter(|l| l.body.contains(&b)).any(|l| {
+        if p.node(b).successors().contains(&l.head) {
+            return true;
+        }
+        let mut n = l.head;
+        for _ in 0..8 {
+            if n == b {
+                return true;
+            }
+            match p.node(n).kind {
+                NodeKind::Skip { next } => n = next,
+                _ => return false,
+            }
+        }
+        false
+    })
 }
 
 /// The run ends a few statements after `n`, with no choice in between.
