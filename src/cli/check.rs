@@ -399,6 +399,8 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
             },
         );
     }
+    // The search for fixes has `--timeout` again, after the check.
+    let fix_deadline = opts.engine.timeout.map(|t| std::time::Instant::now() + t);
     let fixes: Vec<Option<views::fixes::FixesDoc>> = report
         .results
         .iter()
@@ -409,6 +411,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
                 lower: &lower,
                 opts,
                 errors: &args.cond.errors,
+                deadline: fix_deadline,
             };
             (args.fixes && r.verdict == Verdict::Unsafe)
                 .then(|| views::fixes::doc(&crate::fixes::find(&original, r, &Default::default())))

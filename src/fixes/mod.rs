@@ -44,7 +44,7 @@ impl Default for FixOptions {
             edits: 400,
             checks: 24,
             states: 50_000,
-            vc_checks: 8,
+            vc_checks: 4,
         }
     }
 }
@@ -95,6 +95,9 @@ pub struct Fixes {
     pub compiled: usize,
     /// A limit cut the search: a better fix may have been left untried.
     pub cut: bool,
+    /// The cut was the wall clock's (`--timeout`): on another machine or
+    /// under another load the search may go further.
+    pub clock: bool,
 }
 
 impl Fixes {
@@ -123,6 +126,8 @@ pub struct Original<'a> {
     pub opts: &'a CheckOptions,
     /// The `--error` conditions.
     pub errors: &'a [String],
+    /// A guard only: past it, no more edits are checked (`Fixes::clock`).
+    pub deadline: Option<Instant>,
 }
 
 /// The fix candidates of condition `r` (confirmed unsafe).
@@ -134,6 +139,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     };
     let cond = o.report.condition(r);
     let runs = known_runs(o, r, decisive);
+    let passing = passing_runs(o);
     let spec = spec::specification(p, cond, decisive);
     let adjacent = spec::adjacent(p, &o.report.analysis, decisive, &spec);
     out.lines = search_lines(o, r, decisive).difference(&spec).copied().collect();
@@ -153,35 +159,45 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         .filter(|x| x.verdict == Verdict::Safe)
         .map(|x| key(p, o.report.condition(x), &o.report.conds))
         .collect();
-    let (mut checks, mut vc_checks) = (0, 0);
+    let mut opts = o.opts.clone();
+    opts.explain = false;
+    opts.engine.max_states = limits.states;
+    opts.engine.timeout = None;
+    opts.engine.memory = None;
+    let mut checks = 0;
+    // The edited programs, kept for the VC engine's pass.
+    let mut edited = Vec::new();
+    let past = || o.deadline.is_some_and(|d| Instant::now() >= d);
     for edit in all {
+        if past() {
+            (out.cut, out.clock) = (true, true);
+            break;
+        }
         out.tried += 1;
         let Some((q, users)) = load(o, &edit) else {
             continue;
         };
         out.compiled += 1;
-        if !runs.iter().all(|cx| passes(&q, &users, cx)) {
+        if !runs.iter().all(|cx| passes(&q, &users, cx))
+            || !passing.iter().all(|&(v, n)| still_passes(&q, &users, v, n))
+        {
             continue;
         }
         let proof = if checks < limits.checks {
             checks += 1;
-            let mut opts = o.opts.clone();
-            opts.explain = false;
-            opts.engine.max_states = limits.states;
-            opts.engine.timeout = None;
-            opts.engine.memory = None;
-            let Some(mut proof) = recheck(&q, &users, &opts, Engine::Fsum, &target, &safe_before) else {
-                continue;
-            };
-            if proof == Proof::NoCounterexample && vc_checks < limits.vc_checks {
-                vc_checks += 1;
-                match recheck(&q, &users, &opts, Engine::Vc, &target, &safe_before) {
-                    None => continue,
-                    Some(Proof::Safe) => proof = Proof::Safe,
-                    Some(_) => {}
-                }
+            // The Datalog engine's limits are counts: no clock cuts it.
+            match recheck(
+                &q,
+                &users,
+                &opts,
+                Engine::Fsum,
+                &VcPlan::default(),
+                &target,
+                &safe_before,
+            ) {
+                Ok(Some(proof)) => proof,
+                _ => continue,
             }
-            proof
         } else {
             out.cut = true;
             Proof::Runs
@@ -194,11 +210,51 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
             proof,
             edit,
         });
+        edited.push((q, users));
     }
-    out.fixes.sort_by(|a, b| {
-        (a.adjacent, a.proof, a.line, a.column, &a.edit.to).cmp(&(b.adjacent, b.proof, b.line, b.column, &b.edit.to))
+    // The best fixes the Datalog engine could not prove go to the VC
+    // engine (its modes that prove: Houdini's invariants, k-induction).
+    let mut plan = VcPlan {
+        unroll: Vec::new(),
+        ..VcPlan::default()
+    };
+    let mut open: Vec<usize> = (0..out.fixes.len())
+        .filter(|&i| out.fixes[i].proof == Proof::NoCounterexample)
+        .collect();
+    open.sort_by(|&i, &j| rank(&out.fixes[i]).cmp(&rank(&out.fixes[j])));
+    let mut refuted = BTreeSet::new();
+    for i in open.into_iter().take(limits.vc_checks) {
+        if let Some(d) = o.deadline {
+            match d.checked_duration_since(Instant::now()) {
+                Some(left) => plan.budget = plan.budget.min(left),
+                None => {
+                    (out.cut, out.clock) = (true, true);
+                    break;
+                }
+            }
+        }
+        let (q, users) = &edited[i];
+        match recheck(q, users, &opts, Engine::Vc, &plan, &target, &safe_before) {
+            Ok(None) => {
+                refuted.insert(i);
+            }
+            Ok(Some(Proof::Safe)) => out.fixes[i].proof = Proof::Safe,
+            Ok(Some(_)) => {}
+            Err(Clock) => (out.cut, out.clock) = (true, true),
+        }
+    }
+    let mut i = 0;
+    out.fixes.retain(|_| {
+        i += 1;
+        !refuted.contains(&(i - 1))
     });
+    out.fixes.sort_by(|a, b| rank(a).cmp(&rank(b)));
     out
+}
+
+/// Best first: not next to the check, best proved, in text order.
+fn rank(f: &Fix) -> (bool, Proof, u32, u32, &str) {
+    (f.adjacent, f.proof, f.line, f.column, &f.edit.to)
 }
 
 /// The counterexamples known for the condition: each FSS's witness and
@@ -255,14 +311,37 @@ fn load(o: &Original, edit: &Edit) -> Option<(Program, Vec<crate::ir::cond::User
     Some((q, users))
 }
 
-/// The counterexample's inputs and choices run the edited program to its
-/// end without an error.
-fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample) -> bool {
+/// Values every input and choice takes in the runs a fix must not break.
+const FILLS: [i64; 5] = [0, 1, -1, 2, 100];
+
+/// The runs of the original program that end normally with every input
+/// and choice one of `FILLS`: the fill and the run's length.
+fn passing_runs(o: &Original) -> Vec<(i64, u64)> {
+    let Ok(users) = crate::ir::cond::user_conditions(o.program, o.errors) else {
+        return Vec::new();
+    };
+    FILLS
+        .iter()
+        .filter_map(|&v| {
+            let cfg = interp::Config {
+                fill: Some(v),
+                max_steps: 1_000_000,
+                conditions: users.clone(),
+                ..interp::Config::default()
+            };
+            let run = interp::run(o.program, &cfg).ok()?;
+            matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. }).then_some((v, run.trace.len() as u64))
+        })
+        .collect()
+}
+
+/// An edit that hides the error by never ending (a loop that no longer
+/// stops) or breaks a run that ended normally is no fix: that run still
+/// ends normally, within four times its length.
+fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], fill: i64, steps: u64) -> bool {
     let cfg = interp::Config {
-        inputs: cx.inputs.iter().cloned().collect(),
-        choices: cx.choices.clone(),
-        fill: Some(0),
-        max_steps: (cx.run.trace.len() as u64 * 4).max(100_000),
+        fill: Some(fill),
+        max_steps: steps * 4 + 10_000,
         conditions: users.to_vec(),
         ..interp::Config::default()
     };
@@ -270,6 +349,38 @@ fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample)
         interp::run(q, &cfg),
         Ok(run) if matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
     )
+}
+
+/// The counterexample's inputs and choices run the edited program to its
+/// end without an error. The edited run may read more values than the
+/// counterexample has: they are 0, and again each of the last values the
+/// counterexample drew (so that an edit that stops a loop from ending is
+/// not saved by a 0 that leaves it).
+fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample) -> bool {
+    let mut fills = vec![0];
+    let drawn = cx.choices.iter().rev().chain(cx.inputs.iter().rev().map(|(_, v)| v));
+    for &v in drawn {
+        if fills.len() == 4 {
+            break;
+        }
+        if !fills.contains(&v) {
+            fills.push(v);
+        }
+    }
+    fills.into_iter().all(|fill| {
+        let cfg = interp::Config {
+            inputs: cx.inputs.iter().cloned().collect(),
+            choices: cx.choices.clone(),
+            fill: Some(fill),
+            max_steps: (cx.run.trace.len() as u64 * 4).max(100_000),
+            conditions: users.to_vec(),
+            ..interp::Config::default()
+        };
+        matches!(
+            interp::run(q, &cfg),
+            Ok(run) if matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
+        )
+    })
 }
 
 /// A condition across programs that differ by one token: its kind, its
@@ -290,6 +401,9 @@ fn key(p: &Program, c: &Condition, all: &[Condition]) -> Key {
     (kind, at, nth)
 }
 
+/// The wall clock cut a recheck.
+struct Clock;
+
 /// Checks the edited program again: how well the edit is proved, or
 /// `None` when the target or a condition that was safe is unsafe now (or
 /// the target is gone).
@@ -298,21 +412,26 @@ fn recheck(
     users: &[crate::ir::cond::UserCond],
     opts: &CheckOptions,
     engine: Engine,
+    plan: &VcPlan,
     target: &Key,
     safe_before: &BTreeSet<Key>,
-) -> Option<Proof> {
-    let report = crate::check::check_with(q, users, opts, engine, &VcPlan::default(), Instant::now());
+) -> Result<Option<Proof>, Clock> {
+    let report = crate::check::check_with(q, users, opts, engine, plan, Instant::now());
+    if report.vc.cut {
+        // The clock cut it: what it says may differ on another machine.
+        return Err(Clock);
+    }
     let verdicts: BTreeMap<Key, Verdict> = report
         .results
         .iter()
         .map(|x| (key(q, report.condition(x), &report.conds), x.verdict))
         .collect();
     if safe_before.iter().any(|k| verdicts.get(k) == Some(&Verdict::Unsafe)) {
-        return None;
+        return Ok(None);
     }
-    match verdicts.get(target)? {
-        Verdict::Unsafe => None,
-        Verdict::Safe => Some(Proof::Safe),
-        Verdict::Unknown => Some(Proof::NoCounterexample),
-    }
+    Ok(match verdicts.get(target) {
+        None | Some(Verdict::Unsafe) => None,
+        Some(Verdict::Safe) => Some(Proof::Safe),
+        Some(Verdict::Unknown) => Some(Proof::NoCounterexample),
+    })
 }

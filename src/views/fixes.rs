@@ -37,6 +37,10 @@ pub struct FixesDoc {
     pub compiled: usize,
     /// A limit cut the search short.
     pub cut: bool,
+    /// It was the wall clock (`--timeout`): the search may go further on
+    /// another machine or under another load.
+    #[serde(default)]
+    pub clock: bool,
 }
 
 pub fn doc(f: &Fixes) -> FixesDoc {
@@ -59,6 +63,7 @@ pub fn doc(f: &Fixes) -> FixesDoc {
         tried: f.tried,
         compiled: f.compiled,
         cut: f.cut,
+        clock: f.clock,
     }
 }
 
@@ -78,6 +83,15 @@ fn proof_words(proof: &str) -> &'static str {
     }
 }
 
+/// Why the search stopped early, if it did.
+pub fn cut_words(d: &FixesDoc, before: &str, after: &str) -> String {
+    match (d.cut, d.clock) {
+        (false, _) => String::new(),
+        (true, false) => format!("{before}the search was cut by its limits{after}"),
+        (true, true) => format!("{before}the search was cut by --timeout{after}"),
+    }
+}
+
 /// The text block of one condition's fixes.
 pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc) -> String {
     let mut out = format!("\nfixes for {condition}:\n");
@@ -92,11 +106,7 @@ pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc) -> String {
             } else {
                 lines(&d.searched)
             },
-            if d.cut {
-                " (the search was cut by its limits)"
-            } else {
-                ""
-            }
+            cut_words(d, " (", ")")
         );
         return out;
     }
@@ -128,11 +138,7 @@ pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc) -> String {
         if d.tried == 1 { "" } else { "s" },
         lines(&d.searched),
         d.compiled,
-        if d.cut {
-            "; the search was cut by its limits"
-        } else {
-            ""
-        }
+        cut_words(d, "; ", "")
     );
     out
 }

@@ -316,7 +316,7 @@ fn fixes_card(b: &mut String, f: &super::fixes::FixesDoc) {
         f.region.iter().map(|l| format!("<code>{l}</code>")).collect::<String>(),
         f.tried,
         f.compiled,
-        if f.cut { "; the search was cut by its limits" } else { "" }
+        super::fixes::cut_words(f, "; ", "")
     );
 }
 
