@@ -6,7 +6,7 @@
 use crate::analysis::witness::Counterexample;
 use crate::context::conditions::Condition;
 use crate::facts::Analysis;
-use crate::ir::{expr_vars, Cond, NodeId, NodeKind, Program, SiteKind, VarId};
+use crate::ir::{NodeId, NodeKind, Program, SiteKind, VarId};
 use crate::syntax::lexer;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -92,7 +92,7 @@ pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<
     // Where each variable is read.
     let mut read_on: BTreeMap<VarId, BTreeSet<u32>> = BTreeMap::new();
     for n in p.node_ids() {
-        for v in reads(&p.node(n).kind) {
+        for &v in &a.uses[n.index()] {
             read_on.entry(v).or_default().insert(p.line(p.node(n).span));
         }
     }
@@ -144,38 +144,4 @@ fn ends_run(p: &Program, mut n: NodeId) -> bool {
         }
     }
     false
-}
-
-/// The variables a node reads.
-fn reads(kind: &NodeKind) -> Vec<VarId> {
-    let mut out = Vec::new();
-    let index = |pl: &crate::ir::Place, out: &mut Vec<VarId>| {
-        if let Some((i, _)) = &pl.index {
-            expr_vars(i, out);
-        }
-    };
-    match kind {
-        NodeKind::Assign { place, value, .. } => {
-            expr_vars(value, &mut out);
-            index(place, &mut out);
-        }
-        NodeKind::Havoc { place, .. } => index(place, &mut out),
-        NodeKind::Branch {
-            cond: Cond::Atom(a), ..
-        } => {
-            expr_vars(&a.lhs, &mut out);
-            expr_vars(&a.rhs, &mut out);
-        }
-        NodeKind::Call { args, result, .. } => {
-            for a in args {
-                expr_vars(a, &mut out);
-            }
-            if let Some(r) = result {
-                index(r, &mut out);
-            }
-        }
-        NodeKind::Return { value: Some(v), .. } => expr_vars(v, &mut out),
-        _ => {}
-    }
-    out
 }
