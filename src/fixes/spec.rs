@@ -74,7 +74,8 @@ pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTre
 /// Lines next to the specification: input guards (a branch of the entry
 /// procedure that is not a loop's condition, before the run repeats any
 /// statement, one of whose ways ends the run at once) and oracle
-/// assignments (to a scalar read only on specification lines).
+/// assignments (outside loops, to a scalar read only on specification
+/// lines).
 pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<u32>) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
     let mut seen = BTreeSet::new();
@@ -98,7 +99,10 @@ pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<
     }
     for n in p.node_ids() {
         if let NodeKind::Assign { place, .. } = &p.node(n).kind {
+            // Once, outside loops: a value kept across iterations is the
+            // program's state (a lock), not a value computed for the check.
             let oracle = place.index.is_none()
+                && !a.loops.iter().any(|l| l.body.contains(&n))
                 && read_on
                     .get(&place.var)
                     .is_some_and(|lines| lines.iter().all(|l| spec.contains(l)));
