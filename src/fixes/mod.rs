@@ -165,7 +165,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     opts.engine.timeout = None;
     opts.engine.memory = None;
     let mut checks = 0;
-    // The edited programs, kept for the VC engine's pass.
+    // The edited programs the VC engine may be asked about (by fix).
     let mut edited = Vec::new();
     let past = || o.deadline.is_some_and(|d| Instant::now() >= d);
     for edit in all {
@@ -210,7 +210,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
             proof,
             edit,
         });
-        edited.push((q, users));
+        edited.push((proof == Proof::NoCounterexample).then_some((q, users)));
     }
     // The best fixes the Datalog engine could not prove go to the VC
     // engine (its modes that prove: Houdini's invariants, k-induction).
@@ -233,7 +233,9 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
                 }
             }
         }
-        let (q, users) = &edited[i];
+        let Some((q, users)) = &edited[i] else {
+            continue;
+        };
         match recheck(q, users, &opts, Engine::Vc, &plan, &target, &safe_before) {
             Ok(None) => {
                 refuted.insert(i);
@@ -314,8 +316,12 @@ fn load(o: &Original, edit: &Edit) -> Option<(Program, Vec<crate::ir::cond::User
 /// Values every input and choice takes in the runs a fix must not break.
 const FILLS: [i64; 5] = [0, 1, -1, 2, 100];
 
+/// Longer runs of the original are not repeated on every edit.
+const PASSING_STEPS: u64 = 100_000;
+
 /// The runs of the original program that end normally with every input
-/// and choice one of `FILLS`: the fill and the run's length.
+/// and choice one of `FILLS` (within `PASSING_STEPS`): the fill and the
+/// run's length.
 fn passing_runs(o: &Original) -> Vec<(i64, u64)> {
     let Ok(users) = crate::ir::cond::user_conditions(o.program, o.errors) else {
         return Vec::new();
@@ -325,7 +331,7 @@ fn passing_runs(o: &Original) -> Vec<(i64, u64)> {
         .filter_map(|&v| {
             let cfg = interp::Config {
                 fill: Some(v),
-                max_steps: 1_000_000,
+                max_steps: PASSING_STEPS,
                 conditions: users.clone(),
                 ..interp::Config::default()
             };
