@@ -75,7 +75,7 @@ fn lines(ls: &[u32]) -> String {
     format!("line{} {}", if ls.len() == 1 { "" } else { "s" }, list.join(", "))
 }
 
-fn proof_words(proof: &str) -> &'static str {
+pub fn proof_words(proof: &str) -> &'static str {
     match proof {
         "safe" => "proved safe",
         "no_counterexample" => "no counterexample found",

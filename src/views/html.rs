@@ -304,7 +304,7 @@ fn fixes_card(b: &mut String, f: &super::fixes::FixesDoc) {
                 x.column,
                 esc(&x.from),
                 esc(&x.to),
-                x.proof.replace('_', " "),
+                super::fixes::proof_words(&x.proof),
                 if x.guard_or_oracle { ", next to the check" } else { "" }
             )
         })
