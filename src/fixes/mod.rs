@@ -299,7 +299,17 @@ fn search_lines(o: &Original, r: &CondReport, cx: &Counterexample) -> BTreeSet<u
     out
 }
 
-fn last_line(p: &Program, span: crate::syntax::source::Span) -> u32 {
+/// The run ends without an error: the entry returns, or `abort()`/a
+/// failed assumption stops it.
+fn ends_normally(q: &Program, cfg: &interp::Config) -> bool {
+    matches!(
+        interp::run(q, cfg),
+        Ok(run) if matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
+    )
+}
+
+/// The line a span ends on.
+pub(super) fn last_line(p: &Program, span: crate::syntax::source::Span) -> u32 {
     p.source.line_col(span.hi.saturating_sub(1).max(span.lo)).line
 }
 
@@ -351,10 +361,7 @@ fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], fill: i64, ste
         conditions: users.to_vec(),
         ..interp::Config::default()
     };
-    matches!(
-        interp::run(q, &cfg),
-        Ok(run) if matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
-    )
+    ends_normally(q, &cfg)
 }
 
 /// The counterexample's inputs and choices run the edited program to its
@@ -370,10 +377,7 @@ fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample)
         conditions: users.to_vec(),
         ..interp::Config::default()
     };
-    matches!(
-        interp::run(q, &cfg),
-        Ok(run) if matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
-    )
+    ends_normally(q, &cfg)
 }
 
 /// A condition across programs that differ by one token: its kind, its

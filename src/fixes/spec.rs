@@ -54,13 +54,7 @@ pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTre
         }
     }
     for f in p.procs.iter().filter(|f| is_spec_proc(&f.name)) {
-        out.extend(
-            p.line(f.span)
-                ..=p.source.line_of(crate::syntax::source::Span::new(
-                    f.span.hi.saturating_sub(1) as usize,
-                    f.span.hi as usize,
-                )),
-        );
+        out.extend(p.line(f.span)..=super::last_line(p, f.span));
     }
     let mut diags = Vec::new();
     for t in lexer::lex(&p.source.text, &mut diags).tokens {
