@@ -25,24 +25,24 @@ pub fn apply(p: &Program, conds: &[Condition], results: &mut Vec<CondReport>) {
         if !is_limit(p, c) {
             continue;
         }
-        let at = c.site().map(|s| p.site(s).span).expect("a site");
+        let site = c.site().map(|s| p.site(s)).expect("a site");
+        let at = site.span;
         let text = p.text(at).split_whitespace().collect::<Vec<_>>().join(" ");
         let where_ = format!("`{text}` at {}", p.source.start(at));
+        let beyond = if site.past_elements() {
+            "reaches past the elements the model holds of a parameter's array (--param-elems)"
+        } else {
+            "allocates beyond the heap model (more elements than --heap-elems, or a second allocation at this call)"
+        };
         match r.verdict {
             Verdict::Safe => continue,
             Verdict::Unsafe => {
                 r.verdict = Verdict::Unknown;
-                r.reason = format!(
-                    "a run allocates beyond the heap model at {where_}: more elements than --heap-elems, or a \
-                     second allocation at this call (the run replays); what it does from there is not analysed"
-                );
+                r.reason =
+                    format!("a run {beyond} at {where_} (the run replays); what it does from there is not analysed");
             }
             Verdict::Unknown => {
-                r.reason = format!(
-                    "a run may allocate beyond the heap model at {where_} (more elements than --heap-elems, or \
-                     a second allocation at this call): {}",
-                    r.reason
-                );
+                r.reason = format!("a run may go beyond the model at {where_} (it {beyond}): {}", r.reason);
             }
         }
         open.push(where_);
@@ -54,7 +54,7 @@ pub fn apply(p: &Program, conds: &[Condition], results: &mut Vec<CondReport>) {
         if r.verdict == Verdict::Safe && !is_limit(p, &conds[r.id.0 as usize]) {
             r.verdict = Verdict::Unknown;
             r.reason = format!(
-                "no run within the heap model fails here, but a run may allocate beyond it ({}), and \
+                "no run within the memory model fails here, but a run may go beyond it ({}), and \
                  what such a run does is not analysed",
                 open.join(", ")
             );

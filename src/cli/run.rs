@@ -151,9 +151,13 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     let steps = run.trace.len();
     match &run.outcome {
         Outcome::Error { site, node, .. } if p.site(*site).kind == crate::ir::SiteKind::Limit => {
+            let beyond = if p.site(*site).past_elements() {
+                "reaches past the elements the model holds of a parameter's array (raise --param-elems)"
+            } else {
+                "allocates beyond the heap model (more than --heap-elems elements, or a second allocation at this call)"
+            };
             ui.error(&format!(
-                "the run allocates beyond the heap model at {} (more than --heap-elems elements, or a second \
-                 allocation at this call): what it does from there is not modelled",
+                "the run {beyond} at {}: what it does from there is not modelled",
                 p.location(p.node(*node).span)
             ));
             EXIT_USAGE

@@ -12,7 +12,9 @@
 //! its variable in its antecedent (`\forall int i; lo <= i < hi ==> P`,
 //! `\exists int i; lo <= i < hi && P`), so both engines can read it.
 
+mod defined;
 pub mod instrument;
+mod lift;
 mod resolve;
 
 pub use resolve::resolve;
@@ -37,6 +39,10 @@ pub enum Term {
         var: VarId,
         old: bool,
         index: Box<Term>,
+        /// An object's storage read by the memory model where the object
+        /// is valid: outside the storage only past what the model holds
+        /// (a heap object's elements), which is beyond the model.
+        guarded: bool,
     },
     /// `\result`.
     Result,
@@ -50,6 +56,15 @@ pub enum Term {
         den: Box<Term>,
         rem: bool,
     },
+    /// `c ? a : b` (also how the memory model reads through a pointer: by
+    /// cases on the object it points to).
+    Ite(Box<Pred>, Box<Term>, Box<Term>),
+    /// A read through a pointer where no object is valid. A formula that
+    /// evaluates it (as C evaluates `&&`, `||`, `?:`, left to right)
+    /// neither holds nor fails: a check of it is violated, an assumption
+    /// of it excludes the run (E-ACSL's reading, and the VC engine's
+    /// through `Pred::defined`).
+    Invalid,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -61,6 +76,8 @@ pub enum Pred {
     Or(Vec<Pred>),
     Implies(Box<Pred>, Box<Pred>),
     Iff(Box<Pred>, Box<Pred>),
+    /// `if c then a else b` (made by `lift`, from a term `c ? x : y`).
+    Cond(Box<Pred>, Box<Pred>, Box<Pred>),
     /// One quantified variable; `body` holds exactly when the variable is
     /// in `lo..hi` (exclusive) for `\exists`, and always outside it for
     /// `\forall`, so only that range matters.
@@ -74,13 +91,74 @@ pub enum Pred {
     },
 }
 
-/// A location an `assigns` clause allows the function to change.
+/// A location an `assigns` clause allows the function to change; every
+/// term is read when the function starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Assigned {
     Var(VarId),
-    /// One element, its index read when the function starts.
+    /// One element.
     Elem(VarId, Term),
     Whole(VarId),
+    /// The elements `lo` to `hi`, both included.
+    Range(VarId, Term, Term),
+    /// The location when the condition holds (a location through a
+    /// pointer: by cases on the object it points to).
+    If(Pred, Box<Assigned>),
+}
+
+impl Assigned {
+    /// The storage it names.
+    pub fn var(&self) -> VarId {
+        match self {
+            Assigned::Var(v) | Assigned::Elem(v, _) | Assigned::Whole(v) | Assigned::Range(v, ..) => *v,
+            Assigned::If(_, a) => a.var(),
+        }
+    }
+
+    /// Every variable its terms read.
+    pub fn vars(&self, out: &mut Vec<(VarId, bool)>) {
+        match self {
+            Assigned::Var(_) | Assigned::Whole(_) => {}
+            Assigned::Elem(_, i) => i.vars(out),
+            Assigned::Range(_, lo, hi) => {
+                lo.vars(out);
+                hi.vars(out);
+            }
+            Assigned::If(c, a) => {
+                c.vars(out);
+                a.vars(out);
+            }
+        }
+    }
+
+    /// When it lets `v` (element `k` of an array) change: `None` when
+    /// it names none of `v`.
+    fn allows(&self, v: VarId, k: &Term) -> Option<Pred> {
+        if self.var() != v {
+            return None;
+        }
+        let rel = |op, a: &Term, b: &Term| Pred::Rel(op, a.clone(), b.clone());
+        Some(match self {
+            Assigned::Var(_) | Assigned::Whole(_) => Pred::Bool(true),
+            Assigned::Elem(_, i) => rel(RelOp::Eq, k, i),
+            Assigned::Range(_, lo, hi) => Pred::And(vec![rel(RelOp::Le, lo, k), rel(RelOp::Le, k, hi)]),
+            Assigned::If(c, a) => Pred::And(vec![(*c).clone(), a.allows(v, k)?]),
+        })
+    }
+}
+
+/// When the locations `list` let `v` (element `k` of an array; for a
+/// scalar `k` is not read) change, in the state the function started in:
+/// `None` when they name none of `v`, `Bool(true)` when all of it always.
+pub fn allowed<'a>(list: impl IntoIterator<Item = &'a Assigned>, v: VarId, k: &Term) -> Option<Pred> {
+    let cases: Vec<Pred> = list.into_iter().filter_map(|a| a.allows(v, k)).collect();
+    if cases.is_empty() {
+        None
+    } else if cases.contains(&Pred::Bool(true)) {
+        Some(Pred::Bool(true))
+    } else {
+        Some(Pred::Or(cases))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -103,6 +181,16 @@ pub struct FnContract {
     pub assigns: Option<Vec<(Assigned, ClauseId)>>,
     /// The annotation comment.
     pub span: Span,
+    /// Where the function's starting state is, when not at its entry:
+    /// after the prologue the memory model gives it (parameters set up).
+    pub start: Option<NodeId>,
+}
+
+impl FnContract {
+    /// The node whose successor is the contract's starting state.
+    pub fn start_at(&self, p: &Program, f: ProcId) -> NodeId {
+        self.start.unwrap_or(p.proc(f).entry)
+    }
 }
 
 /// Invariants of a loop head (or of a label: checked each time control
@@ -168,7 +256,7 @@ impl Term {
         match self {
             Term::Const(_) | Term::Result | Term::Bound(_) => {}
             Term::Var { var, old } => out.push((*var, *old)),
-            Term::Elem { var, old, index } => {
+            Term::Elem { var, old, index, .. } => {
                 out.push((*var, *old));
                 index.vars(out);
             }
@@ -181,6 +269,12 @@ impl Term {
                 num.vars(out);
                 den.vars(out);
             }
+            Term::Ite(c, a, b) => {
+                c.vars(out);
+                a.vars(out);
+                b.vars(out);
+            }
+            Term::Invalid => {}
         }
     }
 }
@@ -196,6 +290,11 @@ impl Pred {
             Pred::Not(x) => x.vars(out),
             Pred::And(xs) | Pred::Or(xs) => xs.iter().for_each(|x| x.vars(out)),
             Pred::Implies(a, b) | Pred::Iff(a, b) => {
+                a.vars(out);
+                b.vars(out);
+            }
+            Pred::Cond(c, a, b) => {
+                c.vars(out);
                 a.vars(out);
                 b.vars(out);
             }
@@ -215,9 +314,9 @@ impl Term {
         match self {
             Term::Const(c) => mk(ExprKind::Const(*c)),
             Term::Var { var, old: false } => mk(ExprKind::Var(*var)),
-            Term::Elem { var, old: false, index } => {
-                mk(ExprKind::Elem(*var, Box::new(index.to_expr(span)?), SiteId(u32::MAX)))
-            }
+            Term::Elem {
+                var, old: false, index, ..
+            } => mk(ExprKind::Elem(*var, Box::new(index.to_expr(span)?), SiteId(u32::MAX))),
             Term::Neg(x) => mk(ExprKind::Neg(Box::new(x.to_expr(span)?))),
             Term::Arith(op, a, b) => mk(ExprKind::Arith(
                 *op,
@@ -230,7 +329,9 @@ impl Term {
                 rem: *rem,
                 site: SiteId(u32::MAX),
             }),
-            Term::Var { .. } | Term::Elem { .. } | Term::Result | Term::Bound(_) => None,
+            Term::Var { .. } | Term::Elem { .. } | Term::Result | Term::Bound(_) | Term::Ite(..) | Term::Invalid => {
+                None
+            }
         }
     }
 }
@@ -281,8 +382,25 @@ impl Pred {
                     Box::new(B::Or(Box::new(a), Box::new(not(b)))),
                 )
             }
-            Pred::Quant { .. } => return None,
+            Pred::Quant { .. } | Pred::Cond(..) => return None,
         })
+    }
+}
+
+/// The offset of the first token after `from` (blanks and comments skipped).
+pub fn next_token(text: &str, mut from: usize) -> usize {
+    let b = text.as_bytes();
+    loop {
+        while from < b.len() && b[from].is_ascii_whitespace() {
+            from += 1;
+        }
+        if text[from..].starts_with("//") {
+            from += text[from..].find('\n').unwrap_or(text.len() - from);
+        } else if text[from..].starts_with("/*") {
+            from += text[from..].find("*/").map(|i| i + 2).unwrap_or(text.len() - from);
+        } else {
+            return from;
+        }
     }
 }
 

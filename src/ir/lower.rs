@@ -587,11 +587,11 @@ impl Cx<'_> {
     }
 
     /// The `limit` site of allocating call `k` (one for its checks).
-    fn limit_site(&mut self, k: u32, span: Span, proc: ProcId) -> SiteId {
+    fn limit_site(&mut self, k: u32, span: Span, proc: ProcId, storage: Option<VarId>) -> SiteId {
         if let Some(&s) = self.limit_sites.get(&k) {
             return s;
         }
-        let s = self.new_site(SiteKind::Limit, span, proc, None);
+        let s = self.new_site(SiteKind::Limit, span, proc, storage);
         self.limit_sites.insert(k, s);
         s
     }

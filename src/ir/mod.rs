@@ -436,6 +436,16 @@ pub struct ErrorSite {
     pub static_ok: bool,
 }
 
+impl ErrorSite {
+    /// A `limit` site where a run reaches past the elements the model
+    /// holds of an array of any length (an entry's pointer parameter under
+    /// a contract, `mem::params`), not past the heap model: its `array` is
+    /// that storage.
+    pub fn past_elements(&self) -> bool {
+        self.kind == SiteKind::Limit && self.array.is_some()
+    }
+}
+
 /// A function outside the subset, left out of the program.
 #[derive(Clone, Debug)]
 pub struct LeftOut {

@@ -67,6 +67,20 @@ impl Memory {
     }
 }
 
+/// Values of variables as C spells them: a pointer's two leaves (`p`,
+/// `p.off`) as one `p = &a[2]`; the memory model's own variables left out.
+pub fn c_values(p: &Program, vals: &[(String, i64)]) -> Vec<(String, String)> {
+    let get = |name: &str| vals.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+    vals.iter()
+        .filter(|(n, _)| !is_internal(n))
+        .filter(|(n, _)| n.strip_suffix(".off").is_none_or(|base| get(base).is_none()))
+        .map(|(n, v)| match get(&format!("{n}.off")) {
+            Some(off) => (n.clone(), p.memory.show(*v, off)),
+            None => (n.clone(), v.to_string()),
+        })
+        .collect()
+}
+
 impl Memory {
     /// [`Memory::spell`], or the two numbers when no object has the tag.
     pub fn show(&self, tag: i64, off: i64) -> String {

@@ -82,6 +82,9 @@ pub struct Vc {
     pub blame: Blame,
     /// A failed VC's counterexample: the inputs it reads (scalars first).
     pub model: Vec<(String, i64)>,
+    /// The model as C spells it (`p = &x`; no variable of the memory
+    /// model's own), for the text.
+    pub model_text: Vec<(String, String)>,
     /// And the values at the loop head its path starts from.
     pub at_head: Vec<(String, i64)>,
     /// Why it is unknown, or that its path cannot be taken.
@@ -597,6 +600,7 @@ impl Cx<'_> {
                             .filter(|(_, ids, _)| !ids.is_empty() && ids.iter().all(&shown))
                             .map(|(line, _, x)| (format!("nondet() at line {line}"), value(m, x))),
                     );
+                    vc.model_text = crate::ir::pointers::c_values(self.p, &vc.model);
                     vc.at_head = pv
                         .cut_state
                         .iter()

@@ -235,6 +235,24 @@ pub fn label(p: &Program, a: &Analysis, gc: &Gc, path: &[usize], pos: usize, ind
         if !matches!(cmd, Cmd::Assume(_)) {
             return None;
         }
+        // The memory model's split at an access: the object it reaches,
+        // as the source names it; its other tests say nothing to a reader.
+        if p.is_access_branch(o.node) {
+            return match p.split_object(o.node).filter(|_| outcome) {
+                Some(obj) => mk(
+                    "access",
+                    line,
+                    format!("`{text}` at line {line} accesses `{}`", obj.region()),
+                    Role::Code,
+                ),
+                None => mk(
+                    "access",
+                    line,
+                    format!("the access at line {line} is valid"),
+                    Role::Hidden,
+                ),
+            };
+        }
         let decided = p.cond_exits.get(&(o.node, outcome)).copied();
         return match (loop_of_condition(p, a, o.node), decided) {
             (Some(_), Some(true)) => mk(
@@ -278,6 +296,13 @@ pub fn label(p: &Program, a: &Analysis, gc: &Gc, path: &[usize], pos: usize, ind
         };
     }
     match (&node.kind, cmd) {
+        // A temporary of the memory model: the access names what it reads.
+        (NodeKind::Assign { place, .. }, _) if p.is_model_write(o.node, place.var) => mk(
+            "access",
+            line,
+            format!("the value `{text}` reads at line {line}"),
+            Role::Hidden,
+        ),
         (NodeKind::Assign { place, .. }, Cmd::Assign(..)) if place.index.is_none() => mk(
             "asgn",
             line,
@@ -446,6 +471,11 @@ impl<'a> Sentences<'a> {
                     SiteKind::Overflow => ("overflow", l, format!("`{t} does not overflow")),
                     SiteKind::Shift => ("shift", l, format!("the shift `{t} is defined")),
                     SiteKind::Deref => ("deref", l, format!("the access `{t} is valid")),
+                    SiteKind::Limit if p.site(s).past_elements() => (
+                        "limit",
+                        l,
+                        format!("the access `{t} is within the elements the model holds (--param-elems)"),
+                    ),
                     SiteKind::Limit => ("limit", l, format!("the allocation `{t} fits the heap model")),
                 }
             }
@@ -521,6 +551,7 @@ impl<'a> Sentences<'a> {
             show: self.show.clone(),
             blame: Blame::None,
             model: Vec::new(),
+            model_text: Vec::new(),
             at_head: Vec::new(),
             note: None,
             replayed: None,
@@ -709,19 +740,19 @@ pub fn render(vc: &Vc) -> String {
         Blame::Weak(s) => out.push_str(&format!("  {s}\n")),
         Blame::None => {}
     }
-    if vc.status == VcStatus::Failed && !(vc.model.is_empty() && vc.at_head.is_empty()) {
-        let list = |xs: &[(String, i64)]| {
-            xs.iter()
-                .map(|(n, v)| format!("{n} = {v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+    if vc.status == VcStatus::Failed && !(vc.model_text.is_empty() && vc.at_head.is_empty()) {
+        let list = |xs: &mut dyn Iterator<Item = (&String, String)>| {
+            xs.map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", ")
         };
-        let mut line = list(&vc.model);
+        let mut line = list(&mut vc.model_text.iter().map(|(n, v)| (n, v.clone())));
         if !vc.at_head.is_empty() {
             if !line.is_empty() {
                 line.push_str("; ");
             }
-            line.push_str(&format!("at the loop head: {}", list(&vc.at_head)));
+            line.push_str(&format!(
+                "at the loop head: {}",
+                list(&mut vc.at_head.iter().map(|(n, v)| (n, v.to_string())))
+            ));
         }
         out.push_str(&format!("  Counterexample: {line}\n"));
     }

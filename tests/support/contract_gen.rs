@@ -163,3 +163,152 @@ pub fn program(seed: u64) -> Generated {
     }
     Generated { text, calls_contracts }
 }
+
+/// A pointer function's parameters: two pointers to `int`, or one pointer
+/// to an array of two.
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    Two,
+    Array,
+}
+
+struct PtrFn {
+    name: String,
+    shape: Shape,
+    contract: bool,
+}
+
+impl G<'_> {
+    /// A formula over the pointed-to values (and, after the call,
+    /// `\old` of them and `\result`).
+    fn ptr_formula(&mut self, terms: &[String]) -> String {
+        let terms: Vec<String> = terms.to_vec();
+        self.formula(&terms)
+    }
+
+    /// Statements writing through the pointers, `x` and `g1`.
+    fn ptr_block(&mut self, reads: &[String], writes: &[String], depth: usize) -> String {
+        let pad = "  ".repeat(depth + 1);
+        let mut out = String::new();
+        // Small bodies: every access through a pointer splits the paths a
+        // VC follows over the objects it may reach.
+        for _ in 0..1 + self.r.below(if depth == 0 { 2 } else { 1 }) {
+            match self.r.below(if depth < 1 { 5 } else { 3 }) {
+                0 | 1 => {
+                    let w = self.r.pick(writes).clone();
+                    out.push_str(&format!("{pad}{w} = {};\n", self.expr(reads)));
+                }
+                2 => out.push_str(&format!("{pad}//@ assert {};\n", self.formula(reads))),
+                _ => {
+                    let c = self.atom(reads);
+                    let t = self.ptr_block(reads, writes, depth + 1);
+                    let e = self.ptr_block(reads, writes, depth + 1);
+                    out.push_str(&format!("{pad}if ({c}) {{\n{t}{pad}}} else {{\n{e}{pad}}}\n"));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Random programs whose functions take pointers, with ACSL contracts
+/// over the memory they reach: `\valid`, `\separated`, `\old(*p)`,
+/// `assigns *p, p[0..1]`; `main` calls them on globals, an array and a
+/// local whose addresses it takes (aliased or not), or on `NULL`.
+pub fn pointer_program(seed: u64) -> Generated {
+    let mut rng = Rng::new(seed ^ 0x9017_7e55);
+    let mut g = G { r: &mut rng };
+    let mut text = String::from("int g0, g1;\nint arr[2];\n\n");
+    let mut fns: Vec<PtrFn> = Vec::new();
+    for k in 0..1 + g.r.below(2) as usize {
+        let name = format!("f{k}");
+        let shape = if g.r.chance(60) { Shape::Two } else { Shape::Array };
+        let (cells, params): (Vec<&str>, &str) = match shape {
+            Shape::Two => (vec!["*p", "*q"], "int *p, int *q"),
+            Shape::Array => (vec!["p[0]", "p[1]"], "int *p"),
+        };
+        let cells: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
+        let contract = g.r.chance(85);
+        if contract {
+            let mut req = Vec::new();
+            match shape {
+                Shape::Two => {
+                    if g.r.chance(85) {
+                        req.push("\\valid(p)".to_string());
+                    }
+                    if g.r.chance(85) {
+                        req.push("\\valid(q)".to_string());
+                    }
+                    if g.r.chance(50) {
+                        req.push("\\separated(p, q)".to_string());
+                    }
+                }
+                Shape::Array => {
+                    if g.r.chance(85) {
+                        req.push(
+                            if g.r.chance(50) {
+                                "\\valid(p + (0..1))"
+                            } else {
+                                "\\valid_read(p + (0..1))"
+                            }
+                            .to_string(),
+                        );
+                    }
+                }
+            }
+            let mut before = cells.clone();
+            before.push("g1".into());
+            if g.r.chance(50) {
+                req.push(g.ptr_formula(&before));
+            }
+            let mut clauses = Vec::new();
+            if !req.is_empty() {
+                clauses.push(format!("requires {};", req.join(" && ")));
+            }
+            let mut after = cells.clone();
+            after.extend(cells.iter().map(|c| format!("\\old({c})")));
+            after.push("\\result".into());
+            after.push("g1".into());
+            clauses.push(format!("ensures {};", g.ptr_formula(&after)));
+            let assigns = match (shape, g.r.below(4)) {
+                (_, 0) => Some("\\nothing"),
+                (Shape::Two, 1) => Some("*p"),
+                (Shape::Two, 2) => Some("*p, *q, g1"),
+                (Shape::Array, 1) => Some("p[0..1], g1"),
+                (Shape::Array, 2) => Some("p[0]"),
+                _ => None,
+            };
+            if let Some(a) = assigns {
+                clauses.push(format!("assigns {a};"));
+            }
+            text.push_str(&format!("/*@ {} */\n", clauses.join("\n    ")));
+        }
+        text.push_str(&format!("int {name}({params}) {{\n"));
+        let mut reads = cells.clone();
+        reads.push("g1".into());
+        text.push_str(&format!("  int x = {};\n", g.expr(&reads)));
+        reads.push("x".into());
+        let mut writes = cells.clone();
+        writes.push("x".into());
+        writes.push("g1".into());
+        text.push_str(&g.ptr_block(&reads, &writes, 0));
+        text.push_str(&format!("  return {};\n}}\n\n", g.expr(&reads)));
+        fns.push(PtrFn { name, shape, contract });
+    }
+    text.push_str("int main(void) {\n  int l = g0 + 1;\n  int r = 0;\n");
+    let two = ["&g0", "&g1", "&arr[0]", "&arr[1]", "&l", "0"];
+    let arrays = ["arr", "&arr[1]", "&g0", "0"];
+    for f in &fns {
+        let args: Vec<String> = match f.shape {
+            Shape::Two => vec![g.r.pick(&two).to_string(), g.r.pick(&two).to_string()],
+            Shape::Array => vec![g.r.pick(&arrays).to_string()],
+        };
+        text.push_str(&format!("  r = r + {}({});\n", f.name, args.join(", ")));
+    }
+    text.push_str("  return r;\n}\n");
+    let mut calls_contracts = Vec::new();
+    if fns.iter().any(|f| f.contract) {
+        calls_contracts.push("main".into());
+    }
+    Generated { text, calls_contracts }
+}

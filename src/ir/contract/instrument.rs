@@ -13,6 +13,50 @@
 use super::*;
 use std::collections::{BTreeSet, HashMap};
 
+/// A global of the memory model's own (a running-call flag, a heap
+/// object's state and size, the unspecified values): no `assigns` clause
+/// names it (allocating is not assigning), so no frame checks it.
+pub fn model_storage(p: &Program, g: VarId) -> bool {
+    crate::ir::pointers::is_internal(&p.var(g).name)
+}
+
+/// That `g` is unchanged since the function started, but where `allowed`
+/// holds: a scalar's value, or each element `k` (a `Bound` term) of an
+/// array of `len` elements. The frame check of both engines.
+pub fn unchanged(g: VarId, len: Option<u32>, allowed: Option<Pred>, k: &Term) -> Pred {
+    let same = match len {
+        None => Pred::Rel(
+            RelOp::Eq,
+            Term::Var { var: g, old: false },
+            Term::Var { var: g, old: true },
+        ),
+        Some(_) => {
+            let at = |old| Term::Elem {
+                var: g,
+                old,
+                index: Box::new(k.clone()),
+                guarded: false,
+            };
+            Pred::Rel(RelOp::Eq, at(false), at(true))
+        }
+    };
+    let body = match allowed {
+        Some(a) => Pred::Or(vec![a, same]),
+        None => same,
+    };
+    match (len, k) {
+        (Some(n), Term::Bound(var)) => Pred::Quant {
+            forall: true,
+            var: *var,
+            name: "k".into(),
+            lo: Term::Const(0),
+            hi: Term::Const(n as i64),
+            body: Box::new(body),
+        },
+        _ => body,
+    }
+}
+
 /// The error sites standing for the contract checks.
 #[derive(Clone, Debug, Default)]
 pub struct Sites {
@@ -64,17 +108,12 @@ pub fn instrument(p: &Program) -> (Program, Sites) {
     for (f, fc) in &c.funcs {
         if let Some(list) = &fc.assigns {
             for (a, _) in list {
-                if let Assigned::Elem(_, t) = a {
-                    let mut vs = Vec::new();
-                    t.vars(&mut vs);
-                    olds.extend(vs.into_iter().map(|(v, _)| (*f, v)));
-                }
+                let mut vs = Vec::new();
+                a.vars(&mut vs);
+                olds.extend(vs.into_iter().map(|(v, _)| (*f, v)));
             }
-            for &g in &p.globals {
-                if !list
-                    .iter()
-                    .any(|(a, _)| matches!(a, Assigned::Var(x) | Assigned::Whole(x) if *x == g))
-                {
+            for &g in p.globals.iter().filter(|&&g| !model_storage(p, g)) {
+                if allowed(list.iter().map(|(a, _)| a), g, &FRAME_INDEX) != Some(Pred::Bool(true)) {
                     olds.insert((*f, g));
                 }
             }
@@ -97,8 +136,8 @@ pub fn instrument(p: &Program) -> (Program, Sites) {
     }
     let procs: BTreeSet<ProcId> = olds.iter().map(|(f, _)| *f).chain(c.funcs.keys().copied()).collect();
     for f in procs {
-        // On entry: old values, then the `requires`.
-        let entry = ins.p.proc(f).entry;
+        // On entry (after the prologue): old values, then the `requires`.
+        let entry = c.of(f).map_or(ins.p.proc(f).entry, |fc| fc.start_at(&ins.p, f));
         let after = ins.take_next(entry);
         let mut chain = after;
         if let Some(fc) = c.of(f) {
@@ -125,21 +164,12 @@ pub fn instrument(p: &Program) -> (Program, Sites) {
                     .iter()
                     .position(|cl| cl.proc == f && cl.kind == ClauseKind::Assigns)
                     .unwrap_or(0);
-                for &g in p.globals.iter().rev() {
-                    let allowed: Vec<&Assigned> = list
-                        .iter()
-                        .map(|(a, _)| a)
-                        .filter(
-                            |a| matches!(a, Assigned::Var(x) | Assigned::Whole(x) | Assigned::Elem(x, _) if *x == g),
-                        )
-                        .collect();
-                    if allowed
-                        .iter()
-                        .any(|a| matches!(a, Assigned::Var(_) | Assigned::Whole(_)))
-                    {
+                for &g in p.globals.iter().rev().filter(|&&g| !model_storage(p, g)) {
+                    let allowed = allowed(list.iter().map(|(a, _)| a), g, &FRAME_INDEX);
+                    if allowed == Some(Pred::Bool(true)) {
                         continue;
                     }
-                    chain = ins.frame_check(f, g, &allowed, first, chain);
+                    chain = ins.frame_check(f, g, allowed, first, chain);
                 }
             }
             for &cl in fc.ensures.iter().rev() {
@@ -163,6 +193,9 @@ struct Ins {
 }
 
 const NONE: NodeId = NodeId(u32::MAX);
+
+/// The element a frame check is about (`\forall k`).
+const FRAME_INDEX: Term = Term::Bound(u32::MAX - 1);
 
 impl Ins {
     fn take_next(&mut self, n: NodeId) -> NodeId {
@@ -327,15 +360,10 @@ impl Ins {
         self.sites.clauses.insert(cl, site);
         let unit = self.unit(c.proc, c.span);
         let fail = self.node(NodeKind::Error { site }, c.proc, c.span, unit);
-        let mut cx = Compile {
-            in_range: false,
-            f: c.proc,
-            span: c.span,
-            unit,
-            ok: next,
-            fail,
-        };
-        self.pred(&mut cx, &c.pred, next, fail)
+        let mut cx = Compile::new(c.proc, c.span, unit, next, fail);
+        // Reading through an invalid pointer violates it.
+        cx.invalid = Some(fail);
+        self.pred(&mut cx, &c.pred.lift(), next, fail)
     }
 
     /// The clause assumed: a run where it is false stops.
@@ -343,71 +371,23 @@ impl Ins {
         let c = self.p.contracts.clause(cl).clone();
         let unit = self.unit(c.proc, c.span);
         let stop = self.node(NodeKind::Halt, c.proc, c.span, unit);
-        let mut cx = Compile {
-            in_range: false,
-            f: c.proc,
-            span: c.span,
-            unit,
-            ok: next,
-            fail: stop,
-        };
-        self.pred(&mut cx, &c.pred, next, stop)
+        let mut cx = Compile::new(c.proc, c.span, unit, next, stop);
+        // Reading through an invalid pointer, it does not hold.
+        cx.invalid = Some(stop);
+        self.pred(&mut cx, &c.pred.lift(), next, stop)
     }
 
-    /// `g` is unchanged since `f` started (but for the elements `allowed`).
-    fn frame_check(&mut self, f: ProcId, g: VarId, allowed: &[&Assigned], clause: ClauseId, next: NodeId) -> NodeId {
+    /// `g` is unchanged since `f` started (but where `allowed`, over the
+    /// element `FRAME_INDEX` of an array, holds).
+    fn frame_check(&mut self, f: ProcId, g: VarId, allowed: Option<Pred>, clause: ClauseId, next: NodeId) -> NodeId {
         let span = self.p.contracts.clause(clause).span;
         let site = self.site(SiteKind::Assert, f, span, None, false);
         self.sites.frames.insert((clause, g), site);
         let unit = self.unit(f, span);
         let fail = self.node(NodeKind::Error { site }, f, span, unit);
-        let pred = match self.p.var(g).len {
-            None => Pred::Rel(
-                RelOp::Eq,
-                Term::Var { var: g, old: false },
-                Term::Var { var: g, old: true },
-            ),
-            Some(n) => {
-                let k = u32::MAX - 1;
-                let kt = || Term::Bound(k);
-                let mut unless: Vec<Pred> = allowed
-                    .iter()
-                    .filter_map(|a| match a {
-                        Assigned::Elem(_, i) => Some(Pred::Rel(RelOp::Eq, kt(), i.clone())),
-                        _ => None,
-                    })
-                    .collect();
-                unless.push(Pred::Rel(
-                    RelOp::Eq,
-                    Term::Elem {
-                        var: g,
-                        old: false,
-                        index: Box::new(kt()),
-                    },
-                    Term::Elem {
-                        var: g,
-                        old: true,
-                        index: Box::new(kt()),
-                    },
-                ));
-                Pred::Quant {
-                    forall: true,
-                    var: k,
-                    name: "k".into(),
-                    lo: Term::Const(0),
-                    hi: Term::Const(n as i64),
-                    body: Box::new(Pred::Or(unless)),
-                }
-            }
-        };
-        let mut cx = Compile {
-            in_range: true,
-            f,
-            span,
-            unit,
-            ok: next,
-            fail,
-        };
+        let pred = unchanged(g, self.p.var(g).len, allowed, &FRAME_INDEX).lift();
+        let mut cx = Compile::new(f, span, unit, next, fail);
+        cx.in_range = true;
         self.pred(&mut cx, &pred, next, fail)
     }
 
@@ -416,9 +396,18 @@ impl Ins {
         let kind = match t {
             Term::Const(c) => ExprKind::Const(*c),
             Term::Var { var, old } => ExprKind::Var(self.place(cx.f, *var, *old)),
-            Term::Elem { var, old, index } => {
+            Term::Elem {
+                var,
+                old,
+                index,
+                guarded,
+            } => {
                 let i = self.expr(cx, index);
-                let site = self.site(SiteKind::Bounds, cx.f, span, Some(*var), cx.in_range);
+                let site = if *guarded {
+                    self.site(SiteKind::Limit, cx.f, span, None, false)
+                } else {
+                    self.site(SiteKind::Bounds, cx.f, span, Some(*var), cx.in_range)
+                };
                 ExprKind::Elem(self.place(cx.f, *var, *old), Box::new(i), site)
             }
             Term::Result => match self.p.proc(cx.f).ret_var {
@@ -438,6 +427,8 @@ impl Ins {
                     site,
                 }
             }
+            // `pred` lifts conditionals and stops where a term is invalid.
+            Term::Ite(..) | Term::Invalid => unreachable!("a lifted term: {t:?}"),
         };
         Expr { kind, span }
     }
@@ -481,11 +472,19 @@ impl Ins {
         n
     }
 
-    /// Nodes evaluating `pred`: to `yes` where it holds, `no` where not.
+    /// Nodes evaluating `pred` (lifted: no conditional term): to `yes`
+    /// where it holds, `no` where not.
     fn pred(&mut self, cx: &mut Compile, pred: &Pred, yes: NodeId, no: NodeId) -> NodeId {
         match pred {
             Pred::Bool(true) => yes,
             Pred::Bool(false) => no,
+            Pred::Rel(_, a, b) if a.has_invalid() || b.has_invalid() => cx.invalid.unwrap_or(cx.fail),
+            Pred::Quant { lo, hi, .. } if lo.has_invalid() || hi.has_invalid() => cx.invalid.unwrap_or(cx.fail),
+            Pred::Cond(c, a, b) => {
+                let a = self.pred(cx, a, yes, no);
+                let b = self.pred(cx, b, yes, no);
+                self.pred(cx, c, a, b)
+            }
             Pred::Rel(op, a, b) => {
                 let atom = Atom {
                     lhs: self.expr(cx, a),
@@ -591,4 +590,22 @@ struct Compile {
     unit: UnitId,
     ok: NodeId,
     fail: NodeId,
+    /// Where the formula goes when it reads through a pointer with no valid
+    /// object there: it neither holds nor fails (`Pred::defined`), so a
+    /// check is violated and an assumption stops the run.
+    invalid: Option<NodeId>,
+}
+
+impl Compile {
+    fn new(f: ProcId, span: Span, unit: UnitId, ok: NodeId, fail: NodeId) -> Compile {
+        Compile {
+            in_range: false,
+            f,
+            span,
+            unit,
+            ok,
+            fail,
+            invalid: None,
+        }
+    }
 }

@@ -51,23 +51,6 @@ struct Resolver<'a> {
     next_bound: u32,
 }
 
-/// The offset of the first token after `from` (blanks and comments skipped).
-fn next_token(text: &str, mut from: usize) -> usize {
-    let b = text.as_bytes();
-    loop {
-        while from < b.len() && b[from].is_ascii_whitespace() {
-            from += 1;
-        }
-        if text[from..].starts_with("//") {
-            from += text[from..].find('\n').unwrap_or(text.len() - from);
-        } else if text[from..].starts_with("/*") {
-            from += text[from..].find("*/").map(|i| i + 2).unwrap_or(text.len() - from);
-        } else {
-            return from;
-        }
-    }
-}
-
 impl Resolver<'_> {
     fn error(&mut self, span: Span, msg: impl Into<String>, label: &str) {
         self.diags
@@ -109,8 +92,13 @@ impl Resolver<'_> {
             );
             return;
         }
+        let start = p.node_ids().find(|&n| {
+            let node = p.node(n);
+            node.proc == f && matches!(node.kind, NodeKind::Skip { .. }) && node.span == a.comment.span
+        });
         let mut fc = FnContract {
             span: a.comment.span,
+            start,
             ..FnContract::default()
         };
         for c in &a.clauses {
@@ -147,7 +135,19 @@ impl Resolver<'_> {
     fn location(&mut self, scope: &mut Scope, loc: &acsl::Loc, span: Span) -> Option<Assigned> {
         let id = match loc {
             acsl::Loc::Nothing => return None,
-            acsl::Loc::Var(id) | acsl::Loc::Elem(id, _) | acsl::Loc::Whole(id) => id,
+            acsl::Loc::Var(id) | acsl::Loc::Elem(id, _) | acsl::Loc::Whole(id) | acsl::Loc::Range(id, ..) => id,
+            acsl::Loc::Expr(e) => {
+                self.no_pointers(e.span);
+                return None;
+            }
+            acsl::Loc::If(c, inner) => {
+                // Read when the function starts, as every location is.
+                scope.old = true;
+                let c = self.pred(scope, c);
+                scope.old = false;
+                let inner = self.location(scope, inner, span)?;
+                return Some(Assigned::If(c?, Box::new(inner)));
+            }
         };
         let v = self.lookup(scope, id)?;
         let var = self.p.var(v);
@@ -168,11 +168,30 @@ impl Resolver<'_> {
                 scope.old = false;
                 Some(Assigned::Elem(v, t?))
             }
+            (acsl::Loc::Range(_, lo, hi), Some(_)) => {
+                scope.old = true;
+                let (lo, hi) = (self.term(scope, lo), self.term(scope, hi));
+                scope.old = false;
+                Some(Assigned::Range(v, lo?, hi?))
+            }
             _ => {
                 self.error(span, format!("`{}` is not an array", id.name), "cannot be indexed");
                 None
             }
         }
+    }
+
+    /// A pointer construct where the program has no pointers or structs
+    /// (the memory model rewrites them everywhere else).
+    fn no_pointers(&mut self, span: Span) {
+        self.diags.push(
+            Diag::error(
+                Class::Semantic,
+                span,
+                "this needs a pointer or a struct, and the program has none",
+            )
+            .with_label("no pointer here"),
+        );
     }
 
     /// The statement an annotation's marker label stands for.
@@ -331,7 +350,11 @@ impl Resolver<'_> {
                     old: self.is_old(scope, v),
                 }
             }
-            AK::Index(id, i) => {
+            AK::Index(a, i) => {
+                let AK::Var(id) = &a.kind else {
+                    self.no_pointers(a.span);
+                    return None;
+                };
                 let index = self.term(scope, i)?;
                 let v = self.lookup(scope, id)?;
                 if p.var(v).len.is_none() {
@@ -342,7 +365,44 @@ impl Resolver<'_> {
                     var: v,
                     old: self.is_old(scope, v),
                     index: Box::new(index),
+                    guarded: false,
                 }
+            }
+            AK::Storage(id, i) => {
+                let index = self.term(scope, i)?;
+                let v = self.lookup(scope, id)?;
+                if p.var(v).len.is_none() {
+                    return Some(Term::Var {
+                        var: v,
+                        old: self.is_old(scope, v),
+                    });
+                }
+                Term::Elem {
+                    var: v,
+                    old: self.is_old(scope, v),
+                    index: Box::new(index),
+                    guarded: true,
+                }
+            }
+            AK::Cond(c, a, b) => {
+                let c = self.pred(scope, c);
+                let (a, b) = (self.term(scope, a), self.term(scope, b));
+                Term::Ite(Box::new(c?), Box::new(a?), Box::new(b?))
+            }
+            AK::Invalid => Term::Invalid,
+            AK::LenOf(id) => {
+                let v = self.lookup(scope, id)?;
+                Term::Const(p.var(v).len.unwrap_or(1) as i64)
+            }
+            AK::Deref(_)
+            | AK::AddrOf(_)
+            | AK::Member(..)
+            | AK::Null
+            | AK::Range(..)
+            | AK::Valid { .. }
+            | AK::Separated(_) => {
+                self.no_pointers(e.span);
+                return None;
             }
             AK::Result => {
                 if scope.kind != ClauseKind::Ensures || scope.old {
@@ -437,6 +497,15 @@ impl Resolver<'_> {
                 };
                 Pred::Rel(op, a?, b?)
             }
+            AK::Cond(c, a, b) => {
+                let c = self.pred(scope, c);
+                let (a, b) = (self.pred(scope, a), self.pred(scope, b));
+                Pred::Cond(Box::new(c?), Box::new(a?), Box::new(b?))
+            }
+            AK::Valid { .. } | AK::Separated(_) => {
+                self.no_pointers(e.span);
+                return None;
+            }
             AK::Quant { forall, vars, body } => {
                 let base = scope.bound.len();
                 for v in vars {
@@ -493,6 +562,20 @@ fn mentions(t: &Term, vars: &[u32]) -> bool {
         Term::Neg(x) => mentions(x, vars),
         Term::Arith(_, a, b) => mentions(a, vars) || mentions(b, vars),
         Term::Div { num, den, .. } => mentions(num, vars) || mentions(den, vars),
+        Term::Ite(c, a, b) => pred_mentions(c, vars) || mentions(a, vars) || mentions(b, vars),
+        Term::Invalid => false,
+    }
+}
+
+fn pred_mentions(p: &Pred, vars: &[u32]) -> bool {
+    match p {
+        Pred::Bool(_) => false,
+        Pred::Rel(_, a, b) => mentions(a, vars) || mentions(b, vars),
+        Pred::Not(x) => pred_mentions(x, vars),
+        Pred::And(xs) | Pred::Or(xs) => xs.iter().any(|x| pred_mentions(x, vars)),
+        Pred::Implies(a, b) | Pred::Iff(a, b) => pred_mentions(a, vars) || pred_mentions(b, vars),
+        Pred::Cond(c, a, b) => [c, a, b].iter().any(|x| pred_mentions(x, vars)),
+        Pred::Quant { lo, hi, body, .. } => mentions(lo, vars) || mentions(hi, vars) || pred_mentions(body, vars),
     }
 }
 

@@ -68,7 +68,12 @@ impl Cx<'_> {
                     Some(AK::Int(k, _)) => *k as u32,
                     _ => u32::MAX,
                 };
-                let site = self.limit_site(k, span, fl.pid);
+                // A second argument names the storage an access reaches past.
+                let storage = match args.get(1).map(|a| &a.kind) {
+                    Some(AK::Var(id)) => self.lookup(fl, id),
+                    _ => None,
+                };
+                let site = self.limit_site(k, span, fl.pid, storage);
                 self.emit(fl, NodeKind::Error { site }, span);
                 None
             }

@@ -392,6 +392,22 @@ impl Mem {
             );
             let past = bin(BinOp::Gt, end, var(&Self::heap_len(h), span), span);
             out.push(if_(past, invalid(), vec![], span));
+            // Inside the object, past the elements the model holds.
+            if let (true, Some(len)) = (self.unbounded.contains(h), &o.len) {
+                let leaf = self
+                    .types
+                    .leaves(&o.ty)
+                    .ok()
+                    .and_then(|l| l.first().map(|l| l.path.clone()));
+                let storage = var(&format!("{}{}", o.base, leaf.unwrap_or_default()), span);
+                let beyond = vec![call(BEYOND_MODEL, vec![int(o.tag, span), storage], span)];
+                out.push(if_(
+                    bin(BinOp::Ge, off.clone(), len.clone(), span),
+                    beyond,
+                    vec![],
+                    span,
+                ));
+            }
         }
         if o.len.is_none() && !matches!(off.kind, ExprKind::Int(0, _)) {
             let bad = bin(BinOp::Ne, off.clone(), int(0, span), span);

@@ -16,6 +16,7 @@
 //!
 //! A program without pointers or structs is returned unchanged.
 
+mod acsl;
 mod assign;
 mod call;
 mod expr;
@@ -44,22 +45,28 @@ pub fn ret_leaf(func: &str, path: &str) -> String {
     format!("{func}::(ret){path}")
 }
 
+/// The label after a function's prologue, where its contract's starting
+/// state is (`contract::FnContract::start`).
+pub const CONTRACT_START: &str = "__acsl_start";
+
 /// Called where an access through a pointer is invalid: a `deref` error.
 pub const INVALID_ACCESS: &str = "__focuscheck_invalid_access";
 /// `HAVOC(a)`: every element of `a` gets an arbitrary value.
 pub const HAVOC: &str = "__focuscheck_havoc";
 
-/// The program with pointers and structs replaced by integers; errors go
-/// to `diags` (an unsupported construct in a function leaves it out, as
+/// The program with pointers and structs replaced by integers, and its
+/// annotations rewritten over the same storage (`acsl.rs`); errors go to
+/// `diags` (an unsupported construct in a function leaves it out, as
 /// lowering does for any construct outside the subset).
 pub fn eliminate(
     p: &ast::Program,
+    annots: &[crate::syntax::acsl::Annotation],
     opts: &crate::ir::lower::LowerOptions,
     file: &SourceFile,
     diags: &mut Vec<Diag>,
-) -> (ast::Program, crate::ir::Memory) {
+) -> (ast::Program, crate::ir::Memory, Vec<crate::syntax::acsl::Annotation>) {
     let entry = &opts.entry;
-    if !uses_memory(p) {
+    if !uses_memory(p) && !annots.iter().any(acsl::annotation_uses_memory) {
         // Pointer parameters no body uses (`char *argv[]`) are left out.
         let mut p = p.clone();
         for it in &mut p.items {
@@ -69,13 +76,15 @@ pub fn eliminate(
                 }
             }
         }
-        return (p, crate::ir::Memory::default());
+        return (p, crate::ir::Memory::default(), annots.to_vec());
     }
     let mut m = Mem::new(p, entry);
+    m.setup_annotations(annots, &file.text);
     m.run(p); // discovers the objects
     let taken = std::mem::take(&mut m.found);
     let sites = std::mem::take(&mut m.heap_sites);
     let mut m = Mem::new(p, entry);
+    m.setup_annotations(annots, &file.text);
     m.setup_objects(taken);
     m.setup_heap(sites, file, opts.heap_elems as i64);
     m.setup_params(p, opts);
@@ -88,7 +97,14 @@ pub fn eliminate(
         accesses: m.accesses.keys().copied().collect(),
         index_at: m.index_at,
     };
-    (out, memory)
+    // An annotation the walk did not reach (outside any function) is
+    // bound as written, and resolving says what is wrong with it.
+    let annots = annots
+        .iter()
+        .zip(m.annots_out)
+        .map(|(a, out)| out.unwrap_or_else(|| a.clone()))
+        .collect();
+    (out, memory, annots)
 }
 
 fn uses_memory(p: &ast::Program) -> bool {
@@ -195,6 +211,20 @@ struct Mem {
     entry_params: HashMap<String, String>,
     /// `--valid-params`.
     valid_params: bool,
+    /// The file's annotations as parsed, and as rewritten (`acsl.rs`).
+    annots: Vec<crate::syntax::acsl::Annotation>,
+    annots_out: Vec<Option<crate::syntax::acsl::Annotation>>,
+    /// The contracts written before each function, by its name.
+    contracts_of: HashMap<String, Vec<usize>>,
+    /// The statement annotations, by the span of their marker label.
+    markers: HashMap<(u32, u32), usize>,
+    /// The current function's parameter names.
+    params: HashSet<String>,
+    /// Where each function's definition starts.
+    fn_start: HashMap<String, u32>,
+    /// Heap objects whose size may exceed the elements the model holds
+    /// (an entry's pointer parameters under a contract, `params.rs`).
+    unbounded: HashSet<String>,
 }
 
 impl Mem {
@@ -227,10 +257,18 @@ impl Mem {
             wrappers: HashMap::new(),
             entry_params: HashMap::new(),
             valid_params: false,
+            annots: Vec::new(),
+            annots_out: Vec::new(),
+            contracts_of: HashMap::new(),
+            markers: HashMap::new(),
+            params: HashSet::new(),
+            fn_start: HashMap::new(),
+            unbounded: HashSet::new(),
         };
         for it in &p.items {
             match it {
                 ast::Item::Function(f) => {
+                    m.fn_start.insert(f.name.name.clone(), f.span.lo);
                     m.sigs.insert(
                         f.name.name.clone(),
                         Sig {
@@ -258,6 +296,28 @@ impl Mem {
         let defined = m.sigs.keys().cloned().collect();
         m.wrappers = wrappers::find(p, &defined, entry);
         m
+    }
+
+    /// Where each annotation is rewritten: a contract when the walk enters
+    /// the function right after it, a statement annotation at its marker.
+    fn setup_annotations(&mut self, annots: &[crate::syntax::acsl::Annotation], text: &str) {
+        use crate::syntax::acsl::AnnotKind;
+        self.annots = annots.to_vec();
+        self.annots_out = vec![None; annots.len()];
+        for (i, a) in annots.iter().enumerate() {
+            let span = a.comment.span;
+            match a.kind {
+                AnnotKind::Contract => {
+                    let start = crate::ir::contract::next_token(text, span.hi as usize) as u32;
+                    if let Some(name) = self.sigs.keys().find(|f| self.fn_start.get(*f) == Some(&start)) {
+                        self.contracts_of.entry(name.clone()).or_default().push(i);
+                    }
+                }
+                _ => {
+                    self.markers.insert((span.lo, span.hi), i);
+                }
+            }
+        }
     }
 
     fn setup_objects(&mut self, found: BTreeMap<usize, Taken>) {

@@ -10,6 +10,12 @@
 //! - The object is a live heap object (the caller may have allocated it):
 //!   an access past its elements is a `deref` error, and so is a use after
 //!   the entry frees it.
+//! - When the entry's contract says the parameter is valid (`requires
+//!   \valid(a + (0..n-1))`, `\valid_read`), the contract says what a caller
+//!   passes: the object has any number of elements (its size in bytes is
+//!   an input the `requires` bounds); the model holds its first
+//!   `--param-elems`, and a run that reaches past them is beyond the model
+//!   (`limit`), never a verdict.
 //! - A pointee with pointers inside (`int **`, a struct with a pointer
 //!   field) or of no size (`void *`) is not supported.
 //!
@@ -60,7 +66,18 @@ impl Mem {
             self.objects.add_heap(&self.types, &base, t, &int(elems, span));
             self.heap_storage(&base, t, elems, false, span);
             self.global_with(&Self::heap_state(&base), IntType::Int, 1, span);
-            self.global_with(&Self::heap_len(&base), IntType::LongLong, elems * elem_bytes, span);
+            let sized = self.contracts_of.get(&self.entry).is_some_and(|cs| {
+                cs.iter()
+                    .any(|&i| acsl::valid_names(&self.annots[i]).contains(&name.name))
+            });
+            let size = if sized {
+                self.unbounded.insert(base.clone());
+                self.input_global(&Self::heap_len(&base), IntType::LongLong, span);
+                format!("an array of `{}` inputs of any length (as its contract allows; the model holds {elems} of them, `--param-elems`)", t.c_name())
+            } else {
+                self.global_with(&Self::heap_len(&base), IntType::LongLong, elems * elem_bytes, span);
+                format!("an array of {elems} `{}` inputs (`--param-elems`)", t.c_name())
+            };
             let null = if opts.valid_params {
                 "never `NULL` (`--valid-params`)"
             } else {
@@ -68,12 +85,7 @@ impl Mem {
             };
             self.diags.push(Diag::note(
                 span,
-                format!(
-                    "`{}` of the entry `{}` points to an array of {elems} `{}` inputs (`--param-elems`), {null}",
-                    name.name,
-                    self.entry,
-                    t.c_name()
-                ),
+                format!("`{}` of the entry `{}` points to {size}, {null}", name.name, self.entry),
             ));
             self.entry_params.insert(name.name.clone(), base);
         }

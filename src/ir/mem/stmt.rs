@@ -317,6 +317,14 @@ impl Mem {
                 },
             );
         }
+        self.params = f
+            .params
+            .iter()
+            .filter_map(|q| q.name.as_ref().map(|n| n.name.clone()))
+            .collect();
+        for i in self.contracts_of.get(&self.func).cloned().unwrap_or_default() {
+            self.rewrite_annotation(i);
+        }
         let owner = self.owners.contains(&self.func) && !is_entry;
         if owner && recursive {
             self.unsupported(
@@ -350,6 +358,14 @@ impl Mem {
             body.stmts.push(assign(var(&flag, span), int(0, span), span));
         }
         stmts.extend(prologue);
+        if let Some(&i) = self.contracts_of.get(&self.func).and_then(|c| c.first()) {
+            let at = self.annots[i].comment.span;
+            let label = ast::Ident {
+                name: super::CONTRACT_START.into(),
+                span: at,
+            };
+            stmts.push(stmt(StmtKind::Labeled(label, Box::new(stmt(StmtKind::Empty, at))), at));
+        }
         stmts.append(&mut body.stmts);
         body.stmts = stmts;
         let (ret, ret_mem) = match &f.ret_mem {
@@ -424,6 +440,24 @@ impl Mem {
     /// A global `int` of the model's own, 0 at the start.
     pub(super) fn flag_global(&mut self, name: &str, span: Span) {
         self.zero_global(name, IntType::Int, span)
+    }
+
+    /// A global of the model's own that starts with any value.
+    pub(super) fn input_global(&mut self, name: &str, ty: IntType, span: Span) {
+        self.extra_globals.push(VarDecl {
+            ty,
+            ctype: CType::Int(ty),
+            name: ast::Ident {
+                name: name.into(),
+                span,
+            },
+            array: None,
+            init: None,
+            span,
+            is_static: false,
+            is_const: false,
+            arbitrary: true,
+        });
     }
 
     /// A global of the model's own, 0 at the start.
@@ -537,7 +571,12 @@ impl Mem {
             }
             StmtKind::Case(e, b) => StmtKind::Case(e.clone(), self.one(b)),
             StmtKind::Default(b) => StmtKind::Default(self.one(b)),
-            StmtKind::Labeled(l, b) => StmtKind::Labeled(l.clone(), self.one(b)),
+            StmtKind::Labeled(l, b) => {
+                if let Some(&i) = self.markers.get(&(l.span.lo, l.span.hi)) {
+                    self.rewrite_annotation(i);
+                }
+                StmtKind::Labeled(l.clone(), self.one(b))
+            }
             StmtKind::Block(b) => StmtKind::Block(self.block(b)),
             StmtKind::Return(Some(e)) => return self.ret(e, span),
             StmtKind::Return(None) => {

@@ -12,7 +12,11 @@
 //! verify, `vc::contract::root_program`).
 
 use super::*;
-use crate::ir::contract::{Assigned, ClauseId, Pred, Term as CTerm};
+use crate::ir::contract::instrument::{model_storage, unchanged};
+use crate::ir::contract::{allowed, Assigned, ClauseId, Pred, Term as CTerm};
+
+/// The element a frame formula is about (`\forall k`).
+const FRAME_INDEX: CTerm = CTerm::Bound(u32::MAX - 1);
 use crate::vc::term::BOUND;
 
 /// What a contract check shows.
@@ -108,17 +112,24 @@ impl Builder<'_> {
             notes.push((cmds.len() - 1, Note::Initial(k.var)));
         }
         self.spec_frame_entry(0, &mut cmds);
-        if let Some(fc) = p.contracts.of(p.entry) {
-            for &c in &fc.requires {
-                let f = self.spec_formula(&p.contracts.clause(c).pred, 0);
-                notes.push((cmds.len(), Note::Pre(c)));
-                cmds.push(Cmd::Assume(f));
-            }
+        if p.contracts.of(p.entry).is_some_and(|fc| fc.start.is_none()) {
+            self.spec_requires(&mut cmds, &mut notes);
         }
         for (i, n) in notes {
             self.note(0, i, n);
         }
         self.gc.blocks[0].cmds = cmds;
+    }
+
+    /// The root's `requires`, assumed.
+    fn spec_requires(&mut self, cmds: &mut Vec<Cmd>, notes: &mut Vec<(usize, Note)>) {
+        let p = self.p;
+        let Some(fc) = p.contracts.of(p.entry) else { return };
+        for &c in &fc.requires {
+            let f = self.spec_formula(&p.contracts.clause(c).pred, 0);
+            notes.push((cmds.len(), Note::Pre(c)));
+            cmds.push(Cmd::Assume(f));
+        }
     }
 
     /// Old values of a frame that starts: its parameters and every global.
@@ -151,7 +162,9 @@ impl Builder<'_> {
         match t {
             CTerm::Const(c) => Term::Const(*c),
             CTerm::Var { var, old } => Term::Var(place(*var, *old)),
-            CTerm::Elem { var, old, index } => Term::Select(place(*var, *old), Box::new(self.spec_term(index, frame))),
+            CTerm::Elem { var, old, index, .. } => {
+                Term::Select(place(*var, *old), Box::new(self.spec_term(index, frame)))
+            }
             CTerm::Result => {
                 let proc = self.frames[frame as usize].proc;
                 match self.p.proc(proc).ret_var {
@@ -174,25 +187,39 @@ impl Builder<'_> {
                 den: Box::new(self.spec_term(den, frame)),
                 rem: *rem,
             },
+            CTerm::Ite(..) | CTerm::Invalid => unreachable!("spec_formula lifts conditional terms and invalid reads"),
         }
     }
 
     /// A contract formula in a frame (`\result` is the frame's return
     /// variable, old values those the frame started with).
+    /// Read as a run reads it: where it reads through an invalid pointer,
+    /// neither asserted nor assumed to hold (`Pred::defined`).
     fn spec_formula(&self, pred: &Pred, frame: u32) -> Formula {
+        self.lifted_formula(&pred.lift().defined(true), frame)
+    }
+
+    fn lifted_formula(&self, pred: &Pred, frame: u32) -> Formula {
         let not = |f: Formula| Formula::Not(Box::new(f));
         match pred {
             Pred::Bool(b) => Formula::Bool(*b),
             Pred::Rel(op, a, b) => Formula::Rel(*op, self.spec_term(a, frame), self.spec_term(b, frame)),
-            Pred::Not(x) => not(self.spec_formula(x, frame)),
-            Pred::And(xs) => Formula::And(xs.iter().map(|x| self.spec_formula(x, frame)).collect()),
-            Pred::Or(xs) => Formula::Or(xs.iter().map(|x| self.spec_formula(x, frame)).collect()),
-            Pred::Implies(a, b) => Formula::Or(vec![not(self.spec_formula(a, frame)), self.spec_formula(b, frame)]),
+            Pred::Not(x) => not(self.lifted_formula(x, frame)),
+            Pred::And(xs) => Formula::And(xs.iter().map(|x| self.lifted_formula(x, frame)).collect()),
+            Pred::Or(xs) => Formula::Or(xs.iter().map(|x| self.lifted_formula(x, frame)).collect()),
+            Pred::Implies(a, b) => Formula::Or(vec![not(self.lifted_formula(a, frame)), self.lifted_formula(b, frame)]),
             Pred::Iff(a, b) => {
-                let (a, b) = (self.spec_formula(a, frame), self.spec_formula(b, frame));
+                let (a, b) = (self.lifted_formula(a, frame), self.lifted_formula(b, frame));
                 Formula::And(vec![
                     Formula::Or(vec![not(a.clone()), b.clone()]),
                     Formula::Or(vec![a, not(b)]),
+                ])
+            }
+            Pred::Cond(c, a, b) => {
+                let c = self.lifted_formula(c, frame);
+                Formula::Or(vec![
+                    Formula::And(vec![c.clone(), self.lifted_formula(a, frame)]),
+                    Formula::And(vec![not(c), self.lifted_formula(b, frame)]),
                 ])
             }
             Pred::Quant { forall, var, body, .. } => Formula::Quant {
@@ -201,7 +228,7 @@ impl Builder<'_> {
                     var: VarId(*var),
                     frame: BOUND,
                 },
-                body: Box::new(self.spec_formula(body, frame)),
+                body: Box::new(self.lifted_formula(body, frame)),
             },
         }
     }
@@ -233,52 +260,17 @@ impl Builder<'_> {
         else {
             return;
         };
-        let written: Vec<VarId> = self.a.proc_mod[p.entry.index()].iter().copied().collect();
+        let written: Vec<VarId> = self.a.proc_mod[p.entry.index()]
+            .iter()
+            .copied()
+            .filter(|&v| !model_storage(p, v))
+            .collect();
         for v in written {
-            let allowed: Vec<&Assigned> = assigns
-                .iter()
-                .map(|(a, _)| a)
-                .filter(|a| matches!(a, Assigned::Var(x) | Assigned::Whole(x) | Assigned::Elem(x, _) if *x == v))
-                .collect();
-            if allowed
-                .iter()
-                .any(|a| matches!(a, Assigned::Var(_) | Assigned::Whole(_)))
-            {
+            let allowed = allowed(assigns.iter().map(|(a, _)| a), v, &FRAME_INDEX);
+            if allowed == Some(Pred::Bool(true)) {
                 continue;
             }
-            let now = VarKey { var: v, frame: GLOBAL };
-            let old = VarKey {
-                var: v,
-                frame: self.spec.old.get(&0).copied().unwrap_or(0),
-            };
-            let f = match p.var(v).len {
-                None => Formula::Rel(RelOp::Eq, Term::Var(now), Term::Var(old)),
-                Some(_) => {
-                    // Every element but the assigned ones keeps its value.
-                    let k = VarKey {
-                        var: VarId(u32::MAX),
-                        frame: BOUND,
-                    };
-                    let kt = Term::Var(k);
-                    let mut unless: Vec<Formula> = allowed
-                        .iter()
-                        .filter_map(|a| match a {
-                            Assigned::Elem(_, i) => Some(Formula::Rel(RelOp::Eq, kt.clone(), self.spec_term(i, 0))),
-                            _ => None,
-                        })
-                        .collect();
-                    unless.push(Formula::Rel(
-                        RelOp::Eq,
-                        Term::Select(now, Box::new(kt.clone())),
-                        Term::Select(old, Box::new(kt.clone())),
-                    ));
-                    Formula::Quant {
-                        forall: true,
-                        var: k,
-                        body: Box::new(Formula::Or(unless)),
-                    }
-                }
-            };
+            let f = self.spec_formula(&unchanged(v, p.var(v).len, allowed, &FRAME_INDEX), 0);
             let k = self.spec_check(SpecCheck::Frame(clause, v), exit, clause);
             cmds.push(Cmd::Assert(f.clone(), k));
             cmds.push(Cmd::Assume(f));
@@ -326,19 +318,37 @@ impl Builder<'_> {
                 })
                 .collect(),
         };
-        for a in havoc {
+        let mut vars: Vec<VarId> = havoc.iter().map(Assigned::var).collect();
+        vars.sort();
+        vars.dedup();
+        for v in vars {
             self.note(block, cmds.len(), Note::CalleeHavoc { call });
-            match a {
-                Assigned::Var(v) | Assigned::Whole(v) => {
-                    cmds.push(Cmd::Havoc(self.key(v, f), Some(p.var(v).ty.range())));
-                }
-                Assigned::Elem(v, i) => {
-                    let i = self.spec_term(&i, f);
+            let allowed = allowed(havoc.iter(), v, &FRAME_INDEX);
+            let elems: Vec<&CTerm> = havoc
+                .iter()
+                .filter_map(|a| match a {
+                    Assigned::Elem(x, i) if *x == v => Some(i),
+                    _ => None,
+                })
+                .collect();
+            let range = p.var(v).ty.range();
+            if allowed == Some(Pred::Bool(true)) {
+                cmds.push(Cmd::Havoc(self.key(v, f), Some(range)));
+            } else if elems.len() == havoc.iter().filter(|a| a.var() == v).count() {
+                // Only single elements: a fresh value stored at each.
+                for i in elems {
+                    let i = self.spec_term(i, f);
                     let x = self.fresh();
-                    cmds.push(Cmd::Assume(Formula::in_range(&x, p.var(v).ty.range())));
+                    cmds.push(Cmd::Assume(Formula::in_range(&x, range)));
                     self.note(block, cmds.len(), Note::CalleeHavoc { call });
                     cmds.push(Cmd::Store(self.key(v, f), i, x));
                 }
+            } else {
+                // Anything, then unchanged where the locations do not reach.
+                cmds.push(Cmd::Havoc(self.key(v, f), Some(range)));
+                let same = self.spec_formula(&unchanged(v, p.var(v).len, allowed, &FRAME_INDEX), f);
+                self.note(block, cmds.len(), Note::CalleeHavoc { call });
+                cmds.push(Cmd::Assume(same));
             }
         }
         if let Some(rv) = cp.ret_var {
@@ -386,6 +396,16 @@ impl Builder<'_> {
     /// then assumed.
     pub(super) fn spec_point(&mut self, n: NodeId, block: usize, frame: u32, cmds: &mut Vec<Cmd>) {
         let p = self.p;
+        // The root's starting state, after its prologue: old values, then
+        // the `requires`.
+        if frame == 0 && p.contracts.of(p.entry).is_some_and(|fc| fc.start == Some(n)) {
+            self.spec_frame_entry(0, cmds);
+            let mut notes = Vec::new();
+            self.spec_requires(cmds, &mut notes);
+            for (i, note) in notes {
+                self.note(block, i, note);
+            }
+        }
         let asserts: Vec<ClauseId> = p.contracts.asserts_at(n).collect();
         for c in asserts {
             let f = self.spec_formula(&p.contracts.clause(c).pred, frame);

@@ -1,250 +1,8 @@
-//! ACSL annotations (the specification comments of Frama-C), the subset
-//! focuscheck reads: `/*@ requires P; ensures P; assigns L; */` before a
-//! function, `/*@ loop invariant P; */` before a loop or a label, and
-//! `//@ assert P;` as a statement.
-//!
-//! The lexer records every comment that starts with `@` (`Comment`); this
-//! module parses its text into clauses. Formulas are C expressions plus
-//! `==>`, `<==>`, chained comparisons (`0 <= i < n`), `\result`, `\old(e)`,
-//! `\at(e, Pre)`, `\true`, `\false` and `\forall`/`\exists` over `int`
-//! (or `integer`) variables. Every error is located in the file.
+//! The clauses of an annotation: recursive descent over its tokens.
 
-use super::source::Span;
-use crate::diag::{Class, Diag};
-
-/// An annotation comment as the lexer found it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Comment {
-    /// The whole comment, `/*@ ... */` or `//@ ...`.
-    pub span: Span,
-    /// Its text after the `@`.
-    pub body: Span,
-}
-
-/// The first word of an annotation (`assert`, `loop`, `requires`, ...):
-/// what the lexer needs to decide where it belongs.
-pub fn first_word(body: &str) -> &str {
-    let t = body.trim_start_matches(|c: char| c.is_whitespace() || c == '@');
-    let end = t
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(t.len());
-    &t[..end]
-}
-
-/// The label the lexer puts in front of a statement annotation, so that the
-/// annotation becomes a statement exactly where it is written.
-pub fn marker_label(kind: &str, index: usize) -> String {
-    format!("__acsl_{kind}_{index}")
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ident {
-    pub name: String,
-    pub span: Span,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Mod,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    And,
-    Or,
-    Implies,
-    Iff,
-}
-
-impl BinOp {
-    pub fn is_relational(self) -> bool {
-        matches!(
-            self,
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-        )
-    }
-}
-
-/// A term or a predicate; which one is decided when names are resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Expr {
-    pub kind: ExprKind,
-    pub span: Span,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExprKind {
-    Int(i64),
-    Bool(bool),
-    Var(Ident),
-    Index(Ident, Box<Expr>),
-    Result,
-    /// `\old(e)` or `\at(e, Pre)`: `e` in the state where the function
-    /// started.
-    Old(Box<Expr>),
-    Neg(Box<Expr>),
-    Not(Box<Expr>),
-    Binary(BinOp, Box<Expr>, Box<Expr>),
-    Quant {
-        forall: bool,
-        vars: Vec<Ident>,
-        body: Box<Expr>,
-    },
-}
-
-/// A location an `assigns` clause names.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Loc {
-    /// `\nothing`.
-    Nothing,
-    Var(Ident),
-    /// `a[e]`.
-    Elem(Ident, Expr),
-    /// `a[..]`: every element.
-    Whole(Ident),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ClauseKind {
-    Requires,
-    Ensures,
-    Assigns,
-    LoopInvariant,
-    Assert,
-}
-
-impl ClauseKind {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            ClauseKind::Requires => "requires",
-            ClauseKind::Ensures => "ensures",
-            ClauseKind::Assigns => "assigns",
-            ClauseKind::LoopInvariant => "loop invariant",
-            ClauseKind::Assert => "assert",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ClauseBody {
-    Pred(Expr),
-    Locs(Vec<(Loc, Span)>),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Clause {
-    pub kind: ClauseKind,
-    /// From the keyword to the `;` (excluded).
-    pub span: Span,
-    /// The formula (or locations) as written, on one line.
-    pub text: String,
-    pub body: ClauseBody,
-}
-
-/// What an annotation is, by where it may stand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnnotKind {
-    /// `requires`/`ensures`/`assigns`: before a function definition.
-    Contract,
-    /// `loop invariant`: before a loop or a label.
-    Loop,
-    /// `assert`: a statement.
-    Assert,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Annotation {
-    pub kind: AnnotKind,
-    pub comment: Comment,
-    pub clauses: Vec<Clause>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Tok {
-    Int(i64),
-    Word(String),
-    Punct(&'static str),
-    Eof,
-}
-
-const PUNCTS: &[&str] = &[
-    "<==>", "==>", "..", "==", "!=", "<=", ">=", "&&", "||", "<", ">", "!", "+", "-", "*", "/", "%", "(", ")", "[",
-    "]", ",", ";",
-];
-
-fn err(span: Span, msg: impl Into<String>, label: &str) -> Diag {
-    Diag::error(Class::Syntax, span, msg).with_label(label)
-}
-
-/// Tokens of an annotation's text; `base` is the text's offset in the file.
-/// `@` at the start of a line (Frama-C's continuation marks) is blank.
-fn lex(text: &str, base: usize) -> Result<Vec<(Tok, Span)>, Diag> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let at = |lo: usize, hi: usize| Span::new(base + lo, base + hi);
-    'next: while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() || c == b'@' {
-            i += 1;
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if c.is_ascii_digit() {
-            let start = i;
-            let (digits, radix) = if c == b'0' && matches!(b.get(i + 1), Some(b'x' | b'X')) {
-                i += 2;
-                (i, 16)
-            } else {
-                (i, 10)
-            };
-            while i < b.len() && (b[i].is_ascii_alphanumeric()) {
-                i += 1;
-            }
-            let lit = text[digits..i].trim_end_matches(['u', 'U', 'l', 'L']);
-            match i64::from_str_radix(lit, radix) {
-                Ok(v) => out.push((Tok::Int(v), at(start, i))),
-                Err(_) => return Err(err(at(start, i), "not an integer literal", "bad number")),
-            }
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' || c == b'\\' {
-            let start = i;
-            i += 1;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push((Tok::Word(text[start..i].to_string()), at(start, i)));
-            continue;
-        }
-        for p in PUNCTS {
-            if text[i..].starts_with(p) {
-                out.push((Tok::Punct(p), at(i, i + p.len())));
-                i += p.len();
-                continue 'next;
-            }
-        }
-        let ch = text[i..].chars().next().unwrap_or('?');
-        return Err(err(
-            at(i, i + ch.len_utf8()),
-            format!("unexpected character `{ch}` in an annotation"),
-            "not ACSL",
-        ));
-    }
-    out.push((Tok::Eof, at(b.len(), b.len())));
-    Ok(out)
-}
+use super::lex::{err, lex, Tok};
+use super::*;
+use crate::diag::Diag;
 
 struct Parser<'a> {
     toks: Vec<(Tok, Span)>,
@@ -427,27 +185,36 @@ impl Parser<'_> {
                 self.bump();
                 out.push((Loc::Nothing, start));
             } else {
-                let id = self.ident("a variable or `\\nothing`")?;
-                if self.is("[") {
-                    self.bump();
-                    if self.is("..") {
-                        self.bump();
-                        self.expect("]", "after `..`")?;
-                        out.push((Loc::Whole(id), start.to(self.prev_span())));
-                    } else {
-                        let e = self.term()?;
-                        self.expect("]", "after the index")?;
-                        out.push((Loc::Elem(id, e), start.to(self.prev_span())));
-                    }
-                } else {
-                    out.push((Loc::Var(id), start));
-                }
+                let e = self.term()?;
+                let span = e.span;
+                out.push((Self::location(e), span));
             }
             if !self.is(",") {
                 return Ok(out);
             }
             self.bump();
         }
+    }
+
+    /// A location as written: a name, an element or elements of a named
+    /// array, or anything else (through pointers) for the memory model.
+    fn location(e: Expr) -> Loc {
+        if let ExprKind::Var(id) = &e.kind {
+            return Loc::Var(id.clone());
+        }
+        if let ExprKind::Index(a, i) = &e.kind {
+            if let ExprKind::Var(id) = &a.kind {
+                match &i.kind {
+                    ExprKind::Range(None, None) => return Loc::Whole(id.clone()),
+                    ExprKind::Range(Some(lo), Some(hi)) => {
+                        return Loc::Range(id.clone(), (**lo).clone(), (**hi).clone())
+                    }
+                    ExprKind::Range(..) => {}
+                    _ => return Loc::Elem(id.clone(), (**i).clone()),
+                }
+            }
+        }
+        Loc::Expr(e)
     }
 
     /// A predicate: quantifiers extend as far right as possible.
@@ -484,7 +251,19 @@ impl Parser<'_> {
                 span,
             });
         }
-        self.iff()
+        let c = self.iff()?;
+        if !self.is("?") {
+            return Ok(c);
+        }
+        self.bump();
+        let a = self.pred()?;
+        self.expect(":", "in `c ? a : b`")?;
+        let b = self.pred()?;
+        let span = c.span.to(b.span);
+        Ok(Expr {
+            kind: ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+            span,
+        })
     }
 
     fn binary(a: Expr, op: BinOp, b: Expr) -> Expr {
@@ -630,7 +409,86 @@ impl Parser<'_> {
             self.bump();
             return self.unary();
         }
-        self.primary()
+        if self.is("*") || self.is("&") {
+            let deref = self.is("*");
+            self.bump();
+            let x = self.unary()?;
+            let span = start.to(x.span);
+            let x = Box::new(x);
+            return Ok(Expr {
+                kind: if deref { ExprKind::Deref(x) } else { ExprKind::AddrOf(x) },
+                span,
+            });
+        }
+        let mut e = self.primary()?;
+        // Postfix: `a[i]`, `s.f`, `p->f`.
+        loop {
+            if self.is("[") {
+                self.bump();
+                let i = self.index()?;
+                self.expect("]", "after the index")?;
+                let span = e.span.to(self.prev_span());
+                e = Expr {
+                    kind: ExprKind::Index(Box::new(e), Box::new(i)),
+                    span,
+                };
+            } else if self.is(".") || self.is("->") {
+                let arrow = self.is("->");
+                self.bump();
+                let f = self.ident("a field name")?;
+                let span = e.span.to(f.span);
+                e = Expr {
+                    kind: ExprKind::Member(Box::new(e), f, arrow),
+                    span,
+                };
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    /// An index: a term, or a range `lo..hi`, `..` (for sets of locations).
+    fn index(&mut self) -> Result<Expr, Diag> {
+        let start = self.span();
+        if self.is("..") {
+            self.bump();
+            let hi = if self.is("]") {
+                None
+            } else {
+                Some(Box::new(self.term()?))
+            };
+            return Ok(Expr {
+                kind: ExprKind::Range(None, hi),
+                span: start.to(self.prev_span()),
+            });
+        }
+        let lo = self.term()?;
+        if !self.is("..") {
+            return Ok(lo);
+        }
+        self.bump();
+        let hi = if self.is("]") || self.is(")") {
+            None
+        } else {
+            Some(Box::new(self.term()?))
+        };
+        let span = start.to(self.prev_span());
+        Ok(Expr {
+            kind: ExprKind::Range(Some(Box::new(lo)), hi),
+            span,
+        })
+    }
+
+    /// The arguments of `\valid(...)` or `\separated(...)`.
+    fn locs_args(&mut self, what: &str) -> Result<Vec<Expr>, Diag> {
+        self.expect("(", &format!("after `{what}`"))?;
+        let mut out = vec![self.term()?];
+        while self.is(",") {
+            self.bump();
+            out.push(self.term()?);
+        }
+        self.expect(")", &format!("to close `{what}(`"))?;
+        Ok(out)
     }
 
     fn primary(&mut self) -> Result<Expr, Diag> {
@@ -643,7 +501,18 @@ impl Parser<'_> {
             }
             Tok::Punct("(") => {
                 self.bump();
+                if self.is("..") {
+                    let r = self.index()?;
+                    self.expect(")", "to close `(`")?;
+                    return mk(r.kind, start.to(self.prev_span()));
+                }
                 let e = self.pred()?;
+                if self.is("..") {
+                    self.bump();
+                    let hi = if self.is(")") { None } else { Some(Box::new(self.term()?)) };
+                    self.expect(")", "to close `(`")?;
+                    return mk(ExprKind::Range(Some(Box::new(e)), hi), start.to(self.prev_span()));
+                }
                 self.expect(")", "to close `(`")?;
                 mk(e.kind, start.to(self.prev_span()))
             }
@@ -659,6 +528,30 @@ impl Parser<'_> {
                 "\\result" => {
                     self.bump();
                     mk(ExprKind::Result, start)
+                }
+                "\\null" => {
+                    self.bump();
+                    mk(ExprKind::Null, start)
+                }
+                "\\valid" | "\\valid_read" => {
+                    self.bump();
+                    let mut args = self.locs_args(&w)?;
+                    if args.len() != 1 {
+                        return Err(err(args[1].span, format!("`{w}` takes one set of locations"), "one argument"));
+                    }
+                    let locs = Box::new(args.remove(0));
+                    mk(
+                        ExprKind::Valid {
+                            read: w == "\\valid_read",
+                            locs,
+                        },
+                        start.to(self.prev_span()),
+                    )
+                }
+                "\\separated" => {
+                    self.bump();
+                    let args = self.locs_args(&w)?;
+                    mk(ExprKind::Separated(args), start.to(self.prev_span()))
                 }
                 "\\old" | "\\at" => {
                     self.bump();
@@ -680,16 +573,10 @@ impl Parser<'_> {
                 "\\forall" | "\\exists" => self.pred(),
                 _ if w.starts_with('\\') => Err(err(start, format!("`{w}` is not supported"), "not in the subset")
                     .with_note(
-                        "supported: `\\result`, `\\old`, `\\at(e, Pre)`, `\\forall`, `\\exists`, `\\true`, `\\false`",
+                        "supported: `\\result`, `\\old`, `\\at(e, Pre)`, `\\forall`, `\\exists`, `\\true`, `\\false`, `\\null`, `\\valid`, `\\valid_read`, `\\separated`",
                     )),
                 _ => {
                     let id = self.ident("a name")?;
-                    if self.is("[") {
-                        self.bump();
-                        let i = self.term()?;
-                        self.expect("]", "after the index")?;
-                        return mk(ExprKind::Index(id, Box::new(i)), start.to(self.prev_span()));
-                    }
                     if self.is("(") {
                         return Err(err(
                             self.span(),
@@ -706,63 +593,5 @@ impl Parser<'_> {
                 "expected a term",
             )),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse_text(text: &str) -> Result<Annotation, Diag> {
-        let file = format!("/*@{text}*/");
-        let c = Comment {
-            span: Span::new(0, file.len()),
-            body: Span::new(3, file.len() - 2),
-        };
-        parse(&file, c)
-    }
-
-    #[test]
-    fn contract_clauses_and_chains() {
-        let a = parse_text(" requires 0 <= n < 10; ensures \\result == \\old(x) + 1; assigns x, a[..]; ").unwrap();
-        assert_eq!(a.kind, AnnotKind::Contract);
-        assert_eq!(a.clauses.len(), 3);
-        assert_eq!(a.clauses[0].text, "0 <= n < 10");
-        let ClauseBody::Pred(p) = &a.clauses[0].body else {
-            panic!()
-        };
-        assert!(matches!(p.kind, ExprKind::Binary(BinOp::And, ..)));
-        let ClauseBody::Locs(l) = &a.clauses[2].body else {
-            panic!()
-        };
-        assert!(matches!(l[1].0, Loc::Whole(_)));
-    }
-
-    #[test]
-    fn quantifier_extends_right_and_implication_is_right_associative() {
-        let a = parse_text(" loop invariant \\forall int k; 0 <= k < i ==> a[k] == 0 ==> b; ").unwrap();
-        let ClauseBody::Pred(p) = &a.clauses[0].body else {
-            panic!()
-        };
-        let ExprKind::Quant { body, .. } = &p.kind else {
-            panic!()
-        };
-        let ExprKind::Binary(BinOp::Implies, _, rhs) = &body.kind else {
-            panic!()
-        };
-        assert!(matches!(rhs.kind, ExprKind::Binary(BinOp::Implies, ..)));
-    }
-
-    #[test]
-    fn errors_are_located() {
-        let e = parse_text(" requires x > ; ").unwrap_err();
-        assert!(e.message.contains("expected a term"), "{}", e.message);
-        assert_eq!(e.span.lo, 17);
-        let e = parse_text(" loop variant n; ").unwrap_err();
-        assert!(e.message.contains("not supported"));
-        let e = parse_text(" requires x > 0; loop invariant y; ").unwrap_err();
-        assert!(e.message.contains("same annotation"));
-        let e = parse_text(" requires x > 0 ").unwrap_err();
-        assert!(e.message.contains("expected `;`"));
     }
 }
