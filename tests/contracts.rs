@@ -4,7 +4,9 @@
 //! fix proves every VC), the four-assignment example (the failed VC blames
 //! the assignment responsible), a precondition that fails at one call site
 //! only, binary search and array max (proved), and ACSL errors located in
-//! the file.
+//! the file. Over pointers (issue 30): NegateFirst as the seed writes it,
+//! with an array parameter, and swap with `\valid`, `\separated`,
+//! `\old(*p)` and `assigns *a, *b`: their VCs, their FSSs and NESTs.
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -274,4 +276,162 @@ fn acsl_errors_are_located() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The unsafe conditions of `check FILE --format json`.
+fn check_unsafe(file: &str) -> Vec<Value> {
+    let (_, out, err) = focuscheck(&["check", file, "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .filter(|c| c["verdict"] == "unsafe")
+        .cloned()
+        .collect()
+}
+
+fn lines_of(v: &Value) -> Vec<u64> {
+    v.as_array().expect("lines").iter().filter_map(Value::as_u64).collect()
+}
+
+#[test]
+fn negate_first_with_an_array_parameter() {
+    // The fix: every VC proved, for whatever array of `Length` elements a
+    // caller passes (`\valid`), the frame `assigns ia[0..Length-1]` too.
+    let (code, all) = vcs("programs/contracts/negate_first_param.c");
+    assert_eq!(code, 0, "{all:#?}");
+    assert!(all.iter().all(|v| v["status"] == "proved"), "{all:#?}");
+    for kind in ["ens_inv", "ens_inv_iter", "ens_post", "deref"] {
+        assert!(all.iter().any(|v| v["kind"] == kind), "no {kind} VC: {all:#?}");
+    }
+
+    // The bug fails exactly the VC of the "then" branch, blaming the array
+    // update on line 19, as the seed's explanation does.
+    let (code, all) = vcs("programs/contracts/negate_first_param_bug.c");
+    assert_eq!(code, 1);
+    let bad = failed(&all);
+    assert_eq!(bad.len(), 1, "{all:#?}");
+    let vc = bad[0];
+    assert_eq!(
+        (vc["function"].as_str(), vc["kind"].as_str()),
+        (Some("NegateFirst"), Some("ens_post"))
+    );
+    let given = labels(vc);
+    for want in [("asm_pre", 8), ("asm_inv", 15), ("while_t", 17), ("upd", 19)] {
+        assert!(
+            given.contains(&(want.0.to_string(), want.1)),
+            "{want:?} not in {given:?}"
+        );
+    }
+    assert_eq!(vc["wrong"], true);
+    assert!(lines_of(&vc["blame"]).contains(&19), "{vc}");
+    // The counterexample: the array is `data` seen from some offset, its
+    // element at the loop head negative.
+    let model = &vc["model"];
+    let off = model["ia.off"].as_i64().expect("ia.off");
+    let i = vc["at_loop_head"]["i"].as_i64().expect("i");
+    assert!(
+        model[format!("data[{}]", off + i)].as_i64().expect("the element") < 0,
+        "{vc}"
+    );
+    // The text names the pointer as C does, and the accesses by object.
+    let (_, out, _) = focuscheck(&["verify", "programs/contracts/negate_first_param_bug.c"]);
+    assert!(out.contains("Counterexample: ia = &data["), "{out}");
+    assert!(out.contains("`ia[i] = ia[i]` at line 19 accesses `data[...]`"), "{out}");
+    assert!(!out.contains("ia.off") && !out.contains("::("), "{out}");
+
+    // `check` finds a run breaking the postcondition; the FSS and its NEST
+    // hold the buggy line.
+    let bad = check_unsafe("programs/contracts/negate_first_param_bug.c");
+    assert_eq!(bad.len(), 1, "{bad:#?}");
+    assert_eq!(
+        (bad[0]["kind"].as_str(), bad[0]["line"].as_i64()),
+        (Some("assert"), Some(9))
+    );
+    let fss = &bad[0]["fss"][0];
+    assert!(cli::fss_lines(fss).contains(&19), "{fss}");
+    assert!(lines_of(&fss["nest"]).contains(&19), "{fss}");
+    assert!(fss["assumptions"].to_string().contains("< 0"), "{fss}");
+    assert!(check_unsafe("programs/contracts/negate_first_param.c").is_empty());
+}
+
+#[test]
+fn swap_through_pointers_with_a_contract() {
+    let (code, all) = vcs("programs/contracts/swap.c");
+    assert_eq!(code, 1);
+    let bad = failed(&all);
+    assert!(!bad.is_empty(), "{all:#?}");
+    // Only the postcondition fails: the accesses are valid (`\valid`),
+    // the frame holds, and `main`'s call meets the precondition.
+    assert!(
+        bad.iter().all(|v| v["kind"] == "ens_post" && v["function"] == "swap"),
+        "{bad:#?}"
+    );
+    for vc in &bad {
+        assert_eq!(vc["replayed"], true, "{vc}");
+        let given = labels(vc);
+        assert!(given.contains(&("asgn".to_string(), 13)), "{given:?}");
+    }
+    let (_, out, _) = focuscheck(&["verify", "programs/contracts/swap.c"]);
+    assert!(
+        out.contains("a = &x, b = &y") || out.contains("a = &y, b = &x"),
+        "{out}"
+    );
+
+    // Without `\separated`, swapping a cell with itself keeps it: proved.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("swap_fixed.c");
+    let text = std::fs::read_to_string("programs/contracts/swap.c").expect("swap.c");
+    let fixed = text.replace("  *a = *b;\n  *b = *a;\n", "  int t = *a;\n  *a = *b;\n  *b = t;\n");
+    std::fs::write(&path, fixed.replace(" && \\separated(a, b)", "")).expect("write");
+    let (code, all) = vcs(path.to_str().expect("utf-8"));
+    assert_eq!(code, 0, "{all:#?}");
+    // Without `\valid(b)` the accesses `*b` may be invalid: they fail (and
+    // a run that gets past them has a valid `b`: the rest is proved).
+    std::fs::write(&path, fixed.replace(" && \\valid(b)", "")).expect("write");
+    let (code, all) = vcs(path.to_str().expect("utf-8"));
+    assert_eq!(code, 1);
+    let bad = failed(&all);
+    assert!(!bad.is_empty() && bad.iter().all(|v| v["kind"] == "deref"), "{bad:#?}");
+    assert!(
+        bad.iter().all(|v| v["show"]["text"].to_string().contains("`*b")),
+        "{bad:#?}"
+    );
+
+    // `check`: the run, its FSS and NEST hold the wrong assignment.
+    let bad = check_unsafe("programs/contracts/swap.c");
+    assert_eq!(bad.len(), 1, "{bad:#?}");
+    let fss = &bad[0]["fss"][0];
+    assert!(cli::fss_lines(fss).contains(&13), "{fss}");
+    assert!(lines_of(&fss["nest"]).contains(&13), "{fss}");
+}
+
+/// Reading through an invalid pointer, a check is violated (both engines)
+/// and the entry's precondition excludes the run.
+#[test]
+fn annotations_reading_invalid_memory() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("inv.c");
+    let text = "int x = 1;\n\
+                /*@ requires *p >= 0;\n    ensures *q == 1; */\n\
+                void f(int *p, int *q) {\n  if (q) *q = 1;\n}\n\
+                int main(void) {\n  f(&x, 0);\n  return 0;\n}\n";
+    std::fs::write(&path, text).expect("write");
+    let f = path.to_str().expect("utf-8");
+    // `ensures *q == 1` with `q` NULL: violated, in `verify` and in `check`
+    // (the same run); `*p >= 0` holds wherever `p` is valid.
+    let (code, all) = vcs(f);
+    assert_eq!(code, 1);
+    let bad = failed(&all);
+    assert!(
+        bad.iter().any(|v| v["kind"] == "ens_post" && v["replayed"] == true),
+        "{bad:#?}"
+    );
+    let bad = check_unsafe(f);
+    assert_eq!(bad.len(), 1, "{bad:#?}");
+    assert_eq!(
+        (bad[0]["kind"].as_str(), bad[0]["line"].as_i64()),
+        (Some("assert"), Some(3))
+    );
 }

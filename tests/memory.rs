@@ -480,3 +480,62 @@ fn the_entry_parameter_note_is_in_every_format() {
         );
     }
 }
+
+/// An entry whose contract says its array parameter is valid for `n`
+/// elements: the array has any length the contract allows, the model
+/// holds `--param-elems` of it, and a run past them is beyond the model
+/// (unknown), never a run silently left out.
+#[test]
+fn an_entry_array_sized_by_its_contract() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let write = |name: &str, bound: &str, cond: &str| {
+        let text = format!(
+            "/*@ requires 0 < n{bound} && \\valid_read(a + (0..n-1)); */\n\
+             int sum(int *a, int n) {{\n  int s = 0;\n  for (int i = 0; {cond}; i++)\n    s += a[i];\n  return s;\n}}\n"
+        );
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        path.to_str().expect("utf-8").to_string()
+    };
+    let verdicts = |f: &str| -> Vec<(String, String)> {
+        let doc = json(&["check", f, "--entry", "sum", "--format", "json"]);
+        doc["conditions"]
+            .as_array()
+            .expect("conditions")
+            .iter()
+            .map(|c| {
+                (
+                    c["kind"].as_str().unwrap_or("").to_string(),
+                    c["verdict"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
+    // Bounded by the contract to what the model holds: proved.
+    let f = write("bounded.c", " && n <= 16", "i < n");
+    assert_eq!(verdicts(&f), vec![kv("deref", "safe")]);
+    let (_, out, _) = focuscheck(&["check", &f, "--entry", "sum"]);
+    assert!(
+        out.contains("points to an array of `int` inputs of any length"),
+        "{out}"
+    );
+    // Reading `a[n]`: past what the contract gives, a `deref` error.
+    let f = write("past.c", " && n <= 16", "i <= n");
+    let doc = json(&["check", &f, "--entry", "sum", "--format", "json"]);
+    let bad = unsafe_conditions(&doc);
+    assert_eq!(bad.len(), 1, "{doc:#}");
+    assert_eq!(
+        (bad[0]["kind"].as_str(), bad[0]["line"].as_i64()),
+        (Some("deref"), Some(5))
+    );
+    assert!(!bad[0]["fss"].as_array().expect("fss").is_empty(), "{doc:#}");
+    // Any length: runs past the 16 elements held are beyond the model, so
+    // nothing is proved (and nothing refuted).
+    let f = write("any.c", "", "i < n");
+    let v = verdicts(&f);
+    assert!(v.iter().all(|(_, verdict)| verdict == "unknown"), "{v:?}");
+    assert!(v.contains(&kv("limit", "unknown")), "{v:?}");
+    let doc = json(&["check", &f, "--entry", "sum", "--format", "json"]);
+    assert!(doc.to_string().contains("--param-elems"), "{doc:#}");
+}
