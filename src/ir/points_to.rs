@@ -147,7 +147,9 @@ impl PointsToInput {
                         f.write_var(id, *param, source(a));
                     }
                     if let Some(r) = result {
-                        let s = c.ret_var.map_or(Source::Unknown, |rv| Source::Var(rv, Convert::default()));
+                        let s = c
+                            .ret_var
+                            .map_or(Source::Unknown, |rv| Source::Var(rv, Convert::default()));
                         f.write(id, r, s);
                     }
                     f.flow_edge.push((id, *next));
