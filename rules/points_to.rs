@@ -43,18 +43,24 @@ ascent_run! {
     /// `object_tag(k)`: k is the tag of an object.
     relation object_tag(i64) = input.object_tag.iter().map(|&k| (k,)).collect();
 
-    // Rules: where a run may go.
+    // Rules: where a run may go. Each rule joins two relations: Ascent
+    // (like crepe) iterates the first two clauses of a rule in full, so a
+    // third clause would cost the size of a relation at every step of the
+    // fixpoint (quadratic along a long CFG).
 
     /// `live(p)`: some run may reach p.
     relation live(NodeId);
     /// `live_edge(p, q)`: some run may go from p to q.
     relation live_edge(NodeId, NodeId);
+    /// `live_guard(b, q, v, k)`: a run may reach b, which goes to q if v holds k.
+    relation live_guard(NodeId, NodeId, VarId, i64);
     live(p) <-- run_start(p);
     live(q) <-- live_edge(_, q);
     live(e) <-- live(p), call_entry(p, e);
     live_edge(p, q) <-- live(p), flow_edge(p, q);
-    live_edge(b, q) <-- live(b), guarded_edge(b, q, v, k), value(v, k);
-    live_edge(b, q) <-- live(b), guarded_edge(b, q, v, _), top(v);
+    live_guard(b, q, v, k) <-- live(b), guarded_edge(b, q, v, k);
+    live_edge(b, q) <-- live_guard(b, q, v, k), value(v, k);
+    live_edge(b, q) <-- live_guard(b, q, v, _), top(v);
 
     // Rules: the values a variable may hold.
 
@@ -62,19 +68,19 @@ ascent_run! {
     relation value(VarId, i64);
     /// `top(v)`: v may hold values these rules do not follow.
     relation top(VarId);
+    /// `moves(v, w, c)`: a write a run may reach gives v the value of w
+    /// converted by c (a live `copy`, `load` or `store`).
+    relation moves(VarId, VarId, Convert);
     value(v, k) <-- init_value(v, k);
     top(v) <-- init_top(v);
-    value(v, k) <-- addr_of(p, v, k), live(p);
-    top(v) <-- unknown(p, v), live(p);
-    value(v, x) <-- copy(p, v, w, c), live(p), value(w, k), if let Some(x) = c.apply(*k);
-    top(v) <-- copy(p, v, w, c), live(p), value(w, k), if c.apply(*k).is_none();
-    top(v) <-- copy(p, v, w, _), live(p), top(w);
-    value(v, x) <-- load(p, v, a, c), live(p), value(a, k), if let Some(x) = c.apply(*k);
-    top(v) <-- load(p, v, a, c), live(p), value(a, k), if c.apply(*k).is_none();
-    top(v) <-- load(p, v, a, _), live(p), top(a);
-    value(a, x) <-- store(p, a, w, c), live(p), value(w, k), if let Some(x) = c.apply(*k);
-    top(a) <-- store(p, a, w, c), live(p), value(w, k), if c.apply(*k).is_none();
-    top(a) <-- store(p, a, w, _), live(p), top(w);
+    value(v, k) <-- live(p), addr_of(p, v, k);
+    top(v) <-- live(p), unknown(p, v);
+    moves(v, w, c) <-- live(p), copy(p, v, w, c);
+    moves(v, a, c) <-- live(p), load(p, v, a, c);
+    moves(a, w, c) <-- live(p), store(p, a, w, c);
+    value(v, x) <-- moves(v, w, c), value(w, k), if let Some(x) = c.apply(*k);
+    top(v) <-- moves(v, w, c), value(w, k), if c.apply(*k).is_none();
+    top(v) <-- moves(v, w, _), top(w);
 
     /// `points_to(v, k)`: pointer tag v may hold object k's tag (a `top`
     /// tag may hold any).

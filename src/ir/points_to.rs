@@ -15,21 +15,37 @@
 use super::*;
 use ascent::ascent_run;
 
-/// The conversions a copied value goes through, innermost first: C's
+/// The conversions a copied value goes through, innermost first (at most
+/// `MAX_CONVERSIONS`; a longer chain is an `unknown` write): C's
 /// conversions are exact on a constant (`IntType::convert`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Convert(pub Vec<IntType>);
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Convert([Option<IntType>; MAX_CONVERSIONS]);
+
+pub const MAX_CONVERSIONS: usize = 3;
 
 impl Convert {
+    fn new(chain: &[IntType]) -> Option<Convert> {
+        let mut c = Convert::default();
+        for (i, t) in chain.iter().enumerate() {
+            *c.0.get_mut(i)? = Some(*t);
+        }
+        Some(c)
+    }
+
     /// The value `k` becomes; `None` when it leaves what an `i64` holds.
     pub fn apply(&self, k: i64) -> Option<i64> {
-        let v = self.0.iter().fold(k as i128, |v, t| t.convert(v));
+        let v = self.0.iter().flatten().fold(k as i128, |v, t| t.convert(v));
         i64::try_from(v).ok()
     }
 
     /// `(char)(unsigned)`, outermost first, as C writes the casts.
     pub fn show(&self) -> String {
-        self.0.iter().rev().map(|t| format!("({})", t.c_name())).collect()
+        self.0
+            .iter()
+            .flatten()
+            .rev()
+            .map(|t| format!("({})", t.c_name()))
+            .collect()
     }
 }
 
@@ -98,7 +114,9 @@ fn source(e: &Expr) -> Source {
     }
     let mut conv = Vec::new();
     let s = go(e, &mut conv);
-    let c = Convert(conv);
+    let Some(c) = Convert::new(&conv) else {
+        return Source::Unknown;
+    };
     match s {
         Source::Const(k) => c.apply(k).map_or(Source::Unknown, Source::Const),
         Source::Var(v, _) => Source::Var(v, c),
