@@ -1,9 +1,10 @@
 //! The program as relations (facts). Three kinds, each printed by
 //! `focuscheck facts FILE` with its kind:
 //! - `input`: the typed facts lowered from the IR (`input.rs`) that the
-//!   static rules (`rules/static.rs`) read;
+//!   static rules (`rules/static.rs`) read, and those of points-to
+//!   (`ir::points_to`, `rules/points_to.rs`, on the program as lowered);
 //! - `derived`: what those rules derive (`rules.rs`, indexed for the later
-//!   phases by `analysis.rs`);
+//!   phases by `analysis.rs`; points-to's, which `ir::narrow` used);
 //! - `program`: the program's text per point, unit and block, for reading
 //!   the other two (no rule reads them; the explorer reads the IR itself).
 //!

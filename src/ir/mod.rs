@@ -19,7 +19,6 @@ pub mod mem;
 pub mod narrow;
 pub mod pointers;
 pub mod points_to;
-pub mod points_to_crepe;
 pub mod product;
 
 pub use crate::syntax::ast::{IntType, RetType};
