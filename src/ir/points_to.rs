@@ -261,6 +261,9 @@ pub struct PointsTo {
 }
 
 impl PointsTo {
+    // Ascent's rules name ignored columns `_`, which clippy takes for a
+    // variable named by underscores only.
+    #[allow(clippy::just_underscores_and_digits)]
     pub fn new(input: &PointsToInput) -> PointsTo {
         let res = include!("../../rules/points_to.rs");
         PointsTo {

@@ -87,7 +87,7 @@ pub fn program(seed: u64, heap: bool) -> String {
             12 => format!("{} = get({});", r.pick(TARGETS), r.pick(&["p", "q", "s0.f"])),
             13 => format!("q = pick(in == {}, &{t}, q);", r.below(3)),
             14 => format!("aim(&{}, &{t});", r.pick(&["p", "q"])),
-            15 => format!("{{ void *v = to_void(p); q = (int *)v; }}"),
+            15 => "{ void *v = to_void(p); q = (int *)v; }".to_string(),
             16 => format!("set3(&{t}, {});", value(&mut r)),
             17 => format!("*{}->f += {};", r.pick(&["sp", "(&s0)"]), r.below(3)),
             18 => format!("if (in != {}) {{ q = &{t}; *q = {}; }}", r.below(3), value(&mut r)),
