@@ -7,24 +7,12 @@
 //! bounded ones, calls only of functions defined before.
 //!
 //! The one input is `in`, in 0..=2, so a run is one choice of `in`.
+//! Needs `support/gen.rs` beside it (its `Rng`).
 
 #![allow(dead_code)]
 
+use super::gen::Rng;
 use std::fmt::Write as _;
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
 
 const PRELUDE: &str = "\
 extern void reach_error(void);
@@ -59,7 +47,7 @@ fn value(r: &mut Rng) -> String {
 
 /// A pointer program; `heap`: with a `malloc`'d array `h` among the targets.
 pub fn program(seed: u64, heap: bool) -> String {
-    let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut r = Rng::new(seed);
     let mut s = String::from(PRELUDE);
     s.push_str("int main(void) {\n  int in = __VERIFIER_nondet_int();\n  __VERIFIER_assume(0 <= in && in <= 2);\n");
     s.push_str("  int l0 = 1, l1 = 2;\n  int *p = &x0;\n  int *q = &l0;\n  int **pp = &p;\n");
