@@ -284,3 +284,15 @@ fn narrowing_keeps_every_run_and_verdict_of_generated_pointer_programs() {
         "too few decided verdicts: {verdicts:?}"
     );
 }
+
+/// `run --init` and `diff --init` run a procedure before the entry: not a
+/// run the narrowing (from the entry) saw, so the program runs as lowered.
+#[test]
+fn a_run_after_init_is_not_narrowed() {
+    let text = "int x, y;\nint *g = &x;\nvoid setup(void) { g = &y; }\nint main(void) { *g = 5; return y; }\n";
+    let p = load("init.c", text);
+    assert!(!p.narrowed.is_empty(), "`*g` in main can only reach `x` from the entry");
+    let setup = p.proc_by_name("setup").expect("setup");
+    let run = interp::run_after(&p, &Config::default(), Some(setup)).expect("a run");
+    assert_eq!((run.outcome, run.returned), (Outcome::Finished, Some(5)));
+}
