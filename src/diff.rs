@@ -119,7 +119,12 @@ fn load_version(file: &Arc<SourceFile>, opts: &DiffOptions) -> Result<Program, D
     };
     let (p, diags) = crate::load(file.clone(), &lo);
     match p {
-        Some(p) => Ok(p),
+        // The harness calls the entry (after `--init`): not a whole
+        // program's run, so no case of a split is cut.
+        Some(mut p) => {
+            crate::ir::narrow::restore(&mut p);
+            Ok(p)
+        }
         None => Err(DiffError {
             file: file.clone(),
             diags: diags.into_iter().filter(|d| d.is_error()).collect(),

@@ -48,6 +48,9 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
                 return (None, diags);
             }
         }
+        // Last: nothing later writes a variable of the program (contract
+        // instrumentation adds only its own), so the cut cases stay dead.
+        ir::narrow::narrow(p);
     }
     (program, diags)
 }

@@ -613,7 +613,9 @@ fn analysed_lines(file: &Arc<SourceFile>, opts: &DiffOptions) -> usize {
             ..Default::default()
         },
     );
-    let Some(p) = p else { return 0 };
+    let Some(mut p) = p else { return 0 };
+    // `--init` runs too: not the whole program's run that narrowing assumes.
+    crate::ir::narrow::restore(&mut p);
     let a = crate::facts::Analysis::new(&p);
     let mut procs: std::collections::BTreeSet<crate::ir::ProcId> = a.reachable_procs.clone();
     if let Some(g) = opts.init.as_deref().and_then(|g| p.proc_by_name(g)) {

@@ -1,9 +1,10 @@
 //! The program as relations (facts). Three kinds, each printed by
 //! `focuscheck facts FILE` with its kind:
 //! - `input`: the typed facts lowered from the IR (`input.rs`) that the
-//!   static rules (`rules/static.rs`) read;
+//!   static rules (`rules/static.rs`) read, and those of points-to
+//!   (`ir::points_to`, `rules/points_to.rs`, on the program as lowered);
 //! - `derived`: what those rules derive (`rules.rs`, indexed for the later
-//!   phases by `analysis.rs`);
+//!   phases by `analysis.rs`; points-to's, which `ir::narrow` used);
 //! - `program`: the program's text per point, unit and block, for reading
 //!   the other two (no rule reads them; the explorer reads the IR itself).
 //!
@@ -137,6 +138,44 @@ relations! {
     derived region_may_def(b, outcome, var);
     /// `loop_modifies(head, var)`: the loop headed by head may write var.
     derived loop_modifies(head, var);
+    /// `run_start(p)`: points-to: runs start at p.
+    input run_start(p);
+    /// `flow_edge(p, q)`: points-to: control goes from p to q whatever the values.
+    input flow_edge(p, q);
+    /// `guarded_edge(b, q, var, k)`: points-to: branch b goes to q only when var holds k.
+    input guarded_edge(b, q, var, k);
+    /// `call_entry(p, q)`: points-to: the call at p enters its callee at q.
+    input call_entry(p, q);
+    /// `addr_of(p, var, k)`: p writes the constant k to var (a tag: an object's address).
+    input addr_of(p, var, k);
+    /// `copy(p, var, from, conv)`: p writes scalar from, converted by conv, to scalar var.
+    input copy(p, var, from, conv);
+    /// `load(p, var, array, conv)`: p writes an element of array, converted by conv, to var.
+    input load(p, var, array, conv);
+    /// `store(p, array, from, conv)`: p writes from, converted by conv, to an element of array.
+    input store(p, array, from, conv);
+    /// `unknown(p, var)`: p writes to var a value points-to does not follow (var is top).
+    input unknown(p, var);
+    /// `init_value(var, k)`: var may hold k when its scope starts.
+    input init_value(var, k);
+    /// `init_top(var)`: var starts as an input of the run.
+    input init_top(var);
+    /// `pointer_tag(var)`: var is the tag leaf of a pointer.
+    input pointer_tag(var);
+    /// `object_tag(k, object)`: k is the tag of object.
+    input object_tag(k, object);
+    /// `live(p)`: some run may reach p (points-to, before narrowing).
+    derived live(p);
+    /// `live_edge(p, q)`: some run may go from p to q.
+    derived live_edge(p, q);
+    /// `value(var, k)`: var may hold the constant k.
+    derived value(var, k);
+    /// `top(var)`: var may hold values points-to does not follow.
+    derived top(var);
+    /// `points_to(var, object)`: pointer tag var may point to object (a top one to any).
+    derived points_to(var, object);
+    /// `narrowed(p, kind, text)`: p, a case of a split no run takes or a point only it reached, was this (now a skip).
+    program narrowed(p, kind, text);
 }
 
 /// The program's relations as text, rows sorted when rendered.
@@ -153,57 +192,32 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
     for id in p.node_ids() {
         let node = p.node(id);
         let (line, col) = lc(node.span);
-        let (kind, text) = match &node.kind {
+        match &node.kind {
             NodeKind::Assign { place, value, .. } => {
                 f.assign.push(vec![pt(&id), show_place(p, place), show_expr(p, value)]);
-                ("assign", format!("{} = {}", show_place(p, place), show_expr(p, value)))
             }
             NodeKind::Havoc { place, ty, .. } => {
                 f.havoc.push(vec![pt(&id), show_place(p, place), ty.c_name().into()]);
-                ("havoc", format!("{} = nondet {}", show_place(p, place), ty.c_name()))
             }
-            NodeKind::Branch { cond, .. } => {
-                let atom = match cond {
-                    Cond::Atom(a) => show_atom(p, a),
-                    Cond::Nondet => "*".into(),
-                };
-                f.branch_atom.push(vec![pt(&id), atom.clone()]);
-                ("branch", atom)
-            }
+            NodeKind::Branch { .. } => f.branch_atom.push(vec![pt(&id), node_text(p, id, &node.kind).1]),
             NodeKind::Call {
                 callee, args, result, ..
             } => {
-                let c = p.proc(*callee);
-                for (param, e) in c.params.iter().zip(args) {
+                for (param, e) in p.proc(*callee).params.iter().zip(args) {
                     f.call_arg.push(vec![pt(&id), var(param), show_expr(p, e)]);
                 }
                 if let Some(r) = result {
                     f.call_result.push(vec![pt(&id), show_place(p, r)]);
                 }
-                let args: Vec<String> = args.iter().map(|e| show_expr(p, e)).collect();
-                ("call", format!("{}({})", c.name, args.join(", ")))
             }
-            NodeKind::Return { value, .. } => {
-                if let Some(e) = value {
-                    f.return_value.push(vec![pt(&id), show_expr(p, e)]);
-                }
-                (
-                    "return",
-                    value
-                        .as_ref()
-                        .map(|e| format!("return {}", show_expr(p, e)))
-                        .unwrap_or("return".into()),
-                )
-            }
+            NodeKind::Return { value: Some(e), .. } => f.return_value.push(vec![pt(&id), show_expr(p, e)]),
             NodeKind::Error { site } => {
                 f.error_site
                     .push(vec![pt(&id), site.to_string(), p.site(*site).kind.json_name().into()]);
-                ("error", one_line(p.text(p.site(*site).span)))
             }
-            NodeKind::Halt => ("halt", one_line(p.text(node.span))),
-            NodeKind::Exit => ("exit", String::new()),
-            NodeKind::Skip { .. } => ("skip", String::new()),
-        };
+            _ => {}
+        }
+        let (kind, text) = node_text(p, id, &node.kind);
         f.point
             .push(vec![pt(&id), proc(&node.proc), line, col, kind.into(), text]);
         f.point_block.push(vec![pt(&id), node.block.to_string()]);
@@ -288,7 +302,81 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
         .map(|(b, o, v)| vec![pt(b), o.to_string(), var(v)])
         .collect();
     f.loop_modifies = d.loop_modifies.iter().map(|(h, v)| vec![pt(h), var(v)]).collect();
+    points_to_facts(p, &mut f);
     f
+}
+
+/// The points-to relations, of the program before narrowing (what the
+/// rules ran on), and what narrowing changed.
+fn points_to_facts(p: &Program, f: &mut AllFacts) {
+    let var = |v: &VarId| p.qualified_name(*v);
+    let pt = |n: &NodeId| n.to_string();
+    let object = |k: &i64| p.memory.object(*k).map_or(format!("(object {k})"), |o| o.region());
+    for (id, was) in &p.narrowed {
+        let (kind, text) = node_text(p, *id, was);
+        f.narrowed.push(vec![pt(id), kind.into(), text]);
+    }
+    let mut lowered = p.clone();
+    crate::ir::narrow::restore(&mut lowered);
+    let i = crate::ir::points_to::PointsToInput::new(&lowered);
+    let d = crate::ir::points_to::PointsTo::new(&i);
+    f.run_start = i.run_start.iter().map(|x| vec![pt(x)]).collect();
+    f.flow_edge = i.flow_edge.iter().map(|(x, y)| vec![pt(x), pt(y)]).collect();
+    f.guarded_edge = (i.guarded_edge.iter())
+        .map(|(b, q, v, k)| vec![pt(b), pt(q), var(v), k.to_string()])
+        .collect();
+    f.call_entry = i.call_entry.iter().map(|(x, y)| vec![pt(x), pt(y)]).collect();
+    f.addr_of = (i.addr_of.iter())
+        .map(|(x, v, k)| vec![pt(x), var(v), k.to_string()])
+        .collect();
+    let moves = |rows: &[(NodeId, VarId, VarId, crate::ir::points_to::Convert)]| -> Vec<Vec<String>> {
+        rows.iter()
+            .map(|(x, v, w, c)| vec![pt(x), var(v), var(w), c.show()])
+            .collect()
+    };
+    f.copy = moves(&i.copy);
+    f.load = moves(&i.load);
+    f.store = moves(&i.store);
+    f.unknown = i.unknown.iter().map(|(x, v)| vec![pt(x), var(v)]).collect();
+    f.init_value = i.init_value.iter().map(|(v, k)| vec![var(v), k.to_string()]).collect();
+    f.init_top = i.init_top.iter().map(|v| vec![var(v)]).collect();
+    f.pointer_tag = i.pointer_tag.iter().map(|v| vec![var(v)]).collect();
+    f.object_tag = i.object_tag.iter().map(|k| vec![k.to_string(), object(k)]).collect();
+    f.live = d.live.iter().map(|x| vec![pt(x)]).collect();
+    f.live_edge = d.live_edge.iter().map(|(x, y)| vec![pt(x), pt(y)]).collect();
+    f.value = d.value.iter().map(|(v, k)| vec![var(v), k.to_string()]).collect();
+    f.top = d.top.iter().map(|v| vec![var(v)]).collect();
+    f.points_to = d.points_to.iter().map(|(v, k)| vec![var(v), object(k)]).collect();
+}
+
+/// A point's kind and what it does, as `point` shows them.
+fn node_text(p: &Program, id: NodeId, kind: &NodeKind) -> (&'static str, String) {
+    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match kind {
+        NodeKind::Assign { place, value, .. } => {
+            ("assign", format!("{} = {}", show_place(p, place), show_expr(p, value)))
+        }
+        NodeKind::Havoc { place, ty, .. } => ("havoc", format!("{} = nondet {}", show_place(p, place), ty.c_name())),
+        NodeKind::Branch { cond, .. } => match cond {
+            Cond::Atom(a) => ("branch", show_atom(p, a)),
+            Cond::Nondet => ("branch", "*".into()),
+        },
+        NodeKind::Call { callee, args, .. } => {
+            let args: Vec<String> = args.iter().map(|e| show_expr(p, e)).collect();
+            ("call", format!("{}({})", p.proc(*callee).name, args.join(", ")))
+        }
+        NodeKind::Return { value, .. } => (
+            "return",
+            value
+                .as_ref()
+                .map(|e| format!("return {}", show_expr(p, e)))
+                .unwrap_or("return".into()),
+        ),
+        NodeKind::Error { site } => ("error", one_line(p.text(p.site(*site).span))),
+        NodeKind::Halt => ("halt", one_line(p.text(p.node(id).span))),
+        NodeKind::Exit => ("exit", String::new()),
+        NodeKind::Skip { .. } => ("skip", String::new()),
+    }
 }
 
 /// Renders relations as text: per relation a `# kind name(columns): doc`

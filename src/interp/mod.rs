@@ -246,8 +246,18 @@ pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
 }
 
 /// A run that first calls `init` (no arguments), then the entry on the
-/// inputs (as `diff --init` does).
+/// inputs (as `diff --init` does). Such a run is not one the narrowing of
+/// splits (`ir::narrow`, from the entry) saw: it runs the program as lowered.
 pub fn run_after(p: &Program, cfg: &Config, init: Option<ProcId>) -> Result<Run, RunError> {
+    let lowered;
+    let p = if init.is_some() && !p.narrowed.is_empty() {
+        let mut q = p.clone();
+        crate::ir::narrow::restore(&mut q);
+        lowered = q;
+        &lowered
+    } else {
+        p
+    };
     run_full(p, cfg, init, &std::collections::BTreeSet::new()).map(|(r, _)| r)
 }
 

@@ -316,6 +316,7 @@ pub fn lower(
         cond_exits: cx.cond_exits.into_iter().collect(),
         contracts: Default::default(),
         memory: Default::default(),
+        narrowed: Vec::new(),
     })
 }
 

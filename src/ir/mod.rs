@@ -16,7 +16,9 @@ pub mod cond;
 pub mod contract;
 pub mod lower;
 pub mod mem;
+pub mod narrow;
 pub mod pointers;
+pub mod points_to;
 pub mod product;
 
 pub use crate::syntax::ast::{IntType, RetType};
@@ -492,6 +494,10 @@ pub struct Program {
     /// What the memory model (`mem`) made of pointers, for spelling them
     /// in C (`pointers.rs`); set by `crate::load`.
     pub memory: Memory,
+    /// The nodes `narrow.rs` changed (cases of splits no run can take, and
+    /// what only they reached), with what they were; `narrow::restore`
+    /// puts them back.
+    pub narrowed: narrow::Narrowed,
 }
 
 impl Program {

@@ -109,6 +109,10 @@ pub struct FnVcs {
 /// any value of their type.
 pub fn root_program(p: &Program, f: ProcId) -> Program {
     let mut rp = p.clone();
+    // A contract speaks of every caller and of every callee its contract
+    // allows, not only this program's: no case of a split is cut
+    // (`ir::narrow`).
+    crate::ir::narrow::restore(&mut rp);
     if f != p.entry {
         for &g in &p.globals {
             rp.vars[g.index()].init = VarInit::Input;

@@ -295,6 +295,8 @@ pub fn view(p: &Program, g: ProcId) -> Cow<'_, Program> {
         return Cow::Borrowed(p);
     }
     let mut q = p.clone();
+    // Free parameters and globals: the whole program's narrowing does not hold.
+    crate::ir::narrow::restore(&mut q);
     q.entry = g;
     let params: BTreeSet<VarId> = p.proc(g).params.iter().copied().collect();
     for (i, v) in q.vars.iter_mut().enumerate() {

@@ -131,9 +131,11 @@ fn passed(q: &Program, run: &interp::Run, o: Origin) -> bool {
 /// The view a witness runs on (`q`, from `super::view`): the elements of
 /// global arrays are inputs too (the view leaves them any values without an
 /// input per element, which the unfolding does not need and a concrete run
-/// does).
+/// does), and no case of a split is cut (`ir::narrow`).
 pub fn run_view(q: &Program) -> Program {
     let mut q = q.clone();
+    // Arrays that start as inputs: not the runs the narrowing saw.
+    crate::ir::narrow::restore(&mut q);
     for v in q.vars.iter_mut() {
         if v.len.is_some() && v.init == VarInit::Assigned && v.is_global_storage() {
             v.init = VarInit::Input;
