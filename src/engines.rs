@@ -96,6 +96,44 @@ pub struct VcStats {
     pub cut: bool,
 }
 
+/// The largest unrolling tried for loops whose test compares with a
+/// constant (`for (i = 0; i < 100; i++)`).
+const MAX_CONSTANT_UNROLL: u32 = 256;
+
+/// An unrolling that may cover every run, past the plan's last bound: one
+/// more than the largest constant a loop's first test compares a variable
+/// with (so a loop counting from 0 up to it fits), at most
+/// `MAX_CONSTANT_UNROLL`. Only a guess: the unrolling's coverage checks
+/// decide whether it covers every run (`vc::ProcResult::exhaustive`).
+pub fn constant_unroll(p: &Program, a: &Analysis, after: u32) -> Option<u32> {
+    let mut best: Option<u32> = None;
+    for l in a.loops.iter().filter(|l| a.reachable_procs.contains(&l.proc)) {
+        let mut cur = l.head;
+        for _ in 0..64 {
+            match &p.node(cur).kind {
+                crate::ir::NodeKind::Skip { next } => cur = *next,
+                _ => break,
+            }
+        }
+        let crate::ir::NodeKind::Branch {
+            cond: crate::ir::Cond::Atom(at),
+            ..
+        } = &p.node(cur).kind
+        else {
+            continue;
+        };
+        let c = match (&at.lhs.kind, &at.rhs.kind) {
+            (_, crate::ir::ExprKind::Const(c)) | (crate::ir::ExprKind::Const(c), _) => *c,
+            _ => continue,
+        };
+        let k = c.unsigned_abs().saturating_add(1);
+        if k > after as u64 && k <= MAX_CONSTANT_UNROLL as u64 {
+            best = Some(best.map_or(k as u32, |b: u32| b.max(k as u32)));
+        }
+    }
+    best
+}
+
 /// The VC engine's check for a condition (user conditions by their index
 /// among the user conditions, as `conditions` lists them).
 fn key(conds: &[Condition], id: CondId) -> CheckKey {
@@ -152,6 +190,8 @@ impl VcCheck<'_> {
         let mut havoc = None;
         let mut modes: Vec<Loops> = vec![Loops::Havoc, Loops::KInduction(plan.k)];
         modes.extend(plan.unroll.iter().map(|&k| Loops::Unroll(k)));
+        let last = plan.unroll.last().copied().unwrap_or(0);
+        modes.extend(constant_unroll(p, a, last).map(Loops::Unroll));
         for mode in modes {
             if !open(&out) {
                 break;

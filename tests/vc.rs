@@ -402,3 +402,56 @@ fn overflow_before_a_mask_is_found() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The xor of an array is the xor of any permutation of it (SV-COMP's
+/// `xor1` shape): with loops of a constant bound the VC engine unrolls
+/// them in full (`unroll:K` past the plan, `engines::constant_unroll`),
+/// reads an element written at a constant index as the value written, and
+/// keeps an xor of drawn bits as their set, so the equality is decided by
+/// construction. A permutation that loses an element is found and replays.
+#[test]
+fn xor_of_a_permuted_array_is_proved_and_a_lost_element_found() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let program = |n: usize, last: &str| {
+        format!(
+            "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+             int xor(int x[{n}]) {{\n  long long r = x[0];\n  for (int i = 1; i < {n}; i++)\n    r = r ^ x[i];\n  return r;\n}}\n\
+             int main(void) {{\n  int x[{n}];\n  for (int i = 0; i < {n}; i++)\n    x[i] = __VERIFIER_nondet_int();\n\
+             \x20 int a = xor(x);\n  int t = x[0];\n  x[0] = x[1];\n  x[1] = t;\n  int b = xor(x);\n\
+             \x20 t = x[0];\n  for (int i = 0; i < {n} - 1; i++)\n    x[i] = x[i + 1];\n  x[{n} - 1] = {last};\n\
+             \x20 int c = xor(x);\n  if (a != b || a != c)\n    reach_error();\n  return 0;\n}}\n"
+        )
+    };
+    for n in [3, 24] {
+        let path = dir.path().join(format!("xor{n}.c"));
+        std::fs::write(&path, program(n, "t")).expect("write");
+        let f = path.to_str().expect("utf-8");
+        let (code, doc) = check_json(f, "vc");
+        assert_eq!(code, 0, "n = {n}: {doc:#}");
+        let reach = doc["conditions"]
+            .as_array()
+            .expect("conditions")
+            .iter()
+            .find(|c| c["kind"] == "reach_error")
+            .expect("the reach_error call");
+        assert_eq!(reach["verdict"], "safe", "n = {n}: {doc:#}");
+        assert!(reach["reason"].to_string().contains("--loops unroll:"), "{reach}");
+    }
+    // The rotation drops the first element: some input tells.
+    let path = dir.path().join("lost.c");
+    std::fs::write(&path, program(3, "0")).expect("write");
+    let f = path.to_str().expect("utf-8");
+    let (code, doc) = check_json(f, "vc");
+    assert_eq!(code, 1, "{doc:#}");
+    let (_, out, _) = focuscheck(&["check", f, "--engine", "vc"]);
+    assert!(out.contains("unsafe: call `reach_error()`"), "{out}");
+    let replay = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: focuscheck "))
+        .expect("a replay command");
+    let args: Vec<String> = replay.split(' ').map(|a| a.trim_matches('\'').to_string()).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, ran, _) = focuscheck(&args);
+    assert_eq!(code, 1, "{ran}");
+    assert!(ran.contains("result: error"), "{ran}");
+}

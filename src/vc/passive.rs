@@ -75,9 +75,18 @@ impl Names {
     }
 }
 
+/// What an array incarnation holds at constant indices, since the last
+/// write at an index that was not one: the array before those writes and
+/// the values written. An unrolled loop's element reads then are the
+/// values written (the same terms, so their bits are too), not reads of
+/// a chain of stores.
+type Contents = HashMap<Array, (Array, im::HashMap<i64, Int>)>;
+
 struct BlockEnv<'a> {
     p: &'a Program,
     vars: im::HashMap<VarKey, Val>,
+    /// Constant-index writes of array incarnations (`fold` only).
+    contents: &'a mut Contents,
     names: &'a mut Names,
     fresh: &'a mut HashMap<u32, Int>,
     enabled: &'a mut Vec<Bool>,
@@ -130,6 +139,17 @@ impl Env for BlockEnv<'_> {
     fn index(&mut self, i: &Int) {
         if let Some(out) = self.indices.as_deref_mut() {
             out.push(i.clone());
+        }
+    }
+
+    fn select(&mut self, k: VarKey, i: &Int) -> Int {
+        let a = self.array(k);
+        match (i.as_i64(), self.contents.get(&a)) {
+            (Some(c), Some((base, writes))) => match writes.get(&c) {
+                Some(v) => v.clone(),
+                None => base.select(i).as_int().expect("an integer array"),
+            },
+            _ => a.select(i).as_int().expect("an integer array"),
         }
     }
 }
@@ -205,6 +225,7 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
     let mut fresh = HashMap::new();
     let mut enabled = Vec::new();
     let mut bits = BitCache::default();
+    let mut contents = Contents::new();
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); gc.blocks.len()];
     for &b in &order {
         for &s in &gc.blocks[b].succs {
@@ -221,16 +242,27 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
         .collect();
     let mut inputs = Vec::new();
     let mut seq = 0u32;
+    // Blocks no run reaches: after a literal `assume false` (an unrolled
+    // loop's condition, folded), or with only such predecessors.
+    let mut dead = vec![false; gc.blocks.len()];
     for &b in &order {
         let mut cmds = Vec::new();
+        let live: Vec<usize> = preds[b].iter().copied().filter(|&pb| !dead[pb]).collect();
         let vars = if b == 0 {
             initial_env(p, &mut names, &mut cmds, &mut inputs, &mut bits)
-        } else {
+        } else if live.is_empty() {
+            dead[b] = true;
             merge(p, b, &preds[b], &out_env, &mut names, &mut edge_eqs)
+        } else {
+            // A dead predecessor's `ok` holds whatever its edge says: the
+            // values join only from the live ones (an unrolled loop's
+            // array keeps what it holds, `Contents`).
+            merge(p, b, &live, &out_env, &mut names, &mut edge_eqs)
         };
         let mut env = BlockEnv {
             p,
             vars,
+            contents: &mut contents,
             names: &mut names,
             fresh: &mut fresh,
             enabled: &mut enabled,
@@ -280,9 +312,18 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
                     let i = term::int(i, &mut env);
                     let v = term::int(t, &mut env);
                     env.index(&i);
-                    let a = env.array(*k).store(&i, &v);
+                    let before = env.array(*k);
+                    let a = before.store(&i, &v);
                     let x = Array::new_const(env.names.name(p, *k), &Sort::int(), &Sort::int());
                     cmds.push(PCmd::Assume(x.eq(&a)));
+                    if let (true, Some(c)) = (fold, i.as_i64()) {
+                        let (base, writes) = env
+                            .contents
+                            .get(&before)
+                            .cloned()
+                            .unwrap_or((before, im::HashMap::new()));
+                        env.contents.insert(x.clone(), (base, writes.update(c, v)));
+                    }
                     env.vars.insert(*k, Val::Arr(x));
                 }
                 Cmd::Havoc(k, range) => {
@@ -309,6 +350,12 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
             }
         }
         out_env[b] = Some(env.vars);
+        // (Only where constants fold: doomed points' unfolded form keeps
+        // every edge.)
+        dead[b] |= fold
+            && cmds
+                .iter()
+                .any(|c| matches!(c, PCmd::Assume(f) if f.as_bool() == Some(false)));
         blocks[b].cmds = cmds;
         // Environments are dropped once every successor has merged them.
         for &pb in &preds[b] {

@@ -226,6 +226,10 @@ pub trait Env {
     /// An index the VC reads an array at (for quantifier instances,
     /// `named.rs`; not inside a quantifier).
     fn index(&mut self, _i: &Int) {}
+    /// Element `i` of array `k`.
+    fn select(&mut self, k: VarKey, i: &Int) -> Int {
+        self.array(k).select(i).as_int().expect("an integer array")
+    }
 }
 
 pub fn int(t: &Term, env: &mut dyn Env) -> Int {
@@ -235,7 +239,7 @@ pub fn int(t: &Term, env: &mut dyn Env) -> Int {
         Term::Select(k, i) => {
             let i = int(i, env);
             env.index(&i);
-            env.array(*k).select(&i).as_int().expect("an integer array")
+            env.select(*k, &i)
         }
         Term::Neg(x) => int(x, env).unary_minus(),
         Term::Arith(op, a, b) => {
@@ -311,6 +315,11 @@ pub fn formula(f: &Formula, env: &mut dyn Env) -> Bool {
         Formula::Bool(b) => Bool::from_bool(*b),
         Formula::Rel(op, a, b) => {
             let (a, b) = (int(a, env), int(b, env));
+            // Constants fold (an unrolled loop's condition): the passive
+            // form drops what follows a literal `false` (`passive::merge`).
+            if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+                return Bool::from_bool(op.holds(x, y));
+            }
             if matches!(op, RelOp::Eq | RelOp::Ne) {
                 if let Some(same) = env.bit_cache().and_then(|c| c.equal(&a, &b)) {
                     return if *op == RelOp::Eq { same } else { same.not() };
@@ -325,7 +334,13 @@ pub fn formula(f: &Formula, env: &mut dyn Env) -> Bool {
                 RelOp::Ge => a.ge(&b),
             }
         }
-        Formula::Not(x) => formula(x, env).not(),
+        Formula::Not(x) => {
+            let x = formula(x, env);
+            match x.as_bool() {
+                Some(b) => Bool::from_bool(!b),
+                None => x.not(),
+            }
+        }
         Formula::And(xs) => {
             let xs: Vec<Bool> = xs.iter().map(|x| formula(x, env)).collect();
             Bool::and(&xs)
