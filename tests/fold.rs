@@ -236,3 +236,42 @@ fn a_recursion_folds_and_unfolds_to_the_run_in_trace_and_fss() {
     assert!(text.contains("×60"), "{text}");
     assert!(text.lines().count() < 60, "{text}");
 }
+
+/// A loop testing the same input in every iteration: the test's value is
+/// one value, not one per iteration.
+const SAME_TEST: &str = "int main(void) {
+  unsigned int y = __VERIFIER_nondet_uint();
+  unsigned int x = 0;
+  while (x < 500) {
+    if (y % 3 == 1)
+      x += 3;
+    else
+      x++;
+  }
+  __VERIFIER_assert(x != 500);
+  return 0;
+}
+";
+
+#[test]
+fn a_test_repeated_in_a_loop_is_one_assumption() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write(&dir, "same.c", SAME_TEST);
+    let doc = json(&["check", file.as_str(), "--format", "json"]);
+    let c = &doc["conditions"][0];
+    assert_eq!(c["verdict"], "unsafe");
+    let fss = c["fss"].as_array().expect("FSSs");
+    assert!(!fss.is_empty(), "{c}");
+    let texts: Vec<&str> = fss[0]["assumptions"]
+        .as_array()
+        .expect("assumptions")
+        .iter()
+        .filter_map(|a| a["text"].as_str())
+        .collect();
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(texts[0].contains("% 3"), "{texts:?}");
+    // The run that explains it has such a y (0 % 3 != 1).
+    let (_, text, _) = cli::focuscheck(&["check", file.as_str()]);
+    assert!(text.lines().all(|l| l.len() < 400), "{text}");
+    assert_eq!(text.matches("assumes y@2 % 3").count(), 1, "{text}");
+}

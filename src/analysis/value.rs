@@ -24,7 +24,7 @@ pub enum AlphaKey {
 
 /// What an abstraction symbol made for an operation stands for, so an exact
 /// execution can tell its true value once the symbols below it have values.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AlphaDef {
     /// `a * b`.
     Mul(LinExpr, LinExpr),

@@ -375,6 +375,10 @@ pub struct SymNames {
     /// Names for one run: abstraction symbols by the operation they stand
     /// for (`t / 3600`), draws of one statement by their order.
     ops: BTreeMap<Sym, String>,
+    /// For one run: an abstraction symbol standing for the same operation
+    /// on the same values as an earlier one, mapped to it (`y % 2` in every
+    /// iteration of a loop is one value, so one assumption).
+    same: BTreeMap<Sym, Sym>,
 }
 
 impl SymNames {
@@ -403,6 +407,7 @@ impl SymNames {
             inputs,
             draws,
             ops: BTreeMap::new(),
+            same: BTreeMap::new(),
         }
     }
 
@@ -421,6 +426,19 @@ impl SymNames {
             let base = out.draws.get(&n).cloned().unwrap_or_else(|| format!("nondet@{n}"));
             for (k, s) in draws.into_iter().enumerate() {
                 out.ops.insert(s, format!("{base}#{}", k + 1));
+            }
+        }
+        let mut first: std::collections::HashMap<AlphaDef, Sym> = std::collections::HashMap::new();
+        for (s, def) in &run.alphas {
+            if let Some(def) = out.same_def(def) {
+                match first.get(&def) {
+                    Some(&rep) => {
+                        out.same.insert(*s, rep);
+                    }
+                    None => {
+                        first.insert(def, *s);
+                    }
+                }
             }
         }
         for (s, def) in &run.alphas {
@@ -443,6 +461,59 @@ impl SymNames {
                 AlphaDef::Quotient | AlphaDef::Opaque => continue,
             };
             out.ops.insert(*s, text);
+        }
+        out
+    }
+
+    /// An operation with its operands' abstraction symbols replaced by the
+    /// first of their kind; `None` for the symbols that stand for no
+    /// operation (each is its own value).
+    fn same_def(&self, def: &AlphaDef) -> Option<AlphaDef> {
+        let e = |e: &LinExpr| self.canonical(e);
+        Some(match def {
+            AlphaDef::Mul(a, b) => AlphaDef::Mul(e(a), e(b)),
+            AlphaDef::Div { num, den, rem } => AlphaDef::Div {
+                num: e(num),
+                den: e(den),
+                rem: *rem,
+            },
+            AlphaDef::Conv(a, t) => AlphaDef::Conv(e(a), *t),
+            AlphaDef::Bit(op, t, a, b) => AlphaDef::Bit(*op, *t, e(a), e(b)),
+            AlphaDef::Quotient | AlphaDef::Opaque => return None,
+        })
+    }
+
+    /// The constraints with equal operations on equal values as one symbol
+    /// (so that an assumption decides the same test in a later iteration).
+    pub fn canonical_raw(&self, raw: Vec<Raw>) -> Vec<Raw> {
+        if self.same.is_empty() {
+            return raw;
+        }
+        raw.into_iter()
+            .map(|r| Raw {
+                c: Constraint {
+                    e: self.canonical(&r.c.e),
+                    cmp: r.c.cmp,
+                },
+                sides: r.sides.as_ref().map(|(l, rt)| (self.canonical(l), self.canonical(rt))),
+                ..r
+            })
+            .collect()
+    }
+
+    /// `e` with each abstraction symbol replaced by the first one standing
+    /// for the same operation on the same values (unchanged on overflow).
+    pub fn canonical(&self, e: &LinExpr) -> LinExpr {
+        if !e.terms.iter().any(|(s, _)| self.same.contains_key(s)) {
+            return e.clone();
+        }
+        let mut out = LinExpr::constant(e.c);
+        for &(s, k) in &e.terms {
+            let rep = self.same.get(&s).copied().unwrap_or(s);
+            match out.combine(1, &LinExpr::sym(rep), k) {
+                Some(next) => out = next,
+                None => return e.clone(),
+            }
         }
         out
     }

@@ -193,12 +193,13 @@ pub fn explain(
                     None
                 }
             };
-            let assumptions = assume::merge(p, &names, &run.raw);
+            let raw = names.canonical_raw(run.raw);
+            let assumptions = assume::merge(p, &names, &raw);
             ex.fss.push(FssReport {
                 entries: entries::entries(p, f),
                 fss: f.clone(),
                 assumptions,
-                raw: run.raw,
+                raw,
                 witness,
             });
         }
