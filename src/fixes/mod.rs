@@ -147,6 +147,9 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     // A macro's definition is one edit, however often it is expanded.
     let mut seen = BTreeSet::new();
     all.retain(|e| seen.insert((e.span.lo, e.to.clone())));
+    // The checks go round the lines (the first edit of each line, then the
+    // second, ...), so they are not all spent on the first lines' edits.
+    let mut all = round_robin(all, |e| p.line(e.span));
     if all.len() > limits.edits {
         all.truncate(limits.edits);
         out.cut = true;
@@ -222,6 +225,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         .filter(|&i| out.fixes[i].proof == Proof::NoCounterexample)
         .collect();
     open.sort_by(|&i, &j| rank(&out.fixes[i]).cmp(&rank(&out.fixes[j])));
+    let open = round_robin(open, |&i| out.fixes[i].line);
     let mut refuted = BTreeSet::new();
     for i in open.into_iter().take(limits.vc_checks) {
         if let Some(d) = o.deadline {
@@ -252,6 +256,23 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     });
     out.fixes.sort_by(|a, b| rank(a).cmp(&rank(b)));
     out
+}
+
+/// `items` reordered by rounds: the first item of each line (in the order
+/// given), then the second of each, and so on.
+fn round_robin<T>(items: Vec<T>, line: impl Fn(&T) -> u32) -> Vec<T> {
+    let mut nth: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    let mut keyed: Vec<(usize, usize, T)> = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let k = nth.entry(line(&x)).or_default();
+            *k += 1;
+            (*k, i, x)
+        })
+        .collect();
+    keyed.sort_by_key(|&(round, i, _)| (round, i));
+    keyed.into_iter().map(|(_, _, x)| x).collect()
 }
 
 /// Best first: not next to the check, best proved, in text order.
@@ -431,4 +452,14 @@ fn recheck(
         Some(Verdict::Safe) => Some(Proof::Safe),
         Some(Verdict::Unknown) => Some(Proof::NoCounterexample),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn round_robin_takes_one_item_of_each_line_per_round() {
+        let items = vec![(3, 'a'), (3, 'b'), (3, 'c'), (7, 'd'), (9, 'e'), (9, 'f')];
+        let order: String = super::round_robin(items, |x| x.0).into_iter().map(|x| x.1).collect();
+        assert_eq!(order, "adebfc");
+    }
 }
