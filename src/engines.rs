@@ -300,6 +300,7 @@ impl VcCheck<'_> {
             inputs: w.inputs.clone(),
             choices: w.choices.clone(),
             run,
+            seed: None,
         })
     }
 

@@ -275,3 +275,102 @@ fn a_test_repeated_in_a_loop_is_one_assumption() {
     assert!(text.lines().all(|l| l.len() < 400), "{text}");
     assert_eq!(text.matches("assumes y@2 % 3").count(), 1, "{text}");
 }
+
+/// An input drawn in every iteration: one assumption per draw in JSON,
+/// one folded line for people.
+const DRAWS: &str = "int main(void) {
+  int total = 0;
+  int i = 0;
+  while (i < 30) {
+    int v = __VERIFIER_nondet_int();
+    if (v < 200 || v > 300) return 0;
+    total = total + v;
+    i = i + 1;
+  }
+  if (total > 8000) reach_error();
+  return 0;
+}
+";
+
+#[test]
+fn an_input_drawn_in_every_iteration_is_one_folded_assumption() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write(&dir, "draws.c", DRAWS);
+    let doc = json(&["check", file.as_str(), "--format", "json"]);
+    let c = &doc["conditions"][0];
+    let fss = c["fss"].as_array().expect("FSSs");
+    assert!(!fss.is_empty(), "{c}");
+    let lower: Vec<&str> = fss[0]["assumptions"]
+        .as_array()
+        .expect("assumptions")
+        .iter()
+        .filter_map(|a| a["text"].as_str())
+        .filter(|t| t.ends_with(">= 200"))
+        .collect();
+    assert_eq!(lower.len(), 30, "JSON keeps one per draw: {lower:?}");
+    let (_, text, _) = cli::focuscheck(&["check", file.as_str()]);
+    assert!(text.contains("v@5#k >= 200 for k = 1..30"), "{text}");
+    assert!(text.lines().all(|l| l.len() < 600), "{text}");
+    let out = dir.path().join("html");
+    let out = out.to_string_lossy();
+    cli::focuscheck(&["check", file.as_str(), "--html", &out]);
+    let html = std::fs::read_to_string(dir.path().join("html").join("files").join("0001-draws.c.html"))
+        .expect("the file's page");
+    assert!(html.contains("v@5#k &gt;= 200 for k = 1..30"), "{html}");
+    let (_, sarif, _) = cli::focuscheck(&["check", file.as_str(), "--format", "sarif"]);
+    assert!(sarif.contains("v@5#k >= 200 for k = 1..30"), "{sarif}");
+}
+
+/// Two arrays of inputs compared element by element: runs with every
+/// input 0 or 1 pass, the sampled run from seed 1 fails.
+const SEEDED: &str = "int main(void) {
+  int a[1000];
+  int b[1000];
+  for (int i = 0; i < 1000; i++) {
+    a[i] = __VERIFIER_nondet_int();
+    b[i] = __VERIFIER_nondet_int();
+  }
+  for (int j = 0; j < 1000; j++)
+    __VERIFIER_assert(a[j] == b[j]);
+  return 0;
+}
+";
+
+#[test]
+fn a_sampled_run_is_replayed_by_its_seed_and_not_listed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write(&dir, "seeded.c", SEEDED);
+    let base = [
+        "check",
+        file.as_str(),
+        "--property",
+        "unreach-call",
+        "--max-states",
+        "500",
+    ];
+    let (_, text, _) = cli::focuscheck(&base);
+    assert!(text.contains("a sampled run (inputs drawn from seed 1)"), "{text}");
+    let replay = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: focuscheck "))
+        .expect("a replay command");
+    assert!(replay.ends_with("--seed 1"), "{replay}");
+    let args: Vec<&str> = replay.split_whitespace().collect();
+    let (_, run, _) = cli::focuscheck(&args);
+    assert!(run.contains("result: error: assertion"), "{run}");
+    assert!(text.lines().all(|l| l.len() < 400), "{text}");
+    // The FSS's own witness: a few values, then the rest filled.
+    assert!(text.contains("--fill 0"), "{text}");
+    // The sampled run itself is the condition's counterexample when nothing
+    // is explained.
+    let doc = json(&[&base[..], &["--format", "json", "--no-explain"]].concat());
+    let c = &doc["conditions"][0];
+    assert_eq!(c["seed"], 1);
+    assert_eq!(c["choices_omitted"], 2000);
+    assert_eq!(c["choices"].as_array().map(Vec::len), Some(0));
+    assert_eq!(c["unread_inputs"], 2000);
+    let size = serde_json::to_string(&doc).expect("text").len();
+    assert!(size < 100_000, "{size} bytes");
+    let full = json(&[&base[..], &["--format", "json", "--no-explain", "--full-trace"]].concat());
+    assert_eq!(full["conditions"][0]["choices"].as_array().map(Vec::len), Some(2000));
+}

@@ -28,6 +28,17 @@ pub struct Counterexample {
     pub choices: Vec<i64>,
     /// The interpreter's run on those inputs and choices.
     pub run: interp::Run,
+    /// The inputs and choices were drawn by the interpreter's generator
+    /// from this seed (a sampled run): `run --seed` replays it.
+    pub seed: Option<u64>,
+}
+
+impl Counterexample {
+    /// The inputs the run reads (the others may have any value).
+    pub fn read_inputs(&self) -> impl Iterator<Item = &(String, i64)> {
+        let unused: std::collections::HashSet<&String> = self.run.unused_inputs.iter().collect();
+        self.inputs.iter().filter(move |(k, _)| !unused.contains(k))
+    }
 }
 
 /// Limits of one search.
@@ -461,6 +472,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
             inputs,
             choices,
             run,
+            seed: None,
         })
     }
 

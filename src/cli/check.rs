@@ -374,14 +374,8 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     if args.format == Format::Text {
         let next = |v: View, n: Option<usize>| next_command(args, path, v, n);
         let prefix = run_prefix(path, &args.front, args.cond.errors.iter().map(String::as_str));
-        let replay = |cx: &crate::analysis::witness::Counterexample| {
-            vec![views::text::replay_command(
-                &prefix,
-                &cx.inputs,
-                &cx.run.unused_inputs,
-                &cx.choices,
-            )]
-        };
+        let replay =
+            |cx: &crate::analysis::witness::Counterexample| vec![views::text::replay_counterexample(&prefix, cx)];
         out.stdout = views::text::report(
             &p,
             &report,

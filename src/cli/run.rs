@@ -138,11 +138,29 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     let file = &p.source;
     outln!("{}: run of `{}`", file.name, p.proc(p.entry).name);
     if !run.inputs.is_empty() {
-        let shown: Vec<String> = run.inputs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        outln!("inputs: {}", shown.join(" "));
+        // The values the run never reads are counted, not listed.
+        let unread: std::collections::HashSet<&String> = run.unused_inputs.iter().collect();
+        let shown: Vec<String> = run
+            .inputs
+            .iter()
+            .filter(|(k, _)| !unread.contains(k))
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let more = run.inputs.len() - shown.len();
+        let mut line = shown.join(" ");
+        match (more, shown.is_empty()) {
+            (0, _) => {}
+            (_, true) => line = format!("{more} never read (any value does)"),
+            (_, false) => line.push_str(&format!(" ({more} more never read, any value does)")),
+        }
+        outln!("inputs: {line}");
     }
-    if !run.choices.is_empty() {
-        outln!("choices: {}", crate::views::text::choices_line(&run.choices));
+    match args.seed {
+        Some(s) if run.choices.len() > crate::views::text::SEEDED_CHOICES => {
+            outln!("choices: {} drawn from seed {s}", run.choices.len());
+        }
+        _ if !run.choices.is_empty() => outln!("choices: {}", crate::views::text::choices_line(&run.choices)),
+        _ => {}
     }
     if args.trace {
         outln!("trace:");

@@ -87,6 +87,10 @@ impl VcCheck<'_> {
                         inputs: run.inputs.clone(),
                         choices: run.choices.clone(),
                         run,
+                        seed: match sample {
+                            Sample::Seed(s) => Some(s),
+                            Sample::Fill(_) => None,
+                        },
                     }),
                     engine: "runs",
                 },

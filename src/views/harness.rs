@@ -55,12 +55,7 @@ pub struct Calls(pub Vec<(String, i64)>);
 /// The nondet calls of a counterexample, or why C cannot replay it.
 pub fn nondet_calls(p: &Program, cx: &Counterexample) -> Result<Calls, String> {
     let run = &cx.run;
-    let read: Vec<&str> = cx
-        .inputs
-        .iter()
-        .filter(|(n, _)| !run.unused_inputs.contains(n))
-        .map(|(n, _)| n.as_str())
-        .collect();
+    let read: Vec<&str> = cx.read_inputs().map(|(n, _)| n.as_str()).collect();
     if !read.is_empty() {
         return Err(format!(
             "the run reads inputs a harness cannot set from outside the program ({})",

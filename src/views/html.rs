@@ -356,8 +356,8 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
             Some(l) => format!("in the block of the conditional at line {l}"),
             None => "the whole FSS (not narrowed down)".into(),
         };
-        let assumptions: Vec<String> = r
-            .assumptions
+        let items: Vec<super::assumptions::Item> = r.assumptions.iter().map(Into::into).collect();
+        let assumptions: Vec<String> = super::assumptions::folded(&items)
             .iter()
             .map(|a| format!("<code>{}</code> <small>({}:{})</small>", esc(&a.text), a.line, a.column))
             .collect();
@@ -439,7 +439,10 @@ fn fss_item(b: &mut String, f: &FssDoc) {
     let mut lines = Vec::new();
     statement_lines(&f.statements, &mut lines);
     let seq = join_lines(lines.into_iter());
-    let assumptions: Vec<String> = f.assumptions.iter().map(|a| esc(&a.text)).collect();
+    let assumptions: Vec<String> = super::assumptions::folded_texts(&f.assumptions)
+        .iter()
+        .map(|a| esc(a))
+        .collect();
     let _ = write!(
         b,
         "<li class=\"fss-item\" data-lines=\"{seq}\"><span class=mono>&lt;{}&gt;</span><br><small>assumptions: {}</small></li>",

@@ -170,9 +170,19 @@ pub struct CondDoc {
     /// over the counterexample's own run (the VC engine's counterexamples).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explained_from: Option<String>,
-    /// Inputs and choices of the top counterexample.
+    /// Inputs (those the run reads) and choices of the top counterexample.
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
+    /// Inputs the run never reads (any value does), left out of `inputs`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unread_inputs: usize,
+    /// The run was drawn from this seed (`run --seed` replays it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Choices of a run drawn from `seed` left out of `choices` (more than
+    /// a report lists; `--full-trace` lists them).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub choices_omitted: usize,
     pub trace: Vec<TraceLine>,
     /// Fix candidates (`check --fixes`, unsafe conditions only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -345,6 +355,35 @@ fn statement(e: &Entry) -> StatementDoc {
     }
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// A counterexample's values as a report lists them.
+#[derive(Default)]
+struct Values {
+    inputs: BTreeMap<String, i64>,
+    choices: Vec<i64>,
+    unread: usize,
+    seed: Option<u64>,
+    omitted: usize,
+}
+
+impl Values {
+    fn of(cx: &crate::analysis::witness::Counterexample, full: bool) -> Values {
+        let inputs: BTreeMap<String, i64> = cx.read_inputs().cloned().collect();
+        let unread = cx.inputs.len() - inputs.len();
+        let drop = !full && cx.seed.is_some() && cx.choices.len() > super::text::SEEDED_CHOICES;
+        Values {
+            inputs,
+            choices: if drop { Vec::new() } else { cx.choices.clone() },
+            unread,
+            seed: cx.seed,
+            omitted: if drop { cx.choices.len() } else { 0 },
+        }
+    }
+}
+
 fn assumption(p: &Program, names: &[String], a: &Assumption) -> AssumptionDoc {
     let at = p.source.start(p.node(a.primary().node).span);
     let mut vars: Vec<String> = names
@@ -388,7 +427,7 @@ fn fss_docs(
         .map(|(i, f): (usize, &FssReport)| {
             let (inputs, choices, trace) = match &f.witness {
                 Some(cx) => (
-                    cx.inputs.iter().cloned().collect(),
+                    cx.read_inputs().cloned().collect(),
                     cx.choices.clone(),
                     shown_trace(p, a, &cx.run, full),
                 ),
@@ -463,14 +502,8 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
             let top = ex
                 .and_then(|e| e.fss.iter().find_map(|f| f.witness.as_ref()))
                 .or(res.counterexample.as_ref());
-            let (inputs, choices, trace) = match top {
-                Some(cx) => (
-                    cx.inputs.iter().cloned().collect(),
-                    cx.choices.clone(),
-                    shown_trace(p, a, &cx.run, full),
-                ),
-                None => (BTreeMap::new(), Vec::new(), Vec::new()),
-            };
+            let values = top.map(|cx| Values::of(cx, full)).unwrap_or_default();
+            let trace = top.map(|cx| shown_trace(p, a, &cx.run, full)).unwrap_or_default();
             CondDoc {
                 condition: c.describe(p),
                 kind: c.json_kind(p),
@@ -498,8 +531,11 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
                 explained_from: ex
                     .filter(|e| !e.fss.is_empty())
                     .map(|e| if e.of_run { "run" } else { "graph" }.to_string()),
-                inputs,
-                choices,
+                inputs: values.inputs,
+                choices: values.choices,
+                unread_inputs: values.unread,
+                seed: values.seed,
+                choices_omitted: values.omitted,
                 trace,
                 fixes: None,
             }

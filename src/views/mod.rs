@@ -1,6 +1,7 @@
 //! How results look: text for people, JSON for tools. Views read results;
 //! they never compute them.
 
+pub mod assumptions;
 pub mod fixes;
 pub mod fold;
 pub mod harness;

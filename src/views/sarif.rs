@@ -82,12 +82,11 @@ fn statement_message(s: &StatementDoc, f: &FssDoc) -> String {
             .collect();
         msg = format!("{} ({})", s.text, atoms.join(", "));
     }
-    let here: Vec<&str> = f
-        .assumptions
-        .iter()
-        .filter(|a| a.line == s.line && (a.column == s.column || s.atoms.iter().any(|x| x.column == a.column)))
-        .map(|a| a.text.as_str())
-        .collect();
+    let here = super::assumptions::folded_texts(
+        f.assumptions
+            .iter()
+            .filter(|a| a.line == s.line && (a.column == s.column || s.atoms.iter().any(|x| x.column == a.column))),
+    );
     if !here.is_empty() {
         msg.push_str(&format!("; assumes {}", here.join(", ")));
     }

@@ -105,6 +105,7 @@ pub fn shell_word(s: &str) -> String {
 /// equal (a sampled run's, or an array's worth of zeros) become `--fill V`.
 pub fn replay_command(prefix: &str, inputs: &[(String, i64)], unused: &[String], choices: &[i64]) -> String {
     let mut c = prefix.to_string();
+    let unused: std::collections::HashSet<&String> = unused.iter().collect();
     let read: Vec<&(String, i64)> = inputs.iter().filter(|(k, _)| !unused.contains(k)).collect();
     let mut values = read.iter().map(|(_, v)| *v).chain(choices.iter().copied());
     let first = values.next();
@@ -116,10 +117,24 @@ pub fn replay_command(prefix: &str, inputs: &[(String, i64)], unused: &[String],
         c.push_str(" --input ");
         c.push_str(&shell_word(&format!("{k}={v}")));
     }
-    if !choices.is_empty() {
-        let ch: Vec<String> = choices.iter().map(|v| v.to_string()).collect();
+    // A long run of one value at the end is `--fill` (run gives the
+    // choices past the list that value).
+    let tail = choices
+        .iter()
+        .rev()
+        .take_while(|&&v| Some(&v) == choices.last())
+        .count();
+    let (listed, fill) = match choices.last() {
+        Some(&v) if tail >= FILL_AT => (&choices[..choices.len() - tail], Some(v)),
+        _ => (choices, None),
+    };
+    if !listed.is_empty() {
+        let ch: Vec<String> = listed.iter().map(|v| v.to_string()).collect();
         c.push_str(" --choices ");
         c.push_str(&ch.join(","));
+    }
+    if let Some(v) = fill {
+        c.push_str(&format!(" --fill {v}"));
     }
     c
 }
@@ -135,6 +150,19 @@ pub fn choices_line(choices: &[i64]) -> String {
         }
     }
     parts.join(",")
+}
+
+/// More choices than this, drawn from a seed, are replayed with `--seed`
+/// and not listed (`--format json --full-trace` lists them).
+pub const SEEDED_CHOICES: usize = 64;
+
+/// The command that replays a counterexample: `--seed` for a long sampled
+/// run, else its inputs and choices (`replay_command`).
+pub fn replay_counterexample(prefix: &str, cx: &crate::analysis::witness::Counterexample) -> String {
+    match cx.seed {
+        Some(s) if cx.choices.len() > SEEDED_CHOICES => format!("{prefix} --seed {s}"),
+        _ => replay_command(prefix, &cx.inputs, &cx.run.unused_inputs, &cx.choices),
+    }
 }
 
 /// At least this many values, all equal, are replayed with `--fill`.
@@ -174,11 +202,20 @@ fn assumptions_line(p: &Program, names: &dyn LineNames, a: &[&Assumption]) -> St
     if a.is_empty() {
         return "none".to_string();
     }
-    a.iter()
+    let items: Vec<super::assumptions::Item> = a
+        .iter()
         .map(|x| {
             let at = p.source.start(p.node(x.primary().node).span);
-            format!("{} ({}:{})", names.text(at.line, &x.text), names.label(at.line), at.col)
+            super::assumptions::Item {
+                text: names.text(at.line, &x.text),
+                line: at.line,
+                column: at.col,
+            }
         })
+        .collect();
+    super::assumptions::folded(&items)
+        .iter()
+        .map(|x| format!("{} ({}:{})", x.text, names.label(x.line), x.column))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -586,9 +623,17 @@ fn snippet(
         }
     }
     let mut labels: Vec<(Span, String)> = labels.into_iter().map(|(s, t)| (s, visits(&t))).collect();
-    for a in assumptions {
-        let at = p.node(a.primary().node).span;
-        if let Some((_, t)) = labels.iter_mut().find(|(s, _)| s.lo == at.lo) {
+    for (s, t) in labels.iter_mut() {
+        let here: Vec<super::assumptions::Item> = assumptions
+            .iter()
+            .filter(|a| p.node(a.primary().node).span.lo == s.lo)
+            .map(|a| super::assumptions::Item {
+                text: a.text.clone(),
+                line: 0,
+                column: 0,
+            })
+            .collect();
+        for a in super::assumptions::folded(&here) {
             t.push_str(&format!("; assumes {}", a.text));
         }
     }
@@ -658,6 +703,7 @@ fn full_view(p: &Program, a: &Analysis, ex: &Explanation, o: &TextOptions, out: 
 /// `a = 1, b = 2` for the inputs the run read; those it overwrote (or
 /// never touched) are only counted: any value does.
 pub fn inputs_line(inputs: &[(String, i64)], unused: &[String], hide: &dyn Fn(&str) -> bool) -> String {
+    let unused: std::collections::HashSet<&String> = unused.iter().collect();
     let shown: Vec<String> = inputs
         .iter()
         .filter(|(k, _)| !hide(k) && !unused.contains(k))
@@ -684,8 +730,14 @@ fn trace_block(p: &Program, o: &TextOptions, a: &Analysis, cx: &Counterexample, 
         let line = inputs_line(&cx.inputs, &cx.run.unused_inputs, &|_| false);
         let _ = writeln!(out, "    inputs: {line}");
     }
-    if !cx.choices.is_empty() {
-        let _ = writeln!(out, "    choices: {}", choices_line(&cx.choices));
+    match cx.seed {
+        Some(s) if cx.choices.len() > SEEDED_CHOICES => {
+            let _ = writeln!(out, "    choices: {} drawn from seed {s}", cx.choices.len());
+        }
+        _ if !cx.choices.is_empty() => {
+            let _ = writeln!(out, "    choices: {}", choices_line(&cx.choices));
+        }
+        _ => {}
     }
     for cmd in (o.replay)(cx) {
         let _ = writeln!(out, "    replay: {cmd}");
