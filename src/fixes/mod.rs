@@ -147,9 +147,6 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     // A macro's definition is one edit, however often it is expanded.
     let mut seen = BTreeSet::new();
     all.retain(|e| seen.insert((e.span.lo, e.to.clone())));
-    // The checks go round the lines (the first edit of each line, then the
-    // second, ...), so they are not all spent on the first lines' edits.
-    let mut all = round_robin(all, |e| p.line(e.span));
     if all.len() > limits.edits {
         all.truncate(limits.edits);
         out.cut = true;
@@ -225,6 +222,8 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         .filter(|&i| out.fixes[i].proof == Proof::NoCounterexample)
         .collect();
     open.sort_by(|&i, &j| rank(&out.fixes[i]).cmp(&rank(&out.fixes[j])));
+    // They go round the lines (the best open edit of each line, then the
+    // second, ...), so that they are not all spent on one line's edits.
     let open = round_robin(open, |&i| out.fixes[i].line);
     let mut refuted = BTreeSet::new();
     for i in open.into_iter().take(limits.vc_checks) {
