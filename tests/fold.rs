@@ -373,4 +373,25 @@ fn a_sampled_run_is_replayed_by_its_seed_and_not_listed() {
     assert!(size < 100_000, "{size} bytes");
     let full = json(&[&base[..], &["--format", "json", "--no-explain", "--full-trace"]].concat());
     assert_eq!(full["conditions"][0]["choices"].as_array().map(Vec::len), Some(2000));
+    // With `!=`, the run with every choice 0 fails: its choices are all 0.
+    let other = write(&dir, "filled.c", &SEEDED.replace("a[j] == b[j]", "a[j] != b[j]"));
+    let doc = json(&[
+        "check",
+        other.as_str(),
+        "--property",
+        "unreach-call",
+        "--max-states",
+        "500",
+        "--no-explain",
+        "--format",
+        "json",
+    ]);
+    let c = &doc["conditions"][0];
+    assert!(
+        c["reason"].as_str().unwrap_or("").contains("every input and choice 0"),
+        "{c}"
+    );
+    assert_eq!(c["choices_omitted"], 2000);
+    assert_eq!(c["choices_fill"], 0);
+    assert_eq!(c["choices"].as_array().map(Vec::len), Some(0));
 }

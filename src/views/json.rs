@@ -179,10 +179,14 @@ pub struct CondDoc {
     /// The run was drawn from this seed (`run --seed` replays it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
-    /// Choices of a run drawn from `seed` left out of `choices` (more than
-    /// a report lists; `--full-trace` lists them).
+    /// Choices left out of `choices` (`--full-trace` lists them): more
+    /// than a report lists, of a run drawn from `seed` or all equal to
+    /// `choices_fill`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub choices_omitted: usize,
+    /// Every choice left out is this value (`run --fill` gives them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choices_fill: Option<i64>,
     pub trace: Vec<TraceLine>,
     /// Fix candidates (`check --fixes`, unsafe conditions only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -367,19 +371,27 @@ struct Values {
     unread: usize,
     seed: Option<u64>,
     omitted: usize,
+    fill: Option<i64>,
 }
 
 impl Values {
     fn of(cx: &crate::analysis::witness::Counterexample, full: bool) -> Values {
         let inputs: BTreeMap<String, i64> = cx.read_inputs().cloned().collect();
         let unread = cx.inputs.len() - inputs.len();
-        let drop = !full && cx.seed.is_some() && cx.choices.len() > super::text::SEEDED_CHOICES;
+        let long = !full && cx.choices.len() > super::text::SEEDED_CHOICES;
+        let fill = cx
+            .choices
+            .first()
+            .copied()
+            .filter(|&v| cx.choices.iter().all(|&w| w == v));
+        let drop = long && (cx.seed.is_some() || fill.is_some());
         Values {
             inputs,
             choices: if drop { Vec::new() } else { cx.choices.clone() },
             unread,
             seed: cx.seed,
             omitted: if drop { cx.choices.len() } else { 0 },
+            fill: if drop && cx.seed.is_none() { fill } else { None },
         }
     }
 }
@@ -536,6 +548,7 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
                 unread_inputs: values.unread,
                 seed: values.seed,
                 choices_omitted: values.omitted,
+                choices_fill: values.fill,
                 trace,
                 fixes: None,
             }
