@@ -155,12 +155,11 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
         }
         outln!("inputs: {line}");
     }
-    match args.seed {
-        Some(s) if run.choices.len() > crate::views::text::SEEDED_CHOICES => {
-            outln!("choices: {} drawn from seed {s}", run.choices.len());
-        }
-        _ if !run.choices.is_empty() => outln!("choices: {}", crate::views::text::choices_line(&run.choices)),
-        _ => {}
+    if !run.choices.is_empty() {
+        outln!(
+            "choices: {}",
+            crate::views::text::drawn_choices_line(&run.choices, args.seed)
+        );
     }
     if args.trace {
         outln!("trace:");

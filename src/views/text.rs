@@ -156,6 +156,15 @@ pub fn choices_line(choices: &[i64]) -> String {
 /// and not listed (`--format json --full-trace` lists them).
 pub const SEEDED_CHOICES: usize = 64;
 
+/// `choices_line`, or only their number for more than `SEEDED_CHOICES`
+/// drawn from a seed.
+pub fn drawn_choices_line(choices: &[i64], seed: Option<u64>) -> String {
+    match seed {
+        Some(s) if choices.len() > SEEDED_CHOICES => format!("{} drawn from seed {s}", choices.len()),
+        _ => choices_line(choices),
+    }
+}
+
 /// The command that replays a counterexample: `--seed` for a long sampled
 /// run, else its inputs and choices (`replay_command`).
 pub fn replay_counterexample(prefix: &str, cx: &crate::analysis::witness::Counterexample) -> String {
@@ -730,14 +739,8 @@ fn trace_block(p: &Program, o: &TextOptions, a: &Analysis, cx: &Counterexample, 
         let line = inputs_line(&cx.inputs, &cx.run.unused_inputs, &|_| false);
         let _ = writeln!(out, "    inputs: {line}");
     }
-    match cx.seed {
-        Some(s) if cx.choices.len() > SEEDED_CHOICES => {
-            let _ = writeln!(out, "    choices: {} drawn from seed {s}", cx.choices.len());
-        }
-        _ if !cx.choices.is_empty() => {
-            let _ = writeln!(out, "    choices: {}", choices_line(&cx.choices));
-        }
-        _ => {}
+    if !cx.choices.is_empty() {
+        let _ = writeln!(out, "    choices: {}", drawn_choices_line(&cx.choices, cx.seed));
     }
     for cmd in (o.replay)(cx) {
         let _ = writeln!(out, "    replay: {cmd}");
