@@ -165,6 +165,7 @@ fn check_all(text: &str) -> Option<usize> {
                 diff: false,
                 replay: &views::text::no_replay,
                 full_trace: view == views::text::View::Full,
+                all_fss: false,
             },
         );
     }

@@ -88,4 +88,19 @@ pub struct ShowArgs {
     /// one entry with a count, the first and last runs, and value ranges.
     #[arg(long)]
     pub full_trace: bool,
+    /// List every FSS found: by default JSON, SARIF and HTML list the 10
+    /// highest ranked (the rest are counted in `fss_omitted`) and the fss
+    /// view shows as many.
+    #[arg(long)]
+    pub all_fss: bool,
+}
+
+impl ShowArgs {
+    /// How much of an explanation the documents list.
+    pub fn listing(&self) -> crate::views::json::Listing {
+        crate::views::json::Listing {
+            full_trace: self.full_trace,
+            all_fss: self.all_fss,
+        }
+    }
 }

@@ -390,6 +390,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
                 diff: false,
                 replay: &replay,
                 full_trace: args.show.full_trace,
+                all_fss: args.show.all_fss,
             },
         );
     }
@@ -433,7 +434,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
         out.messages.push_str(&diag::render(&p.source, diags, color));
     }
     if args.format != Format::Text || args.html.is_some() {
-        let mut doc = views::json::file_doc_with(&p, &report, &args.show.project, args.show.full_trace);
+        let mut doc = views::json::file_doc_with(&p, &report, &args.show.project, &args.show.listing());
         doc.warnings = warnings;
         for (c, f) in doc.conditions.iter_mut().zip(fixes) {
             c.fixes = f;

@@ -276,12 +276,13 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                         diff: true,
                         replay: &replay,
                         full_trace: args.show.full_trace,
+                        all_fss: args.show.all_fss,
                     }
                 )
             );
         }
         DiffFormat::Json => {
-            let doc = views::json::file_doc_with(p, &report, &args.show.project, args.show.full_trace);
+            let doc = views::json::file_doc_with(p, &report, &args.show.project, &args.show.listing());
             let mut v = serde_json::to_value(&doc).unwrap_or_default();
             user_texts(&mut v, &lines, None);
             views::json::map_lines(&mut v, &|line| {

@@ -156,7 +156,7 @@ fn index_page(rows: &[(String, &FileDoc)]) -> String {
             );
             continue;
         }
-        let fss: usize = d.conditions.iter().map(|c| c.fss.len()).sum();
+        let fss: usize = d.conditions.iter().map(|c| c.fss.len() + c.fss_omitted).sum();
         let _ = write!(
             b,
             "<tr><td><a href=\"{}\">{}</a></td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{:.2}</td></tr>",
@@ -341,7 +341,16 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
     }
     // Reduced view: one card per FSS Reduce kept.
     if !c.reduced.is_empty() {
-        let _ = write!(b, "<h4>Where the fix belongs ({} after Reduce)</h4>", c.reduced.len());
+        let _ = write!(
+            b,
+            "<h4>Where the fix belongs ({} after Reduce{})</h4>",
+            c.reduced.len() + c.reduced_omitted,
+            if c.reduced_omitted > 0 {
+                format!("; those of the first {} FSSs shown", c.fss.len())
+            } else {
+                String::new()
+            }
+        );
     }
     for r in &c.reduced {
         let mut all = Vec::new();
@@ -378,9 +387,14 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
     if !c.fss.is_empty() {
         let _ = write!(
             b,
-            "<details class=\"fsss\"><summary>{} focus-statement sequence{} (ranked; click one to highlight it)</summary><ol>",
-            c.fss.len(),
-            if c.fss.len() == 1 { "" } else { "s" }
+            "<details class=\"fsss\"><summary>{} focus-statement sequence{} (ranked; click one to highlight it){}</summary><ol>",
+            c.fss.len() + c.fss_omitted,
+            if c.fss.len() + c.fss_omitted == 1 { "" } else { "s" },
+            if c.fss_omitted > 0 {
+                format!("; the first {} listed, <code>--all-fss</code> lists every one", c.fss.len())
+            } else {
+                String::new()
+            }
         );
         for f in &c.fss {
             fss_item(b, f);

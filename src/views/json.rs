@@ -153,10 +153,17 @@ pub struct CondDoc {
     /// The engine whose verdict it is: `fsum`, `vc`, `runs` (a sampled
     /// run), or `fsum+vc` (neither decided).
     pub engine: &'static str,
-    /// Feasible focus-statement sequences, ranked.
+    /// Feasible focus-statement sequences, ranked: the first
+    /// `FSS_LISTED` unless `--all-fss`.
     pub fss: Vec<FssDoc>,
-    /// What Reduce keeps: per FSS its NEST and remaining assumptions.
+    /// FSSs of lower rank left out of `fss` (`--all-fss` lists them).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fss_omitted: usize,
+    /// What Reduce keeps: per listed FSS its NEST and remaining assumptions.
     pub reduced: Vec<ReducedDoc>,
+    /// Reduced FSSs left out of `reduced` (those of FSSs left out of `fss`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reduced_omitted: usize,
     /// Candidates dropped as infeasible.
     pub infeasible: usize,
     /// The FSS listing may be incomplete (a limit cut it short).
@@ -417,14 +424,46 @@ fn assumption(p: &Program, names: &[String], a: &Assumption) -> AssumptionDoc {
     }
 }
 
+/// FSSs a document lists unless `--all-fss`: those of the highest ranks
+/// (an explanation can find hundreds, each with its run).
+pub const FSS_LISTED: usize = 10;
+
+/// How much of an explanation a document lists.
+#[derive(Clone, Copy, Default)]
+pub struct Listing {
+    /// Every step of traces and FSSs (`--full-trace`); else repetitions folded.
+    pub full_trace: bool,
+    /// Every FSS (`--all-fss`); else the first `FSS_LISTED`.
+    pub all_fss: bool,
+}
+
+impl Listing {
+    /// How many FSSs are listed.
+    pub fn fss_limit(&self) -> usize {
+        if self.all_fss {
+            usize::MAX
+        } else {
+            FSS_LISTED
+        }
+    }
+}
+
+/// The listed FSSs and reduced FSSs of `ex`.
+struct FssDocs {
+    fss: Vec<FssDoc>,
+    reduced: Vec<ReducedDoc>,
+}
+
 fn fss_docs(
     p: &Program,
     a: &Analysis,
     ex: &Explanation,
     names: &[String],
     project: &Option<Vec<String>>,
-    full: bool,
-) -> (Vec<FssDoc>, Vec<ReducedDoc>) {
+    listing: &Listing,
+) -> FssDocs {
+    let full = listing.full_trace;
+    let limit = listing.fss_limit();
     let nest_of = |i: usize| -> Vec<u32> {
         ex.reduced
             .iter()
@@ -436,6 +475,7 @@ fn fss_docs(
         .fss
         .iter()
         .enumerate()
+        .take(limit)
         .map(|(i, f): (usize, &FssReport)| {
             let (inputs, choices, trace) = match &f.witness {
                 Some(cx) => (
@@ -462,6 +502,7 @@ fn fss_docs(
     let reduced = ex
         .reduced
         .iter()
+        .filter(|r| r.index < limit)
         .map(|r| {
             let f = &ex.fss[r.index];
             let definitions = definitions(p, r);
@@ -486,16 +527,16 @@ fn fss_docs(
             }
         })
         .collect();
-    (fss, reduced)
+    FssDocs { fss, reduced }
 }
 
 pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileDoc {
-    file_doc_with(p, r, project, false)
+    file_doc_with(p, r, project, &Listing::default())
 }
 
-/// The document, with every step of traces and FSSs when `full`
-/// (`--full-trace`), else with repetitions folded.
-pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, full: bool) -> FileDoc {
+/// The document, listing as much as `listing` says.
+pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, listing: &Listing) -> FileDoc {
+    let full = listing.full_trace;
     let a = &r.analysis;
     let names: Vec<String> = p.input_slots().into_iter().map(|s| s.name).collect();
     let conditions: Vec<CondDoc> = r
@@ -505,10 +546,10 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
             let c = r.condition(res);
             let at = c.site().map(|s| p.source.start(p.site(s).span));
             let ex = r.explanations.get(&res.id);
-            let (fss, reduced) = match ex {
-                Some(ex) => fss_docs(p, a, ex, &names, project, full),
-                None => (Vec::new(), Vec::new()),
-            };
+            let docs = ex.map(|ex| fss_docs(p, a, ex, &names, project, listing));
+            let fss_omitted = ex.map_or(0, |e| e.fss.len()) - docs.as_ref().map_or(0, |d| d.fss.len());
+            let reduced_omitted = ex.map_or(0, |e| e.reduced.len()) - docs.as_ref().map_or(0, |d| d.reduced.len());
+            let (fss, reduced) = docs.map(|d| (d.fss, d.reduced)).unwrap_or_default();
             // The top counterexample: the first FSS's witness, else the one
             // found while deciding the verdict.
             let top = ex
@@ -532,7 +573,9 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, ful
                 reason: res.reason.clone(),
                 engine: res.engine,
                 fss,
+                fss_omitted,
                 reduced,
+                reduced_omitted,
                 infeasible: ex.map(|e| e.infeasible).unwrap_or(0),
                 // A cut exploration or search leaves the listing incomplete too.
                 truncated: ex.is_some_and(|e| e.truncated)

@@ -9,6 +9,7 @@ pub mod html;
 pub mod json;
 pub mod listing;
 pub mod sarif;
+pub mod snippet;
 pub mod testcomp;
 pub mod text;
 pub mod trace;

@@ -142,13 +142,18 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
         "unknown" => ("fail", "warning"),
         _ => ("pass", "none"),
     };
+    let found = c.fss.len() + c.fss_omitted;
     let text = match c.verdict {
         "unsafe" => format!(
-            "{}: can fail ({}; {} focus-statement sequence{})",
+            "{}: can fail ({}; {found} focus-statement sequence{}{})",
             c.condition,
             c.reason,
-            c.fss.len(),
-            if c.fss.len() == 1 { "" } else { "s" }
+            if found == 1 { "" } else { "s" },
+            if c.fss_omitted > 0 {
+                format!(", the first {} in codeFlows", c.fss.len())
+            } else {
+                String::new()
+            }
         ),
         "unknown" => format!("{}: unknown ({})", c.condition, c.reason),
         _ => format!("{}: safe", c.condition),
@@ -194,7 +199,7 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
         r["fixes"] = super::fixes::sarif(uri, index, f);
     }
     if !c.fss.is_empty() {
-        let flows: Vec<Value> = c.fss.iter().map(|f| code_flow(uri, index, f, c.fss.len())).collect();
+        let flows: Vec<Value> = c.fss.iter().map(|f| code_flow(uri, index, f, found)).collect();
         r["codeFlows"] = Value::Array(flows);
     }
     if let Some(top) = c.reduced.first() {

@@ -9,17 +9,16 @@
 use super::fold::{self, Folded};
 use super::json::Statement;
 use super::listing::{depth_indent, entry_listing, trace_listing};
+use super::snippet::{bounded, snippet, SNIPPET_LINES};
 use super::trace::shown_trace;
 use crate::analysis::witness::Counterexample;
 use crate::analysis::Verdict;
 use crate::check::Report;
-use crate::diag::Diag;
 use crate::explain::assume::Assumption;
 use crate::explain::entries::{Entry, EntryKind};
 use crate::explain::{Explanation, FssReport};
 use crate::facts::Analysis;
-use crate::ir::{NodeId, Program};
-use crate::syntax::source::{LineCol, Span};
+use crate::ir::Program;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +83,9 @@ pub struct TextOptions<'a> {
     /// Every step of traces and FSSs (`--full-trace`); else repetitions
     /// are folded.
     pub full_trace: bool,
+    /// Every FSS in the fss and full views (`--all-fss`); else the first
+    /// `json::FSS_LISTED`.
+    pub all_fss: bool,
 }
 
 /// No replay commands (a caller without a file to name).
@@ -443,11 +445,31 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
 }
 
 fn selected(ex: &Explanation, o: &TextOptions) -> Vec<usize> {
+    let listing = super::json::Listing {
+        full_trace: o.full_trace,
+        all_fss: o.all_fss,
+    };
     match o.fss {
         Some(n) if n >= 1 && n <= ex.fss.len() => vec![n - 1],
-        _ => (0..ex.fss.len()).collect(),
+        _ => (0..ex.fss.len().min(listing.fss_limit())).collect(),
     }
 }
+
+/// The line under a listing of the first FSSs saying how many more there are.
+fn more_fss(ex: &Explanation, o: &TextOptions, out: &mut String) {
+    let more = ex.fss.len() - selected(ex, o).len();
+    if o.fss.is_none() && more > 0 {
+        let _ = writeln!(
+            out,
+            "  ({more} more FSS{} of lower rank: `--fss N` shows one, `--all-fss` lists them all)",
+            if more == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// Lines of a snippet of a reduced FSS after the first one shown: a longer
+/// one is left to `--fss N`.
+const SHORT_SNIPPET: usize = 40;
 
 fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String) {
     let picked: Vec<&crate::explain::reduce::Reduced> = match o.fss {
@@ -461,7 +483,7 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
             o.fss.unwrap_or(0)
         );
     }
-    for red in picked {
+    for (shown_before, red) in picked.into_iter().enumerate() {
         let f = &ex.fss[red.index];
         let shown = projected(&red.assumptions, &o.project);
         let _ = writeln!(
@@ -512,7 +534,17 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
             }
         } else {
             let title = format!("NEST of FSS {}", red.index + 1);
-            out.push_str(&snippet(p, f, &red.nest, &red.assumptions, &title, o.color));
+            let text = snippet(p, f, &red.nest, &red.assumptions, &title, o.color);
+            let fss_n = format!("`--fss {}`", red.index + 1);
+            let every = format!("`--view fss --fss {} --full-trace`", red.index + 1);
+            let n = text.lines().count();
+            if shown_before == 0 || o.fss.is_some() {
+                out.push_str(&bounded(text, SNIPPET_LINES, &every));
+            } else if n <= SHORT_SNIPPET {
+                out.push_str(&text);
+            } else {
+                let _ = writeln!(out, "    (its snippet has {n} lines: {fss_n} shows it)");
+            }
             for d in super::json::definitions(p, red) {
                 let _ = writeln!(out, "    uses the definition at line {}: `{}`", d.line, d.text);
             }
@@ -561,9 +593,11 @@ fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String) {
         if o.fss.is_some() && !o.diff {
             let all: Vec<usize> = (0..f.entries.len()).collect();
             let title = format!("FSS {}", i + 1);
-            out.push_str(&snippet(p, f, &all, &f.assumptions, &title, o.color));
+            let text = snippet(p, f, &all, &f.assumptions, &title, o.color);
+            out.push_str(&bounded(text, SNIPPET_LINES, "`--full-trace`"));
         }
     }
+    more_fss(ex, o, out);
     if ex.infeasible > 0 {
         let _ = writeln!(
             out,
@@ -574,116 +608,6 @@ fn fss_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String) {
     }
     let n = o.fss.unwrap_or(1);
     let _ = writeln!(out, "  next: {}", (o.next)(View::Full, Some(n)));
-}
-
-/// Entries `which` of an FSS shown in the source the way a compiler shows
-/// an error: a caret under each statement, labelled with the branch
-/// outcomes and the assumptions made there; the error is the primary label.
-fn snippet(
-    p: &Program,
-    f: &FssReport,
-    which: &[usize],
-    assumptions: &[Assumption],
-    title: &str,
-    color: bool,
-) -> String {
-    let src = &p.source;
-    let events = f.fss.to_vec();
-    // An operand's own span when its text is found where it is said to be.
-    let atom_span = |a: &crate::explain::entries::AtomOutcome, node: NodeId| {
-        let lo = src.offset(LineCol {
-            line: a.line,
-            col: a.column,
-        });
-        match lo.map(|lo| Span::new(lo as usize, lo as usize + a.text.len())) {
-            Some(s) if src.slice(s) == a.text => s,
-            _ => p.node(node).span,
-        }
-    };
-    // Per span, what each visit showed (a loop meets a statement again).
-    let mut labels: Vec<(Span, Vec<String>)> = Vec::new();
-    let mut add = |span: Span, text: String| match labels.iter_mut().find(|(s, _)| *s == span) {
-        Some((_, t)) => t.extend((!text.is_empty()).then_some(text)),
-        None => labels.push((span, (!text.is_empty()).then_some(text).into_iter().collect())),
-    };
-    let mut error = None;
-    for &i in which {
-        let e = &f.entries[i];
-        for a in &e.atoms {
-            add(atom_span(a, e.node), a.label().unwrap_or_default());
-        }
-        match e.kind {
-            EntryKind::Branch => {}
-            EntryKind::Error => {
-                error = Some(p.node(e.node).span);
-                if e.atoms.is_empty() {
-                    add(p.node(e.node).span, "the error".to_string());
-                }
-            }
-            // Each item of a comma list that matters, not only the first.
-            _ if e.atoms.is_empty() => {
-                let mut spans: Vec<Span> = e.events.iter().map(|&k| p.node(events[k].node).span).collect();
-                spans.dedup();
-                for s in spans {
-                    add(s, String::new());
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut labels: Vec<(Span, String)> = labels.into_iter().map(|(s, t)| (s, visits(&t))).collect();
-    for (s, t) in labels.iter_mut() {
-        let here: Vec<super::assumptions::Item> = assumptions
-            .iter()
-            .filter(|a| p.node(a.primary().node).span.lo == s.lo)
-            .map(|a| super::assumptions::Item {
-                text: a.text.clone(),
-                line: 0,
-                column: 0,
-            })
-            .collect();
-        for a in super::assumptions::folded(&here) {
-            t.push_str(&format!("; assumes {}", a.text));
-        }
-    }
-    let Some(&(last, _)) = labels.last() else {
-        return String::new();
-    };
-    let primary = error.unwrap_or(last);
-    let mut d = Diag::note(primary, title);
-    for (s, t) in labels {
-        if s == primary {
-            d.label = t;
-        } else if s.lo == primary.lo && error.is_some() && d.label.is_empty() {
-            // The failing operand of an assertion is the error itself.
-            d.label = format!("{t}: the error");
-        } else {
-            d = d.with_secondary(s, t);
-        }
-    }
-    if d.label.is_empty() && error.is_some() {
-        d.label = "the error".into();
-    }
-    let text = crate::diag::render(src, &[d], color);
-    text.lines()
-        .map(|l| format!("    {l}").trim_end().to_string() + "\n")
-        .collect()
-}
-
-/// `true ×5, then false`: what successive visits showed, runs collapsed.
-fn visits(seen: &[String]) -> String {
-    let mut runs: Vec<(&str, usize)> = Vec::new();
-    for t in seen {
-        match runs.last_mut() {
-            Some((last, n)) if *last == t.as_str() => *n += 1,
-            _ => runs.push((t, 1)),
-        }
-    }
-    let parts: Vec<String> = runs
-        .iter()
-        .map(|&(t, n)| if n == 1 { t.to_string() } else { format!("{t} ×{n}") })
-        .collect();
-    parts.join(", then ")
 }
 
 fn full_view(p: &Program, a: &Analysis, ex: &Explanation, o: &TextOptions, out: &mut String) {
@@ -706,6 +630,7 @@ fn full_view(p: &Program, a: &Analysis, ex: &Explanation, o: &TextOptions, out: 
             }
         }
     }
+    more_fss(ex, o, out);
     let _ = writeln!(out, "  back up: {}", (o.next)(View::Reduced, None));
 }
 
