@@ -163,6 +163,18 @@ impl Valuation {
         }
         out
     }
+
+    /// Adds to `out` the symbols of the slots whose family `families`
+    /// holds: a fresh symbol of a family is found from that family's alone,
+    /// without a set of every symbol (an array of 100,000 draws filled in a
+    /// loop would build one per step).
+    pub fn syms_of(&self, families: &dyn Fn(Sym) -> bool, out: &mut BTreeSet<Sym>) {
+        for v in self.globals.iter().chain(self.locals.iter()) {
+            if let Value::Lin(l) = v {
+                out.extend(l.syms().filter(|s| families(s.family())));
+            }
+        }
+    }
 }
 
 fn slot_hash(global: bool, i: usize, v: &Value) -> u64 {

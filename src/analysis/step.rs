@@ -9,7 +9,7 @@
 
 use super::eval::{Evaluator, Mode};
 use super::explore::State;
-use super::frames::{taken, AbsEnv, Frames, Taken};
+use super::frames::{taken_of, AbsEnv, Frames, Taken};
 use super::run::{ReadMemory, Run, ERROR_REACHED};
 use super::state::*;
 use super::value::{Sym, Truth, Value};
@@ -338,9 +338,10 @@ impl Explorer<'_> {
         for &e in &elems {
             self.frames.write(proc, w, var, e, Value::Const(0));
         }
-        let mut taken = Taken::new(taken(&self.run.t, c, w));
+        let family = Sym::Draw(n, 0);
+        let mut taken = Taken::new(taken_of(&self.run.t, c, w, &|f| f == family));
         for e in elems {
-            let s = taken.make(Sym::Draw(n, 0));
+            let s = taken.make(family);
             self.frames.write(proc, w, var, e, Value::sym(s));
         }
     }

@@ -17,7 +17,7 @@
 //! histories, where the sums take 66 values; 6 lock flags, 3^6 histories
 //! of the values seen).
 
-use super::frames::{taken, Taken};
+use super::frames::{taken_of, Taken};
 use super::state::*;
 use super::step::Explorer;
 use super::value::{AlphaKey, Sym, Value};
@@ -225,9 +225,11 @@ impl Explorer<'_> {
         for &(var, k) in &chosen {
             self.frames.write(proc, w, var, k, Value::Const(0));
         }
-        let mut taken = Taken::new(taken(&self.run.t, c, w));
+        let family = |var: VarId, k: u32| Sym::Alpha(AlphaKey::Widen(head, self.frames.slot_key(var, k)), 0);
+        let families: std::collections::HashSet<Sym> = chosen.iter().map(|&(var, k)| family(var, k)).collect();
+        let mut taken = Taken::new(taken_of(&self.run.t, c, w, &|f| families.contains(&f)));
         for &(var, k) in &chosen {
-            let s = taken.make(Sym::Alpha(AlphaKey::Widen(head, self.frames.slot_key(var, k)), 0));
+            let s = taken.make(family(var, k));
             self.frames.write(proc, w, var, k, Value::sym(s));
         }
     }
