@@ -34,12 +34,6 @@ int main(void) {
 }
 ";
 
-fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
-    let path = dir.path().join(name);
-    std::fs::write(&path, text).expect("write the program");
-    path.to_string_lossy().into_owned()
-}
-
 fn json(args: &[&str]) -> Value {
     let (code, out, err) = cli::focuscheck(args);
     assert_eq!(code, 1, "unsafe expected: {err}");
@@ -155,7 +149,7 @@ fn repeat_counts(xs: &Value, out: &mut Vec<u64>) {
 #[test]
 fn a_long_loop_folds_to_its_count_and_ranges_and_unfolds_to_the_run() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = write(&dir, "loop.c", LOOP);
+    let file = cli::write(dir.path(), "loop.c", LOOP);
     let args = ["check", file.as_str(), "--engine", "vc", "--format", "json"];
     let folded = json(&args);
     let full = json(&[&args[..], &["--full-trace"]].concat());
@@ -210,7 +204,7 @@ fn a_long_loop_folds_to_its_count_and_ranges_and_unfolds_to_the_run() {
 #[test]
 fn a_recursion_folds_and_unfolds_to_the_run_in_trace_and_fss() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = write(&dir, "rec.c", RECURSION);
+    let file = cli::write(dir.path(), "rec.c", RECURSION);
     let args = ["check", file.as_str(), "--format", "json"];
     let folded = json(&args);
     let full = json(&[&args[..], &["--full-trace"]].concat());
@@ -256,7 +250,7 @@ const SAME_TEST: &str = "int main(void) {
 #[test]
 fn a_test_repeated_in_a_loop_is_one_assumption() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = write(&dir, "same.c", SAME_TEST);
+    let file = cli::write(dir.path(), "same.c", SAME_TEST);
     let doc = json(&["check", file.as_str(), "--format", "json"]);
     let c = &doc["conditions"][0];
     assert_eq!(c["verdict"], "unsafe");
@@ -295,7 +289,7 @@ const DRAWS: &str = "int main(void) {
 #[test]
 fn an_input_drawn_in_every_iteration_is_one_folded_assumption() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = write(&dir, "draws.c", DRAWS);
+    let file = cli::write(dir.path(), "draws.c", DRAWS);
     let doc = json(&["check", file.as_str(), "--format", "json"]);
     let c = &doc["conditions"][0];
     let fss = c["fss"].as_array().expect("FSSs");
@@ -339,7 +333,7 @@ const SEEDED: &str = "int main(void) {
 #[test]
 fn a_sampled_run_is_replayed_by_its_seed_and_not_listed() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = write(&dir, "seeded.c", SEEDED);
+    let file = cli::write(dir.path(), "seeded.c", SEEDED);
     let base = [
         "check",
         file.as_str(),
@@ -374,7 +368,7 @@ fn a_sampled_run_is_replayed_by_its_seed_and_not_listed() {
     let full = json(&[&base[..], &["--format", "json", "--no-explain", "--full-trace"]].concat());
     assert_eq!(full["conditions"][0]["choices"].as_array().map(Vec::len), Some(2000));
     // With `!=`, the run with every choice 0 fails: its choices are all 0.
-    let other = write(&dir, "filled.c", &SEEDED.replace("a[j] == b[j]", "a[j] != b[j]"));
+    let other = cli::write(dir.path(), "filled.c", &SEEDED.replace("a[j] == b[j]", "a[j] != b[j]"));
     let doc = json(&[
         "check",
         other.as_str(),

@@ -29,12 +29,6 @@ fn long_chain() -> String {
     s
 }
 
-fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
-    let path = dir.path().join(name);
-    std::fs::write(&path, text).expect("write the program");
-    path.to_string_lossy().into_owned()
-}
-
 fn condition(args: &[&str]) -> Value {
     let (code, out, err) = cli::focuscheck(args);
     assert_eq!(code, 1, "unsafe expected: {err}");
@@ -53,7 +47,7 @@ fn ranks(v: &Value) -> Vec<u64> {
 #[test]
 fn json_lists_the_first_fss_and_counts_the_rest() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = write(&dir, "many.c", &many_ways());
+    let file = cli::write(dir.path(), "many.c", &many_ways());
     let some = condition(&["check", &file, "--format", "json"]);
     let all = condition(&["check", &file, "--format", "json", "--all-fss"]);
     let found = all["fss"].as_array().expect("fss").len();
@@ -78,7 +72,7 @@ fn json_lists_the_first_fss_and_counts_the_rest() {
 #[test]
 fn sarif_and_text_say_how_many_were_found() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = write(&dir, "many.c", &many_ways());
+    let file = cli::write(dir.path(), "many.c", &many_ways());
     let (_, out, _) = cli::focuscheck(&["check", &file, "--format", "sarif"]);
     let log: Value = serde_json::from_str(&out).expect("SARIF");
     let result = &log["runs"][0]["results"][0];
@@ -106,7 +100,7 @@ fn sarif_and_text_say_how_many_were_found() {
 #[test]
 fn a_long_nest_snippet_keeps_its_ends() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = write(&dir, "chain.c", &long_chain());
+    let file = cli::write(dir.path(), "chain.c", &long_chain());
     let (code, text, _) = cli::focuscheck(&["check", &file]);
     assert_eq!(code, 1);
     assert!(text.lines().count() <= 200, "{} lines:\n{text}", text.lines().count());

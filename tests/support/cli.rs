@@ -30,3 +30,11 @@ pub fn fss_lines(fss: &serde_json::Value) -> Vec<i64> {
         .map(|s| s["line"].as_i64().expect("a line"))
         .collect()
 }
+
+/// Writes a program into `dir`; its path.
+#[allow(dead_code)]
+pub fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write the program");
+    path.to_string_lossy().into_owned()
+}
