@@ -448,10 +448,13 @@ impl Listing {
     }
 }
 
-/// The listed FSSs and reduced FSSs of `ex`.
+/// The listed FSSs and reduced FSSs of `ex`, and how many are left out.
+#[derive(Default)]
 struct FssDocs {
     fss: Vec<FssDoc>,
+    fss_omitted: usize,
     reduced: Vec<ReducedDoc>,
+    reduced_omitted: usize,
 }
 
 fn fss_docs(
@@ -471,7 +474,7 @@ fn fss_docs(
             .map(|r| distinct(r.nest.iter().map(|&k| ex.fss[i].entries[k].line)))
             .unwrap_or_default()
     };
-    let fss = ex
+    let fss: Vec<FssDoc> = ex
         .fss
         .iter()
         .enumerate()
@@ -499,7 +502,7 @@ fn fss_docs(
             }
         })
         .collect();
-    let reduced = ex
+    let reduced: Vec<ReducedDoc> = ex
         .reduced
         .iter()
         .filter(|r| r.index < limit)
@@ -527,7 +530,12 @@ fn fss_docs(
             }
         })
         .collect();
-    FssDocs { fss, reduced }
+    FssDocs {
+        fss_omitted: ex.fss.len() - fss.len(),
+        reduced_omitted: ex.reduced.len() - reduced.len(),
+        fss,
+        reduced,
+    }
 }
 
 pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileDoc {
@@ -546,10 +554,9 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
             let c = r.condition(res);
             let at = c.site().map(|s| p.source.start(p.site(s).span));
             let ex = r.explanations.get(&res.id);
-            let docs = ex.map(|ex| fss_docs(p, a, ex, &names, project, listing));
-            let fss_omitted = ex.map_or(0, |e| e.fss.len()) - docs.as_ref().map_or(0, |d| d.fss.len());
-            let reduced_omitted = ex.map_or(0, |e| e.reduced.len()) - docs.as_ref().map_or(0, |d| d.reduced.len());
-            let (fss, reduced) = docs.map(|d| (d.fss, d.reduced)).unwrap_or_default();
+            let docs = ex
+                .map(|ex| fss_docs(p, a, ex, &names, project, listing))
+                .unwrap_or_default();
             // The top counterexample: the first FSS's witness, else the one
             // found while deciding the verdict.
             let top = ex
@@ -572,10 +579,10 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
                 verdict: res.verdict.name(),
                 reason: res.reason.clone(),
                 engine: res.engine,
-                fss,
-                fss_omitted,
-                reduced,
-                reduced_omitted,
+                fss: docs.fss,
+                fss_omitted: docs.fss_omitted,
+                reduced: docs.reduced,
+                reduced_omitted: docs.reduced_omitted,
                 infeasible: ex.map(|e| e.infeasible).unwrap_or(0),
                 // A cut exploration or search leaves the listing incomplete too.
                 truncated: ex.is_some_and(|e| e.truncated)

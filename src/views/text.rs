@@ -483,7 +483,7 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
             o.fss.unwrap_or(0)
         );
     }
-    for (shown_before, red) in picked.into_iter().enumerate() {
+    for (position, red) in picked.into_iter().enumerate() {
         let f = &ex.fss[red.index];
         let shown = projected(&red.assumptions, &o.project);
         let _ = writeln!(
@@ -538,7 +538,7 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
             let fss_n = format!("`--fss {}`", red.index + 1);
             let every = format!("`--view fss --fss {} --full-trace`", red.index + 1);
             let n = text.lines().count();
-            if shown_before == 0 || o.fss.is_some() {
+            if position == 0 || o.fss.is_some() {
                 out.push_str(&bounded(text, SNIPPET_LINES, &every));
             } else if n <= SHORT_SNIPPET {
                 out.push_str(&text);
