@@ -93,19 +93,21 @@ impl Evaluator<'_, '_> {
         out
     }
 
-    /// The recorded decision for `site`, if the path has one next.
+    /// The recorded decision for `site`, if the path has one: next, as a
+    /// path the analysis recorded has them (in evaluation order), or
+    /// further on (a run's record has one for every checked operation,
+    /// some the evaluation decides without asking; each names its site).
     fn follow(&mut self, matches: impl Fn(&Decision) -> bool) -> Option<Option<Decision>> {
         match &mut self.mode {
             Mode::All => None,
-            Mode::Follow(ds, cur) => {
-                if let Some(d) = ds.get(**cur) {
-                    if matches(d) {
-                        **cur += 1;
-                        return Some(Some(*d));
-                    }
+            Mode::Follow(ds, cur) => match ds.get(**cur..).and_then(|rest| rest.iter().position(&matches)) {
+                Some(0) => {
+                    **cur += 1;
+                    Some(Some(ds[**cur - 1]))
                 }
-                Some(None)
-            }
+                Some(j) => Some(Some(ds[**cur + j])),
+                None => Some(None),
+            },
         }
     }
 

@@ -114,9 +114,11 @@ impl Assumption {
         let Some((terms, bound)) = as_bound(c) else {
             return false;
         };
-        if terms != self.terms {
-            return false;
-        }
+        terms == self.terms && self.decides_bound(bound)
+    }
+
+    /// Does this assumption decide a bound on its own form?
+    fn decides_bound(&self, bound: Bound) -> bool {
         let (lo, hi, ne) = interval(self.bound);
         match bound {
             Bound::AtLeast(k) => lo >= k || hi < k,
@@ -124,6 +126,30 @@ impl Assumption {
             Bound::Equal(k) => (lo == k && hi == k) || k < lo || k > hi || ne == Some(k),
             Bound::NotEqual(k) => (lo == k && hi == k) || k < lo || k > hi || ne == Some(k),
         }
+    }
+}
+
+/// Assumptions by their form: which decide a constraint, asked of many
+/// constraints (a long FSS has many of both).
+pub struct ByForm<'a>(std::collections::HashMap<&'a [(Sym, i64)], Vec<&'a Assumption>>);
+
+impl<'a> ByForm<'a> {
+    pub fn new(all: &'a [Assumption]) -> ByForm<'a> {
+        let mut m: std::collections::HashMap<&'a [(Sym, i64)], Vec<&'a Assumption>> = Default::default();
+        for a in all {
+            m.entry(a.terms.as_slice()).or_default().push(a);
+        }
+        ByForm(m)
+    }
+
+    /// Some assumption decides `c` (`Assumption::decides`).
+    pub fn decides(&self, c: &Constraint) -> bool {
+        let Some((terms, bound)) = as_bound(c) else {
+            return false;
+        };
+        self.0
+            .get(terms.as_slice())
+            .is_some_and(|v| v.iter().any(|a| a.decides_bound(bound)))
     }
 }
 
@@ -247,7 +273,8 @@ pub fn fss_constraints(e: Explored, fss: &Fss) -> Result<FssRun, PathError> {
             _ => None,
         };
         fs.run(e, &mut x)?;
-        for pc in x.constraints.iter().skip(before) {
+        // By index: skipping an `im` vector's iterator walks from its start.
+        for pc in (before..x.constraints.len()).map(|j| &x.constraints[j]) {
             let outcome = match pc.origin {
                 Origin::Branch(b) => Some(b),
                 _ => None,

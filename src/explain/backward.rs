@@ -137,35 +137,8 @@ impl<'e> Backward<'e> {
             });
             cd_of_node.push(id);
         }
-        let mut unit_vars: HashMap<UnitId, Vec<VarId>> = HashMap::new();
-        for n in p.node_ids() {
-            if let NodeKind::Branch {
-                cond: Cond::Atom(a), ..
-            } = &p.node(n).kind
-            {
-                let vs = unit_vars.entry(p.node(n).unit).or_default();
-                expr_vars(&a.lhs, vs);
-                expr_vars(&a.rhs, vs);
-            }
-        }
-        let mut global_var = vec![VarId(0); e.cx.layout.global_slots as usize];
-        for &g in &p.globals {
-            let off = e.cx.layout.offset[g.index()];
-            for k in 0..p.var(g).slots() {
-                global_var[(off + k) as usize] = g;
-            }
-        }
-        let mut local_var = Vec::new();
-        for pid in p.proc_ids() {
-            let mut v = vec![VarId(0); e.cx.layout.frame_slots[pid.index()] as usize];
-            for &l in &p.proc(pid).locals {
-                let off = e.cx.layout.offset[l.index()];
-                for k in 0..p.var(l).slots() {
-                    v[(off + k) as usize] = l;
-                }
-            }
-            local_var.push(v);
-        }
+        let unit_vars = super::slice::unit_vars(p);
+        let (global_var, local_var) = super::slice::slot_vars(e.cx);
         let esets = RefCell::new(Interner::default());
         esets.borrow_mut().intern(ESet::default());
         Backward {
@@ -279,10 +252,14 @@ impl<'e> Backward<'e> {
                         self.reads(proc, &val, &a.rhs, &label, &mut set.vars);
                     }
                     // The whole condition's variables (operands not
-                    // evaluated on this path included), as in the paper.
+                    // evaluated on this path included), as in the paper;
+                    // of this operand's arrays, the elements it read.
+                    let own = atom_vars(cond);
                     let mut more = BTreeSet::new();
                     for &var in self.unit_vars.get(&node.unit).into_iter().flatten() {
-                        self.all_slots(var, &mut more);
+                        if !own.contains(&var) {
+                            self.all_slots(var, &mut more);
+                        }
                     }
                     set.vars.extend(more);
                     self.add_cd(n, &mut set);
@@ -359,6 +336,16 @@ impl<'e> Backward<'e> {
     }
 }
 
+/// The variables a branch's own atom reads.
+pub fn atom_vars(cond: &Cond) -> Vec<VarId> {
+    let mut vs = Vec::new();
+    if let Cond::Atom(a) = cond {
+        expr_vars(&a.lhs, &mut vs);
+        expr_vars(&a.rhs, &mut vs);
+    }
+    vs
+}
+
 /// Calls `f` on every expression a node evaluates.
 pub fn visit_node_exprs<'k>(kind: &'k NodeKind, f: &mut dyn FnMut(&'k Expr)) {
     let place = |pl: &'k Place, f: &mut dyn FnMut(&'k Expr)| {
@@ -393,7 +380,7 @@ pub fn visit_node_exprs<'k>(kind: &'k NodeKind, f: &mut dyn FnMut(&'k Expr)) {
 
 /// The index (bounds site) or divisor (division site) checked at `site` in
 /// a node.
-fn site_operand(kind: &NodeKind, site: SiteId) -> Option<&Expr> {
+pub fn site_operand(kind: &NodeKind, site: SiteId) -> Option<&Expr> {
     let written = match kind {
         NodeKind::Assign { place, .. } | NodeKind::Havoc { place, .. } => Some(place),
         NodeKind::Call {

@@ -10,6 +10,8 @@ pub mod entries;
 pub mod fss;
 pub mod reduce;
 pub mod run_graph;
+pub mod run_slice;
+pub mod slice;
 pub mod witness;
 
 use crate::analysis::explore::Explored;
@@ -66,6 +68,9 @@ pub struct Explanation {
     pub of_run: bool,
     /// Why the counterexample's run gave no explanation, when it was tried.
     pub run_failed: Option<String>,
+    /// The run was too long to follow symbolically: its FSS is a slice of
+    /// its record (`run_slice`).
+    pub sliced: bool,
 }
 
 /// Per-run numbers of the backward phase.
@@ -104,7 +109,6 @@ pub fn explain(
     counterpart: Option<&dyn Fn(&str) -> String>,
 ) -> (BTreeMap<CondId, Explanation>, ExplainStats) {
     let p = engine.cx.p;
-    let localise = |n: crate::ir::NodeId| localise_at(p.node(n).span.lo);
     let mut bw = backward::Backward::new(engine);
     bw.deadline = limits.deadline;
     bw.max_steps = limits.backward_steps;
@@ -204,35 +208,7 @@ pub fn explain(
             });
         }
         stats.infeasible += ex.infeasible;
-        rank(&mut ex.fss);
-        let items: Vec<reduce::Item> = ex
-            .fss
-            .iter()
-            .map(|r| reduce::Item {
-                fss: &r.fss,
-                entries: &r.entries,
-                assumptions: r.assumptions.clone(),
-                raw: &r.raw,
-            })
-            .collect();
-        let decides = |context: &[Constraint], c: &Constraint| {
-            let range = |s| engine.sym_range(s);
-            let with = |extra: Constraint| {
-                let mut all = context.to_vec();
-                all.push(extra);
-                lp::solve(&all, &range, LpOptions::default()) == Sat::No
-            };
-            with(c.clone()) || with(c.negate())
-        };
-        let focus = reduce::Focus {
-            localise: &localise,
-            localise_at,
-            reference: counterpart.map(|counterpart| reduce::Reference {
-                decides: &decides,
-                counterpart,
-            }),
-        };
-        ex.reduced = reduce::reduce(p, &items, &focus);
+        reduce_all(engine, &mut ex, localise_at, counterpart);
         out.insert(k, ex);
     }
     // A condition the backward rules found no candidate for is explained
@@ -245,6 +221,46 @@ pub fn explain(
         });
     }
     (out, stats)
+}
+
+/// Ranks an explanation's FSSs and runs Reduce over them.
+fn reduce_all(
+    engine: Explored,
+    ex: &mut Explanation,
+    localise_at: &dyn Fn(u32) -> bool,
+    counterpart: Option<&dyn Fn(&str) -> String>,
+) {
+    let p = engine.cx.p;
+    let localise = |n: crate::ir::NodeId| localise_at(p.node(n).span.lo);
+    rank(&mut ex.fss);
+    let items: Vec<reduce::Item> = ex
+        .fss
+        .iter()
+        .map(|r| reduce::Item {
+            fss: &r.fss,
+            entries: &r.entries,
+            assumptions: r.assumptions.clone(),
+            raw: &r.raw,
+        })
+        .collect();
+    let decides = |context: &[Constraint], c: &Constraint| {
+        let range = |s| engine.sym_range(s);
+        let with = |extra: Constraint| {
+            let mut all = context.to_vec();
+            all.push(extra);
+            lp::solve(&all, &range, LpOptions::default()) == Sat::No
+        };
+        with(c.clone()) || with(c.negate())
+    };
+    let focus = reduce::Focus {
+        localise: &localise,
+        localise_at,
+        reference: counterpart.map(|counterpart| reduce::Reference {
+            decides: &decides,
+            counterpart,
+        }),
+    };
+    ex.reduced = reduce::reduce(p, &items, &focus);
 }
 
 /// Definition 2: shorter first; then fewer variables in the assumptions;
@@ -289,9 +305,16 @@ pub fn explain_run(
         run_failed: Some(why),
         ..Explanation::default()
     };
+    let sliced = |why: String| match run_slice::explain_slice(cx, opts, users, k, run, limits, localise_at, counterpart)
+    {
+        Ok(ex) => ex,
+        Err(e) => failed(format!("{why}; slicing its record instead: {e}")),
+    };
     let rg = match run_graph::run_graph(cx, opts, run, k, limits.deadline) {
         Ok(rg) => rg,
-        Err(why) => return failed(why),
+        Err(why) if why == run_graph::TIME_LIMIT => return failed(why),
+        // Too long to follow (or not followed): its slice.
+        Err(why) => return sliced(why),
     };
     if limits.deadline.is_some_and(|d| std::time::Instant::now() > d) {
         return failed(run_graph::TIME_LIMIT.into());
@@ -313,6 +336,9 @@ pub fn explain_run(
     );
     let mut ex = out.remove(&k).unwrap_or_default();
     ex.of_run = true;
+    if ex.fss.is_empty() && !ex.truncated {
+        return sliced("the backward rules over it found no FSS".into());
+    }
     for f in &mut ex.fss {
         if let Err(why) = fits_run(cx, &rg.path, run, f) {
             return failed(format!("an FSS of the run does not fit it ({why}): none is shown"));

@@ -195,17 +195,19 @@ pub fn reduce(p: &Program, items: &[Item], focus: &Focus) -> Vec<Reduced> {
 /// Step 5: the first conditional with a constraint on inputs that the
 /// assumptions decide neither way.
 fn first_undecided(it: &Item, assumptions: &[Assumption], localise: &dyn Fn(NodeId) -> bool) -> Option<usize> {
+    // The branch constraints of each event (a long FSS has many of both).
+    let mut of_event: HashMap<usize, Vec<&Raw>> = HashMap::new();
+    for r in it.raw.iter().filter(|r| r.source.outcome.is_some()) {
+        of_event.entry(r.source.event).or_default().push(r);
+    }
+    let by_form = super::assume::ByForm::new(assumptions);
     for (ei, e) in it.entries.iter().enumerate() {
         if !localise(e.node) {
             continue;
         }
         for atom in &e.atoms {
-            let cons = it
-                .raw
-                .iter()
-                .filter(|r| r.source.event == atom.event && r.source.outcome.is_some());
-            for r in cons {
-                if !assumptions.iter().any(|a| a.decides(&r.c)) {
+            for r in of_event.get(&atom.event).into_iter().flatten() {
+                if !by_form.decides(&r.c) {
                     return Some(ei);
                 }
             }

@@ -129,7 +129,7 @@ enum Edge {
 /// The nodes the run executed, with the one whose evaluation failed at the
 /// end (the interpreter does not record a step that stopped at a run-time
 /// check inside an expression).
-fn run_nodes(cx: &Context, run: &interp::Run) -> Vec<NodeId> {
+pub(crate) fn run_nodes(cx: &Context, run: &interp::Run) -> Vec<NodeId> {
     let mut nodes: Vec<NodeId> = run.trace.iter().map(|s| s.node).collect();
     if let interp::Outcome::Error { node, .. } = run.outcome {
         let recorded = matches!(cx.p.node(node).kind, NodeKind::Error { .. }) && nodes.last() == Some(&node);

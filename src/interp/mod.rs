@@ -5,157 +5,21 @@
 //! nothing with the symbolic engine beyond the IR: its own evaluation, its own
 //! stack, checked arithmetic.
 
-use crate::ir::cond::UserCond;
 use crate::ir::IntType;
 use crate::ir::*;
-use std::collections::BTreeMap;
+use access::{Loc, Recorder, SiteSeen};
+use draw::SplitMix;
 
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// Input values by name (`x`, `a[3]`, `main::x`).
-    pub inputs: BTreeMap<String, i64>,
-    /// Values for `if (*)` (0/1) and `nondet()` results, consumed in order.
-    pub choices: Vec<i64>,
-    /// Draw missing inputs and choices from this seed instead of failing.
-    pub seed: Option<u64>,
-    /// Without a seed, missing inputs and choices take this value (the
-    /// nearest one their type or range allows) instead of failing.
-    pub fill: Option<i64>,
-    pub max_steps: u64,
-    pub conditions: Vec<UserCond>,
-    /// Stop at the first violation of this condition only; `None` stops at
-    /// the first violation of any.
-    pub watch: Option<usize>,
-}
+pub mod access;
+mod draw;
+mod run;
 
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            inputs: BTreeMap::new(),
-            choices: Vec::new(),
-            seed: None,
-            fill: None,
-            max_steps: 10_000_000,
-            conditions: Vec::new(),
-            watch: None,
-        }
-    }
-}
-
-/// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// An error site was reached: a failed assertion, `reach_error()`, an
-    /// index out of bounds, a division by zero.
-    Error {
-        site: SiteId,
-        node: NodeId,
-        /// The index that left the array's bounds (a bounds error).
-        index: Option<i64>,
-    },
-    /// A user error condition holds after `node` executed.
-    Condition {
-        index: usize,
-        node: NodeId,
-    },
-    /// `abort()`, `exit()` or a failed assumption ended the run.
-    Halted {
-        node: NodeId,
-    },
-    /// The entry procedure returned.
-    Finished,
-    /// A value left the 64-bit range: not modelled.
-    Overflow {
-        node: NodeId,
-    },
-    StepLimit,
-}
-
-impl Outcome {
-    pub fn is_error(&self) -> bool {
-        matches!(self, Outcome::Error { .. } | Outcome::Condition { .. })
-    }
-}
-
-/// The run could not even be made: the inputs or choices do not fit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RunError {
-    /// No value was given for an input, and `node` reads it.
-    MissingInput {
-        name: String,
-        node: NodeId,
-    },
-    UnknownInput {
-        name: String,
-        known: Vec<String>,
-    },
-    InputOutOfRange {
-        name: String,
-        value: i64,
-        range: (i64, i64),
-    },
-    MissingChoice {
-        node: NodeId,
-        index: usize,
-    },
-    ChoiceOutOfRange {
-        node: NodeId,
-        index: usize,
-        value: i64,
-        range: (i64, i64),
-    },
-}
-
-/// One executed node. `outcome` is the branch taken; `value` the value
-/// written (assignments, non-deterministic draws, returns).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
-    pub node: NodeId,
-    pub outcome: Option<bool>,
-    pub value: Option<i64>,
-    /// Call depth (0 in the entry procedure).
-    pub depth: u32,
-}
-
-#[derive(Clone, Debug)]
-pub struct Run {
-    pub outcome: Outcome,
-    pub trace: Vec<Step>,
-    /// Final values of global storage, by `Layout` slot.
-    pub globals: Vec<i64>,
-    /// Inputs as used (drawn ones included), in `Program::input_slots` order.
-    pub inputs: Vec<(String, i64)>,
-    /// Choices as consumed.
-    pub choices: Vec<i64>,
-    /// Global inputs written before anything read them: their values did
-    /// not matter to this run.
-    pub unused_inputs: Vec<String>,
-    /// The argument values of each call, by the call's position in `trace`.
-    pub call_args: Vec<(usize, Vec<i64>)>,
-    /// What the entry returned (a run that finished, of a non-void entry).
-    pub returned: Option<i64>,
-}
-
-impl Run {
-    /// The value of each input the run used, by its position in
-    /// `p.input_slots()` (looked up by name once, not per slot: a
-    /// 100,000-element input array has as many names).
-    pub fn input_values(&self, p: &crate::ir::Program) -> Vec<(usize, i64)> {
-        // The first value of a name, as a search through the list finds it.
-        let mut by_name: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
-        for (n, v) in &self.inputs {
-            by_name.entry(n.as_str()).or_insert(*v);
-        }
-        p.input_slots()
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| Some((i, *by_name.get(s.name.as_str())?)))
-            .collect()
-    }
-}
+pub use run::*;
 
 struct Frame {
     proc: ProcId,
+    /// The activation's number (`access::Loc`).
+    act: u32,
     locals: Vec<i64>,
     pc: NodeId,
     /// Where the caller continues, and where the result goes.
@@ -191,31 +55,6 @@ fn mark_written(marks: &mut [u8], off: usize) {
     }
 }
 
-/// The state of a run when it reached an observed node (`run_observed`),
-/// before the node executed.
-#[derive(Clone, Debug)]
-pub struct Snapshot {
-    pub node: NodeId,
-    /// Call depth (0 in the entry procedure).
-    pub depth: u32,
-    /// The current frame's storage and global storage, by `Layout` slot.
-    pub locals: Vec<i64>,
-    pub globals: Vec<i64>,
-}
-
-impl Snapshot {
-    /// Element `index` of `v` (a variable of the current frame or global
-    /// storage).
-    pub fn read(&self, p: &Program, layout: &Layout, v: VarId, index: u32) -> Option<i64> {
-        let off = (layout.offset[v.index()] + index) as usize;
-        if p.var(v).is_global_storage() {
-            self.globals.get(off).copied()
-        } else {
-            self.locals.get(off).copied()
-        }
-    }
-}
-
 struct Machine<'a> {
     p: &'a Program,
     /// Nodes whose states are recorded, and the records.
@@ -239,6 +78,9 @@ struct Machine<'a> {
     /// Names of the inputs given no value, by (global, slot).
     missing: std::collections::HashMap<(bool, usize), String>,
     returned: Option<i64>,
+    /// What a recording run keeps (`run_recorded`).
+    rec: Option<std::cell::RefCell<Recorder>>,
+    next_act: u32,
 }
 
 pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
@@ -258,7 +100,23 @@ pub fn run_after(p: &Program, cfg: &Config, init: Option<ProcId>) -> Result<Run,
     } else {
         p
     };
-    run_full(p, cfg, init, &std::collections::BTreeSet::new()).map(|(r, _)| r)
+    run_full(p, cfg, init, &std::collections::BTreeSet::new(), None).map(|(r, _, _)| r)
+}
+
+/// `run`, also recording what each step read and wrote (`accesses`) and
+/// the operands of the checked operations of the steps in `sites_of`.
+/// `operand` gives the expression a run-time check at a node tests (its
+/// reads are recorded when the run stops there).
+pub fn run_recorded(
+    p: &Program,
+    cfg: &Config,
+    accesses: bool,
+    sites_of: std::collections::HashSet<usize>,
+    operand: &dyn Fn(NodeId, SiteId) -> Option<Expr>,
+) -> Result<(Run, access::Accesses), RunError> {
+    let rec = Recorder::new(accesses, sites_of);
+    let (run, _, log) = run_full(p, cfg, None, &std::collections::BTreeSet::new(), Some((rec, operand)))?;
+    Ok((run, log.unwrap_or_default()))
 }
 
 /// At most this many snapshots are recorded per run (a run that reaches the
@@ -272,15 +130,22 @@ pub fn run_observed(
     cfg: &Config,
     observe: &std::collections::BTreeSet<NodeId>,
 ) -> Result<(Run, Vec<Snapshot>), RunError> {
-    run_full(p, cfg, None, observe)
+    run_full(p, cfg, None, observe, None).map(|(r, s, _)| (r, s))
 }
+
+type Recording<'o> = (Recorder, &'o dyn Fn(NodeId, SiteId) -> Option<Expr>);
 
 fn run_full(
     p: &Program,
     cfg: &Config,
     init: Option<ProcId>,
     observe: &std::collections::BTreeSet<NodeId>,
-) -> Result<(Run, Vec<Snapshot>), RunError> {
+    recording: Option<Recording>,
+) -> Result<(Run, Vec<Snapshot>, Option<access::Accesses>), RunError> {
+    let (rec, operand) = match recording {
+        Some((r, o)) => (Some(std::cell::RefCell::new(r)), Some(o)),
+        None => (None, None),
+    };
     let layout = p.layout();
     let slots = layout.global_slots as usize;
     let entry_slots = layout.frame_slots[p.entry.index()] as usize;
@@ -301,13 +166,17 @@ fn run_full(
         call_args: Vec::new(),
         missing: std::collections::HashMap::new(),
         returned: None,
+        rec,
+        next_act: 1,
     };
     let inputs = m.set_inputs()?;
     if let Some(g) = init {
         // `init` returns to the entry's first node.
         let start = m.frames.last().map(|f| f.pc).unwrap_or(p.proc(p.entry).entry);
+        let act = m.new_act();
         m.frames.push(Frame {
             proc: g,
+            act,
             locals: vec![0; m.layout.frame_slots[g.index()] as usize],
             pc: p.proc(g).entry,
             ret: Some((start, None)),
@@ -316,11 +185,14 @@ fn run_full(
     let mut trace = Vec::new();
     let outcome = match m.exec(&mut trace) {
         Ok(o) => o,
-        Err(Stop::Error(site)) => Outcome::Error {
-            site,
-            node: m.pc_node,
-            index: m.bad_index.get(),
-        },
+        Err(Stop::Error(site)) => {
+            m.record_operand(operand, site);
+            Outcome::Error {
+                site,
+                node: m.pc_node,
+                index: m.bad_index.get(),
+            }
+        }
         Err(Stop::Overflow) => Outcome::Overflow { node: m.pc_node },
         Err(Stop::Run(e)) => return Err(e),
     };
@@ -350,7 +222,8 @@ fn run_full(
         call_args: m.call_args,
         returned: m.returned,
     };
-    Ok((run, m.snapshots))
+    let log = m.rec.map(|r| r.into_inner().log);
+    Ok((run, m.snapshots, log))
 }
 
 impl Machine<'_> {
@@ -376,8 +249,10 @@ impl Machine<'_> {
             }
         }
         let entry = p.proc(p.entry);
+        let act = self.new_act();
         let mut frame = Frame {
             proc: p.entry,
+            act,
             locals: vec![0; self.layout.frame_slots[p.entry.index()] as usize],
             pc: entry.entry,
             ret: None,
@@ -456,6 +331,9 @@ impl Machine<'_> {
     fn slot(&self, v: VarId, index: i64, site: Option<SiteId>) -> Result<(bool, usize), Stop> {
         let var = self.p.var(v);
         let n = var.slots() as i64;
+        if let Some(s) = site {
+            self.record(|r| r.site(s, SiteSeen::Index(index, n)));
+        }
         if index < 0 || index >= n {
             self.bad_index.set(Some(index));
             return Err(match site {
@@ -476,6 +354,8 @@ impl Machine<'_> {
                 node: self.pc_node,
             }));
         }
+        let loc = self.loc(global, off);
+        self.record(|r| r.read(loc));
         Ok(if global {
             mark_read(&self.fresh, off);
             self.globals[off]
@@ -501,6 +381,7 @@ impl Machine<'_> {
             ExprKind::Conv(t, x) => i64::try_from(t.convert(self.eval(x)? as i128)).map_err(|_| Stop::Overflow)?,
             ExprKind::Checked { value, ty, site } => {
                 let v = self.eval(value)?;
+                self.record(|r| r.site(*site, SiteSeen::Checked(v, *ty)));
                 let (lo, hi) = ty.range();
                 if !(lo..=hi).contains(&v) {
                     return Err(Stop::Error(*site));
@@ -525,6 +406,16 @@ impl Machine<'_> {
                 strict,
             } => {
                 let (a, b) = (self.eval(a)?, self.eval(b)?);
+                if let Some(s) = site {
+                    let seen = SiteSeen::Bit {
+                        op: *op,
+                        ty: *ty,
+                        a,
+                        b,
+                        strict: *strict,
+                    };
+                    self.record(|r| r.site(*s, seen));
+                }
                 match op.apply(*ty, a as i128, b as i128, *strict) {
                     // `unsigned long long` values from 2^63 on: not modelled.
                     Some(v) => i64::try_from(v).map_err(|_| Stop::Overflow)?,
@@ -533,6 +424,7 @@ impl Machine<'_> {
             }
             ExprKind::Div { num, den, rem, site } => {
                 let (a, b) = (self.eval(num)?, self.eval(den)?);
+                self.record(|r| r.site(*site, SiteSeen::Div(b)));
                 if b == 0 {
                     return Err(Stop::Error(*site));
                 }
@@ -552,6 +444,8 @@ impl Machine<'_> {
     /// Writes element `index` of `v` (0 for a scalar).
     fn write_slot(&mut self, v: VarId, index: i64, site: Option<SiteId>, value: i64) -> Result<(), Stop> {
         let (global, off) = self.slot(v, index, site)?;
+        let loc = self.loc(global, off);
+        self.record(|r| r.write(loc));
         if global {
             mark_written(self.fresh.get_mut(), off);
             self.globals[off] = value;
@@ -574,8 +468,12 @@ impl Machine<'_> {
             if !c.vars.contains(&var) || c.proc.is_some_and(|cp| cp != proc) {
                 continue;
             }
+            // The watch's own reads are not the program's.
+            self.record(|r| r.on = false);
             let mut read = |v: VarId, k: i64| self.read(v, k, None).ok();
-            if c.expr.eval(&mut read) == Some(true) {
+            let holds = c.expr.eval(&mut read) == Some(true);
+            self.record(|r| r.on = true);
+            if holds {
                 return Some(i);
             }
         }
@@ -593,6 +491,8 @@ impl Machine<'_> {
             let n = self.frame().pc;
             self.pc_node = n;
             let depth = self.frames.len() as u32 - 1;
+            let act = self.frame().act;
+            self.record(|r| r.begin(trace.len(), act));
             if self.observe.contains(&n) && self.snapshots.len() < MAX_SNAPSHOTS {
                 self.snapshots.push(Snapshot {
                     node: n,
@@ -651,11 +551,20 @@ impl Machine<'_> {
                     result,
                     next,
                 } => {
-                    let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+                    let mut vals = Vec::with_capacity(args.len());
+                    let mut arg_reads = Vec::with_capacity(args.len());
+                    for a in args {
+                        arg_reads.push(self.rec.as_ref().map_or(0, |r| r.borrow().mark()));
+                        vals.push(self.eval(a)?);
+                    }
                     let cp = p.proc(*callee);
+                    let act = self.new_act();
+                    self.record(|r| r.call(act, arg_reads));
                     let mut locals = vec![0; self.layout.frame_slots[callee.index()] as usize];
                     for (param, v) in cp.params.iter().zip(&vals) {
-                        locals[self.layout.offset[param.index()] as usize] = *v;
+                        let off = self.layout.offset[param.index()] as usize;
+                        locals[off] = *v;
+                        self.record(|r| r.write(Loc::new(act, off)));
                     }
                     if !vals.is_empty() {
                         self.call_args.push((trace.len(), vals));
@@ -668,6 +577,7 @@ impl Machine<'_> {
                                 let off = self.layout.offset[l.index()] as usize;
                                 for k in 0..p.var(l).slots() as usize {
                                     locals[off + k] = self.choice(n, p.var(l).ty.range())?;
+                                    self.record(|r| r.write(Loc::new(act, off + k)));
                                 }
                             }
                         }
@@ -675,6 +585,7 @@ impl Machine<'_> {
                     self.frames.last_mut().expect("a frame").pc = *next;
                     self.frames.push(Frame {
                         proc: *callee,
+                        act,
                         locals,
                         pc: cp.entry,
                         ret: Some((*next, result.clone())),
@@ -685,6 +596,8 @@ impl Machine<'_> {
                     if let (Some(e), Some(rv)) = (value, p.proc(p.node(n).proc).ret_var) {
                         let v = self.eval(e)?;
                         let off = self.layout.offset[rv.index()] as usize;
+                        let loc = self.loc(false, off);
+                        self.record(|r| r.write(loc));
                         self.frames.last_mut().expect("a frame").locals[off] = v;
                         step.value = Some(v);
                     }
@@ -703,6 +616,8 @@ impl Machine<'_> {
                     };
                     self.frames.last_mut().expect("a caller").pc = ret_to;
                     if let (Some(place), Some(v)) = (result, rv) {
+                        let off = self.layout.offset[p.proc(done.proc).ret_var.expect("a result").index()] as usize;
+                        self.record(|r| r.read(Loc::new(done.act, off)));
                         // The caller's call node is where the result lands.
                         self.pc_node = self.call_node_before(ret_to);
                         self.write(&place, v)?;
@@ -739,6 +654,34 @@ impl Machine<'_> {
         }
     }
 
+    fn new_act(&mut self) -> u32 {
+        self.next_act += 1;
+        self.next_act - 1
+    }
+
+    fn record(&self, f: impl FnOnce(&mut Recorder)) {
+        if let Some(r) = &self.rec {
+            f(&mut r.borrow_mut());
+        }
+    }
+
+    fn loc(&self, global: bool, off: usize) -> Loc {
+        Loc::new(if global { 0 } else { self.frame().act }, off)
+    }
+
+    /// At a stop at run-time check `site`: what its operand reads.
+    fn record_operand(&mut self, operand: Option<&dyn Fn(NodeId, SiteId) -> Option<Expr>>, site: SiteId) {
+        let Some(e) = operand.and_then(|o| o(self.pc_node, site)) else {
+            return;
+        };
+        let Some(r) = &self.rec else { return };
+        let before = r.borrow().log_reads();
+        let _ = self.eval(&e);
+        let mut r = r.borrow_mut();
+        r.log.failed_operand = r.take_reads(before);
+        r.log.failed_node = Some(self.pc_node);
+    }
+
     /// The call node whose continuation is `ret_to` (for error locations).
     fn call_node_before(&self, ret_to: NodeId) -> NodeId {
         let proc = self.frame().proc;
@@ -749,32 +692,5 @@ impl Machine<'_> {
                     && matches!(&self.p.node(m).kind, NodeKind::Call { next, .. } if *next == ret_to)
             })
             .unwrap_or(ret_to)
-    }
-}
-
-/// A small, fixed pseudo-random generator (SplitMix64), so that `--seed N`
-/// draws the same values on every machine and every version.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Half the draws are small (-8..=8), where branches on constants live;
-    /// the rest anywhere in the range.
-    fn draw(&mut self, (lo, hi): (i64, i64)) -> i64 {
-        let (lo2, hi2) = if self.next().is_multiple_of(2) {
-            (lo.max(-8), hi.min(8))
-        } else {
-            (lo, hi)
-        };
-        let (lo2, hi2) = if lo2 > hi2 { (lo, hi) } else { (lo2, hi2) };
-        let width = (hi2 as i128 - lo2 as i128 + 1) as u128;
-        (lo2 as i128 + (self.next() as u128 % width) as i128) as i64
     }
 }

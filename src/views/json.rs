@@ -590,9 +590,14 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
                     || res.truncated
                     || (r.explain_skipped && res.verdict != crate::analysis::Verdict::Safe),
                 no_fss: r.no_fss(res),
-                explained_from: ex
-                    .filter(|e| !e.fss.is_empty())
-                    .map(|e| if e.of_run { "run" } else { "graph" }.to_string()),
+                explained_from: ex.filter(|e| !e.fss.is_empty()).map(|e| {
+                    match (e.sliced, e.of_run) {
+                        (true, _) => "run slice",
+                        (false, true) => "run",
+                        (false, false) => "graph",
+                    }
+                    .to_string()
+                }),
                 inputs: values.inputs,
                 choices: values.choices,
                 unread_inputs: values.unread,

@@ -1,0 +1,174 @@
+//! What a run is given and what it gives back.
+
+use crate::ir::cond::UserCond;
+use crate::ir::*;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Input values by name (`x`, `a[3]`, `main::x`).
+    pub inputs: BTreeMap<String, i64>,
+    /// Values for `if (*)` (0/1) and `nondet()` results, consumed in order.
+    pub choices: Vec<i64>,
+    /// Draw missing inputs and choices from this seed instead of failing.
+    pub seed: Option<u64>,
+    /// Without a seed, missing inputs and choices take this value (the
+    /// nearest one their type or range allows) instead of failing.
+    pub fill: Option<i64>,
+    pub max_steps: u64,
+    pub conditions: Vec<UserCond>,
+    /// Stop at the first violation of this condition only; `None` stops at
+    /// the first violation of any.
+    pub watch: Option<usize>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            inputs: BTreeMap::new(),
+            choices: Vec::new(),
+            seed: None,
+            fill: None,
+            max_steps: 10_000_000,
+            conditions: Vec::new(),
+            watch: None,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// An error site was reached: a failed assertion, `reach_error()`, an
+    /// index out of bounds, a division by zero.
+    Error {
+        site: SiteId,
+        node: NodeId,
+        /// The index that left the array's bounds (a bounds error).
+        index: Option<i64>,
+    },
+    /// A user error condition holds after `node` executed.
+    Condition {
+        index: usize,
+        node: NodeId,
+    },
+    /// `abort()`, `exit()` or a failed assumption ended the run.
+    Halted {
+        node: NodeId,
+    },
+    /// The entry procedure returned.
+    Finished,
+    /// A value left the 64-bit range: not modelled.
+    Overflow {
+        node: NodeId,
+    },
+    StepLimit,
+}
+
+impl Outcome {
+    pub fn is_error(&self) -> bool {
+        matches!(self, Outcome::Error { .. } | Outcome::Condition { .. })
+    }
+}
+
+/// The run could not even be made: the inputs or choices do not fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// No value was given for an input, and `node` reads it.
+    MissingInput {
+        name: String,
+        node: NodeId,
+    },
+    UnknownInput {
+        name: String,
+        known: Vec<String>,
+    },
+    InputOutOfRange {
+        name: String,
+        value: i64,
+        range: (i64, i64),
+    },
+    MissingChoice {
+        node: NodeId,
+        index: usize,
+    },
+    ChoiceOutOfRange {
+        node: NodeId,
+        index: usize,
+        value: i64,
+        range: (i64, i64),
+    },
+}
+
+/// One executed node. `outcome` is the branch taken; `value` the value
+/// written (assignments, non-deterministic draws, returns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub node: NodeId,
+    pub outcome: Option<bool>,
+    pub value: Option<i64>,
+    /// Call depth (0 in the entry procedure).
+    pub depth: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub outcome: Outcome,
+    pub trace: Vec<Step>,
+    /// Final values of global storage, by `Layout` slot.
+    pub globals: Vec<i64>,
+    /// Inputs as used (drawn ones included), in `Program::input_slots` order.
+    pub inputs: Vec<(String, i64)>,
+    /// Choices as consumed.
+    pub choices: Vec<i64>,
+    /// Global inputs written before anything read them: their values did
+    /// not matter to this run.
+    pub unused_inputs: Vec<String>,
+    /// The argument values of each call, by the call's position in `trace`.
+    pub call_args: Vec<(usize, Vec<i64>)>,
+    /// What the entry returned (a run that finished, of a non-void entry).
+    pub returned: Option<i64>,
+}
+
+impl Run {
+    /// The value of each input the run used, by its position in
+    /// `p.input_slots()` (looked up by name once, not per slot: a
+    /// 100,000-element input array has as many names).
+    pub fn input_values(&self, p: &crate::ir::Program) -> Vec<(usize, i64)> {
+        // The first value of a name, as a search through the list finds it.
+        let mut by_name: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
+        for (n, v) in &self.inputs {
+            by_name.entry(n.as_str()).or_insert(*v);
+        }
+        p.input_slots()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((i, *by_name.get(s.name.as_str())?)))
+            .collect()
+    }
+}
+
+/// The state of a run when it reached an observed node (`run_observed`),
+/// before the node executed.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub node: NodeId,
+    /// Call depth (0 in the entry procedure).
+    pub depth: u32,
+    /// The current frame's storage and global storage, by `Layout` slot.
+    pub locals: Vec<i64>,
+    pub globals: Vec<i64>,
+}
+
+impl Snapshot {
+    /// Element `index` of `v` (a variable of the current frame or global
+    /// storage).
+    pub fn read(&self, p: &Program, layout: &Layout, v: VarId, index: u32) -> Option<i64> {
+        let off = (layout.offset[v.index()] + index) as usize;
+        if p.var(v).is_global_storage() {
+            self.globals.get(off).copied()
+        } else {
+            self.locals.get(off).copied()
+        }
+    }
+}
