@@ -305,10 +305,9 @@ pub fn slice(
                 match (value, rv) {
                     (Some(_), Some(l)) if e.contains(&s, l) => {
                         e.remove(&s, l);
+                        // The value's reads (the return variable is written).
                         for &r in acc.reads(i) {
-                            if r != l {
-                                e.insert(&s, r);
-                            }
+                            e.insert(&s, r);
                         }
                         cds.add(n, &mut top.pending);
                         out.push((i, EvKind::Return));
