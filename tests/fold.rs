@@ -389,3 +389,45 @@ fn a_sampled_run_is_replayed_by_its_seed_and_not_listed() {
     assert_eq!(c["choices_fill"], 0);
     assert_eq!(c["choices"].as_array().map(Vec::len), Some(0));
 }
+
+/// The FSS's witness of `SEEDED` found by the search: a few values, then
+/// zeros. JSON lists the values before the zeros and counts the zeros
+/// (`choices_fill`), for the condition and its FSS alike, and those values
+/// with `--fill` replay the run.
+#[test]
+fn a_long_run_of_one_value_ends_the_listed_choices() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = cli::write(dir.path(), "seeded.c", SEEDED);
+    let doc = json(&[
+        "check",
+        file.as_str(),
+        "--property",
+        "unreach-call",
+        "--max-states",
+        "500",
+        "--format",
+        "json",
+    ]);
+    let size = serde_json::to_string(&doc).expect("text").len();
+    assert!(size < 100_000, "{size} bytes");
+    let c = &doc["conditions"][0];
+    for (what, v) in [("condition", c), ("FSS", &c["fss"][0])] {
+        let listed: Vec<String> = v["choices"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{what}: choices in {v}"))
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        let omitted = v["choices_omitted"].as_u64().unwrap_or(0) as usize;
+        assert_eq!(listed.len() + omitted, 2000, "{what}: {v}");
+        assert!(listed.len() < 64, "{what}: {} listed", listed.len());
+        assert_eq!(v["choices_fill"], 0, "{what}: {v}");
+        let joined = listed.join(",");
+        let mut args = vec!["run", file.as_str(), "--fill", "0"];
+        if !listed.is_empty() {
+            args.extend(["--choices", joined.as_str()]);
+        }
+        let (_, run, err) = cli::focuscheck(&args);
+        assert!(run.contains("result: error: assertion"), "{what}: {run}{err}");
+    }
+}

@@ -414,6 +414,9 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
             assumptions: Vec::new(),
             inputs: c.inputs.clone(),
             choices: c.choices.clone(),
+            seed: c.seed,
+            choices_omitted: c.choices_omitted,
+            choices_fill: c.choices_fill,
             nest: Vec::new(),
             trace: c.trace.clone(),
         };
@@ -477,6 +480,20 @@ fn trace(b: &mut String, id: &str, title: &str, f: &FssDoc) {
     if !f.choices.is_empty() {
         let ch: Vec<String> = f.choices.iter().map(|c| c.to_string()).collect();
         let _ = write!(b, "<div>choices: <span class=mono>{}</span></div>", ch.join(", "));
+    }
+    // Left out of a long run: all of it (drawn from a seed) or the run of
+    // one value that ends it.
+    let n = f.choices_omitted;
+    let left_out = match (f.seed, f.choices_fill) {
+        _ if n == 0 => None,
+        (Some(s), _) => Some(format!(
+            "{n} drawn from seed {s} (<span class=mono>focuscheck run --seed {s}</span>)"
+        )),
+        (None, Some(v)) => Some(format!("then {n} × {v} (<span class=mono>--fill {v}</span>)")),
+        (None, None) => Some(format!("{n} more (<span class=mono>--full-trace</span> lists them)")),
+    };
+    if let Some(text) = left_out {
+        let _ = write!(b, "<div>choices: {text}</div>");
     }
     if f.trace.is_empty() {
         b.push_str("<p><small>No replayable path with this FSS was found within the search budget.</small></p>");

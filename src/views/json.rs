@@ -186,12 +186,13 @@ pub struct CondDoc {
     /// The run was drawn from this seed (`run --seed` replays it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
-    /// Choices left out of `choices` (`--full-trace` lists them): more
-    /// than a report lists, of a run drawn from `seed` or all equal to
-    /// `choices_fill`.
+    /// Choices left out of `choices` (`--full-trace` lists them): of a
+    /// long run, all of them if it was drawn from `seed`, else the run of
+    /// `choices_fill` that ends them (after those listed).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub choices_omitted: usize,
-    /// Every choice left out is this value (`run --fill` gives them).
+    /// Every choice left out is this value (`run --choices ... --fill`
+    /// gives them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choices_fill: Option<i64>,
     pub trace: Vec<TraceLine>,
@@ -307,6 +308,14 @@ pub struct FssDoc {
     /// The inputs of a complete counterexample with this FSS.
     pub inputs: BTreeMap<String, i64>,
     pub choices: Vec<i64>,
+    /// As the condition's: the seed the run was drawn from, and the
+    /// choices left out of `choices` (all `choices_fill` when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub choices_omitted: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choices_fill: Option<i64>,
     /// Lines of the NEST if Reduce kept this FSS, else empty (each once,
     /// in the order the FSS first meets them).
     pub nest: Vec<u32>,
@@ -386,19 +395,22 @@ impl Values {
         let inputs: BTreeMap<String, i64> = cx.read_inputs().cloned().collect();
         let unread = cx.inputs.len() - inputs.len();
         let long = !full && cx.choices.len() > super::text::SEEDED_CHOICES;
-        let fill = cx
-            .choices
-            .first()
-            .copied()
-            .filter(|&v| cx.choices.iter().all(|&w| w == v));
-        let drop = long && (cx.seed.is_some() || fill.is_some());
+        // A long run of one value at the end is left out as `choices_fill`
+        // (as `run --fill` gives it); a run drawn from a seed, entirely.
+        let tail = super::text::fill_tail(&cx.choices);
+        let (kept, fill) = match (long, cx.seed, tail) {
+            (false, ..) => (cx.choices.len(), None),
+            (true, Some(_), _) => (0, None),
+            (true, None, Some((n, v))) => (cx.choices.len() - n, Some(v)),
+            (true, None, None) => (cx.choices.len(), None),
+        };
         Values {
             inputs,
-            choices: if drop { Vec::new() } else { cx.choices.clone() },
+            choices: cx.choices[..kept].to_vec(),
             unread,
             seed: cx.seed,
-            omitted: if drop { cx.choices.len() } else { 0 },
-            fill: if drop && cx.seed.is_none() { fill } else { None },
+            omitted: cx.choices.len() - kept,
+            fill,
         }
     }
 }
@@ -480,13 +492,9 @@ fn fss_docs(
         .enumerate()
         .take(limit)
         .map(|(i, f): (usize, &FssReport)| {
-            let (inputs, choices, trace) = match &f.witness {
-                Some(cx) => (
-                    cx.read_inputs().cloned().collect(),
-                    cx.choices.clone(),
-                    shown_trace(p, a, &cx.run, full),
-                ),
-                None => (BTreeMap::new(), Vec::new(), Vec::new()),
+            let (values, trace) = match &f.witness {
+                Some(cx) => (Values::of(cx, full), shown_trace(p, a, &cx.run, full)),
+                None => (Values::default(), Vec::new()),
             };
             FssDoc {
                 rank: i + 1,
@@ -495,8 +503,11 @@ fn fss_docs(
                     .into_iter()
                     .map(|x| assumption(p, names, x))
                     .collect(),
-                inputs,
-                choices,
+                inputs: values.inputs,
+                choices: values.choices,
+                seed: values.seed,
+                choices_omitted: values.omitted,
+                choices_fill: values.fill,
                 nest: nest_of(i),
                 trace,
             }

@@ -121,14 +121,9 @@ pub fn replay_command(prefix: &str, inputs: &[(String, i64)], unused: &[String],
     }
     // A long run of one value at the end is `--fill` (run gives the
     // choices past the list that value).
-    let tail = choices
-        .iter()
-        .rev()
-        .take_while(|&&v| Some(&v) == choices.last())
-        .count();
-    let (listed, fill) = match choices.last() {
-        Some(&v) if tail >= FILL_AT => (&choices[..choices.len() - tail], Some(v)),
-        _ => (choices, None),
+    let (listed, fill) = match fill_tail(choices) {
+        Some((n, v)) => (&choices[..choices.len() - n], Some(v)),
+        None => (choices, None),
     };
     if !listed.is_empty() {
         let ch: Vec<String> = listed.iter().map(|v| v.to_string()).collect();
@@ -178,6 +173,14 @@ pub fn replay_counterexample(prefix: &str, cx: &crate::analysis::witness::Counte
 
 /// At least this many values, all equal, are replayed with `--fill`.
 const FILL_AT: usize = 8;
+
+/// The run of one value that ends `choices`, if it is long enough to be
+/// replayed with `--fill`: its length and value.
+pub fn fill_tail(choices: &[i64]) -> Option<(usize, i64)> {
+    let &v = choices.last()?;
+    let n = choices.iter().rev().take_while(|&&w| w == v).count();
+    (n >= FILL_AT).then_some((n, v))
+}
 
 fn paint(color: bool, code: &str, s: &str) -> String {
     if color {
