@@ -45,15 +45,19 @@ impl Backward<'_> {
         let callee = self.e.t.ctx(c2).proc;
         let set = self.eset(after);
         let view = &self.e.frames.views[callee.index()];
+        let result_slot = self.result_slot(s, l);
+        let result = result_slot.is_some_and(|r| set.vars.contains(&r));
         let mut ex = ESet::default();
         for sl in &set.vars {
             if let VarSlot::Global(g) = sl {
-                if view.pos.contains_key(g) {
+                // The result is written after the callee returns (a global,
+                // or a local whose address is taken, lives in a global
+                // slot): its value before comes from the callee's return.
+                if view.pos.contains_key(g) && !(result && Some(*sl) == result_slot) {
                     ex.vars.insert(*sl);
                 }
             }
         }
-        let result = self.result_slot(s, l).is_some_and(|r| set.vars.contains(&r));
         if result {
             if let Some(rv) = p.proc(callee).ret_var {
                 ex.vars.insert(self.e.frames.slot_of(rv, 0));
@@ -114,9 +118,12 @@ impl Backward<'_> {
                 .vars
                 .iter()
                 .copied()
-                .filter(|sl| match sl {
-                    VarSlot::Global(g) => !view.pos.contains_key(g),
-                    VarSlot::Local(_) => Some(*sl) != result_slot.filter(|_| result),
+                .filter(|sl| {
+                    Some(*sl) != result_slot.filter(|_| result)
+                        && match sl {
+                            VarSlot::Global(g) => !view.pos.contains_key(g),
+                            VarSlot::Local(_) => true,
+                        }
                 })
                 .collect(),
             pending: set.pending.clone(),
