@@ -539,3 +539,46 @@ fn an_entry_array_sized_by_its_contract() {
     let doc = json(&["check", &f, "--entry", "sum", "--format", "json"]);
     assert!(doc.to_string().contains("--param-elems"), "{doc:#}");
 }
+
+/// The memory model writes a statement on pointers as several (a
+/// pointer's object and its offset, a `return` through temporaries); the
+/// FSS lists it once per evaluation, as the trace does.
+#[test]
+fn a_statement_on_pointers_is_one_fss_entry() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = cli::write(
+        dir.path(),
+        "pick.c",
+        "extern void reach_error(void);
+extern _Bool __VERIFIER_nondet_bool(void);
+int d1, d2;
+int *get(void) { return (__VERIFIER_nondet_bool() ? &d1 : &d2); }
+int main(void) {
+  int *p = get();
+  if (*p == 0) reach_error();
+  return 0;
+}
+",
+    );
+    let doc = json(&["check", file.as_str(), "--format", "json"]);
+    let bad = unsafe_conditions(&doc);
+    assert_eq!(bad.len(), 1, "{doc:#}");
+    for fss in bad[0]["fss"].as_array().expect("FSSs") {
+        let in_get: Vec<(&str, &str)> = fss["statements"]
+            .as_array()
+            .expect("statements")
+            .iter()
+            .filter(|s| s["line"] == 4)
+            .map(|s| (s["kind"].as_str().unwrap_or(""), s["text"].as_str().unwrap_or("")))
+            .collect();
+        assert_eq!(
+            in_get,
+            [
+                ("branch", "__VERIFIER_nondet_bool()"),
+                ("assign", "(__VERIFIER_nondet_bool() ? &d1 : &d2)"),
+                ("return", "return (__VERIFIER_nondet_bool() ? &d1 : &d2);"),
+            ],
+            "{fss:#}"
+        );
+    }
+}

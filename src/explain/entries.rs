@@ -96,8 +96,12 @@ pub fn entries(p: &Program, fss: &Fss) -> Vec<Entry> {
         let node = p.node(ev.node);
         let unit = node.unit;
         // A new evaluation of the same statement starts where the node order
-        // goes back (loops), so two iterations stay two entries.
-        let same = matches!(last, Some((u, n, d)) if u == unit && ev.node >= n && d == depth)
+        // goes back (loops), so two iterations stay two entries. The memory
+        // model writes a statement on pointers as several (a pointer's
+        // object and offset, a `return` through temporaries), each its own
+        // unit with the statement's span: one entry, as the trace shows it.
+        let same = matches!(last, Some((u, n, d)) if (u == unit || p.unit(u).span == p.unit(unit).span)
+            && ev.node >= n && d == depth)
             && !matches!(ev.kind, EvKind::Call | EvKind::Result);
         let at = p.source.start(node.span);
         if !same {
