@@ -270,8 +270,8 @@ fn a_test_repeated_in_a_loop_is_one_assumption() {
     assert_eq!(text.matches("assumes y@2 % 3").count(), 1, "{text}");
 }
 
-/// An input drawn in every iteration: one assumption per draw in JSON,
-/// one folded line for people.
+/// An input drawn in every iteration: one assumption per draw, shown as
+/// one folded line (JSON: `folded`; `--full-trace` lists each).
 const DRAWS: &str = "int main(void) {
   int total = 0;
   int i = 0;
@@ -299,9 +299,18 @@ fn an_input_drawn_in_every_iteration_is_one_folded_assumption() {
         .expect("assumptions")
         .iter()
         .filter_map(|a| a["text"].as_str())
-        .filter(|t| t.ends_with(">= 200"))
+        .filter(|t| t.ends_with(">= 200 for k = 1..30"))
         .collect();
-    assert_eq!(lower.len(), 30, "JSON keeps one per draw: {lower:?}");
+    assert_eq!(lower.len(), 1, "JSON folds the draws' assumptions: {lower:?}");
+    let full = json(&["check", file.as_str(), "--format", "json", "--full-trace"]);
+    let each = full["conditions"][0]["fss"][0]["assumptions"]
+        .as_array()
+        .expect("assumptions")
+        .iter()
+        .filter_map(|a| a["text"].as_str())
+        .filter(|t| t.ends_with(">= 200"))
+        .count();
+    assert_eq!(each, 30, "--full-trace keeps one per draw");
     let (_, text, _) = cli::focuscheck(&["check", file.as_str()]);
     assert!(text.contains("v@5#k >= 200 for k = 1..30"), "{text}");
     assert!(text.lines().all(|l| l.len() < 600), "{text}");
@@ -430,4 +439,61 @@ fn a_long_run_of_one_value_ends_the_listed_choices() {
         let (_, run, err) = cli::focuscheck(&args);
         assert!(run.contains("result: error: assertion"), "{what}: {run}{err}");
     }
+}
+
+/// Every value drawn in a loop must equal the first: one assumption per
+/// draw, all alike but for the draw number, which counts up. Reports show
+/// them as one (`for n = 2..60`, the counter named apart from the
+/// program's `k`); JSON says how many it stands for, `--full-trace` lists
+/// each.
+#[test]
+fn assumptions_alike_but_for_a_draw_number_fold() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = cli::write(
+        dir.path(),
+        "same.c",
+        "extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+  int a[60];
+  for (int k = 0; k < 60; k++)
+    a[k] = __VERIFIER_nondet_int();
+  for (int k = 1; k < 60; k++)
+    if (a[k] != a[0])
+      return 0;
+  reach_error();
+  return 0;
+}
+",
+    );
+    let unsafe_fss = |doc: &Value| -> Value {
+        let c = doc["conditions"].as_array().expect("conditions");
+        let c = c
+            .iter()
+            .find(|c| c["verdict"] == "unsafe")
+            .expect("an unsafe condition");
+        c["fss"][0].clone()
+    };
+    let doc = json(&["check", file.as_str(), "--format", "json"]);
+    let fss = unsafe_fss(&doc);
+    let list = fss["assumptions"].as_array().expect("assumptions");
+    assert_eq!(list.len(), 1, "{fss:#}");
+    assert_eq!(list[0]["folded"], 59, "{fss:#}");
+    assert_eq!(list[0]["text"], "a[k]@6#n == a[k]@6#1 for n = 2..60", "{fss:#}");
+    let full = json(&["check", file.as_str(), "--format", "json", "--full-trace"]);
+    let all = unsafe_fss(&full)["assumptions"]
+        .as_array()
+        .expect("assumptions")
+        .iter()
+        .map(|a| a["text"].as_str().unwrap_or("").to_string())
+        .collect::<Vec<_>>();
+    assert_eq!(
+        all,
+        (2..=60).map(|k| format!("a[k]@6#{k} == a[k]@6#1")).collect::<Vec<_>>()
+    );
+    let (_, text, _) = cli::focuscheck(&["check", file.as_str()]);
+    assert!(
+        text.contains("assumptions left: a[k]@6#n == a[k]@6#1 for n = 2..60"),
+        "{text}"
+    );
 }

@@ -33,80 +33,157 @@ pub fn folded_texts<'a>(a: impl IntoIterator<Item = &'a super::json::AssumptionD
     folded(&items).into_iter().map(|x| x.text).collect()
 }
 
-/// `text` with every draw number (`#12`) replaced by `#k`, and the numbers.
-fn template(text: &str) -> (String, Vec<u64>) {
-    let mut out = String::with_capacity(text.len());
+/// `text` cut at its draw numbers (`#12`): the pieces around them and the
+/// numbers (one piece more than numbers).
+fn pieces(text: &str) -> (Vec<&str>, Vec<u64>) {
+    let mut parts = Vec::new();
     let mut nums = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        out.push(c);
-        if c != '#' {
-            continue;
+    let mut from = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'#' {
+            let digits = bytes[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+            if let Ok(n) = text[i + 1..i + 1 + digits].parse::<u64>() {
+                parts.push(&text[from..i + 1]);
+                nums.push(n);
+                from = i + 1 + digits;
+                i = from;
+                continue;
+            }
         }
-        let digits: String = text[i + 1..].chars().take_while(|d| d.is_ascii_digit()).collect();
-        if let (false, Ok(n)) = (digits.is_empty(), digits.parse::<u64>()) {
-            out.push('k');
-            nums.push(n);
-            for _ in 0..digits.len() {
-                chars.next();
+        i += 1;
+    }
+    parts.push(&text[from..]);
+    (parts, nums)
+}
+
+/// The text with the numbers at `vary` written `k` and the others kept.
+fn render(parts: &[&str], nums: &[u64], vary: &[usize]) -> String {
+    let mut out = String::new();
+    for (j, part) in parts.iter().enumerate() {
+        out.push_str(part);
+        if let Some(n) = nums.get(j) {
+            if vary.contains(&j) {
+                out.push('k');
+            } else {
+                out.push_str(&n.to_string());
             }
         }
     }
-    (out, nums)
+    out
 }
 
-/// The draw number of an assumption that names exactly one (however often).
-fn single(nums: &[u64]) -> Option<u64> {
-    let first = *nums.first()?;
-    nums.iter().all(|&n| n == first).then_some(first)
-}
-
-/// The assumptions folded: the items of one place whose texts differ only
-/// in one draw number, counting up by one (each iteration draws anew), are
-/// one item `template for k = a..b`, where the first of them was (the
-/// list is a set; only its presentation changes). Long texts are shortened.
-pub fn folded(items: &[Item]) -> Vec<Item> {
-    type Key = (u32, u32, String);
-    // Runs of numbers counting up by one, per place and template.
-    let mut runs: std::collections::HashMap<Key, Vec<(usize, u64, u64)>> = std::collections::HashMap::new();
-    let mut keys: Vec<Option<(Key, u64)>> = Vec::with_capacity(items.len());
-    for (i, x) in items.iter().enumerate() {
-        let (t, nums) = template(&x.text);
-        let Some(n) = single(&nums) else {
-            keys.push(None);
-            continue;
-        };
-        let key = (x.line, x.column, t);
-        let list = runs.entry(key.clone()).or_default();
-        match list.last_mut() {
-            Some((_, _, last)) if *last + 1 == n => *last = n,
-            _ => list.push((i, n, n)),
-        }
-        keys.push(Some((key, n)));
+/// The ways an assumption can be one of a run: the positions of the
+/// number that counts up (all of them when they are one draw named more
+/// than once), the text with those written `k`, and that number.
+fn varying(text: &str) -> Vec<(String, u64)> {
+    let (parts, nums) = pieces(text);
+    let Some(&first) = nums.first() else {
+        return Vec::new();
+    };
+    if nums.iter().all(|&n| n == first) {
+        let all: Vec<usize> = (0..nums.len()).collect();
+        return vec![(render(&parts, &nums, &all), first)];
     }
+    (0..nums.len())
+        .map(|j| (render(&parts, &nums, &[j]), nums[j]))
+        .collect()
+}
+
+/// Items shown as one: their positions in the list (the first is where
+/// the group stands) and the text that stands for them.
+pub struct Group {
+    pub members: Vec<usize>,
+    pub text: String,
+}
+
+/// The assumptions grouped: the items of one place whose texts differ only
+/// in one draw number, counting up by one (each iteration draws anew), are
+/// one group `template for k = a..b` (at least three of them), standing
+/// where the first of them was; every other item is a group of its own.
+/// The list is a set; only its presentation changes.
+pub fn groups(items: &[Item]) -> Vec<Group> {
+    type Key = (u32, u32, String);
+    // Runs of numbers counting up by one, per place and template: (first
+    // item, lowest, highest, members).
+    type Run = (usize, u64, u64, Vec<usize>);
+    let mut runs: std::collections::HashMap<Key, Vec<Run>> = std::collections::HashMap::new();
+    let mut ways: Vec<Vec<(Key, u64)>> = Vec::with_capacity(items.len());
+    for (i, x) in items.iter().enumerate() {
+        let mut mine = Vec::new();
+        for (t, n) in varying(&x.text) {
+            let key = (x.line, x.column, t);
+            let list = runs.entry(key.clone()).or_default();
+            match list.last_mut() {
+                Some((_, _, last, members)) if *last + 1 == n => {
+                    *last = n;
+                    members.push(i);
+                }
+                _ => list.push((i, n, n, vec![i])),
+            }
+            mine.push((key, n));
+        }
+        ways.push(mine);
+    }
+    // Each item goes to the longest run it is in, if that has three.
+    let run_of = |i: usize| {
+        ways[i]
+            .iter()
+            .filter_map(|(key, n)| {
+                let r = runs[key].iter().find(|r| r.1 <= *n && *n <= r.2)?;
+                (r.2 - r.1 >= 2).then_some((key, r))
+            })
+            .max_by_key(|(_, r)| (r.2 - r.1, std::cmp::Reverse(r.0)))
+    };
+    let chosen: Vec<Option<(&Key, &Run)>> = (0..items.len()).map(run_of).collect();
     let mut out = Vec::new();
     for (i, x) in items.iter().enumerate() {
-        let run = keys[i]
-            .as_ref()
-            .and_then(|(key, n)| runs[key].iter().find(|r| r.1 <= *n && *n <= r.2).map(|r| (key, r)));
-        match run {
-            Some((key, &(first, lo, hi))) if hi - lo >= 2 => {
-                if first == i {
-                    out.push(Item {
-                        text: format!("{} for k = {lo}..{hi}", short(&key.2)),
-                        line: x.line,
-                        column: x.column,
+        match chosen[i] {
+            Some((key, (first, lo, hi, members))) => {
+                // The run's members that chose it (an item in two runs
+                // stands in the longer).
+                if *first == i {
+                    let members = members
+                        .iter()
+                        .copied()
+                        .filter(|&m| chosen[m].is_some_and(|(k, r)| k == key && r.0 == *first))
+                        .collect();
+                    // The counter's name: one the text does not use.
+                    let taken = |l: &str| {
+                        x.text
+                            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .any(|w| w == l)
+                    };
+                    let l = ["k", "n", "j", "m"].into_iter().find(|l| !taken(l)).unwrap_or("k");
+                    out.push(Group {
+                        members,
+                        text: format!("{} for {l} = {lo}..{hi}", key.2.replace("#k", &format!("#{l}"))),
                     });
                 }
             }
-            _ => out.push(Item {
-                text: short(&x.text),
-                line: x.line,
-                column: x.column,
+            None => out.push(Group {
+                members: vec![i],
+                text: x.text.clone(),
             }),
         }
     }
     out
+}
+
+/// The assumptions folded (`groups`), long texts shortened.
+pub fn folded(items: &[Item]) -> Vec<Item> {
+    groups(items)
+        .into_iter()
+        .map(|g| {
+            let x = &items[g.members[0]];
+            Item {
+                text: short(&g.text),
+                line: x.line,
+                column: x.column,
+            }
+        })
+        .collect()
 }
 
 /// `text`, or its start and end around `…` when it is longer than a line.
@@ -166,15 +243,28 @@ mod tests {
     }
 
     #[test]
-    fn other_places_gaps_and_two_numbers_do_not_fold() {
+    fn other_places_gaps_and_two_changing_numbers_do_not_fold() {
         let items = vec![
             item("v@11#1 >= 200", 12),
             item("v@11#2 >= 200", 12),
             item("v@11#4 >= 200", 12),
             item("v@11#5 + w@3#6 > 0", 12),
+            item("v@11#6 + w@3#7 > 0", 12),
+            item("v@11#7 + w@3#8 > 0", 12),
             item("v@11#6 >= 200", 13),
         ];
         assert_eq!(folded(&items), items);
+    }
+
+    #[test]
+    fn one_number_counting_up_beside_a_fixed_one_folds() {
+        let mut items: Vec<Item> = (2..=1000).map(|k| item(&format!("v@48#1 == v@48#{k}"), 23)).collect();
+        items.push(item("v@48#1 != 0", 23));
+        let g = groups(&items);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].text, "v@48#1 == v@48#k for k = 2..1000");
+        assert_eq!(g[0].members, (0..999).collect::<Vec<_>>());
+        assert_eq!(g[1].text, "v@48#1 != 0");
     }
 
     #[test]

@@ -296,6 +296,11 @@ pub struct AssumptionDoc {
     pub line: u32,
     pub column: u32,
     pub vars: Vec<String>,
+    /// This many assumptions of one place, alike but for a draw number
+    /// counting up, shown as one (`v@11#k >= 200 for k = 1..20`; absent
+    /// for one, and with `--full-trace`, which lists each).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folded: Option<usize>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -415,16 +420,18 @@ impl Values {
     }
 }
 
-fn assumption(p: &Program, names: &[String], a: &Assumption) -> AssumptionDoc {
+/// The names of a program's inputs, to find those an assumption names.
+type InputNames = std::collections::HashSet<String>;
+
+fn assumption(p: &Program, names: &InputNames, a: &Assumption) -> AssumptionDoc {
     let at = p.source.start(p.node(a.primary().node).span);
-    let mut vars: Vec<String> = names
-        .iter()
-        .filter(|n| {
-            a.text
-                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '[' || c == ']'))
-                .any(|w| w == n.as_str())
-        })
-        .cloned()
+    // Each word of the text that names an input (an array's elements are
+    // inputs too: the set is looked up, not scanned, per assumption).
+    let mut vars: Vec<String> = a
+        .text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '[' || c == ']'))
+        .filter(|w| names.contains(*w))
+        .map(str::to_string)
         .collect();
     vars.sort();
     vars.dedup();
@@ -433,7 +440,41 @@ fn assumption(p: &Program, names: &[String], a: &Assumption) -> AssumptionDoc {
         line: at.line,
         column: at.col,
         vars,
+        folded: None,
     }
+}
+
+/// The assumptions as a report lists them: runs of one place that differ
+/// only in a draw number counting up folded into one (`views::assumptions`)
+/// unless `full`.
+fn assumption_docs(p: &Program, names: &InputNames, list: Vec<&Assumption>, full: bool) -> Vec<AssumptionDoc> {
+    let docs: Vec<AssumptionDoc> = list.into_iter().map(|x| assumption(p, names, x)).collect();
+    if full {
+        return docs;
+    }
+    let items: Vec<super::assumptions::Item> = docs.iter().map(Into::into).collect();
+    let mut docs: Vec<Option<AssumptionDoc>> = docs.into_iter().map(Some).collect();
+    super::assumptions::groups(&items)
+        .into_iter()
+        .filter_map(|g| {
+            let mut d = docs[g.members[0]].take()?;
+            if g.members.len() > 1 {
+                let mut vars: Vec<String> = g
+                    .members
+                    .iter()
+                    .filter_map(|&m| docs[m].take())
+                    .flat_map(|x| x.vars)
+                    .chain(std::mem::take(&mut d.vars))
+                    .collect();
+                vars.sort();
+                vars.dedup();
+                d.vars = vars;
+                d.text = g.text;
+                d.folded = Some(g.members.len());
+            }
+            Some(d)
+        })
+        .collect()
 }
 
 /// FSSs a document lists unless `--all-fss`: those of the highest ranks
@@ -473,7 +514,7 @@ fn fss_docs(
     p: &Program,
     a: &Analysis,
     ex: &Explanation,
-    names: &[String],
+    names: &InputNames,
     project: &Option<Vec<String>>,
     listing: &Listing,
 ) -> FssDocs {
@@ -499,10 +540,7 @@ fn fss_docs(
             FssDoc {
                 rank: i + 1,
                 statements: statements(&f.entries, full),
-                assumptions: projected(&f.assumptions, project)
-                    .into_iter()
-                    .map(|x| assumption(p, names, x))
-                    .collect(),
+                assumptions: assumption_docs(p, names, projected(&f.assumptions, project), full),
                 inputs: values.inputs,
                 choices: values.choices,
                 seed: values.seed,
@@ -530,10 +568,7 @@ fn fss_docs(
                 ),
                 definitions,
                 statements: statements(r.nest.iter().map(|&k| &f.entries[k]), full),
-                assumptions: projected(&r.assumptions, project)
-                    .into_iter()
-                    .map(|x| assumption(p, names, x))
-                    .collect(),
+                assumptions: assumption_docs(p, names, projected(&r.assumptions, project), full),
                 at: r
                     .at
                     .filter(|_| r.nest.len() < f.entries.len())
@@ -557,7 +592,7 @@ pub fn file_doc(p: &Program, r: &Report, project: &Option<Vec<String>>) -> FileD
 pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, listing: &Listing) -> FileDoc {
     let full = listing.full_trace;
     let a = &r.analysis;
-    let names: Vec<String> = p.input_slots().into_iter().map(|s| s.name).collect();
+    let names: InputNames = p.input_slots().into_iter().map(|s| s.name).collect();
     let conditions: Vec<CondDoc> = r
         .results
         .iter()
