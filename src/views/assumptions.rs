@@ -137,18 +137,18 @@ pub fn groups(items: &[Item]) -> Vec<Group> {
             .max_by_key(|(_, r)| (r.2 - r.1, std::cmp::Reverse(r.0)))
     };
     let chosen: Vec<Option<(&Key, &Run)>> = (0..items.len()).map(run_of).collect();
+    // A run folds when every member chose it (an item in two runs stands
+    // in the longer; the other run's members are then shown one by one).
+    let whole = |key: &Key, r: &Run| {
+        r.3.iter()
+            .all(|&m| chosen[m].is_some_and(|(k, o)| k == key && o.0 == r.0))
+    };
     let mut out = Vec::new();
     for (i, x) in items.iter().enumerate() {
-        match chosen[i] {
+        match chosen[i].filter(|(key, r)| whole(key, r)) {
             Some((key, (first, lo, hi, members))) => {
-                // The run's members that chose it (an item in two runs
-                // stands in the longer).
                 if *first == i {
-                    let members = members
-                        .iter()
-                        .copied()
-                        .filter(|&m| chosen[m].is_some_and(|(k, r)| k == key && r.0 == *first))
-                        .collect();
+                    let members = members.clone();
                     // The counter's name: one the text does not use.
                     let taken = |l: &str| {
                         x.text
@@ -265,6 +265,29 @@ mod tests {
         assert_eq!(g[0].text, "v@48#1 == v@48#k for k = 2..1000");
         assert_eq!(g[0].members, (0..999).collect::<Vec<_>>());
         assert_eq!(g[1].text, "v@48#1 != 0");
+    }
+
+    #[test]
+    fn an_item_in_two_runs_stands_in_the_longer_and_none_is_lost() {
+        let texts = [
+            "v#3 < w#5",
+            "v#4 < w#5",
+            "v#5 < w#5",
+            "v#3 < w#6",
+            "v#3 < w#7",
+            "v#3 < w#8",
+        ];
+        let items: Vec<Item> = texts.iter().map(|t| item(t, 4)).collect();
+        let g = groups(&items);
+        let shown: Vec<(&str, &[usize])> = g.iter().map(|x| (x.text.as_str(), &x.members[..])).collect();
+        assert_eq!(
+            shown,
+            vec![
+                ("v#3 < w#k for k = 5..8", &[0, 3, 4, 5][..]),
+                ("v#4 < w#5", &[1][..]),
+                ("v#5 < w#5", &[2][..]),
+            ]
+        );
     }
 
     #[test]
