@@ -79,9 +79,8 @@ type ExitSetMemo = HashMap<(State, LabelId, CtxId, ESetId), (ESetId, bool)>;
 
 pub struct Backward<'e> {
     pub e: Explored<'e>,
-    /// The control-dependence set of each node (an index into `cd_sets`).
-    cd_of_node: Vec<u32>,
-    pub cd_sets: Vec<Vec<NodeId>>,
+    /// The numbered control-dependence sets, and each node's.
+    cds: super::slice::ControlSets,
     /// Variables of all atoms of each unit (a condition's variables).
     unit_vars: HashMap<UnitId, Vec<VarId>>,
     /// Variable of each global slot, and of each frame slot per procedure.
@@ -124,27 +123,13 @@ pub enum Cut {
 impl<'e> Backward<'e> {
     pub fn new(e: Explored<'e>) -> Backward<'e> {
         let p = e.cx.p;
-        let mut set_ids: HashMap<Vec<NodeId>, u32> = HashMap::new();
-        let mut cd_sets = Vec::new();
-        let mut cd_of_node = Vec::new();
-        for n in p.node_ids() {
-            let mut bs: Vec<NodeId> = e.cx.a.control_deps[n.index()].iter().map(|(b, _)| *b).collect();
-            bs.sort();
-            bs.dedup();
-            let id = *set_ids.entry(bs.clone()).or_insert_with(|| {
-                cd_sets.push(bs);
-                cd_sets.len() as u32 - 1
-            });
-            cd_of_node.push(id);
-        }
         let unit_vars = super::slice::unit_vars(p);
         let (global_var, local_var) = super::slice::slot_vars(e.cx);
         let esets = RefCell::new(Interner::default());
         esets.borrow_mut().intern(ESet::default());
         Backward {
             e,
-            cd_of_node,
-            cd_sets,
+            cds: super::slice::ControlSets::new(p, e.cx),
             unit_vars,
             global_var,
             local_var,
@@ -188,8 +173,8 @@ impl<'e> Backward<'e> {
     }
 
     fn add_cd(&self, n: NodeId, set: &mut ESet) {
-        if !self.cd_sets[self.cd_of_node[n.index()] as usize].is_empty() {
-            set.pending.insert(self.cd_of_node[n.index()]);
+        if let Some(c) = self.cds.of(n) {
+            set.pending.insert(c);
         }
     }
 
@@ -233,7 +218,7 @@ impl<'e> Backward<'e> {
                 let Some(Decision::Branch(b)) = label.0.last().copied() else {
                     return (after, None);
                 };
-                let control = set.pending.iter().any(|&k| self.cd_sets[k as usize].contains(&n));
+                let control = set.pending.iter().any(|&k| self.cds.holds(k, n));
                 let potential = !control && {
                     let vars: BTreeSet<VarId> = set.vars.iter().map(|&sl| self.slot_var(proc, sl)).collect();
                     self.e
@@ -246,7 +231,7 @@ impl<'e> Backward<'e> {
                 if !(control || potential) {
                     None
                 } else {
-                    set.pending.retain(|&k| !self.cd_sets[k as usize].contains(&n));
+                    set.pending.retain(|&k| !self.cds.holds(k, n));
                     if let Cond::Atom(a) = cond {
                         self.reads(proc, &val, &a.lhs, &label, &mut set.vars);
                         self.reads(proc, &val, &a.rhs, &label, &mut set.vars);

@@ -114,7 +114,7 @@ struct Frame {
     /// A written `return` passed on the way back.
     ret: Option<usize>,
     /// Control-dependence sets a later focus statement left pending.
-    pending: HashSet<usize>,
+    pending: HashSet<u32>,
 }
 
 /// The run's FSS events in order: `nodes` and `outcomes` are its steps
@@ -278,7 +278,7 @@ pub fn slice(
                 let Some(b) = outcomes.get(i).copied().flatten() else {
                     continue;
                 };
-                let control = top.pending.iter().any(|&c| cds.sets[c].contains(&n));
+                let control = top.pending.iter().any(|&c| cds.holds(c, n));
                 let potential = !control
                     && cx
                         .a
@@ -286,7 +286,7 @@ pub fn slice(
                         .get(&(n, !b))
                         .is_some_and(|defs| defs.iter().any(|&d| e.has_var(s.key(act, d))));
                 if control || potential {
-                    top.pending.retain(|&c| !cds.sets[c].contains(&n));
+                    top.pending.retain(|&c| !cds.holds(c, n));
                     for &l in acc.reads(i) {
                         e.insert(&s, l);
                     }
@@ -323,36 +323,44 @@ pub fn slice(
 }
 
 /// The sets of branches each node is control dependent on, numbered.
-struct ControlSets {
-    of_node: Vec<Option<usize>>,
-    sets: Vec<Vec<NodeId>>,
+pub(crate) struct ControlSets {
+    /// Each node's set (an index into `sets`; the empty set has one too).
+    pub of_node: Vec<u32>,
+    pub sets: Vec<Vec<NodeId>>,
 }
 
 impl ControlSets {
-    fn new(p: &Program, cx: &Context) -> ControlSets {
-        let mut ids: HashMap<Vec<NodeId>, usize> = HashMap::new();
+    pub fn new(p: &Program, cx: &Context) -> ControlSets {
+        let mut ids: HashMap<Vec<NodeId>, u32> = HashMap::new();
         let mut sets = Vec::new();
         let mut of_node = Vec::new();
         for n in p.node_ids() {
             let mut bs: Vec<NodeId> = cx.a.control_deps[n.index()].iter().map(|(b, _)| *b).collect();
             bs.sort();
             bs.dedup();
-            if bs.is_empty() {
-                of_node.push(None);
-                continue;
-            }
             let id = *ids.entry(bs.clone()).or_insert_with(|| {
                 sets.push(bs);
-                sets.len() - 1
+                sets.len() as u32 - 1
             });
-            of_node.push(Some(id));
+            of_node.push(id);
         }
         ControlSets { of_node, sets }
     }
 
+    /// The set of `n`'s controlling branches, unless it has none.
+    pub fn of(&self, n: NodeId) -> Option<u32> {
+        let id = self.of_node[n.index()];
+        (!self.sets[id as usize].is_empty()).then_some(id)
+    }
+
+    /// Whether branch `b` is in set `id`.
+    pub fn holds(&self, id: u32, b: NodeId) -> bool {
+        self.sets[id as usize].contains(&b)
+    }
+
     /// A focus statement at `n` makes its controlling branches pending.
-    fn add(&self, n: NodeId, pending: &mut HashSet<usize>) {
-        if let Some(c) = self.of_node[n.index()] {
+    fn add(&self, n: NodeId, pending: &mut HashSet<u32>) {
+        if let Some(c) = self.of(n) {
             pending.insert(c);
         }
     }
