@@ -466,14 +466,7 @@ int main(void) {
 }
 ",
     );
-    let unsafe_fss = |doc: &Value| -> Value {
-        let c = doc["conditions"].as_array().expect("conditions");
-        let c = c
-            .iter()
-            .find(|c| c["verdict"] == "unsafe")
-            .expect("an unsafe condition");
-        c["fss"][0].clone()
-    };
+    let unsafe_fss = |doc: &Value| -> Value { cli::first_unsafe(doc)["fss"][0].clone() };
     let doc = json(&["check", file.as_str(), "--format", "json"]);
     let fss = unsafe_fss(&doc);
     let list = fss["assumptions"].as_array().expect("assumptions");

@@ -56,12 +56,7 @@ fn a_long_run_is_explained_from_its_slice() {
     let (code, out, err) = cli::focuscheck(&["check", file.as_str(), "--format", "json", "--timeout", "30"]);
     assert_eq!(code, 1, "unsafe expected: {err}");
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
-    let c = doc["conditions"]
-        .as_array()
-        .expect("conditions")
-        .iter()
-        .find(|c| c["verdict"] == "unsafe")
-        .expect("an unsafe condition");
+    let c = cli::first_unsafe(&doc);
     assert_eq!(c["explained_from"], "run slice", "{c}");
     assert!(c["no_fss"].is_null(), "{c}");
     let fss = &c["fss"][0];

@@ -138,13 +138,7 @@ fn top_fss(file: &str) -> Vec<(u64, String)> {
     let (code, out, err) = cli::focuscheck(&["check", file, "--format", "json"]);
     assert_eq!(code, 1, "unsafe expected: {err}");
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
-    let c = doc["conditions"]
-        .as_array()
-        .expect("conditions")
-        .iter()
-        .find(|c| c["verdict"] == "unsafe")
-        .expect("an unsafe condition");
-    c["fss"][0]["statements"]
+    cli::first_unsafe(&doc)["fss"][0]["statements"]
         .as_array()
         .expect("statements")
         .iter()

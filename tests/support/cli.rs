@@ -38,3 +38,14 @@ pub fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
     std::fs::write(&path, text).expect("write the program");
     path.to_string_lossy().into_owned()
 }
+
+/// The first unsafe condition of a `check --format json` document.
+#[allow(dead_code)]
+pub fn first_unsafe(doc: &serde_json::Value) -> &serde_json::Value {
+    doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .find(|c| c["verdict"] == "unsafe")
+        .expect("an unsafe condition")
+}
