@@ -1,15 +1,20 @@
 //! The whole check of one program: explore, decide verdicts, explain.
 
+mod explaining;
+
+pub use explaining::{MORE_FSS_STEPS, MORE_FSS_STEPS_PER_STATE};
+
 use crate::analysis::explore::{self, Explored};
-use crate::analysis::run::{MEMORY_LIMIT, STATE_LIMIT, TIME_LIMIT};
+use crate::analysis::run::STATE_LIMIT;
 use crate::analysis::{self, limits, CheckOptions, CondReport, Verdict};
 use crate::context::conditions::{self, CondId, Condition};
 use crate::context::Context;
 use crate::engines::{Engine, VcCheck, VcPlan, VcStats};
-use crate::explain::{self, ExplainStats, Explanation};
+use crate::explain::{ExplainStats, Explanation};
 use crate::facts::Analysis;
 use crate::ir::cond::UserCond;
 use crate::ir::Program;
+use explaining::{explain_runs, Phase};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -52,13 +57,14 @@ impl Report {
         if r.verdict == Verdict::Safe {
             return None;
         }
+        let ex = self.explanations.get(&r.id);
+        if ex.is_some_and(|ex| !ex.fss.is_empty()) {
+            return None;
+        }
         if self.explain_skipped {
             return Some("the time limit (--timeout) left too little time to explain".to_string());
         }
-        let ex = self.explanations.get(&r.id)?;
-        if !ex.fss.is_empty() {
-            return None;
-        }
+        let ex = ex?;
         // Only the counterexample's run was explained (the VC engine's).
         if let (Some(why), true) = (&ex.run_failed, ex.of_run) {
             return Some(format!("explaining the counterexample's own run: {why}"));
@@ -88,120 +94,9 @@ impl Report {
     }
 }
 
-/// Runs needing more loop iterations (or call depth) than this are not
-/// explored again to explain them.
-const RETRY_UNROLL: u32 = 200;
-
-/// The conditions confirmed unsafe whose explanation found no FSS while
-/// their counterexample goes around some loop (or recursion) more often
-/// than `unroll`, and the unrolling that covers all of their runs (at
-/// most `RETRY_UNROLL`).
-fn retry_unroll(
-    a: &Analysis,
-    results: &[CondReport],
-    explanations: &BTreeMap<CondId, Explanation>,
-    unroll: u32,
-) -> Option<(u32, Vec<CondId>)> {
-    let mut ids = Vec::new();
-    let mut need = 0;
-    for r in results {
-        let (Some(cx), Some(ex)) = (&r.counterexample, explanations.get(&r.id)) else {
-            continue;
-        };
-        if r.verdict != Verdict::Unsafe || !ex.fss.is_empty() || cx.run.trace.len() > 100_000 {
-            continue;
-        }
-        let n = iterations(a, &cx.run.trace);
-        if n >= unroll && n < RETRY_UNROLL {
-            ids.push(r.id);
-            need = need.max(n + 1);
-        }
-    }
-    (!ids.is_empty()).then_some((need, ids))
-}
-
-/// The most times a run goes around one loop without leaving it, or the
-/// deepest call.
-fn iterations(a: &Analysis, trace: &[crate::interp::Step]) -> u32 {
-    let mut most = 0;
-    // (call depth, loop, visits of its head) of the loops the run is in.
-    let mut inside: Vec<(u32, usize, u32)> = Vec::new();
-    for s in trace {
-        most = most.max(s.depth);
-        inside.retain(|&(d, l, _)| d < s.depth || (d == s.depth && a.loops[l].body.contains(&s.node)));
-        if let Some(&l) = a.loop_at.get(&s.node) {
-            match inside.iter_mut().find(|(d, x, _)| *d == s.depth && *x == l) {
-                Some(e) => {
-                    e.2 += 1;
-                    most = most.max(e.2);
-                }
-                None => inside.push((s.depth, l, 1)),
-            }
-        }
-    }
-    most
-}
-
 /// A counterexample of the VC engine: explained from its run alone.
 fn from_vc(r: &CondReport) -> bool {
     r.from_a_run() && r.counterexample.is_some()
-}
-
-/// Explains each condition confirmed unsafe whose explanation has no FSS
-/// from its counterexample's run (`explain::explain_run`): its FSSs replace
-/// the empty explanation; if it finds none either, the explanation says why.
-fn explain_runs(
-    cx: &Context,
-    users: &[UserCond],
-    opts: &CheckOptions,
-    results: &[CondReport],
-    explanations: &mut BTreeMap<CondId, Explanation>,
-    deadline: Option<Instant>,
-) {
-    let limits = explain::ExplainLimits {
-        witness_steps: opts.search_steps / 4,
-        revisits: opts.revisits,
-        backward_steps: opts.explain_steps,
-        deadline,
-    };
-    let localise = |lo: u32| opts.localise.is_empty() || opts.localise.iter().any(|r| r.contains(&lo));
-    for r in results {
-        let Some(run) = r.counterexample.as_ref().filter(|_| r.verdict == Verdict::Unsafe) else {
-            continue;
-        };
-        if explanations.get(&r.id).is_some_and(|e| !e.fss.is_empty()) {
-            continue;
-        }
-        let ex = explain::explain_run(
-            cx,
-            &opts.engine,
-            users,
-            r.id,
-            run,
-            limits,
-            &localise,
-            opts.counterpart.as_ref().map(|f| f as &dyn Fn(&str) -> String),
-        );
-        if !ex.fss.is_empty() {
-            explanations.insert(r.id, ex);
-            continue;
-        }
-        let cut = ex.truncated;
-        let why = ex.run_failed.unwrap_or_else(|| {
-            if ex.truncated {
-                "a limit of the explanation (backward steps or --timeout) was reached first".to_string()
-            } else {
-                "the backward rules over it found no FSS".to_string()
-            }
-        });
-        let ex = explanations.entry(r.id).or_default();
-        // Not explained from the Datalog engine's graph: only the run was.
-        ex.of_run |= from_vc(r);
-        ex.run_failed = Some(why);
-        // A cut explanation (a step budget, or the clock: then the document
-        // depends on the load) says so.
-        ex.truncated |= cut;
-    }
 }
 
 /// Checks every error condition of a program with the Datalog engine and
@@ -406,97 +301,19 @@ fn check_in_context(
         Vec::new()
     };
     limits::apply(p, &conds, &mut results);
-    // The explanation is bounded by steps, and by its share of `--timeout`
-    // if one is given.
-    let explain_deadline = at(EXPLAIN_SHARE);
-    let limits = explain::ExplainLimits {
-        witness_steps: opts.search_steps / 4,
-        revisits: opts.revisits,
-        backward_steps: opts.explain_steps,
-        deadline: explain_deadline,
+    let phase = Phase {
+        cx: &cx,
+        a: &a,
+        explored,
+        graph,
+        users,
+        opts,
+        explore_time,
+        deadline: at(EXPLAIN_SHARE),
+        run_deadline: at(1.0),
     };
-    let localise = |lo: u32| opts.localise.is_empty() || opts.localise.iter().any(|r| r.contains(&lo));
-    // The backward pass starts by indexing the whole graph, which no
-    // deadline interrupts and which costs about half of what exploring it
-    // did: without that much time left, the explanation is left out.
-    let explain_skipped =
-        !to_explain.is_empty() && explain_deadline.is_some_and(|d| Instant::now() + explore_time / 2 > d);
-    // Nothing to explain: no backward pass over the graph at all.
-    let (explanations, explain_stats) = if to_explain.is_empty() || explain_skipped {
-        Default::default()
-    } else {
-        explain::explain(
-            explored,
-            graph,
-            users,
-            &to_explain,
-            limits,
-            &localise,
-            opts.counterpart.as_ref().map(|f| f as &dyn Fn(&str) -> String),
-        )
-    };
-    let mut explanations = explanations;
-    let retry = retry_unroll(&a, &results, &explanations, opts.engine.unroll);
-    if let (Some((unroll, ids)), false) = (retry, explain_skipped) {
-        // The error needs more iterations than were explored before
-        // widening, and through widened values the backward rules found no
-        // FSS: explore again unrolling as far as the confirmed run goes.
-        let engine = crate::analysis::step::Options {
-            unroll,
-            ..opts.engine.clone()
-        };
-        let again = explore::explore_exact_first(&cx, &engine, explain_deadline);
-        if again.budget_hit.is_some_and(|h| h == TIME_LIMIT || h == MEMORY_LIMIT) {
-            // Cut by a limit of the machine, not of the input: on a less
-            // loaded one it may have found an FSS.
-            for id in &ids {
-                if let Some(ex) = explanations.get_mut(id) {
-                    ex.truncated = true;
-                }
-            }
-        }
-        if again.budget_hit.is_none() {
-            let explored = Explored {
-                cx: &cx,
-                frames: &again.frames,
-                t: &again.t,
-                summaries: opts.engine.summaries,
-            };
-            let (more, _) = explain::explain(
-                explored,
-                &again.graph,
-                users,
-                &ids,
-                limits,
-                &localise,
-                opts.counterpart.as_ref().map(|f| f as &dyn Fn(&str) -> String),
-            );
-            for (k, ex) in more {
-                if !ex.fss.is_empty() {
-                    explanations.insert(k, ex);
-                }
-            }
-        }
-    }
-    // A counterexample found for an FSS confirms the condition too.
-    for r in &mut results {
-        if r.verdict == Verdict::Unknown {
-            if let Some(cx) = explanations
-                .get(&r.id)
-                .and_then(|e| e.fss.iter().find_map(|f| f.witness.clone()))
-            {
-                r.verdict = Verdict::Unsafe;
-                r.reason = "a counterexample replays to the error".to_string();
-                r.counterexample = Some(cx);
-            }
-        }
-    }
-    // Every confirmed counterexample still without an FSS (the VC
-    // engine's, or one the backward rules found none for) is explained
-    // from its own run.
-    if opts.explain && !explain_skipped {
-        explain_runs(&cx, users, opts, &results, &mut explanations, explain_deadline);
-    }
+    let done = explaining::explain_phase(&phase, &mut results, &to_explain);
+    let (explanations, explain_stats, explain_skipped) = (done.explanations, done.stats, done.skipped);
     let explain_time = start.elapsed() - explore_time - verdict_time;
     Report {
         analysis: a,

@@ -174,3 +174,58 @@ fn a_search_cut_short_is_truncated() {
         doc.limit
     );
 }
+
+/// A generated state machine (`scripts/gen-state-machine`, the benchmark's
+/// generator) in a fresh directory.
+fn state_machine(seed: u32, branches: u32, depth: u32) -> (tempfile::TempDir, String) {
+    let out = std::process::Command::new("python3")
+        .args(["scripts/gen-state-machine", "--seed", &seed.to_string()])
+        .args(["--branches", &branches.to_string(), "--depth", &depth.to_string()])
+        .output()
+        .expect("python3 runs scripts/gen-state-machine");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    program(&format!("machine{seed}.c"), &String::from_utf8(out.stdout).unwrap())
+}
+
+/// Issue 57: a confirmed counterexample always has its own FSS, with
+/// assumptions and a NEST, however small the budget of the search for
+/// further FSSs: the budget cuts only the listing of the others (marked
+/// truncated). The FSS replays to the error.
+#[test]
+fn first_fss_survives_any_explanation_budget() {
+    for seed in 1..=4 {
+        let (_d, f) = state_machine(seed, 12, 3);
+        let doc = check_json(&[&f, "--explain-steps", "1", "--full-trace"]);
+        let c = cli::first_unsafe(&doc);
+        assert_eq!(c["explained_from"], "run", "seed {seed}: {c}");
+        assert_eq!(c["truncated"], true, "seed {seed}: the listing was cut: {c}");
+        let top = &c["fss"][0];
+        let assumptions = top["assumptions"].as_array().expect("assumptions");
+        assert!(
+            assumptions
+                .iter()
+                .any(|a| a["text"].as_str().unwrap().contains("input")),
+            "seed {seed}: the FSS assumes the inputs it reads: {top}"
+        );
+        let nest = c["reduced"][0]["nest"].as_array().expect("a NEST");
+        assert!(!nest.is_empty(), "seed {seed}: {c}");
+        let choices: Vec<String> = top["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        let (code, stdout, stderr) = focuscheck(&["run", &f, "--choices", &choices.join(",")]);
+        assert_eq!(
+            code, 1,
+            "seed {seed}: the FSS's replay reaches the error: {stdout}{stderr}"
+        );
+        // With the default budget, the first FSS is the run's or a shorter one.
+        let full = check_json(&[&f, "--full-trace"]);
+        let first = &cli::first_unsafe(&full)["fss"][0];
+        assert!(
+            cli::fss_lines(first).len() <= cli::fss_lines(top).len(),
+            "seed {seed}: {first} ranks first, longer than the run's {top}"
+        );
+    }
+}

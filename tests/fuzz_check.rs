@@ -140,7 +140,7 @@ fn check_all(text: &str) -> Option<usize> {
             ..step::Options::default()
         },
         search_steps: 5_000,
-        explain_steps: 20_000,
+        explain_steps: Some(20_000),
         ..CheckOptions::default()
     };
     let users = focuscheck::ir::cond::user_conditions(&p, &[]).unwrap_or_default();

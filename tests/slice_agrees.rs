@@ -63,7 +63,7 @@ fn compare(name: &str, p: &Program) -> (usize, Vec<String>) {
     let limits = ExplainLimits {
         witness_steps: opts.search_steps / 4,
         revisits: opts.revisits,
-        backward_steps: opts.explain_steps,
+        backward_steps: 2_000_000,
         deadline: None,
     };
     let everywhere = |_: u32| true;

@@ -34,10 +34,11 @@ pub struct CheckOptions {
     pub revisits: u32,
     /// Steps of the counterexample search, per condition.
     pub search_steps: u64,
-    /// Steps of the backward phase of explaining (joins and prunes of
-    /// FSS suffixes); a count, so the result does not depend on the
-    /// machine's load.
-    pub explain_steps: u64,
+    /// Steps of the search for further FSSs through the explored graph
+    /// (joins and prunes of FSS suffixes), after each counterexample's own
+    /// FSS; a count, so the result does not depend on the machine's load.
+    /// `None`: grows with the states explored (`check::MORE_FSS_STEPS`).
+    pub explain_steps: Option<u64>,
     /// Explain the conditions that are not safe (FSSs, Reduce, NEST).
     pub explain: bool,
     /// Byte ranges of the source whose run-time failures are assumptions
@@ -58,7 +59,7 @@ impl Default for CheckOptions {
             property: Property::All,
             revisits: 3,
             search_steps: 200_000,
-            explain_steps: 2_000_000,
+            explain_steps: None,
             explain: true,
             cut: Vec::new(),
             localise: Vec::new(),

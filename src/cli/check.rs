@@ -462,6 +462,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         engine: args.budget.step_options(!args.no_summaries),
         property: args.cond.property,
         explain: !args.show.no_explain,
+        explain_steps: args.show.explain_steps.map(|n| n as u64),
         ..CheckOptions::default()
     };
     let mut files = collect_files(&args.files);

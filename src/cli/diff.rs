@@ -185,6 +185,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         engine: args.budget.step_options(true),
         property: Property::All,
         explain: !args.show.no_explain,
+        explain_steps: args.show.explain_steps.map(|n| n as u64),
         cut: vec![product.ref_bytes.clone()],
         // The new version's text is the product's first part.
         localise: std::iter::once(0..product.ref_bytes.start).collect(),

@@ -29,7 +29,7 @@ use std::collections::{BTreeSet, HashMap};
 
 mod calls;
 mod chain;
-mod prune;
+pub mod prune;
 mod slot_set;
 mod slots;
 

@@ -503,6 +503,24 @@ pub const MAX_SUFFIXES: usize = 4096;
 thread_local! {
     /// Set when a join dropped suffixes beyond `MAX_SUFFIXES`.
     static TRUNCATED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Subsequence tests made by joins since the last `take_work`: the
+    /// work of the lattice, which grows with the antichains' sizes and is
+    /// counted into the explanation's steps (`Backward::late`).
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+pub fn add_work(n: usize) {
+    WORK.with(|w| w.set(w.get().saturating_add(n as u64)));
+}
+
+/// The joins' subsequence tests since the last call, and a fresh count.
+pub fn take_work() -> u64 {
+    WORK.with(|w| w.replace(0))
+}
+
+/// The joins' subsequence tests since the last `take_work`.
+pub fn work() -> u64 {
+    WORK.with(|w| w.get())
 }
 
 /// Clears the flag, returning whether suffixes were dropped since the last
@@ -551,6 +569,7 @@ impl Suffixes {
                 break;
             }
             let flat = Flat::new(&f);
+            add_work(kept.len());
             // Of two distinct suffixes of one length, neither holds the other.
             if !kept.iter().any(|(k, _)| k.len() < flat.len() && k.within(&flat)) {
                 kept.push((flat, f));
@@ -584,6 +603,7 @@ impl Suffixes {
 
     /// Does some element of `self` sit inside `f`?
     pub fn dominates(&self, f: &Fss) -> bool {
+        add_work(self.0.len());
         let fp = fingerprint(f);
         let mut flat: Option<Flat> = None;
         self.0.iter().any(|k| {

@@ -113,7 +113,9 @@ pub fn explain(
     bw.deadline = limits.deadline;
     bw.max_steps = limits.backward_steps;
     fss::take_truncated();
+    fss::take_work();
     let cands = bsum::candidates(&bw, graph, conds);
+
     let truncated = fss::take_truncated() || bw.cut.get().is_some();
     let clock = bw.cut.get() == Some(backward::Cut::Clock);
     let searcher = crate::analysis::witness::Searcher::new(engine, graph, users);
@@ -121,7 +123,7 @@ pub fn explain(
     let mut stats = ExplainStats {
         summaries: cands.summaries,
         tuples: cands.tuples,
-        steps: bw.steps.get(),
+        steps: bw.steps.get() + fss::work() / backward::prune::WORK_PER_STEP,
         rules: cands.stats.clone(),
         ..ExplainStats::default()
     };
@@ -221,6 +223,39 @@ pub fn explain(
         });
     }
     (out, stats)
+}
+
+/// One condition's explanation from its counterexample's own run (`run`,
+/// computed first) and from the search through the explored graph
+/// (`graph`, under its budget): the graph's FSSs, with the run's added
+/// where no FSS of the graph's is inside it (a subsequence), ranked and
+/// reduced together. So the run's FSS is the first unless a better one was
+/// found, and a search cut short (`truncated`) loses further FSSs only.
+pub fn run_first(
+    engine: Explored,
+    run: Explanation,
+    graph: Explanation,
+    localise_at: &dyn Fn(u32) -> bool,
+    counterpart: Option<&dyn Fn(&str) -> String>,
+) -> Explanation {
+    if graph.fss.is_empty() {
+        return Explanation {
+            truncated: run.truncated || graph.truncated,
+            clock: run.clock || graph.clock,
+            ..run
+        };
+    }
+    let mut ex = graph;
+    let found = ex.fss.len();
+    for f in run.fss {
+        if !ex.fss[..found].iter().any(|g| fss::is_subseq(&g.fss, &f.fss)) {
+            ex.fss.push(f);
+        }
+    }
+    if ex.fss.len() > found {
+        reduce_all(engine, &mut ex, localise_at, counterpart);
+    }
+    ex
 }
 
 /// Ranks an explanation's FSSs and runs Reduce over them.

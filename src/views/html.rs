@@ -334,7 +334,7 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
         return;
     }
     if c.truncated {
-        b.push_str("<p><small>The FSS listing is incomplete (a limit of the explanation was reached).</small></p>");
+        b.push_str("<p><small>The FSS listing is incomplete (a limit of the explanation was reached: --explain-steps or --timeout).</small></p>");
     }
     if let Some(why) = &c.no_fss {
         let _ = write!(b, "<p><small>No FSS: {}.</small></p>", esc(why));

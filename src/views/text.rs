@@ -394,7 +394,7 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         if ex.is_some_and(|e| e.truncated) {
             let _ = writeln!(
                 out,
-                "  note: the FSS listing is incomplete (a time or size limit of the explanation was reached)"
+                "  note: the FSS listing is incomplete (a limit of the explanation was reached: --explain-steps or --timeout)"
             );
         }
         let out_of_range = match (o.fss, ex) {
@@ -429,10 +429,11 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
     if o.stats {
         let _ = writeln!(
             out,
-            "\nstats: {} states, {} forward summaries, {} backward summaries, {} FSS candidates ({} infeasible), exploration {:.3}s, total {:.3}s",
+            "\nstats: {} states, {} forward summaries, {} backward summaries, {} backward steps, {} FSS candidates ({} infeasible), exploration {:.3}s, total {:.3}s",
             r.states,
             r.summaries,
             r.explain.summaries,
+            r.explain.steps,
             r.explain.candidates,
             r.explain.infeasible,
             r.explore_time.as_secs_f64(),

@@ -10,7 +10,7 @@ use crate::analysis::refute::Refuter;
 use crate::analysis::state::*;
 use crate::analysis::value::{Constraint, Sym};
 use crate::explain::assume::FocusStep;
-use crate::explain::fss::{EvKind, Event, Fss, Hash128, Suffixes};
+use crate::explain::fss::{self, EvKind, Event, Fss, Hash128, Suffixes};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -48,6 +48,11 @@ impl<'e> Partial<'e> {
     }
 }
 
+/// Subsequence tests of the joins counted as one step of the budget
+/// (about what one prune costs, measured on `programs/paper/lock.c` and
+/// generated state machines).
+pub const WORK_PER_STEP: u64 = 16;
+
 impl<'e> Backward<'e> {
     /// Is the budget for explaining spent? Then new suffixes are dropped,
     /// so the fixpoint ends soon, with a listing marked incomplete. Each
@@ -58,7 +63,7 @@ impl<'e> Backward<'e> {
         }
         let steps = self.steps.get() + 1;
         self.steps.set(steps);
-        if steps > self.max_steps {
+        if steps.saturating_add(fss::work() / WORK_PER_STEP) > self.max_steps {
             self.cut.set(Some(Cut::Steps));
         } else if self.stop.get().is_some() {
             self.cut.set(Some(Cut::Clock));
@@ -92,6 +97,8 @@ impl<'e> Backward<'e> {
     }
 
     pub(super) fn check_from(&self, s: State, f: &Fss) -> bool {
+        // Executing a suffix is a step of the budget of its own.
+        self.steps.set(self.steps.get() + 1);
         let start = self.begin(s);
         let chain = self.chain(&start, f);
         self.follows(&(start, Refuter::new()), &chain)
@@ -293,6 +300,7 @@ impl<'e> Backward<'e> {
         if self.late() {
             return Suffixes::default();
         }
+        fss::add_work(a.0.len());
         let oks: Vec<bool> = a.iter().map(|f| self.feasible_from(s, f)).collect();
         if oks.iter().all(|&ok| ok) {
             return a;
