@@ -23,8 +23,8 @@ const RETRY_UNROLL: u32 = 200;
 /// and the steps granted per explored state beyond it: what the search
 /// may spend grows with what the exploration did, so explaining costs about
 /// as much as deciding (docs/explanations.md, "Budgets").
-pub const MORE_FSS_STEPS: u64 = 100_000;
-pub const MORE_FSS_STEPS_PER_STATE: u64 = 10;
+pub const MORE_FSS_STEPS: u64 = 200_000;
+pub const MORE_FSS_STEPS_PER_STATE: u64 = 8;
 
 /// What the phase works on.
 pub(super) struct Phase<'a> {

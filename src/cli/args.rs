@@ -82,7 +82,7 @@ pub struct ShowArgs {
     pub no_explain: bool,
     /// Backward steps for further FSSs through the explored graph, after
     /// each counterexample's own FSS (which this budget never cuts). Default:
-    /// 100,000 plus 10 per explored state; a cut listing says "incomplete".
+    /// 200,000 plus 8 per explored state; a cut listing says "incomplete".
     #[arg(long, value_name = "N", conflicts_with = "no_explain", value_parser = options::count)]
     pub explain_steps: Option<usize>,
     /// Print relation sizes and rule times.

@@ -509,6 +509,12 @@ thread_local! {
     static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// The work of one subsequence test or execution of a sequence of `len`
+/// events, in tests of short sequences: it grows with the length.
+pub fn weight(len: usize) -> usize {
+    1 + len / 16
+}
+
 pub fn add_work(n: usize) {
     WORK.with(|w| w.set(w.get().saturating_add(n as u64)));
 }
@@ -569,7 +575,7 @@ impl Suffixes {
                 break;
             }
             let flat = Flat::new(&f);
-            add_work(kept.len());
+            add_work(kept.len() * weight(flat.len()));
             // Of two distinct suffixes of one length, neither holds the other.
             if !kept.iter().any(|(k, _)| k.len() < flat.len() && k.within(&flat)) {
                 kept.push((flat, f));
@@ -603,7 +609,7 @@ impl Suffixes {
 
     /// Does some element of `self` sit inside `f`?
     pub fn dominates(&self, f: &Fss) -> bool {
-        add_work(self.0.len());
+        add_work(self.0.len() * weight(f.len()));
         let fp = fingerprint(f);
         let mut flat: Option<Flat> = None;
         self.0.iter().any(|k| {

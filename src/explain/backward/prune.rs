@@ -97,8 +97,9 @@ impl<'e> Backward<'e> {
     }
 
     pub(super) fn check_from(&self, s: State, f: &Fss) -> bool {
-        // Executing a suffix is a step of the budget of its own.
-        self.steps.set(self.steps.get() + 1);
+        // Executing a suffix is a step of the budget of its own, or more
+        // for a long one.
+        self.steps.set(self.steps.get() + fss::weight(f.len()) as u64);
         let start = self.begin(s);
         let chain = self.chain(&start, f);
         self.follows(&(start, Refuter::new()), &chain)
