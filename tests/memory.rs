@@ -582,3 +582,84 @@ int main(void) {
         );
     }
 }
+
+/// The verdicts of `check ARGS` per condition kind, in every engine (the
+/// same in each).
+fn verdicts_in_every_engine(file: &str, args: &[&str]) -> Vec<(String, String)> {
+    let mut seen: Option<Vec<(String, String)>> = None;
+    for engine in ["fsum", "vc", "auto"] {
+        let mut all = vec!["check", file, "--format", "json", "--engine", engine];
+        all.extend(args);
+        let doc = json(&all);
+        let v: Vec<(String, String)> = doc["conditions"]
+            .as_array()
+            .expect("conditions")
+            .iter()
+            .map(|c| {
+                (
+                    c["kind"].as_str().unwrap_or("").into(),
+                    c["verdict"].as_str().unwrap_or("").into(),
+                )
+            })
+            .collect();
+        if let Some(s) = &seen {
+            assert_eq!(&v, s, "--engine {engine} differs on {file} {args:?}");
+        }
+        seen = Some(v);
+    }
+    seen.expect("three engines")
+}
+
+/// `p[x]` moves `p` by `x` elements: the memory model's own arithmetic,
+/// exact, never the program's signed overflow (gcc's sanitizer is silent),
+/// and never wrapped back into the object (an unsigned index of 2^32 - 1
+/// from `a + 1` is out of bounds, not `a[0]`).
+#[test]
+fn pointer_offsets_are_exact_and_never_a_signed_overflow() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = cli::write(
+        dir.path(),
+        "offset.c",
+        "int a[4];
+int main(void) {
+  int *p = a + 3;
+  int x = __VERIFIER_nondet_int();
+  int *q = p + 1;
+  q--;
+  p += 0;
+  if (x == 2147483647) {
+    return p[x];
+  }
+  if (x == 2147483646) {
+    return q[x];
+  }
+  return 0;
+}
+",
+    );
+    let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
+    // Nothing of the program's arithmetic can overflow.
+    assert_eq!(verdicts_in_every_engine(&f, &["--property", "no-overflow"]), vec![]);
+    // The accesses are out of bounds: invalid accesses under `all`.
+    assert_eq!(
+        verdicts_in_every_engine(&f, &[]),
+        vec![kv("deref", "unsafe"), kv("deref", "unsafe")]
+    );
+    let (_, out, _) = focuscheck(&["run", &f, "--choices", "2147483647"]);
+    assert!(out.contains("invalid pointer access in `p[x]`"), "{out}");
+    let f = cli::write(
+        dir.path(),
+        "unsigned.c",
+        "int a[4];
+int main(void) {
+  int *p = a + 1;
+  unsigned u = __VERIFIER_nondet_uint();
+  if (u == 4294967295u) {
+    return p[u];
+  }
+  return 0;
+}
+",
+    );
+    assert_eq!(verdicts_in_every_engine(&f, &[]), vec![kv("deref", "unsafe")]);
+}

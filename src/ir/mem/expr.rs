@@ -35,6 +35,12 @@ pub(super) fn bin(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
     mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
 }
 
+/// A pointer's offset `off` moved by `k` elements (`op` is `+` or `-`):
+/// the model's own arithmetic, exact and never an overflow of the program.
+pub(super) fn offset(op: BinOp, off: Expr, k: Expr, span: Span) -> Expr {
+    mk(ExprKind::Offset(op, Box::new(off), Box::new(k)), span)
+}
+
 pub(super) fn stmt(kind: StmtKind, span: Span) -> Stmt {
     Stmt { kind, span }
 }
@@ -294,7 +300,7 @@ impl Mem {
                 self.unsupported(span, "an initialiser list here is not supported");
                 Self::int_val(int(0, span))
             }
-            ExprKind::DerefIndex(..) | ExprKind::Access(_) => Self::int_val(e.clone()),
+            ExprKind::DerefIndex(..) | ExprKind::Access(_) | ExprKind::Offset(..) => Self::int_val(e.clone()),
         }
     }
 
@@ -352,7 +358,7 @@ impl Mem {
                 let Val { pre, mut leaves, ty } = p;
                 let off = leaves.pop().expect("a pointer has two leaves");
                 let arith = if op == BinOp::Sub { BinOp::Sub } else { BinOp::Add };
-                leaves.push(bin(arith, off, k, span));
+                leaves.push(offset(arith, off, k, span));
                 Val { pre, leaves, ty }
             }
             (BinOp::Sub, true, true) => {
