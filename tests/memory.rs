@@ -663,3 +663,59 @@ int main(void) {
     );
     assert_eq!(verdicts_in_every_engine(&f, &[]), vec![kv("deref", "unsafe")]);
 }
+
+/// C programs the memory model refused or misread: `free(0)` (a null
+/// pointer constant, as `free(NULL)`), an entry pointer parameter only its
+/// contract reads, and a statement expression whose value is a pointer.
+#[test]
+fn free_of_zero_unused_parameters_and_pointer_statement_expressions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
+    for (name, text) in [
+        ("free0.c", "#include <stdlib.h>\nint main(void) {\n  free(0);\n  return 0;\n}\n"),
+        (
+            "free0_heap.c",
+            "#include <stdlib.h>\nint main(void) {\n  int *p = malloc(sizeof(int));\n  free(0);\n  free((void *)0);\n  free(p);\n  return 0;\n}\n",
+        ),
+    ] {
+        let f = cli::write(dir.path(), name, text);
+        let v = verdicts_in_every_engine(&f, &[]);
+        assert!(!v.is_empty() && v.iter().all(|(k, r)| k == "deref" && r == "safe"), "{name}: {v:?}");
+        let (code, out, err) = focuscheck(&["run", &f]);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+    }
+    // `p` is only read by the contract.
+    let f = cli::write(
+        dir.path(),
+        "unused.c",
+        "/*@ requires \\valid(p) && n > 0;\n    ensures \\result == n; */\nint f(int *p, int n) {\n  return n;\n}\n",
+    );
+    assert_eq!(
+        verdicts_in_every_engine(&f, &["--entry", "f"]),
+        vec![kv("assert", "safe")]
+    );
+    let (code, out, err) = focuscheck(&["verify", &f, "--entry", "f"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 failed"), "{out}");
+    // The value of `({ ...; r; })` is the pointer `r`, a local of the block.
+    let f = cli::write(
+        dir.path(),
+        "stmt_expr.c",
+        "struct P { int x; int y; };
+int a[3];
+int main(void) {
+  int *q = ({ int *r = &a[1]; r; });
+  struct P s = ({ struct P t; t.x = 1; t.y = 2; t; });
+  int *e = ({ a[2] = 4; a + 2; });
+  *q = 5;
+  if (a[1] != 5 || s.x + s.y != 3 || *e != 4) { reach_error(); }
+  if (*e + s.y == 6) { reach_error(); }
+  return 0;
+}
+",
+    );
+    let v = verdicts_in_every_engine(&f, &[]);
+    assert_eq!(v.iter().filter(|(_, r)| r == "unsafe").count(), 1, "{v:?}");
+    let doc = json(&["check", &f, "--format", "json"]);
+    assert_eq!(cli::first_unsafe(&doc)["line"], 9, "{doc:#}");
+}
