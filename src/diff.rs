@@ -15,10 +15,12 @@ use crate::facts::Analysis;
 use crate::ir::lower::LowerOptions;
 use crate::ir::pointers::{is_heap_object, is_internal, pointer_leaves};
 use crate::ir::{GlobalsMode, Program, Var, VarInit, VarKind};
-use crate::syntax::ast::RetType;
+use crate::syntax::ast::{self, RetType};
 use crate::syntax::source::{SourceFile, Span};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+
+pub mod harness;
 
 /// What the two versions must agree on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +58,12 @@ pub struct Product {
     /// Byte ranges of the parts in the product text.
     pub ref_bytes: std::ops::Range<u32>,
     pub harness_bytes: std::ops::Range<u32>,
+    /// The harness's setup of the entry's arguments (`harness.rs`), whose
+    /// checks (its accesses to a pointer's array) never fail.
+    pub setup_bytes: std::ops::Range<u32>,
+    /// Its lines, and the line of NEW's entry.
+    pub setup_lines: std::ops::Range<u32>,
+    pub entry_line: u32,
     pub new_name: String,
     pub ref_name: String,
     /// Names of the entry's parameters as inputs of the product.
@@ -71,6 +79,12 @@ pub struct Product {
 }
 
 impl Product {
+    /// A harness line that sets up the entry's arguments is shown as the
+    /// line of NEW's entry, where its parameters are declared.
+    pub fn arguments_line(&self, line: u32) -> Option<u32> {
+        self.setup_lines.contains(&line).then_some(self.entry_line)
+    }
+
     pub fn part_of_line(&self, line: u32) -> Part {
         if line < self.ref_first {
             Part::New
@@ -166,19 +180,30 @@ fn struct_tags(text: &str) -> BTreeSet<String> {
 /// `text` with every identifier in `names` prefixed, outside comments,
 /// strings and character literals. Lines are unchanged.
 pub fn rename_identifiers(text: &str, names: &BTreeSet<String>) -> String {
-    let b = text.as_bytes();
     let mut out = String::with_capacity(text.len() + 64);
+    let mut copied = 0;
+    scan_identifiers(text, &mut |at, word| {
+        if names.contains(word) {
+            out.push_str(&text[copied..at]);
+            out.push_str(PREFIX);
+            copied = at;
+        }
+    });
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Calls `f` with the position and text of every identifier of `text`,
+/// outside comments, strings, character literals and numbers.
+fn scan_identifiers(text: &str, f: &mut dyn FnMut(usize, &str)) {
+    let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
         if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            let end = text[i..].find('\n').map(|k| i + k).unwrap_or(b.len());
-            out.push_str(&text[i..end]);
-            i = end;
+            i = text[i..].find('\n').map(|k| i + k).unwrap_or(b.len());
         } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            let end = text[i + 2..].find("*/").map(|k| i + 2 + k + 2).unwrap_or(b.len());
-            out.push_str(&text[i..end]);
-            i = end;
+            i = text[i + 2..].find("*/").map(|k| i + 2 + k + 2).unwrap_or(b.len());
         } else if c == b'"' || c == b'\'' {
             let mut j = i + 1;
             while j < b.len() && b[j] != c && b[j] != b'\n' {
@@ -187,35 +212,23 @@ pub fn rename_identifiers(text: &str, names: &BTreeSet<String>) -> String {
                 }
                 j += 1;
             }
-            let end = (j + 1).min(b.len());
-            out.push_str(&text[i..end]);
-            i = end;
+            i = (j + 1).min(b.len());
         } else if c.is_ascii_alphabetic() || c == b'_' {
             let mut j = i;
             while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
                 j += 1;
             }
-            let word = &text[i..j];
-            if names.contains(word) {
-                out.push_str(PREFIX);
-            }
-            out.push_str(word);
+            f(i, &text[i..j]);
             i = j;
         } else if c.is_ascii_digit() {
             // A number (and its suffix) is one word: never an identifier.
-            let mut j = i;
-            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_' || b[j] == b'.') {
-                j += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+                i += 1;
             }
-            out.push_str(&text[i..j]);
-            i = j;
         } else {
-            let ch = text[i..].chars().next().unwrap_or(' ');
-            out.push(ch);
-            i += ch.len_utf8();
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
         }
     }
-    out
 }
 
 /// Functions the lowering treats as builtins: never renamed.
@@ -254,6 +267,42 @@ fn line_count(text: &str) -> u32 {
     text.lines().count() as u32
 }
 
+/// The entry's parameters as the harness names them: as in NEW's source,
+/// so assumptions and inputs read as there, unless `taken` (a global or
+/// function the harness may name is called that).
+fn harness_params(new_fn: &ast::Function, ref_fn: &ast::Function, taken: &dyn Fn(&str) -> bool) -> Vec<harness::Param> {
+    new_fn
+        .params
+        .iter()
+        .zip(&ref_fn.params)
+        .filter_map(|(q, r)| Some((q.name.as_ref()?.name.clone(), q, r)))
+        .map(|(name, q, r)| harness::Param {
+            name: if taken(&name) { format!("{name}__in") } else { name },
+            new_ty: q.ctype.clone(),
+            ref_ty: harness::renamed(&r.ctype),
+        })
+        .collect()
+}
+
+/// The harness's runs of `--init` and the entry, REF's first, and its
+/// assertion that the observations `same` agree.
+fn calls(opts: &DiffOptions, returns: bool, ref_args: &[String], new_args: &[String], same: &[String]) -> String {
+    let mut h = String::new();
+    for (prefix, args) in [(PREFIX, ref_args), ("", new_args)] {
+        if let Some(g) = &opts.init {
+            h.push_str(&format!("  {prefix}{g}();\n"));
+        }
+        let call = format!("{prefix}{}({})", opts.entry, args.join(", "));
+        match (returns, prefix.is_empty()) {
+            (true, false) => h.push_str(&format!("  __reference_result = {call};\n")),
+            (true, true) => h.push_str(&format!("  __new_result = {call};\n")),
+            (false, _) => h.push_str(&format!("  {call};\n")),
+        }
+    }
+    h.push_str(&format!("  assert({});\n}}\n", same.join(" && ")));
+    h
+}
+
 /// Builds the product of `new` against `reference`.
 pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOptions) -> Result<Product, DiffError> {
     let pn = load_version(new, opts)?;
@@ -265,7 +314,15 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
     // The entry must have one signature in both.
     let en = pn.proc(pn.entry);
     let er = pr.proc(pr.entry);
-    if en.params.len() != er.params.len() || (en.ret == RetType::Void) != (er.ret == RetType::Void) {
+    let new_ast = crate::syntax::parse_source(new, &mut Vec::new()).ast;
+    let ref_ast = crate::syntax::parse_source(reference, &mut Vec::new()).ast;
+    let (Some(new_fn), Some(ref_fn)) = (
+        harness::entry_fn(&new_ast, &opts.entry),
+        harness::entry_fn(&ref_ast, &opts.entry),
+    ) else {
+        return Err(fail(new, en.span, format!("no function `{}`", opts.entry)));
+    };
+    if new_fn.params.len() != ref_fn.params.len() || (en.ret == RetType::Void) != (er.ret == RetType::Void) {
         return Err(fail(
             reference,
             er.span,
@@ -293,11 +350,15 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
     let mut written = written_globals(&pn, opts);
     written.extend(written_globals(&pr, opts));
     for (text, file) in [(&new.text, new), (&reference.text, reference)] {
-        if let Some(at) = [PREFIX, "__fc_", "__new_result", "__reference_result"]
-            .iter()
-            .filter_map(|w| text.find(w))
-            .min()
-        {
+        let mut reserved = None;
+        scan_identifiers(text, &mut |at, word| {
+            let taken = [PREFIX, "__fc_"].iter().any(|w| word.starts_with(w))
+                || ["__new_result", "__reference_result"].contains(&word);
+            if taken && reserved.is_none() {
+                reserved = Some(at);
+            }
+        });
+        if let Some(at) = reserved {
             let span = Span::new(at, at + 2);
             return Err(fail(
                 file,
@@ -357,35 +418,34 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
     let harness_first = ref_first + line_count(&ref_text) + 1;
     let harness_start = text.len() as u32;
     // The harness.
-    let params: Vec<(String, String)> = en
-        .params
-        .iter()
-        .map(|&v| {
-            let var = pn.var(v);
-            // The parameter's own name, so assumptions and inputs read as
-            // in the source, unless a global or function the harness may
-            // name is called that.
-            let clash = new_globals.contains_key(var.name.as_str())
-                || pn.procs.iter().any(|f| f.name == var.name)
-                || pn.left_out.iter().any(|f| f.name == var.name);
-            let name = if clash {
-                format!("{}__in", var.name)
-            } else {
-                var.name.clone()
-            };
-            (name, var.ty.c_name().to_string())
-        })
-        .collect();
-    let args = params.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>().join(", ");
+    if opts.observe == Observe::Return && new_fn.ret_mem.is_some() {
+        return Err(fail(
+            new,
+            en.span,
+            format!(
+                "`{}` returns a pointer or a struct, which two versions cannot compare; compare with `--observe globals`",
+                opts.entry
+            ),
+        ));
+    }
+    let ref_globals: BTreeSet<&str> = global_vars(&pr).map(|v| v.name.as_str()).collect();
+    let root = |g: &str| g.split(['.', '[']).next().unwrap_or(g).to_string();
+    let taken = |name: &str| {
+        new_globals.keys().any(|g| root(g) == name)
+            || ref_globals.iter().any(|g| root(g) == name)
+            || pn.procs.iter().any(|f| f.name == name)
+            || pn.left_out.iter().any(|f| f.name == name)
+    };
+    let params = harness_params(new_fn, ref_fn, &taken);
+    let (setup, ref_args, new_args) =
+        harness::setup(&params, &new_ast, crate::ir::mem::PARAM_ELEMS).map_err(|msg| fail(new, en.span, msg))?;
     let mut h = String::new();
     let returns = en.ret != RetType::Void;
     if returns {
         h.push_str("int __new_result = 0;\nint __reference_result = 0;\n");
     }
-    h.push_str("void __fc_diff() {\n");
-    for (n, ty) in &params {
-        h.push_str(&format!("  {ty} {n};\n"));
-    }
+    h.push_str(&format!("void __fc_diff({}) {{\n", harness::signature(&params)));
+    h.push_str(&setup);
     // REF's copies of inputs start like NEW's: the same inputs.
     for (n, r) in &paired {
         if n.init == VarInit::Input && r.init == VarInit::Input {
@@ -394,22 +454,8 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
             }
         }
     }
-    if let Some(g) = &opts.init {
-        h.push_str(&format!("  {PREFIX}{g}();\n"));
-    }
-    if returns {
-        h.push_str(&format!("  __reference_result = {PREFIX}{}({args});\n", opts.entry));
-    } else {
-        h.push_str(&format!("  {PREFIX}{}({args});\n", opts.entry));
-    }
-    if let Some(g) = &opts.init {
-        h.push_str(&format!("  {g}();\n"));
-    }
-    if returns {
-        h.push_str(&format!("  __new_result = {}({args});\n", opts.entry));
-    } else {
-        h.push_str(&format!("  {}({args});\n", opts.entry));
-    }
+    // Where the harness's own setup ends: its accesses never fail.
+    let setup_end = h.len() as u32;
     let mut same: Vec<String> = Vec::new();
     match opts.observe {
         Observe::Return => same.push("__new_result == __reference_result".into()),
@@ -422,7 +468,7 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
     if same.is_empty() {
         same.push("1".into());
     }
-    h.push_str(&format!("  assert({});\n}}\n", same.join(" && ")));
+    h.push_str(&calls(opts, returns, &ref_args, &new_args, &same));
     text.push_str(&h);
     let harness_end = text.len() as u32;
     let file = Arc::new(SourceFile::new(format!("{} vs {}", new.name, reference.name), text));
@@ -446,14 +492,18 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
         harness_first,
         ref_bytes: ref_start..ref_end,
         harness_bytes: harness_start..harness_end,
+        setup_bytes: harness_start..harness_start + setup_end,
+        setup_lines: harness_first..harness_first + line_count(&h[..setup_end as usize]),
+        entry_line: new.line_col(new_fn.span.lo).line,
         new_name: new.name.clone(),
         ref_name: reference.name.clone(),
-        params: params.into_iter().map(|(n, _)| n).collect(),
         copied: paired
             .iter()
             .filter(|(n, r)| n.init == VarInit::Input && r.init == VarInit::Input)
             .map(|(n, _)| format!("{PREFIX}{}", n.name))
+            .chain(harness::copies(&params))
             .collect(),
+        params: params.into_iter().map(|q| q.name).collect(),
         observed: match opts.observe {
             Observe::Return => Vec::new(),
             Observe::Globals => paired
@@ -568,6 +618,32 @@ void step(int x) { out = x; }
         let p = build(reference, new, &opts("step", Observe::Globals));
         assert_eq!(p.observed, vec!["out".to_string()]);
         assert_eq!(p.unobserved, vec!["log_count".to_string()]);
+    }
+
+    #[test]
+    fn reserved_names_in_comments_and_strings_are_words_of_text() {
+        let src = "/* __ref_ and __fc_ in a comment */\nint f(int a) { return a; } // __new_result\n";
+        let p = build(src, src, &opts("f", Observe::Return));
+        assert!(text(&p).contains("__reference_result = __ref_f(a);"), "{}", text(&p));
+    }
+
+    #[test]
+    fn pointer_and_struct_parameters_are_given_to_each_version() {
+        let src = "struct S { int a; int b; };\nint f(int *p, struct S s) { return p ? *p + s.b : s.a; }\n";
+        let p = build(src, src, &opts("f", Observe::Return));
+        let t = text(&p);
+        // NEW's pointer is the harness's own parameter; REF's is a copy.
+        assert!(t.contains("void __fc_diff(int * p) {"), "{t}");
+        assert!(t.contains("__ref_p = calloc(16, sizeof(int));"), "{t}");
+        assert!(t.contains("__ref_p[15] = p[15];"), "{t}");
+        assert!(
+            t.contains("struct __ref_S __ref_s;\n  __ref_s.a = s.a;\n  __ref_s.b = s.b;"),
+            "{t}"
+        );
+        assert!(t.contains("__reference_result = __ref_f(__ref_p, __ref_s);"), "{t}");
+        assert!(t.contains("__new_result = f(p, s);"), "{t}");
+        assert_eq!(p.params, vec!["p".to_string(), "s".to_string()]);
+        assert_eq!(p.copied, vec!["__ref_s".to_string()]);
     }
 
     #[test]

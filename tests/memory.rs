@@ -582,3 +582,140 @@ int main(void) {
         );
     }
 }
+
+/// The verdicts of `check ARGS` per condition kind, in every engine (the
+/// same in each).
+fn verdicts_in_every_engine(file: &str, args: &[&str]) -> Vec<(String, String)> {
+    let mut seen: Option<Vec<(String, String)>> = None;
+    for engine in ["fsum", "vc", "auto"] {
+        let mut all = vec!["check", file, "--format", "json", "--engine", engine];
+        all.extend(args);
+        let doc = json(&all);
+        let v: Vec<(String, String)> = doc["conditions"]
+            .as_array()
+            .expect("conditions")
+            .iter()
+            .map(|c| {
+                (
+                    c["kind"].as_str().unwrap_or("").into(),
+                    c["verdict"].as_str().unwrap_or("").into(),
+                )
+            })
+            .collect();
+        if let Some(s) = &seen {
+            assert_eq!(&v, s, "--engine {engine} differs on {file} {args:?}");
+        }
+        seen = Some(v);
+    }
+    seen.expect("three engines")
+}
+
+/// `p[x]` moves `p` by `x` elements: the memory model's own arithmetic,
+/// exact, never the program's signed overflow (gcc's sanitizer is silent),
+/// and never wrapped back into the object (an unsigned index of 2^32 - 1
+/// from `a + 1` is out of bounds, not `a[0]`).
+#[test]
+fn pointer_offsets_are_exact_and_never_a_signed_overflow() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = cli::write(
+        dir.path(),
+        "offset.c",
+        "int a[4];
+int main(void) {
+  int *p = a + 3;
+  int x = __VERIFIER_nondet_int();
+  int *q = p + 1;
+  q--;
+  p += 0;
+  if (x == 2147483647) {
+    return p[x];
+  }
+  if (x == 2147483646) {
+    return q[x];
+  }
+  return 0;
+}
+",
+    );
+    let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
+    // Nothing of the program's arithmetic can overflow.
+    assert_eq!(verdicts_in_every_engine(&f, &["--property", "no-overflow"]), vec![]);
+    // The accesses are out of bounds: invalid accesses under `all`.
+    assert_eq!(
+        verdicts_in_every_engine(&f, &[]),
+        vec![kv("deref", "unsafe"), kv("deref", "unsafe")]
+    );
+    let (_, out, _) = focuscheck(&["run", &f, "--choices", "2147483647"]);
+    assert!(out.contains("invalid pointer access in `p[x]`"), "{out}");
+    let f = cli::write(
+        dir.path(),
+        "unsigned.c",
+        "int a[4];
+int main(void) {
+  int *p = a + 1;
+  unsigned u = __VERIFIER_nondet_uint();
+  if (u == 4294967295u) {
+    return p[u];
+  }
+  return 0;
+}
+",
+    );
+    assert_eq!(verdicts_in_every_engine(&f, &[]), vec![kv("deref", "unsafe")]);
+}
+
+/// C programs the memory model refused or misread: `free(0)` (a null
+/// pointer constant, as `free(NULL)`), an entry pointer parameter only its
+/// contract reads, and a statement expression whose value is a pointer.
+#[test]
+fn free_of_zero_unused_parameters_and_pointer_statement_expressions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
+    for (name, text) in [
+        ("free0.c", "#include <stdlib.h>\nint main(void) {\n  free(0);\n  return 0;\n}\n"),
+        (
+            "free0_heap.c",
+            "#include <stdlib.h>\nint main(void) {\n  int *p = malloc(sizeof(int));\n  free(0);\n  free((void *)0);\n  free(p);\n  return 0;\n}\n",
+        ),
+    ] {
+        let f = cli::write(dir.path(), name, text);
+        let v = verdicts_in_every_engine(&f, &[]);
+        assert!(!v.is_empty() && v.iter().all(|(k, r)| k == "deref" && r == "safe"), "{name}: {v:?}");
+        let (code, out, err) = focuscheck(&["run", &f]);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+    }
+    // `p` is only read by the contract.
+    let f = cli::write(
+        dir.path(),
+        "unused.c",
+        "/*@ requires \\valid(p) && n > 0;\n    ensures \\result == n; */\nint f(int *p, int n) {\n  return n;\n}\n",
+    );
+    assert_eq!(
+        verdicts_in_every_engine(&f, &["--entry", "f"]),
+        vec![kv("assert", "safe")]
+    );
+    let (code, out, err) = focuscheck(&["verify", &f, "--entry", "f"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 failed"), "{out}");
+    // The value of `({ ...; r; })` is the pointer `r`, a local of the block.
+    let f = cli::write(
+        dir.path(),
+        "stmt_expr.c",
+        "struct P { int x; int y; };
+int a[3];
+int main(void) {
+  int *q = ({ int *r = &a[1]; r; });
+  struct P s = ({ struct P t; t.x = 1; t.y = 2; t; });
+  int *e = ({ a[2] = 4; a + 2; });
+  *q = 5;
+  if (a[1] != 5 || s.x + s.y != 3 || *e != 4) { reach_error(); }
+  if (*e + s.y == 6) { reach_error(); }
+  return 0;
+}
+",
+    );
+    let v = verdicts_in_every_engine(&f, &[]);
+    assert_eq!(v.iter().filter(|(_, r)| r == "unsafe").count(), 1, "{v:?}");
+    let doc = json(&["check", &f, "--format", "json"]);
+    assert_eq!(cli::first_unsafe(&doc)["line"], 9, "{doc:#}");
+}

@@ -52,6 +52,9 @@ struct DiffLines<'a>(&'a Product);
 
 impl LineNames for DiffLines<'_> {
     fn label(&self, line: u32) -> String {
+        if let Some(l) = self.0.arguments_line(line) {
+            return l.to_string();
+        }
         let l = self.0.local_line(line);
         match self.0.part_of_line(line) {
             Part::New => l.to_string(),
@@ -61,6 +64,9 @@ impl LineNames for DiffLines<'_> {
     }
 
     fn place(&self, line: u32) -> (String, u32) {
+        if let Some(l) = self.0.arguments_line(line) {
+            return (self.0.new_name.clone(), l);
+        }
         let l = self.0.local_line(line);
         match self.0.part_of_line(line) {
             Part::New => (self.0.new_name.clone(), l),
@@ -186,7 +192,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         property: Property::All,
         explain: !args.show.no_explain,
         explain_steps: args.show.explain_steps.map(|n| n as u64),
-        cut: vec![product.ref_bytes.clone()],
+        cut: vec![product.ref_bytes.clone(), product.setup_bytes.clone()],
         // The new version's text is the product's first part.
         localise: std::iter::once(0..product.ref_bytes.start).collect(),
         counterpart: Some(diff::strip),
@@ -403,7 +409,7 @@ fn is_copied(product: &Product, k: &str) -> bool {
     product
         .copied
         .iter()
-        .any(|c| k == c || k.strip_prefix(c.as_str()).is_some_and(|r| r.starts_with('[')))
+        .any(|c| k == c || k.strip_prefix(c.as_str()).is_some_and(|r| r.starts_with(['[', '.'])))
 }
 
 /// The `focuscheck run` commands that replay a counterexample of the
@@ -420,12 +426,7 @@ fn replay_commands(
     for (k, label) in [(0, "REF"), (1, "NEW")] {
         let Some(pv) = &versions[k] else { continue };
         // The entry's parameters are named as in NEW in the product.
-        let params: Vec<String> = pv
-            .proc(pv.entry)
-            .params
-            .iter()
-            .map(|&v| pv.var(v).name.clone())
-            .collect();
+        let params = diff::harness::param_names(&pv.source, &opts.entry);
         // A draw at a declaration of the entry's local is an input when the
         // version runs from the entry.
         let slots = pv.input_slots();
@@ -445,10 +446,7 @@ fn replay_commands(
         let known: std::collections::BTreeSet<String> = slots.iter().map(|s| s.name.clone()).collect();
         let inputs: Vec<(String, i64)> = sp.inputs[k]
             .iter()
-            .map(|(n, v)| match product.params.iter().position(|q| q == n) {
-                Some(i) => (params.get(i).cloned().unwrap_or_else(|| n.clone()), *v),
-                None => (n.clone(), *v),
-            })
+            .map(|(n, v)| (diff::harness::version_input(n, &product.params, &params), *v))
             .chain(drawn)
             .filter(|(n, _)| known.contains(n))
             .collect();
@@ -523,56 +521,30 @@ fn single_run(
     inputs: &[(String, i64)],
     choices: &[i64],
 ) -> Result<(String, Vec<String>), String> {
-    let mut text = file.text.clone();
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    let pv = {
-        let (p, _) = crate::load(
-            file.clone(),
-            &crate::ir::lower::LowerOptions {
-                entry: opts.entry.clone(),
-                globals: opts.globals,
-                overflow_checks: false,
-                ..Default::default()
-            },
-        );
-        p.ok_or("the version does not load")?
-    };
-    let entry = pv.proc(pv.entry);
-    let returns = entry.ret != crate::syntax::ast::RetType::Void;
-    let mut h = String::from("int __fc_out = 0;\nvoid __fc_run() {\n");
-    for (&v, name) in entry.params.iter().zip(&product.params) {
-        h.push_str(&format!("  {} {name};\n", pv.var(v).ty.c_name()));
-    }
-    if let Some(g) = &opts.init {
-        h.push_str(&format!("  {g}();\n"));
-    }
-    let args = product.params.join(", ");
-    if returns {
-        h.push_str(&format!("  __fc_out = {}({args});\n}}\n", opts.entry));
-    } else {
-        h.push_str(&format!("  {}({args});\n}}\n", opts.entry));
-    }
-    text.push_str(&h);
-    let f = Arc::new(SourceFile::new(file.name.clone(), text));
     let (p, _) = crate::load(
-        f,
+        file.clone(),
         &crate::ir::lower::LowerOptions {
-            entry: "__fc_run".into(),
-            globals: Some(opts.globals.unwrap_or(pv.globals_mode)),
+            entry: opts.entry.clone(),
+            globals: opts.globals,
             overflow_checks: false,
             ..Default::default()
         },
     );
-    let p = p.ok_or("the version with its runner does not load")?;
+    let p = p.ok_or("the version does not load")?;
+    let returns = p.proc(p.entry).ret != crate::syntax::ast::RetType::Void;
+    let params = diff::harness::param_names(file, &opts.entry);
     let known: std::collections::BTreeSet<String> = p.input_slots().into_iter().map(|s| s.name).collect();
     let cfg = interp::Config {
-        inputs: inputs.iter().filter(|(k, _)| known.contains(k)).cloned().collect(),
+        inputs: inputs
+            .iter()
+            .map(|(k, v)| (diff::harness::version_input(k, &product.params, &params), *v))
+            .filter(|(k, _)| known.contains(k))
+            .collect(),
         choices: choices.to_vec(),
         ..interp::Config::default()
     };
-    let run = interp::run(&p, &cfg).map_err(|e| format!("{e:?}"))?;
+    let init = opts.init.as_deref().and_then(|g| p.proc_by_name(g));
+    let run = interp::run_after(&p, &cfg, init).map_err(|e| format!("{e:?}"))?;
     let layout = p.layout();
     let global = |name: &str| -> Option<String> {
         let g = p
@@ -589,7 +561,7 @@ fn single_run(
         interp::Outcome::Error { site, .. } => format!("fails: {}", views::describe_site(&p, *site)),
         interp::Outcome::Halted { .. } => "stops (abort/exit/assumption)".to_string(),
         interp::Outcome::Finished => match opts.observe {
-            Observe::Return if returns => format!("returns {}", global("__fc_out").unwrap_or_default()),
+            Observe::Return if returns => format!("returns {}", run.returned.unwrap_or_default()),
             _ => {
                 let vals: Vec<String> = product
                     .observed

@@ -94,3 +94,45 @@ pub fn program(seed: u64, heap: bool) -> String {
     s.push_str("  return 0;\n}\n");
     s
 }
+
+/// A function for `diff --entry f` with pointer and struct parameters,
+/// `int f(int *a, struct P *sp, struct P s, int n)`: reads and writes
+/// through them (each guarded, so every access is valid), pointer
+/// arithmetic and a statement expression of pointer value; and a mutant of
+/// it with one constant moved by one, which may or may not change what it
+/// returns.
+pub fn entry_function(seed: u64) -> (String, String) {
+    let mut r = Rng::new(seed);
+    let stmts: Vec<(&str, i64)> = (0..(3 + r.below(5)))
+        .map(|_| {
+            let k = r.below(4) as i64;
+            let s = *r.pick(&[
+                "if (a) a[n] = a[n] + K;",
+                "if (a) r = r + a[K];",
+                "if (sp) sp->v = s.w + K;",
+                "if (sp) r = r + sp[n].w - K;",
+                "s.v = s.v + K;",
+                "r = r + s.v - K;",
+                "if (a && sp) a[K] = sp->v;",
+                "{ int *q = a; if (q) { q = q + n; r = r + *q + K; } }",
+                "if (r > K) r = r - n;",
+                "if (a) { int *e = ({ int *t = a + K; t; }); r = r + *e; }",
+                "if (K == 0) free(0);",
+            ]);
+            (s, k)
+        })
+        .collect();
+    let moved = r.below(stmts.len() as u64) as usize;
+    let text = |mutant: bool| {
+        let mut s = String::from(
+            "#include <stdlib.h>\nstruct P { int v; int w; };\nint f(int *a, struct P *sp, struct P s, int n) {\n  int r = 0;\n  if (n < 0 || n > 3) return -1;\n",
+        );
+        for (i, (t, k)) in stmts.iter().enumerate() {
+            let k = if mutant && i == moved { k + 1 } else { *k };
+            let _ = writeln!(s, "  {}", t.replace('K', &k.to_string()));
+        }
+        s.push_str("  return r;\n}\n");
+        s
+    };
+    (text(false), text(true))
+}

@@ -126,6 +126,7 @@ impl Cx<'_> {
             AK::Assign(_, x, _) | AK::IncDec { target: x, .. } => self.type_of(fl, x),
             AK::Comma(list) => list.last().map_or(IntType::Int, |x| self.type_of(fl, x)),
             AK::SizeOf(_) | AK::SizeOfType(_) => IntType::UInt,
+            AK::Offset(..) => IntType::Int,
             // Removed by `crate::mem` before lowering.
             AK::Deref(_) | AK::AddrOf(_) | AK::Member(..) | AK::IndexOf(..) | AK::PtrCast(..) | AK::InitList(_) => {
                 IntType::Int

@@ -490,6 +490,17 @@ impl Cx<'_> {
                 let (ta, tb) = (self.type_of(fl, a), self.type_of(fl, b));
                 self.typed_arith(fl, *op, (l, ta), (r, tb), span).0
             }
+            AK::Offset(op, a, b) => {
+                // Exact: neither operand converted, the sum not checked.
+                let l = self.value(fl, a);
+                let l = if has_effects(b) {
+                    self.snapshot(fl, l, a.span)
+                } else {
+                    l
+                };
+                let r = self.value(fl, b);
+                self.arith(fl, *op, l, r, span)
+            }
             AK::Unary(UnOp::Not, _) | AK::Binary(..) => {
                 let t = self.temp(fl, IntType::Int, span);
                 let place = Place {

@@ -143,7 +143,7 @@ pub(crate) fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
         AK::Call(_, args) | AK::Comma(args) => args.iter().for_each(|a| expr_walk(a, f)),
         AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } | AK::SizeOf(x) => expr_walk(x, f),
         AK::StmtExpr(b) | AK::Access(b) => b.stmts.iter().for_each(|s| stmt_walk(s, f)),
-        AK::Binary(_, a, b) | AK::Assign(_, a, b) => {
+        AK::Binary(_, a, b) | AK::Assign(_, a, b) | AK::Offset(_, a, b) => {
             expr_walk(a, f);
             expr_walk(b, f);
         }

@@ -35,7 +35,7 @@ impl Mem {
                 };
                 let mut cur = cur;
                 let off = cur.leaves.pop().expect("two leaves");
-                cur.leaves.push(bin(arith, off, k, span));
+                cur.leaves.push(offset(arith, off, k, span));
                 cur
             }
             (_, CType::Int(t)) => {
@@ -135,7 +135,7 @@ impl Mem {
             CType::Ptr(_) => {
                 let tag = self.bind_always(&mut pre, cur[0].clone(), IntType::Int);
                 let off = self.bind_always(&mut pre, cur[1].clone(), IntType::Int);
-                let new_off = bin(op, off.clone(), int(1, span), span);
+                let new_off = offset(op, off.clone(), int(1, span), span);
                 (vec![tag.clone(), off], vec![tag, new_off])
             }
             CType::Int(t) => {

@@ -35,6 +35,12 @@ pub(super) fn bin(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
     mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
 }
 
+/// A pointer's offset `off` moved by `k` elements (`op` is `+` or `-`):
+/// the model's own arithmetic, exact and never an overflow of the program.
+pub(super) fn offset(op: BinOp, off: Expr, k: Expr, span: Span) -> Expr {
+    mk(ExprKind::Offset(op, Box::new(off), Box::new(k)), span)
+}
+
 pub(super) fn stmt(kind: StmtKind, span: Span) -> Stmt {
     Stmt { kind, span }
 }
@@ -286,15 +292,12 @@ impl Mem {
                 Self::int_val(self.size_of(&ty, span))
             }
             ExprKind::SizeOfType(t) => Self::int_val(self.size_of(t, span)),
-            ExprKind::StmtExpr(b) => {
-                let b = self.block(b);
-                Self::int_val(mk(ExprKind::StmtExpr(b), span))
-            }
+            ExprKind::StmtExpr(b) => self.stmt_expr(b, span),
             ExprKind::InitList(_) => {
                 self.unsupported(span, "an initialiser list here is not supported");
                 Self::int_val(int(0, span))
             }
-            ExprKind::DerefIndex(..) | ExprKind::Access(_) => Self::int_val(e.clone()),
+            ExprKind::DerefIndex(..) | ExprKind::Access(_) | ExprKind::Offset(..) => Self::int_val(e.clone()),
         }
     }
 
@@ -309,6 +312,11 @@ impl Mem {
 
     /// Whether `e` has a pointer type (a trial translation, not kept).
     pub(super) fn is_pointer(&mut self, e: &ast::Expr) -> bool {
+        matches!(self.trial_type(e), CType::Ptr(_))
+    }
+
+    /// The type of `e`'s value (a trial translation, not kept).
+    fn trial_type(&mut self, e: &ast::Expr) -> CType {
         let saved = (self.temp_next, self.temps.len(), self.errors.len(), self.emit);
         self.emit = false;
         let v = self.rv(e);
@@ -316,7 +324,54 @@ impl Mem {
         self.temps.truncate(saved.1);
         self.errors.truncate(saved.2);
         self.emit = saved.3;
-        matches!(v.ty, CType::Ptr(_))
+        v.ty
+    }
+
+    /// `({ s1; ...; e; })`. An integer value stays a statement expression
+    /// (lowering runs it); a pointer or struct `e`, one of the block's own
+    /// locals or a value from outside it, is copied to temporaries at the
+    /// block's end, and the block runs first.
+    fn stmt_expr(&mut self, b: &ast::Block, span: Span) -> Val {
+        let (init, e) = match b.stmts.split_last() {
+            Some((
+                Stmt {
+                    kind: StmtKind::Expr(e),
+                    ..
+                },
+                init,
+            )) => (init, e),
+            _ => return Self::int_val(mk(ExprKind::StmtExpr(self.block(b)), span)),
+        };
+        let own = |n: &str| {
+            init.iter().rev().find_map(|s| match &s.kind {
+                StmtKind::Decl(ds) => ds.iter().find(|d| d.name.name == n && d.array.is_none()),
+                _ => None,
+            })
+        };
+        let ty = match &e.kind {
+            ExprKind::Var(id) if own(&id.name).is_some() => own(&id.name).map(|d| d.ctype.clone()).expect("own"),
+            _ => self.trial_type(e),
+        };
+        if ty.is_int() {
+            return Self::int_val(mk(ExprKind::StmtExpr(self.block(b)), span));
+        }
+        self.scopes.push(HashMap::new());
+        let mut stmts: Vec<Stmt> = init.iter().flat_map(|s| self.stmt(s)).collect();
+        let v = self.rv(e);
+        self.scopes.pop();
+        stmts.extend(v.pre);
+        let leaves = self.types.leaves(&v.ty).unwrap_or_default();
+        let mut temps = Vec::new();
+        for (l, x) in leaves.iter().zip(v.leaves) {
+            let t = self.temp(l.ty);
+            stmts.push(assign(var(&t, e.span), x, e.span));
+            temps.push(var(&t, e.span));
+        }
+        Val {
+            pre: vec![stmt(StmtKind::Block(ast::Block { stmts, span: b.span }), span)],
+            leaves: temps,
+            ty: v.ty,
+        }
     }
 
     pub(super) fn size_of(&mut self, t: &CType, span: Span) -> Expr {
@@ -352,7 +407,7 @@ impl Mem {
                 let Val { pre, mut leaves, ty } = p;
                 let off = leaves.pop().expect("a pointer has two leaves");
                 let arith = if op == BinOp::Sub { BinOp::Sub } else { BinOp::Add };
-                leaves.push(bin(arith, off, k, span));
+                leaves.push(offset(arith, off, k, span));
                 Val { pre, leaves, ty }
             }
             (BinOp::Sub, true, true) => {

@@ -174,7 +174,12 @@ impl Mem {
     /// `free(p)`: null does nothing; the start of a live heap object makes it
     /// freed; anything else is an invalid free (`deref`).
     fn free(&mut self, arg: &ast::Expr, span: Span) -> Val {
-        let v = self.rv(arg);
+        // `free(0)` is `free(NULL)`: a null pointer constant, a no-op.
+        let v = if is_null_constant(arg) {
+            Self::null(arg.span)
+        } else {
+            self.rv(arg)
+        };
         if v.leaves.len() != 2 {
             self.unsupported(span, format!("`free` of a `{}`", v.ty.c_name()));
             return Self::int_val(int(0, span));

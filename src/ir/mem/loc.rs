@@ -172,7 +172,7 @@ impl Mem {
         }
         let i = self.int_expr(i);
         let off = leaves.pop().expect("two leaves");
-        leaves.push(bin(BinOp::Add, off, i, span));
+        leaves.push(offset(BinOp::Add, off, i, span));
         let (p3, loc) = self.through(
             Val {
                 pre: vec![],

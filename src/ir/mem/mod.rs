@@ -66,8 +66,9 @@ pub fn eliminate(
     diags: &mut Vec<Diag>,
 ) -> (ast::Program, crate::ir::Memory, Vec<crate::syntax::acsl::Annotation>) {
     let entry = &opts.entry;
-    if !uses_memory(p) && !annots.iter().any(acsl::annotation_uses_memory) {
-        // Pointer parameters no body uses (`char *argv[]`) are left out.
+    if !uses_memory(p, annots) && !annots.iter().any(acsl::annotation_uses_memory) {
+        // Pointer parameters no body or contract uses (`char *argv[]`) are
+        // left out.
         let mut p = p.clone();
         for it in &mut p.items {
             if let ast::Item::Function(f) = it {
@@ -107,7 +108,9 @@ pub fn eliminate(
     (out, memory, annots)
 }
 
-fn uses_memory(p: &ast::Program) -> bool {
+/// Whether the program has pointers, structs or heap calls. A pointer
+/// parameter counts when its body or an annotation (its contract) names it.
+fn uses_memory(p: &ast::Program, annots: &[crate::syntax::acsl::Annotation]) -> bool {
     let mut uses = false;
     let check_ty = |t: &CType| !t.is_int();
     for it in &p.items {
@@ -118,9 +121,10 @@ fn uses_memory(p: &ast::Program) -> bool {
                 uses |= f.ret_mem.is_some()
                     || f.params.iter().any(|q| {
                         check_ty(&q.ctype)
-                            && q.name
-                                .as_ref()
-                                .is_some_and(|n| crate::ir::lower::block_mentions(&f.body, &n.name))
+                            && q.name.as_ref().is_some_and(|n| {
+                                crate::ir::lower::block_mentions(&f.body, &n.name)
+                                    || annots.iter().any(|a| acsl::mentions(a, &n.name))
+                            })
                     });
                 crate::ir::lower::block_exprs(&f.body, &mut |e| {
                     uses |= matches!(
@@ -132,7 +136,7 @@ fn uses_memory(p: &ast::Program) -> bool {
                             | AK::PtrCast(..)
                             | AK::SizeOfType(_)
                             | AK::InitList(_)
-                    )
+                    ) || matches!(&e.kind, AK::Call(n, _) if heap::MODELLED.contains(&n.name.as_str()))
                 });
                 crate::ir::lower::block_decls(&f.body, &mut |d| uses |= check_ty(&d.ctype));
             }
@@ -318,6 +322,16 @@ impl Mem {
                 }
             }
         }
+    }
+
+    /// Whether function `f` uses its parameter `name`: its body or its
+    /// contract names it (an unused one, `char **argv`, is left out).
+    fn param_used(&self, f: &ast::Function, name: &str) -> bool {
+        crate::ir::lower::block_mentions(&f.body, name)
+            || self
+                .contracts_of
+                .get(&f.name.name)
+                .is_some_and(|cs| cs.iter().any(|&i| acsl::mentions(&self.annots[i], name)))
     }
 
     fn setup_objects(&mut self, found: BTreeMap<usize, Taken>) {

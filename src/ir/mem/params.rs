@@ -47,7 +47,7 @@ impl Mem {
             let (Some(name), CType::Ptr(t)) = (&q.name, &q.ctype) else {
                 continue;
             };
-            if q.pointer || !crate::ir::lower::block_mentions(&f.body, &name.name) {
+            if q.pointer || !self.param_used(f, &name.name) {
                 continue;
             }
             let leaves = match self.types.leaves(t) {

@@ -238,7 +238,7 @@ impl Mem {
                 }
                 continue;
             }
-            if is_entry && !crate::ir::lower::block_mentions(&f.body, &name.name) {
+            if is_entry && !self.param_used(f, &name.name) {
                 // `char **argv` of `main`, never used.
                 let mut q2 = q.clone();
                 q2.pointer = true;
@@ -525,7 +525,7 @@ impl Mem {
         }
     }
 
-    fn stmt(&mut self, s: &Stmt) -> Vec<Stmt> {
+    pub(super) fn stmt(&mut self, s: &Stmt) -> Vec<Stmt> {
         let span = s.span;
         let kind = match &s.kind {
             StmtKind::Decl(ds) => return self.local_decls(ds, span),

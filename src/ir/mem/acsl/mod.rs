@@ -163,6 +163,47 @@ pub(super) fn valid_names(a: &acsl::Annotation) -> Vec<String> {
     out
 }
 
+/// Whether an annotation names `name` (a parameter its contract reads).
+pub(super) fn mentions(a: &acsl::Annotation, name: &str) -> bool {
+    let mut found = false;
+    let mut in_expr = |e: &AE| {
+        walk(e, &mut |x| {
+            found |= matches!(&x.kind, AK::Var(id) if id.name == name);
+        })
+    };
+    fn in_loc(l: &acsl::Loc, name: &str, f: &mut dyn FnMut(&AE)) -> bool {
+        match l {
+            acsl::Loc::Nothing => false,
+            acsl::Loc::Var(id) | acsl::Loc::Whole(id) => id.name == name,
+            acsl::Loc::Elem(id, e) => {
+                f(e);
+                id.name == name
+            }
+            acsl::Loc::Range(id, lo, hi) => {
+                f(lo);
+                f(hi);
+                id.name == name
+            }
+            acsl::Loc::Expr(e) => {
+                f(e);
+                false
+            }
+            acsl::Loc::If(c, l) => {
+                f(c);
+                in_loc(l, name, f)
+            }
+        }
+    }
+    let mut named = false;
+    for c in &a.clauses {
+        match &c.body {
+            ClauseBody::Pred(e) => in_expr(e),
+            ClauseBody::Locs(ls) => ls.iter().for_each(|(l, _)| named |= in_loc(l, name, &mut in_expr)),
+        }
+    }
+    found || named
+}
+
 /// Whether an annotation uses pointers or structs anywhere.
 pub(super) fn annotation_uses_memory(a: &acsl::Annotation) -> bool {
     a.clauses.iter().any(|c| match &c.body {
