@@ -582,3 +582,85 @@ int main(void) {
         );
     }
 }
+
+/// Each condition of `check --engine ENGINE` as `LINE KIND VERDICT`.
+fn verdicts(f: &str, engine: &str) -> Vec<String> {
+    let doc = json(&["check", "--engine", engine, "--format", "json", f]);
+    let mut out: Vec<String> = doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {}",
+                c["line"],
+                c["kind"].as_str().unwrap_or(""),
+                c["verdict"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Writes `text`, checks it in every engine against `want` (`LINE KIND
+/// VERDICT`, sorted) and runs it: the run's result line contains `ends`.
+fn every_engine_and_run(name: &str, text: &str, want: &[&str], ends: &str) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = cli::write(dir.path(), name, text);
+    for engine in ["fsum", "vc", "auto"] {
+        assert_eq!(verdicts(&f, engine), want, "--engine {engine} on {name}:\n{text}");
+    }
+    let (_, out, err) = focuscheck(&["run", f.as_str()]);
+    let result = out.lines().find(|l| l.starts_with("result:")).unwrap_or("");
+    assert!(result.contains(ends), "run of {name}: {out}{err}");
+}
+
+/// A parameter, a block-scoped local or a `static` local named like the
+/// global (or the other local) a pointer reaches does not hide it: the
+/// access writes the object pointed to, as gcc does.
+#[test]
+fn a_name_shadowing_the_object_pointed_to_does_not_hide_it() {
+    let error = "error: `reach_error()` is called";
+    every_engine_and_run(
+        "param.c",
+        "extern void reach_error(void);
+int a;
+void set(int *a) { *a = 5; }
+int main(void) { set(&a); if (a == 5) reach_error(); return 0; }
+",
+        &["3 deref safe", "4 reach_error unsafe"],
+        error,
+    );
+    every_engine_and_run(
+        "equal.c",
+        "extern void reach_error(void);
+int a = 1, b = 2;
+void equal(int *a, int *b) { int *pa = a, *pb = b; *pa = *pb; }
+int main(void) { equal(&a, &b); if (a != b) reach_error(); return 0; }
+",
+        &["3 deref safe", "3 deref safe", "4 reach_error safe"],
+        "finished without error",
+    );
+    every_engine_and_run(
+        "scopes.c",
+        "extern void reach_error(void);
+int x = 7;
+int g(int *p) { static int x = 0; x++; { int x = 3; *p += x; } return x; }
+int main(void) {
+  int x = 1; int *p = &x;
+  { int x = 2; int *q = &x; *q += *p; if (x != 3) reach_error(); }
+  if (g(&x) != 1 || x != 4 || g(p) != 2 || x != 7) reach_error();
+  return 0;
+}
+",
+        &[
+            "3 deref safe",
+            "6 deref safe",
+            "6 deref safe",
+            "6 reach_error safe",
+            "7 reach_error safe",
+        ],
+        "finished without error",
+    );
+}

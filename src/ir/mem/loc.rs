@@ -255,7 +255,7 @@ impl Mem {
                 let base = if global {
                     r.out.clone()
                 } else {
-                    self.storage_name(&r.out)
+                    self.storage_name(&r.out, r.decl)
                 };
                 self.found.insert(
                     r.decl,
@@ -399,7 +399,10 @@ impl Mem {
                     .leaves(&o.ty)
                     .ok()
                     .and_then(|l| l.first().map(|l| l.path.clone()));
-                let storage = var(&format!("{}{}", o.base, leaf.unwrap_or_default()), span);
+                let storage = var(
+                    &super::file_scope(&format!("{}{}", o.base, leaf.unwrap_or_default())),
+                    span,
+                );
                 let beyond = vec![call(BEYOND_MODEL, vec![int(o.tag, span), storage], span)];
                 out.push(if_(
                     bin(BinOp::Ge, off.clone(), len.clone(), span),
@@ -418,7 +421,7 @@ impl Mem {
 
     /// Leaf `path` of object `o` at offset `off`, as an expression.
     pub(super) fn storage(&mut self, o: &objects::Obj, path: &str, off: &Expr, span: Span) -> Expr {
-        let name = format!("{}{path}", o.base);
+        let name = super::file_scope(&format!("{}{path}", o.base));
         let k = self.access(span) as u32;
         match o.len {
             Some(_) => mk(

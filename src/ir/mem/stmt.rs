@@ -37,17 +37,17 @@ impl Mem {
     /// A new declaration of `name`: its number, whether its address is
     /// taken, and the name its value goes by.
     fn declared(&mut self, name: &str) -> (usize, bool, String) {
-        let decl = self.new_decl();
+        let decl = self.new_local(name);
         let taken = self.taken.contains(&decl);
         let out = if taken {
-            self.storage_name(name)
+            self.storage_name(name, decl)
         } else {
             name.to_string()
         };
         (decl, taken, out)
     }
 
-    fn new_decl(&mut self) -> usize {
+    pub(super) fn new_decl(&mut self) -> usize {
         self.next_decl += 1;
         self.next_decl
     }
@@ -199,6 +199,7 @@ impl Mem {
 
     fn function(&mut self, f: &ast::Function, recursive: bool) -> ast::Function {
         self.func = f.name.name.clone();
+        self.fn_seen.clear();
         self.scopes = vec![HashMap::new()];
         self.temps.clear();
         self.heap_temps.clear();
@@ -631,7 +632,7 @@ impl Mem {
         let mut kept = Vec::new();
         let mut out = Vec::new();
         for d in ds {
-            let decl = self.new_decl();
+            let decl = self.new_local(&d.name.name);
             if d.is_static && !d.ctype.is_int() {
                 self.unsupported(d.span, "`static` locals of pointer or struct type are not supported");
             }
@@ -643,7 +644,7 @@ impl Mem {
                 if !kept.is_empty() {
                     out.push(stmt(StmtKind::Decl(std::mem::take(&mut kept)), span));
                 }
-                let name = self.storage_name(&d.name.name);
+                let name = self.storage_name(&d.name.name, decl);
                 let info = VarInfo {
                     out: name.clone(),
                     ty: d.ctype.clone(),

@@ -685,7 +685,7 @@ impl Mem {
         let objs = self.objects_for(tag, obj_ty);
         let mut out = ae(AK::Invalid, span);
         for o in objs.iter().rev() {
-            let storage = format!("{}{path}", o.base);
+            let storage = crate::ir::mem::file_scope(&format!("{}{path}", o.base));
             let read = ae(
                 AK::Storage(
                     AI {
