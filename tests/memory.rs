@@ -604,14 +604,15 @@ fn verdicts(f: &str, engine: &str) -> Vec<String> {
 }
 
 /// Writes `text`, checks it in every engine against `want` (`LINE KIND
-/// VERDICT`, sorted) and runs it: the run's result line contains `ends`.
+/// VERDICT`, sorted) and runs it (every input 0): the run's result line
+/// contains `ends`.
 fn every_engine_and_run(name: &str, text: &str, want: &[&str], ends: &str) {
     let dir = tempfile::tempdir().expect("tempdir");
     let f = cli::write(dir.path(), name, text);
     for engine in ["fsum", "vc", "auto"] {
         assert_eq!(verdicts(&f, engine), want, "--engine {engine} on {name}:\n{text}");
     }
-    let (_, out, err) = focuscheck(&["run", f.as_str()]);
+    let (_, out, err) = focuscheck(&["run", "--fill", "0", f.as_str()]);
     let result = out.lines().find(|l| l.starts_with("result:")).unwrap_or("");
     assert!(result.contains(ends), "run of {name}: {out}{err}");
 }
@@ -662,5 +663,54 @@ int main(void) {
             "7 reach_error safe",
         ],
         "finished without error",
+    );
+}
+
+/// A local dies at the end of its block (C11 6.2.4p6), whichever way the
+/// block is left, and each entry into it is a new lifetime: an access
+/// through a pointer to it after that is invalid, as AddressSanitizer's
+/// stack-use-after-scope says.
+#[test]
+fn a_block_scoped_local_dies_with_its_block() {
+    let invalid = "error: invalid pointer access in `*p`";
+    every_engine_and_run(
+        "after.c",
+        "extern void reach_error(void);
+int main(void) { int *p = 0; { int t = 1; p = &t; } if (*p == 1) reach_error(); return 0; }
+",
+        &["2 deref unsafe", "2 reach_error safe"],
+        invalid,
+    );
+    // k = 0: after `break`; 2: `goto` out; 3: `continue` then the loop
+    // ends; 1: the last iteration's `t` (alive again, as gcc's is).
+    every_engine_and_run(
+        "jumps.c",
+        "extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int k = __VERIFIER_nondet_int(), *p = 0;
+  for (int i = 0; i < 2; i++) {
+    int t = i;
+    if (i == 1 && k == 0) break;
+    if (i == 1 && k == 1) *p = 1;
+    p = &t;
+    if (k == 2) goto out;
+    if (k == 3) continue;
+    *p = 2;
+  }
+out:
+  return k <= 3 ? *p : 0;
+}
+",
+        &["11 deref safe", "14 deref unsafe", "7 deref safe"],
+        invalid,
+    );
+    every_engine_and_run(
+        "ret.c",
+        "int *g;
+int f(int k) { if (k) { int t = k; g = &t; return *g; } return 0; }
+int main(void) { int *p = 0; int r = f(1); int *q = &r; { int u = 2; p = &u; } p = q; return *p + *g; }
+",
+        &["2 deref safe", "3 deref safe", "3 deref unsafe"],
+        "error: invalid pointer access in `*g`",
     );
 }

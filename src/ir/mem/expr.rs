@@ -287,7 +287,7 @@ impl Mem {
             }
             ExprKind::SizeOfType(t) => Self::int_val(self.size_of(t, span)),
             ExprKind::StmtExpr(b) => {
-                let b = self.block(b);
+                let b = self.stmt_expr_block(b);
                 Self::int_val(mk(ExprKind::StmtExpr(b), span))
             }
             ExprKind::InitList(_) => {

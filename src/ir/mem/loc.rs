@@ -257,6 +257,11 @@ impl Mem {
                 } else {
                     self.storage_name(&r.out, r.decl)
                 };
+                let alive = if self.life.nested(r.decl) {
+                    Some(scopes::scope_flag(&base))
+                } else {
+                    owner.as_ref().map(|f| self.alive_flag(f))
+                };
                 self.found.insert(
                     r.decl,
                     Taken {
@@ -264,6 +269,7 @@ impl Mem {
                         ty: r.ty.clone(),
                         len: r.len.clone(),
                         owner,
+                        alive,
                     },
                 );
             }
@@ -367,8 +373,8 @@ impl Mem {
         let k = self.access(span);
         let invalid = || vec![call(INVALID_ACCESS, vec![int(k, span)], span)];
         let mut out = Vec::new();
-        if let Some(f) = &o.owner {
-            let dead = bin(BinOp::Eq, var(&self.alive_flag(f), span), int(0, span), span);
+        if let Some(flag) = &o.alive {
+            let dead = bin(BinOp::Eq, var(flag, span), int(0, span), span);
             out.push(if_(dead, invalid(), vec![], span));
         }
         if let Some(h) = &o.heap {

@@ -24,6 +24,7 @@ mod heap;
 mod loc;
 mod objects;
 mod params;
+mod scopes;
 mod stmt;
 mod types;
 mod unions;
@@ -96,7 +97,9 @@ pub fn eliminate(
     m.run(p); // discovers the objects
     let taken = std::mem::take(&mut m.found);
     let sites = std::mem::take(&mut m.heap_sites);
+    let life = m.life.found();
     let mut m = Mem::new(p, entry);
+    m.life = life;
     m.setup_annotations(annots, &file.text);
     m.setup_objects(taken);
     m.setup_heap(sites, file, opts.heap_elems as i64);
@@ -178,7 +181,10 @@ struct Taken {
     base: String,
     ty: CType,
     len: Option<ast::Expr>,
+    /// The function whose call it lives in (not the entry).
     owner: Option<String>,
+    /// Its flag of being alive (`objects::Obj::alive`).
+    alive: Option<String>,
 }
 
 struct Mem {
@@ -243,6 +249,8 @@ struct Mem {
     /// Heap objects whose size may exceed the elements the model holds
     /// (an entry's pointer parameters under a contract, `params.rs`).
     unbounded: HashSet<String>,
+    /// Block-scoped locals' lifetimes (`scopes.rs`).
+    life: scopes::Lifetimes,
 }
 
 impl Mem {
@@ -284,6 +292,7 @@ impl Mem {
             params: HashSet::new(),
             fn_start: HashMap::new(),
             unbounded: HashSet::new(),
+            life: scopes::Lifetimes::default(),
         };
         for it in &p.items {
             match it {
@@ -346,7 +355,7 @@ impl Mem {
         for (id, t) in &found {
             self.taken.insert(*id);
             self.objects
-                .add(&self.types, &t.base, &t.ty, t.len.as_ref(), t.owner.as_deref());
+                .add(&self.types, &t.base, &t.ty, t.len.as_ref(), t.alive.as_deref());
             if let Some(f) = &t.owner {
                 self.owners.insert(f.clone());
             }

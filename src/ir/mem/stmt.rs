@@ -492,20 +492,32 @@ impl Mem {
 
     fn block_in(&mut self, b: &Block, scope: bool) -> Block {
         if scope {
-            self.scopes.push(HashMap::new());
+            self.open_block();
         }
         let mut stmts = Vec::new();
         for s in &b.stmts {
             stmts.extend(self.stmt(s));
         }
         if scope {
-            self.scopes.pop();
+            // The end of the block, where its locals die, when it can be
+            // reached by falling through.
+            let end = Span::new(b.span.hi.saturating_sub(1) as usize, b.span.hi as usize);
+            let ends = self.close_block(end);
+            let jumps = |s: &Stmt| {
+                matches!(
+                    s.kind,
+                    StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_)
+                )
+            };
+            if !b.stmts.last().is_some_and(jumps) {
+                stmts.extend(ends);
+            }
         }
         Block { stmts, span: b.span }
     }
 
     /// One statement, as one (a block when several).
-    fn one(&mut self, s: &Stmt) -> Box<Stmt> {
+    pub(super) fn one(&mut self, s: &Stmt) -> Box<Stmt> {
         let mut out = self.stmt(s);
         if out.len() == 1 {
             return Box::new(out.pop().expect("one"));
@@ -526,7 +538,7 @@ impl Mem {
         }
     }
 
-    fn stmt(&mut self, s: &Stmt) -> Vec<Stmt> {
+    pub(super) fn stmt(&mut self, s: &Stmt) -> Vec<Stmt> {
         let span = s.span;
         let kind = match &s.kind {
             StmtKind::Decl(ds) => return self.local_decls(ds, span),
@@ -547,14 +559,18 @@ impl Mem {
             }
             StmtKind::While(c, b) => {
                 let c = self.cond(c);
-                StmtKind::While(c, self.one(b))
+                let outside = self.life_depth();
+                StmtKind::While(c, self.jump_body(b, outside, true))
             }
             StmtKind::DoWhile(b, c) => {
-                let b = self.one(b);
+                let outside = self.life_depth();
+                let b = self.jump_body(b, outside, true);
                 StmtKind::DoWhile(b, self.cond(c))
             }
             StmtKind::For(i, c, st, b) => {
-                self.scopes.push(HashMap::new());
+                // A `for` is a block: a `break` ends its declarations too.
+                let outside = self.life_depth();
+                self.open_block();
                 let i = i.as_ref().map(|i| self.one(i));
                 let c = c.as_ref().map(|c| self.cond(c));
                 let st = st.as_ref().map(|st| {
@@ -562,17 +578,20 @@ impl Mem {
                     let stmts = self.discard(v, st.span);
                     wrap(stmts, int(0, st.span))
                 });
-                let b = self.one(b);
-                self.scopes.pop();
-                StmtKind::For(i, c, st, b)
+                let b = self.jump_body(b, outside, true);
+                let mut out = vec![stmt(StmtKind::For(i, c, st, b), span)];
+                out.extend(self.close_block(span));
+                return out;
             }
             StmtKind::Switch(e, b) => {
                 let e = self.int_expr(e);
-                StmtKind::Switch(e, self.one(b))
+                let outside = self.life_depth();
+                StmtKind::Switch(e, self.jump_body(b, outside, false))
             }
             StmtKind::Case(e, b) => StmtKind::Case(e.clone(), self.one(b)),
             StmtKind::Default(b) => StmtKind::Default(self.one(b)),
             StmtKind::Labeled(l, b) => {
+                self.label_here(&l.name);
                 if let Some(&i) = self.markers.get(&(l.span.lo, l.span.hi)) {
                     self.rewrite_annotation(i);
                 }
@@ -585,18 +604,24 @@ impl Mem {
                 out.push(s.clone());
                 return out;
             }
-            k @ (StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Empty) => k.clone(),
+            k @ (StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_)) => {
+                let mut out = self.leaving(k, span);
+                out.push(s.clone());
+                return out;
+            }
+            StmtKind::Empty => StmtKind::Empty,
         };
         vec![stmt(kind, span)]
     }
 
     /// Before the function returns: its taken locals die.
     fn leave(&mut self, span: Span) -> Vec<Stmt> {
+        let mut out = self.leaving(&StmtKind::Return(None), span);
         if self.owners.contains(&self.func) && self.func != self.entry {
             let flag = self.alive_flag(&self.func);
-            return vec![assign(var(&flag, span), int(0, span), span)];
+            out.push(assign(var(&flag, span), int(0, span), span));
         }
-        vec![]
+        out
     }
 
     fn ret(&mut self, e: &ast::Expr, span: Span) -> Vec<Stmt> {
@@ -633,6 +658,7 @@ impl Mem {
         let mut out = Vec::new();
         for d in ds {
             let decl = self.new_local(&d.name.name);
+            let in_block = self.declared_in_block(decl);
             if d.is_static && !d.ctype.is_int() {
                 self.unsupported(d.span, "`static` locals of pointer or struct type are not supported");
             }
@@ -662,6 +688,10 @@ impl Mem {
                     }
                 }
                 self.taken_storage(&name, &d.ctype, d.array.as_ref(), d.span);
+                if in_block && self.emit {
+                    let starts = self.lifetime_starts(&name, d.span);
+                    out.push(starts);
+                }
                 self.scopes
                     .last_mut()
                     .expect("a scope")

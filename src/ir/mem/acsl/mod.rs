@@ -712,8 +712,8 @@ impl Mem {
     /// gives its length) can be accessed: alive, allocated, inside.
     fn valid_in(&mut self, o: &Obj, storage: &str, lo: &AE, hi: &AE, cx: &Cx, span: Span) -> AE {
         let mut parts = Vec::new();
-        if let Some(f) = &o.owner {
-            let flag = self.name_ref(&self.alive_flag(f), span, cx);
+        if let Some(flag) = &o.alive {
+            let flag = self.name_ref(flag, span, cx);
             parts.push(abin(AB::Ne, flag, aint(0, span), span));
         }
         if let Some(h) = &o.heap {
