@@ -714,3 +714,49 @@ int main(void) { int *p = 0; int r = f(1); int *q = &r; { int u = 2; p = &u; } p
         "error: invalid pointer access in `*g`",
     );
 }
+
+/// A pointer to a field moves by the field's type within the field: from
+/// `&arr[1].a`, `p[1]` leaves the field (outside the object, as for a
+/// lone struct's `(&s.a)[1]`), never `arr[2].a`; one past and back is
+/// the field again, and `p + 1 - p` is 1.
+#[test]
+fn a_step_from_a_field_pointer_stays_in_the_field() {
+    every_engine_and_run(
+        "stride.c",
+        "extern void reach_error(void);
+struct S { int a; int b; };
+struct S arr[3];
+int main(void) { arr[1].b = 7; arr[2].a = 3; int *p = &arr[1].a; if (p[1] == 3) reach_error(); return 0; }
+",
+        &["4 deref unsafe", "4 reach_error safe"],
+        "error: invalid pointer access in `p[1]`",
+    );
+    every_engine_and_run(
+        "back.c",
+        "extern void reach_error(void);
+struct S { int a; int b; };
+struct S arr[3], s;
+int main(void) {
+  int *p = &arr[1].a, *e = p + 1, *q = &s.a;
+  if (e - p != 1 || e == &arr[2].a) reach_error();
+  p = e - 1; *p = 4;
+  struct S *sp = &arr[0]; sp++; sp->b = 5;
+  if (arr[1].a != 4 || arr[1].b != 5) reach_error();
+  int *r = &sp->a; r++; r--; *r = 6;
+  if (arr[1].a != 6) reach_error();
+  return q[1];
+}
+",
+        &[
+            "10 deref safe",
+            "10 deref safe",
+            "11 reach_error safe",
+            "12 deref unsafe",
+            "6 reach_error safe",
+            "7 deref safe",
+            "8 deref safe",
+            "9 reach_error safe",
+        ],
+        "error: invalid pointer access in `q[1]`",
+    );
+}

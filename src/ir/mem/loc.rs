@@ -172,7 +172,9 @@ impl Mem {
         }
         let i = self.int_expr(i);
         let off = leaves.pop().expect("two leaves");
-        leaves.push(bin(BinOp::Add, off, i, span));
+        let tag = leaves.pop().expect("two leaves");
+        let (tag, off) = self.moved(&mut pre, (tag, off), &ty, BinOp::Add, i, span);
+        leaves = vec![tag, off];
         let (p3, loc) = self.through(
             Val {
                 pre: vec![],
@@ -417,6 +419,12 @@ impl Mem {
                     span,
                 ));
             }
+        }
+        // A step out of a field of a heap array's element (`arith.rs`):
+        // past the object, however long the allocation.
+        if o.heap.is_some() && o.index_at.is_some_and(|at| at < o.base.len()) {
+            let past = bin(BinOp::Ge, off.clone(), int(crate::ir::pointers::FIELD_STEP, span), span);
+            out.push(if_(past, invalid(), vec![], span));
         }
         if o.len.is_none() && !matches!(off.kind, ExprKind::Int(0, _)) {
             let bad = bin(BinOp::Ne, off.clone(), int(0, span), span);

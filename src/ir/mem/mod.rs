@@ -17,6 +17,7 @@
 //! A program without pointers or structs is returned unchanged.
 
 mod acsl;
+mod arith;
 mod assign;
 mod call;
 mod expr;
