@@ -14,7 +14,7 @@ use crate::syntax::ast::{BinOp, Expr, ExprKind, Stmt};
 impl Mem {
     /// The tags of the objects of type `ty` that are fields of an array's
     /// elements.
-    fn field_tags(&mut self, ty: &CType, span: Span) -> Vec<i64> {
+    pub(super) fn field_tags(&mut self, ty: &CType, span: Span) -> Vec<i64> {
         let objs: Vec<_> = self
             .objects
             .of_type(ty)

@@ -7,7 +7,7 @@ use crate::syntax::ast::{Block, Cond, Init, Param, Stmt, StmtKind, VarDecl};
 
 impl Mem {
     pub(super) fn run(&mut self, p: &ast::Program) -> ast::Program {
-        let recursive = recursive_functions(p);
+        let recursive = super::call::recursive_functions(p);
         let mut items = Vec::new();
         for it in &p.items {
             match it {
@@ -768,33 +768,4 @@ impl Mem {
         }
         out
     }
-}
-
-/// Functions that can call themselves (directly or through others).
-fn recursive_functions(p: &ast::Program) -> HashSet<String> {
-    let mut calls: HashMap<String, Vec<String>> = HashMap::new();
-    for it in &p.items {
-        if let ast::Item::Function(f) = it {
-            let mut out = Vec::new();
-            crate::ir::lower::block_calls(&f.body, &mut out);
-            calls.insert(f.name.name.clone(), out.into_iter().map(|i| i.name).collect());
-        }
-    }
-    let mut rec = HashSet::new();
-    for f in calls.keys() {
-        let mut seen = HashSet::new();
-        let mut stack: Vec<&String> = calls[f].iter().collect();
-        while let Some(g) = stack.pop() {
-            if g == f {
-                rec.insert(f.clone());
-                break;
-            }
-            if seen.insert(g.clone()) {
-                if let Some(next) = calls.get(g) {
-                    stack.extend(next.iter());
-                }
-            }
-        }
-    }
-    rec
 }
