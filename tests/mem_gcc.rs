@@ -68,6 +68,8 @@ int twice(int alive) { int *p = &alive; *p = *p * 2; return alive; }
 int thrice(int alive) { return alive * 3; }
 void *alloc_m(int bytes, int tag) { (void)tag; return malloc(bytes); }
 void *alloc_z(int n, int size) { return calloc(n, size); }
+void shadow(int *g0, int v) { int *x = g0; { int g0 = v * 2; *x += g0; } }
+int count(int *p) { static int g1 = 0; g1 += 1; *p += g1; return g1; }
 ";
 
 /// Int locations of `main` that are always valid targets.
@@ -176,6 +178,7 @@ fn program(seed: u64) -> String {
         }
         let _ = writeln!(s, "  {line}");
     }
+    s.push_str(&shadowing_and_scopes(&mut r, seed));
     // A taken local whose name is used twice, once 0: the memory model's
     // running flag once shared its storage (a call of `twice(0)` then
     // looked like an access to a finished call's local).
@@ -189,8 +192,50 @@ fn program(seed: u64) -> String {
     s
 }
 
+/// Names shadowing the objects pointed to (a parameter and a block-scoped
+/// local named like the global, a `static` local like the global its
+/// pointer reaches, blocks redeclaring `main`'s taken `l0`), pointers into
+/// fields of array elements moved and back, and (every third seed) a
+/// pointer to a block-scoped local read after its block on input 2, where
+/// gcc's sanitizer stops with stack-use-after-scope.
+fn shadowing_and_scopes(r: &mut Rng, seed: u64) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "  shadow(&{}, {});", r.pick(INT_TARGETS), value(r));
+    let _ = writeln!(
+        s,
+        "  {} += count(&{});",
+        r.pick(INT_TARGETS),
+        r.pick(&["g1", "l1", "ga[3]", "gs.t.d"])
+    );
+    let _ = writeln!(
+        s,
+        "  {{ int l0 = in + {}; int *b = &l0; {{ int l0 = {}; int *c = &l0; *c += *b; l1 += l0; }} *b += 1; g0 += l0; }}",
+        r.below(4),
+        r.below(5)
+    );
+    let i = r.below(3);
+    let _ = writeln!(
+        s,
+        "  {{ int *fp = &qa[{i}].{f}; int *fe = fp + 1; qa[{i}].t.d += (fe - fp) * {k} + *(fe - 1); fp = fe - 1; *fp += in; }}",
+        f = r.pick(&["x", "t.c"]),
+        k = r.below(4)
+    );
+    if seed % 3 == 1 {
+        s.push_str("  int *dp = &l1;\n  { int t = in * 2; if (in == 2) dp = &t; l1 += t; }\n  g0 += *dp;\n");
+    }
+    s
+}
+
 /// `out` for each input 0, 1, 2.
 fn gcc_out(dir: &Path, name: &str, text: &str) -> Vec<Vec<i64>> {
+    gcc_runs(dir, name, text)
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("the generated program is not valid C (sanitizer):\n{text}\n{e}")))
+        .collect()
+}
+
+/// `out` for each input 0, 1, 2, or what the sanitizer said.
+fn gcc_runs(dir: &Path, name: &str, text: &str) -> Vec<Result<Vec<i64>, String>> {
     let main = text.replace("int main(void) {", "int fc_main(void) {");
     let harness = format!(
         "#include <stdio.h>\n#include <stdlib.h>\nvoid __VERIFIER_error(void) {{ printf(\"ERROR\\n\"); exit(0); }}\n\
@@ -206,15 +251,13 @@ fn gcc_out(dir: &Path, name: &str, text: &str) -> Vec<Vec<i64>> {
                 .env("FC_IN", input.to_string())
                 .output()
                 .expect("run the compiled program");
-            assert!(
-                o.status.success(),
-                "the generated program is not valid C (sanitizer):\n{text}\n{}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            String::from_utf8_lossy(&o.stdout)
+            if !o.status.success() {
+                return Err(String::from_utf8_lossy(&o.stderr).into_owned());
+            }
+            Ok(String::from_utf8_lossy(&o.stdout)
                 .lines()
                 .map(|l| l.trim().parse().expect("a number"))
-                .collect()
+                .collect())
         })
         .collect()
 }
@@ -295,6 +338,10 @@ fn generated_pointer_programs_agree_with_gcc_and_every_verdict() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     for seed in 0..n {
         let text = program(seed);
+        if text.contains("dp = &t") {
+            dead_pointer_agrees(dir.path(), &format!("m{seed}"), seed, &text);
+            continue;
+        }
         // The input, then what `mk`'s uninitialised local draws (never read).
         let want = interpreter_agrees(dir.path(), &format!("m{seed}"), seed, &text, 100);
         // Every fourth program: the engines against every run's outcome.
@@ -302,6 +349,42 @@ fn generated_pointer_programs_agree_with_gcc_and_every_verdict() {
             engines_agree(dir.path(), &format!("m{seed}"), seed, &text, &want, true);
         }
     }
+}
+
+/// A program reading a block-scoped local after its block on input 2: gcc's
+/// sanitizer stops there, and so does the interpreter (an invalid pointer
+/// access); on the other inputs both compute the same `out`, and `check`
+/// finds the invalid access.
+fn dead_pointer_agrees(dir: &Path, name: &str, seed: u64, text: &str) {
+    let file = dir.join(format!("{name}.fc.c"));
+    std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    for (input, gcc) in gcc_runs(dir, name, text).into_iter().enumerate() {
+        let choices = format!("{input}{}", ",1".repeat(100));
+        let (_, ran) = focuscheck(&["run", "--choices", &choices, f]);
+        match gcc {
+            Ok(want) => assert_eq!(
+                run_out(&ran),
+                Some(want),
+                "seed {seed}, input {input}: interpreter != gcc\n{ran}\n{text}"
+            ),
+            Err(e) => {
+                assert!(
+                    e.contains("stack-use-after-scope"),
+                    "seed {seed}, input {input}: {e}\n{text}"
+                );
+                assert!(
+                    ran.contains("invalid pointer access in `*dp`"),
+                    "seed {seed}, input {input}: gcc reads a dead local, the interpreter:\n{ran}\n{text}"
+                );
+            }
+        }
+    }
+    let (_, out) = focuscheck(&["check", "--timeout", "60", f]);
+    assert!(
+        out.contains("unsafe: pointer access in `*dp`"),
+        "seed {seed}:\n{out}\n{text}"
+    );
 }
 
 /// `out` as gcc computes it on each input, checked against what the

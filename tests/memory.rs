@@ -719,3 +719,7 @@ int main(void) {
     let doc = json(&["check", &f, "--format", "json"]);
     assert_eq!(cli::first_unsafe(&doc)["line"], 9, "{doc:#}");
 }
+
+// Names that shadow, lifetimes of blocks, steps from field pointers (issue 50).
+#[path = "memory_cases/scopes.rs"]
+mod scopes;

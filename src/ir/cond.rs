@@ -215,6 +215,18 @@ impl Resolver<'_> {
                     })
             }
         };
+        // A local whose address is taken is global storage, `f::x` when
+        // its name is declared elsewhere too (`ir::mem`).
+        let found = found.or_else(|| {
+            let qualified = match proc {
+                Some(_) => id.name.clone(),
+                None => format!("{}::{name}", p.proc(p.entry).name),
+            };
+            p.globals
+                .iter()
+                .copied()
+                .find(|&v| p.var(v).name == qualified && p.var(v).kind == VarKind::Global)
+        });
         let Some(v) = found else {
             let where_ = match proc {
                 Some(pid) => format!("a local of `{}`", p.proc(pid).name),

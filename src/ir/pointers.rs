@@ -21,6 +21,11 @@ pub struct Memory {
     pub index_at: HashMap<String, usize>,
 }
 
+/// One step of a pointer into a field of an array's elements (`&a[1].f +
+/// 1`): the memory model moves its offset by this much, out of the object
+/// (`mem/arith.rs`); more than any such array's length.
+pub const FIELD_STEP: i64 = 1 << 20;
+
 /// An object a pointer can point to.
 #[derive(Clone, Debug)]
 pub struct ObjectName {
@@ -35,6 +40,11 @@ impl ObjectName {
     /// The address of element `off`: `&a[2]`, `&a[2].f`, `&x`.
     pub fn address(&self, off: i64) -> String {
         match self.index_at {
+            // A field of an array's elements: the element, then steps.
+            Some(at) if at < self.base.len() && !(0..FIELD_STEP).contains(&off) => {
+                let (i, k) = (off.rem_euclid(FIELD_STEP), off.div_euclid(FIELD_STEP));
+                format!("&{}[{i}]{} + {k}", &self.base[..at], &self.base[at..])
+            }
             Some(at) => format!("&{}[{off}]{}", &self.base[..at], &self.base[at..]),
             None if off == 0 => format!("&{}", self.base),
             None => format!("&{} + {off}", self.base),

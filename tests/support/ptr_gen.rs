@@ -3,8 +3,12 @@
 //! to a pointer and stores through it, an array of pointers, a pointer
 //! field of a struct, pointers passed to and returned from functions (an
 //! out-parameter too), a pointer chosen by an input, a pointer cast
-//! through `void *`, and heap objects. Every run ends: no loops but
-//! bounded ones, calls only of functions defined before.
+//! through `void *`, and heap objects; names shadowing the object pointed
+//! to (a parameter and a block local named like the global, a `static`
+//! local like the global its pointer reaches, a block local like `main`'s
+//! taken `l0`), a pointer to a block local kept after its block, and
+//! pointers into fields of array elements moved out and back. Every run
+//! ends: no loops but bounded ones, calls only of functions defined before.
 //!
 //! The one input is `in`, in 0..=2, so a run is one choice of `in`.
 //! Needs `support/gen.rs` beside it (its `Rng`).
@@ -31,6 +35,9 @@ void set3(int *r, int v) { set2(r, v * 2); }
 int *pick(int c, int *a, int *b) { if (c) return a; return b; }
 void aim(int **pp, int *t) { *pp = t; }
 void *to_void(int *p) { return p; }
+struct S sa[2];
+void shadow(int *x0, int v) { int *t = x0; { int x0 = v; *t = x0 + 1; } }
+int bump(int *p) { static int x1 = 0; x1++; *p += x1; return x1; }
 ";
 
 /// Int locations every pointer may be aimed at.
@@ -59,7 +66,7 @@ pub fn program(seed: u64, heap: bool) -> String {
     }
     for _ in 0..(4 + r.below(9)) {
         let t = targets[r.below(targets.len() as u64) as usize];
-        let line = match r.below(20) {
+        let line = match r.below(24) {
             0 => format!("p = &{t};"),
             1 => format!("if (in == {}) p = &{t};", r.below(3)),
             2 => "q = p;".to_string(),
@@ -79,6 +86,19 @@ pub fn program(seed: u64, heap: bool) -> String {
             16 => format!("set3(&{t}, {});", value(&mut r)),
             17 => format!("*{}->f += {};", r.pick(&["sp", "(&s0)"]), r.below(3)),
             18 => format!("if (in != {}) {{ q = &{t}; *q = {}; }}", r.below(3), value(&mut r)),
+            20 => format!("shadow({}, {});", r.pick(&["p", "q", "&x0", "&l0"]), value(&mut r)),
+            21 => format!(
+                "{{ int l0 = {}; int *b = &l0; *b += 1; {} = b; }}",
+                value(&mut r),
+                r.pick(&["p", "q"])
+            ),
+            22 => format!(
+                "q = &sa[{}].v; *(q + 1 - 1) = {}; if (in == {}) q = q + 1;",
+                r.below(2),
+                value(&mut r),
+                r.below(3)
+            ),
+            23 => format!("x1 = bump(&{t});"),
             _ => format!("*gp[{}] = {};", r.below(2), value(&mut r)),
         };
         let _ = writeln!(s, "  {line}");

@@ -292,6 +292,14 @@ impl Resolver<'_> {
     fn lookup(&mut self, scope: &Scope, id: &acsl::Ident) -> Option<VarId> {
         let p = self.p;
         let proc = p.proc(scope.proc);
+        // The memory model's storage, named from file scope.
+        if let Some(g) = crate::ir::mem::file_scope_name(&id.name) {
+            return p
+                .globals
+                .iter()
+                .copied()
+                .find(|&v| p.var(v).name == g && p.var(v).kind == VarKind::Global);
+        }
         let local = proc
             .locals
             .iter()

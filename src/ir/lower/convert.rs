@@ -95,6 +95,9 @@ pub(super) fn bit_op(op: BinOp) -> Option<BitOp> {
 impl Cx<'_> {
     /// The variable a name refers to here, without reporting anything.
     pub(super) fn peek_var(&self, fl: &FnLower, id: &ast::Ident) -> Option<VarId> {
+        if let Some(g) = crate::ir::mem::file_scope_name(&id.name) {
+            return self.global_names.get(g).copied();
+        }
         fl.scopes
             .iter()
             .rev()

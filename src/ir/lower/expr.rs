@@ -8,6 +8,9 @@ impl Cx<'_> {
     // ---- names ----
 
     pub(super) fn lookup(&mut self, fl: &FnLower, id: &ast::Ident) -> Option<VarId> {
+        if let Some(g) = crate::ir::mem::file_scope_name(&id.name) {
+            return self.global_names.get(g).copied();
+        }
         for s in fl.scopes.iter().rev() {
             if let Some(&v) = s.get(&id.name) {
                 return Some(v);

@@ -35,7 +35,9 @@ impl Mem {
                 };
                 let mut cur = cur;
                 let off = cur.leaves.pop().expect("two leaves");
-                cur.leaves.push(offset(arith, off, k, span));
+                let tag = cur.leaves.pop().expect("two leaves");
+                let (tag, off) = self.moved(&mut cur.pre, (tag, off), &ty, arith, k, span);
+                cur.leaves = vec![tag, off];
                 cur
             }
             (_, CType::Int(t)) => {
@@ -135,7 +137,7 @@ impl Mem {
             CType::Ptr(_) => {
                 let tag = self.bind_always(&mut pre, cur[0].clone(), IntType::Int);
                 let off = self.bind_always(&mut pre, cur[1].clone(), IntType::Int);
-                let new_off = offset(op, off.clone(), int(1, span), span);
+                let (tag, new_off) = self.moved(&mut pre, (tag, off.clone()), &ty, op, int(1, span), span);
                 (vec![tag.clone(), off], vec![tag, new_off])
             }
             CType::Int(t) => {

@@ -108,3 +108,32 @@ fn is_null(e: &ast::Expr) -> bool {
         _ => false,
     }
 }
+
+/// Functions that can call themselves (directly or through others).
+pub(super) fn recursive_functions(p: &ast::Program) -> HashSet<String> {
+    let mut calls: HashMap<String, Vec<String>> = HashMap::new();
+    for it in &p.items {
+        if let ast::Item::Function(f) = it {
+            let mut out = Vec::new();
+            crate::ir::lower::block_calls(&f.body, &mut out);
+            calls.insert(f.name.name.clone(), out.into_iter().map(|i| i.name).collect());
+        }
+    }
+    let mut rec = HashSet::new();
+    for f in calls.keys() {
+        let mut seen = HashSet::new();
+        let mut stack: Vec<&String> = calls[f].iter().collect();
+        while let Some(g) = stack.pop() {
+            if g == f {
+                rec.insert(f.clone());
+                break;
+            }
+            if seen.insert(g.clone()) {
+                if let Some(next) = calls.get(g) {
+                    stack.extend(next.iter());
+                }
+            }
+        }
+    }
+    rec
+}

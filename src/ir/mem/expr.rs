@@ -340,7 +340,7 @@ impl Mem {
                 },
                 init,
             )) => (init, e),
-            _ => return Self::int_val(mk(ExprKind::StmtExpr(self.block(b)), span)),
+            _ => return Self::int_val(mk(ExprKind::StmtExpr(self.stmt_expr_block(b)), span)),
         };
         let own = |n: &str| {
             init.iter().rev().find_map(|s| match &s.kind {
@@ -353,7 +353,7 @@ impl Mem {
             _ => self.trial_type(e),
         };
         if ty.is_int() {
-            return Self::int_val(mk(ExprKind::StmtExpr(self.block(b)), span));
+            return Self::int_val(mk(ExprKind::StmtExpr(self.stmt_expr_block(b)), span));
         }
         self.scopes.push(HashMap::new());
         let mut stmts: Vec<Stmt> = init.iter().flat_map(|s| self.stmt(s)).collect();
@@ -404,19 +404,27 @@ impl Mem {
             (BinOp::Add | BinOp::Sub, true, false) | (BinOp::Add, false, true) => {
                 let (p, k) = if pa { (va, vb) } else { (vb, va) };
                 let k = self.int_of(k, span);
-                let Val { pre, mut leaves, ty } = p;
+                let Val {
+                    mut pre,
+                    mut leaves,
+                    ty,
+                } = p;
                 let off = leaves.pop().expect("a pointer has two leaves");
+                let tag = leaves.pop().expect("a pointer has two leaves");
                 let arith = if op == BinOp::Sub { BinOp::Sub } else { BinOp::Add };
-                leaves.push(offset(arith, off, k, span));
-                Val { pre, leaves, ty }
+                let (tag, off) = self.moved(&mut pre, (tag, off), &ty, arith, k, span);
+                Val {
+                    pre,
+                    leaves: vec![tag, off],
+                    ty,
+                }
             }
             (BinOp::Sub, true, true) => {
                 let mut pre = va.pre;
                 pre.extend(vb.pre);
-                Self::int_val(wrap(
-                    pre,
-                    bin(BinOp::Sub, va.leaves[1].clone(), vb.leaves[1].clone(), span),
-                ))
+                let p = (va.leaves[0].clone(), va.leaves[1].clone());
+                let diff = self.difference(p, vb.leaves[1].clone(), &va.ty, span);
+                Self::int_val(wrap(pre, diff))
             }
             (BinOp::Eq | BinOp::Ne, true, true) => {
                 let mut pre = va.pre;

@@ -172,7 +172,9 @@ impl Mem {
         }
         let i = self.int_expr(i);
         let off = leaves.pop().expect("two leaves");
-        leaves.push(offset(BinOp::Add, off, i, span));
+        let tag = leaves.pop().expect("two leaves");
+        let (tag, off) = self.moved(&mut pre, (tag, off), &ty, BinOp::Add, i, span);
+        leaves = vec![tag, off];
         let (p3, loc) = self.through(
             Val {
                 pre: vec![],
@@ -255,7 +257,12 @@ impl Mem {
                 let base = if global {
                     r.out.clone()
                 } else {
-                    self.storage_name(&r.out)
+                    self.storage_name(&r.out, r.decl)
+                };
+                let alive = if self.life.nested(r.decl) {
+                    Some(scopes::scope_flag(&base))
+                } else {
+                    owner.as_ref().map(|f| self.alive_flag(f))
                 };
                 self.found.insert(
                     r.decl,
@@ -264,6 +271,7 @@ impl Mem {
                         ty: r.ty.clone(),
                         len: r.len.clone(),
                         owner,
+                        alive,
                     },
                 );
             }
@@ -367,8 +375,8 @@ impl Mem {
         let k = self.access(span);
         let invalid = || vec![call(INVALID_ACCESS, vec![int(k, span)], span)];
         let mut out = Vec::new();
-        if let Some(f) = &o.owner {
-            let dead = bin(BinOp::Eq, var(&self.alive_flag(f), span), int(0, span), span);
+        if let Some(flag) = &o.alive {
+            let dead = bin(BinOp::Eq, var(flag, span), int(0, span), span);
             out.push(if_(dead, invalid(), vec![], span));
         }
         if let Some(h) = &o.heap {
@@ -399,7 +407,10 @@ impl Mem {
                     .leaves(&o.ty)
                     .ok()
                     .and_then(|l| l.first().map(|l| l.path.clone()));
-                let storage = var(&format!("{}{}", o.base, leaf.unwrap_or_default()), span);
+                let storage = var(
+                    &super::file_scope(&format!("{}{}", o.base, leaf.unwrap_or_default())),
+                    span,
+                );
                 let beyond = vec![call(BEYOND_MODEL, vec![int(o.tag, span), storage], span)];
                 out.push(if_(
                     bin(BinOp::Ge, off.clone(), len.clone(), span),
@@ -408,6 +419,12 @@ impl Mem {
                     span,
                 ));
             }
+        }
+        // A step out of a field of a heap array's element (`arith.rs`):
+        // past the object, however long the allocation.
+        if o.heap.is_some() && o.index_at.is_some_and(|at| at < o.base.len()) {
+            let past = bin(BinOp::Ge, off.clone(), int(crate::ir::pointers::FIELD_STEP, span), span);
+            out.push(if_(past, invalid(), vec![], span));
         }
         if o.len.is_none() && !matches!(off.kind, ExprKind::Int(0, _)) {
             let bad = bin(BinOp::Ne, off.clone(), int(0, span), span);
@@ -418,7 +435,7 @@ impl Mem {
 
     /// Leaf `path` of object `o` at offset `off`, as an expression.
     pub(super) fn storage(&mut self, o: &objects::Obj, path: &str, off: &Expr, span: Span) -> Expr {
-        let name = format!("{}{path}", o.base);
+        let name = super::file_scope(&format!("{}{path}", o.base));
         let k = self.access(span) as u32;
         match o.len {
             Some(_) => mk(

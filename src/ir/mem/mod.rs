@@ -17,6 +17,7 @@
 //! A program without pointers or structs is returned unchanged.
 
 mod acsl;
+mod arith;
 mod assign;
 mod call;
 mod expr;
@@ -24,6 +25,7 @@ mod heap;
 mod loc;
 mod objects;
 mod params;
+mod scopes;
 mod stmt;
 mod types;
 mod unions;
@@ -43,6 +45,19 @@ use types::Types;
 /// storage can share its name (a taken local `ret` of `f` is `f::ret`).
 pub fn ret_leaf(func: &str, path: &str) -> String {
     format!("{func}::(ret){path}")
+}
+
+/// An object's storage named from file scope (`::a`): an access through a
+/// pointer reaches the global `a` even where a parameter or local `a`
+/// shadows it. Lowering and contract resolution look such a name up among
+/// the globals only (`file_scope_name`).
+pub fn file_scope(name: &str) -> String {
+    format!("::{name}")
+}
+
+/// The global a name written by `file_scope` names.
+pub fn file_scope_name(name: &str) -> Option<&str> {
+    name.strip_prefix("::")
 }
 
 /// The label after a function's prologue, where its contract's starting
@@ -84,7 +99,9 @@ pub fn eliminate(
     m.run(p); // discovers the objects
     let taken = std::mem::take(&mut m.found);
     let sites = std::mem::take(&mut m.heap_sites);
+    let life = m.life.found();
     let mut m = Mem::new(p, entry);
+    m.life = life;
     m.setup_annotations(annots, &file.text);
     m.setup_objects(taken);
     m.setup_heap(sites, file, opts.heap_elems as i64);
@@ -169,7 +186,10 @@ struct Taken {
     base: String,
     ty: CType,
     len: Option<ast::Expr>,
+    /// The function whose call it lives in (not the entry).
     owner: Option<String>,
+    /// Its flag of being alive (`objects::Obj::alive`).
+    alive: Option<String>,
 }
 
 struct Mem {
@@ -185,6 +205,11 @@ struct Mem {
     globals: HashMap<String, VarInfo>,
     /// How often each name is declared anywhere (to rename taken locals).
     name_uses: HashMap<String, usize>,
+    /// Each local declaration's place among its function's declarations
+    /// of the same name (1, 2, ...), by declaration number.
+    ordinal: HashMap<usize, usize>,
+    /// The current function's declarations so far, by name.
+    fn_seen: HashMap<String, usize>,
     /// Globals to add (taken locals, alive flags, return leaves).
     extra_globals: Vec<ast::VarDecl>,
     diags: Vec<Diag>,
@@ -229,6 +254,8 @@ struct Mem {
     /// Heap objects whose size may exceed the elements the model holds
     /// (an entry's pointer parameters under a contract, `params.rs`).
     unbounded: HashSet<String>,
+    /// Block-scoped locals' lifetimes (`scopes.rs`).
+    life: scopes::Lifetimes,
 }
 
 impl Mem {
@@ -243,6 +270,8 @@ impl Mem {
             sigs: HashMap::new(),
             globals: HashMap::new(),
             name_uses: HashMap::new(),
+            ordinal: HashMap::new(),
+            fn_seen: HashMap::new(),
             extra_globals: Vec::new(),
             diags: Vec::new(),
             next_decl: 0,
@@ -268,6 +297,7 @@ impl Mem {
             params: HashSet::new(),
             fn_start: HashMap::new(),
             unbounded: HashSet::new(),
+            life: scopes::Lifetimes::default(),
         };
         for it in &p.items {
             match it {
@@ -280,14 +310,16 @@ impl Mem {
                             ret: f.ret_mem.clone(),
                         },
                     );
-                    for q in &f.params {
-                        if let Some(n) = &q.name {
-                            *m.name_uses.entry(n.name.clone()).or_default() += 1;
-                        }
+                    let mut names: Vec<String> = f
+                        .params
+                        .iter()
+                        .filter_map(|q| q.name.as_ref())
+                        .map(|n| n.name.clone())
+                        .collect();
+                    crate::ir::lower::block_decls(&f.body, &mut |d| names.push(d.name.name.clone()));
+                    for n in names {
+                        *m.name_uses.entry(n).or_default() += 1;
                     }
-                    crate::ir::lower::block_decls(&f.body, &mut |d| {
-                        *m.name_uses.entry(d.name.name.clone()).or_default() += 1
-                    });
                 }
                 ast::Item::Globals(ds) => {
                     for d in ds {
@@ -338,7 +370,7 @@ impl Mem {
         for (id, t) in &found {
             self.taken.insert(*id);
             self.objects
-                .add(&self.types, &t.base, &t.ty, t.len.as_ref(), t.owner.as_deref());
+                .add(&self.types, &t.base, &t.ty, t.len.as_ref(), t.alive.as_deref());
             if let Some(f) = &t.owner {
                 self.owners.insert(f.clone());
             }
@@ -370,14 +402,28 @@ impl Mem {
             .or_else(|| self.globals.get(name))
     }
 
-    /// The name taken storage of declaration `decl` has (first pass: its
-    /// own name).
-    fn storage_name(&self, name: &str) -> String {
+    /// The name of the global storage of local declaration `decl` when its
+    /// address is taken: its own name when nothing else is declared so,
+    /// else `f::x`, and `f::x#2` for the second `x` of `f` (in another
+    /// block), so that no two objects share storage.
+    fn storage_name(&self, name: &str, decl: usize) -> String {
         if self.name_uses.get(name).copied().unwrap_or(0) <= 1 {
-            name.to_string()
-        } else {
-            format!("{}::{name}", self.func)
+            return name.to_string();
         }
+        let func = &self.func;
+        match self.ordinal.get(&decl).copied().unwrap_or(1) {
+            1 => format!("{func}::{name}"),
+            k => format!("{func}::{name}#{k}"),
+        }
+    }
+
+    /// A new local declaration (or parameter) of `name`: its number.
+    fn new_local(&mut self, name: &str) -> usize {
+        let decl = self.new_decl();
+        let k = self.fn_seen.entry(name.to_string()).or_default();
+        *k += 1;
+        self.ordinal.insert(decl, *k);
+        decl
     }
 
     /// A running-call flag, named so that no storage can share its name

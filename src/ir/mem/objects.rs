@@ -18,9 +18,10 @@ pub struct Obj {
     pub ty: CType,
     /// Number of elements, for an array object.
     pub len: Option<ast::Expr>,
-    /// The function whose call it lives in (a local of a function other than
-    /// the entry): valid only while that call runs.
-    pub owner: Option<String>,
+    /// The flag saying its storage is alive (a local of a function other
+    /// than the entry: the call runs, `f::(alive)`; a block-scoped local:
+    /// its block runs, `scopes.rs`).
+    pub alive: Option<String>,
     /// For an array: where its index goes in `base` (`a` then `[i]`; field
     /// `f` of an array of structs `a` is `a.f`, indexed at 1: `a[i].f`).
     pub index_at: Option<usize>,
@@ -29,11 +30,11 @@ pub struct Obj {
     pub heap: Option<String>,
 }
 
-/// What an object's validity depends on: the call it lives in, or the
-/// heap object it is part of.
+/// What an object's validity depends on: the flag of the call or block
+/// it lives in, or the heap object it is part of.
 #[derive(Clone, Copy)]
 struct Life<'a> {
-    owner: Option<&'a str>,
+    alive: Option<&'a str>,
     heap: Option<&'a str>,
 }
 
@@ -44,15 +45,15 @@ pub struct Objects {
 
 impl Objects {
     /// Adds an object and, for a struct, every field of it (recursively).
-    pub fn add(&mut self, types: &Types, base: &str, ty: &CType, len: Option<&ast::Expr>, owner: Option<&str>) {
-        let life = Life { owner, heap: None };
+    pub fn add(&mut self, types: &Types, base: &str, ty: &CType, len: Option<&ast::Expr>, alive: Option<&str>) {
+        let life = Life { alive, heap: None };
         self.add_at(types, base, ty, len, life, len.map(|_| base.len()));
     }
 
     /// Adds the object of an allocating call: an array of `len` elements.
     pub fn add_heap(&mut self, types: &Types, base: &str, ty: &CType, len: &ast::Expr) {
         let life = Life {
-            owner: None,
+            alive: None,
             heap: Some(base),
         };
         self.add_at(types, base, ty, Some(len), life, Some(base.len()));
@@ -75,7 +76,7 @@ impl Objects {
             base: base.to_string(),
             ty: ty.clone(),
             len: len.cloned(),
-            owner: life.owner.map(str::to_string),
+            alive: life.alive.map(str::to_string),
             index_at,
             heap: life.heap.map(str::to_string),
         });

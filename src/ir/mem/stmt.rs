@@ -7,7 +7,7 @@ use crate::syntax::ast::{Block, Cond, Init, Param, Stmt, StmtKind, VarDecl};
 
 impl Mem {
     pub(super) fn run(&mut self, p: &ast::Program) -> ast::Program {
-        let recursive = recursive_functions(p);
+        let recursive = super::call::recursive_functions(p);
         let mut items = Vec::new();
         for it in &p.items {
             match it {
@@ -37,17 +37,17 @@ impl Mem {
     /// A new declaration of `name`: its number, whether its address is
     /// taken, and the name its value goes by.
     fn declared(&mut self, name: &str) -> (usize, bool, String) {
-        let decl = self.new_decl();
+        let decl = self.new_local(name);
         let taken = self.taken.contains(&decl);
         let out = if taken {
-            self.storage_name(name)
+            self.storage_name(name, decl)
         } else {
             name.to_string()
         };
         (decl, taken, out)
     }
 
-    fn new_decl(&mut self) -> usize {
+    pub(super) fn new_decl(&mut self) -> usize {
         self.next_decl += 1;
         self.next_decl
     }
@@ -199,6 +199,7 @@ impl Mem {
 
     fn function(&mut self, f: &ast::Function, recursive: bool) -> ast::Function {
         self.func = f.name.name.clone();
+        self.fn_seen.clear();
         self.scopes = vec![HashMap::new()];
         self.temps.clear();
         self.heap_temps.clear();
@@ -491,20 +492,32 @@ impl Mem {
 
     fn block_in(&mut self, b: &Block, scope: bool) -> Block {
         if scope {
-            self.scopes.push(HashMap::new());
+            self.open_block();
         }
         let mut stmts = Vec::new();
         for s in &b.stmts {
             stmts.extend(self.stmt(s));
         }
         if scope {
-            self.scopes.pop();
+            // The end of the block, where its locals die, when it can be
+            // reached by falling through.
+            let end = Span::new(b.span.hi.saturating_sub(1) as usize, b.span.hi as usize);
+            let ends = self.close_block(end);
+            let jumps = |s: &Stmt| {
+                matches!(
+                    s.kind,
+                    StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_)
+                )
+            };
+            if !b.stmts.last().is_some_and(jumps) {
+                stmts.extend(ends);
+            }
         }
         Block { stmts, span: b.span }
     }
 
     /// One statement, as one (a block when several).
-    fn one(&mut self, s: &Stmt) -> Box<Stmt> {
+    pub(super) fn one(&mut self, s: &Stmt) -> Box<Stmt> {
         let mut out = self.stmt(s);
         if out.len() == 1 {
             return Box::new(out.pop().expect("one"));
@@ -546,14 +559,18 @@ impl Mem {
             }
             StmtKind::While(c, b) => {
                 let c = self.cond(c);
-                StmtKind::While(c, self.one(b))
+                let outside = self.life_depth();
+                StmtKind::While(c, self.jump_body(b, outside, true))
             }
             StmtKind::DoWhile(b, c) => {
-                let b = self.one(b);
+                let outside = self.life_depth();
+                let b = self.jump_body(b, outside, true);
                 StmtKind::DoWhile(b, self.cond(c))
             }
             StmtKind::For(i, c, st, b) => {
-                self.scopes.push(HashMap::new());
+                // A `for` is a block: a `break` ends its declarations too.
+                let outside = self.life_depth();
+                self.open_block();
                 let i = i.as_ref().map(|i| self.one(i));
                 let c = c.as_ref().map(|c| self.cond(c));
                 let st = st.as_ref().map(|st| {
@@ -561,17 +578,20 @@ impl Mem {
                     let stmts = self.discard(v, st.span);
                     wrap(stmts, int(0, st.span))
                 });
-                let b = self.one(b);
-                self.scopes.pop();
-                StmtKind::For(i, c, st, b)
+                let b = self.jump_body(b, outside, true);
+                let mut out = vec![stmt(StmtKind::For(i, c, st, b), span)];
+                out.extend(self.close_block(span));
+                return out;
             }
             StmtKind::Switch(e, b) => {
                 let e = self.int_expr(e);
-                StmtKind::Switch(e, self.one(b))
+                let outside = self.life_depth();
+                StmtKind::Switch(e, self.jump_body(b, outside, false))
             }
             StmtKind::Case(e, b) => StmtKind::Case(e.clone(), self.one(b)),
             StmtKind::Default(b) => StmtKind::Default(self.one(b)),
             StmtKind::Labeled(l, b) => {
+                self.label_here(&l.name);
                 if let Some(&i) = self.markers.get(&(l.span.lo, l.span.hi)) {
                     self.rewrite_annotation(i);
                 }
@@ -584,18 +604,24 @@ impl Mem {
                 out.push(s.clone());
                 return out;
             }
-            k @ (StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Empty) => k.clone(),
+            k @ (StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_)) => {
+                let mut out = self.leaving(k, span);
+                out.push(s.clone());
+                return out;
+            }
+            StmtKind::Empty => StmtKind::Empty,
         };
         vec![stmt(kind, span)]
     }
 
     /// Before the function returns: its taken locals die.
     fn leave(&mut self, span: Span) -> Vec<Stmt> {
+        let mut out = self.leaving(&StmtKind::Return(None), span);
         if self.owners.contains(&self.func) && self.func != self.entry {
             let flag = self.alive_flag(&self.func);
-            return vec![assign(var(&flag, span), int(0, span), span)];
+            out.push(assign(var(&flag, span), int(0, span), span));
         }
-        vec![]
+        out
     }
 
     fn ret(&mut self, e: &ast::Expr, span: Span) -> Vec<Stmt> {
@@ -631,7 +657,8 @@ impl Mem {
         let mut kept = Vec::new();
         let mut out = Vec::new();
         for d in ds {
-            let decl = self.new_decl();
+            let decl = self.new_local(&d.name.name);
+            let in_block = self.declared_in_block(decl);
             if d.is_static && !d.ctype.is_int() {
                 self.unsupported(d.span, "`static` locals of pointer or struct type are not supported");
             }
@@ -643,7 +670,7 @@ impl Mem {
                 if !kept.is_empty() {
                     out.push(stmt(StmtKind::Decl(std::mem::take(&mut kept)), span));
                 }
-                let name = self.storage_name(&d.name.name);
+                let name = self.storage_name(&d.name.name, decl);
                 let info = VarInfo {
                     out: name.clone(),
                     ty: d.ctype.clone(),
@@ -661,6 +688,10 @@ impl Mem {
                     }
                 }
                 self.taken_storage(&name, &d.ctype, d.array.as_ref(), d.span);
+                if in_block && self.emit {
+                    let starts = self.lifetime_starts(&name, d.span);
+                    out.push(starts);
+                }
                 self.scopes
                     .last_mut()
                     .expect("a scope")
@@ -737,33 +768,4 @@ impl Mem {
         }
         out
     }
-}
-
-/// Functions that can call themselves (directly or through others).
-fn recursive_functions(p: &ast::Program) -> HashSet<String> {
-    let mut calls: HashMap<String, Vec<String>> = HashMap::new();
-    for it in &p.items {
-        if let ast::Item::Function(f) = it {
-            let mut out = Vec::new();
-            crate::ir::lower::block_calls(&f.body, &mut out);
-            calls.insert(f.name.name.clone(), out.into_iter().map(|i| i.name).collect());
-        }
-    }
-    let mut rec = HashSet::new();
-    for f in calls.keys() {
-        let mut seen = HashSet::new();
-        let mut stack: Vec<&String> = calls[f].iter().collect();
-        while let Some(g) = stack.pop() {
-            if g == f {
-                rec.insert(f.clone());
-                break;
-            }
-            if seen.insert(g.clone()) {
-                if let Some(next) = calls.get(g) {
-                    stack.extend(next.iter());
-                }
-            }
-        }
-    }
-    rec
 }

@@ -431,22 +431,47 @@ impl Mem {
         }
     }
 
+    /// `k` elements from a pointer (`tag`) to `to` as an offset, or
+    /// (`back`) an offset as elements: steps out of a field of an array's
+    /// elements as the code's (`arith.rs`).
+    fn a_step(&mut self, tag: &AE, to: &CType, k: AE, back: bool, span: Span) -> AE {
+        let tags = self.field_tags(to, span);
+        if tags.is_empty() {
+            return k;
+        }
+        let field = any(
+            tags.iter()
+                .map(|&t| abin(AB::Eq, tag.clone(), aint(t, span), span))
+                .collect(),
+            span,
+        );
+        let step = aint(crate::ir::pointers::FIELD_STEP, span);
+        let scaled = abin(if back { AB::Div } else { AB::Mul }, k.clone(), step, span);
+        ite(field, scaled, k, span)
+    }
+
     /// `a + b`, `a - b`: pointer arithmetic by elements, as C.
     fn arith(&mut self, op: AB, a: &AE, b: &AE, cx: &Cx, span: Span) -> Value {
         match (self.value(a, cx), self.value(b, cx)) {
             (Value::Int(x), Value::Int(y)) => Value::Int(abin(op, x, y, span)),
-            (Value::Ptr { tag, off, to }, Value::Int(k)) => Value::Ptr {
-                tag,
-                off: abin(op, off, k, span),
-                to,
-            },
-            (Value::Int(k), Value::Ptr { tag, off, to }) if op == AB::Add => Value::Ptr {
-                tag,
-                off: abin(AB::Add, off, k, span),
-                to,
-            },
-            (Value::Ptr { off: o1, .. }, Value::Ptr { off: o2, .. }) if op == AB::Sub => {
-                Value::Int(abin(AB::Sub, o1, o2, span))
+            (Value::Ptr { tag, off, to }, Value::Int(k)) => {
+                let step = self.a_step(&tag, &to, k, false, span);
+                Value::Ptr {
+                    tag,
+                    off: abin(op, off, step, span),
+                    to,
+                }
+            }
+            (Value::Int(k), Value::Ptr { tag, off, to }) if op == AB::Add => {
+                let step = self.a_step(&tag, &to, k, false, span);
+                Value::Ptr {
+                    tag,
+                    off: abin(AB::Add, off, step, span),
+                    to,
+                }
+            }
+            (Value::Ptr { tag, off: o1, to }, Value::Ptr { off: o2, .. }) if op == AB::Sub => {
+                Value::Int(self.a_step(&tag, &to, abin(AB::Sub, o1, o2, span), true, span))
             }
             _ => {
                 self.acsl_error(
@@ -499,7 +524,10 @@ impl Mem {
                 let p = self.value(a, cx);
                 let i = self.int_term(i, cx);
                 match p {
-                    Value::Ptr { tag, off, to } => self.a_through(tag, abin(AB::Add, off, i, span), to, span),
+                    Value::Ptr { tag, off, to } => {
+                        let step = self.a_step(&tag, &to, i, false, span);
+                        self.a_through(tag, abin(AB::Add, off, step, span), to, span)
+                    }
                     _ => {
                         self.acsl_error(span, "only arrays and pointers can be indexed");
                         self.dummy_place(span)
@@ -726,7 +754,7 @@ impl Mem {
         let objs = self.objects_for(tag, obj_ty);
         let mut out = ae(AK::Invalid, span);
         for o in objs.iter().rev() {
-            let storage = format!("{}{path}", o.base);
+            let storage = crate::ir::mem::file_scope(&format!("{}{path}", o.base));
             let read = ae(
                 AK::Storage(
                     AI {
@@ -753,8 +781,8 @@ impl Mem {
     /// gives its length) can be accessed: alive, allocated, inside.
     fn valid_in(&mut self, o: &Obj, storage: &str, lo: &AE, hi: &AE, cx: &Cx, span: Span) -> AE {
         let mut parts = Vec::new();
-        if let Some(f) = &o.owner {
-            let flag = self.name_ref(&self.alive_flag(f), span, cx);
+        if let Some(flag) = &o.alive {
+            let flag = self.name_ref(flag, span, cx);
             parts.push(abin(AB::Ne, flag, aint(0, span), span));
         }
         if let Some(h) = &o.heap {

@@ -60,7 +60,7 @@ impl Mem {
                 .leaves(&o.ty)
                 .ok()
                 .and_then(|l| l.first().map(|l| l.path.clone()));
-            let storage = format!("{}{}", o.base, first.unwrap_or_default());
+            let storage = crate::ir::mem::file_scope(&format!("{}{}", o.base, first.unwrap_or_default()));
             let here = abin(AB::Eq, tag.clone(), aint(o.tag, span), span);
             let valid = self.valid_in(o, &storage, &lo, &hi, cx, span);
             cases.push(all(vec![here, valid], span));
@@ -224,7 +224,7 @@ impl Mem {
                     let here = abin(AB::Eq, tag.clone(), aint(o.tag, span), span);
                     for leaf in &leaves {
                         let name = AI {
-                            name: format!("{}{path}{}", o.base, leaf.path),
+                            name: crate::ir::mem::file_scope(&format!("{}{path}{}", o.base, leaf.path)),
                             span,
                         };
                         let inner = match o.len {

@@ -1,0 +1,105 @@
+//! Pointer arithmetic. An offset counts elements of the object a pointer
+//! points into, except in an object that is a field of an array's
+//! elements (`a.f` of `struct S a[4]`, pointed into by `&a[1].f`): its
+//! offset is the element's index, and one step of the pointer leaves the
+//! field, so it moves by `FIELD_STEP` — past every element, outside the
+//! object (as `(&s.f)[1]` is for a lone struct) until steps come back.
+//! gcc reads the next field there; C calls it undefined.
+
+use super::expr::*;
+use super::*;
+use crate::ir::pointers::FIELD_STEP;
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Stmt};
+
+impl Mem {
+    /// The tags of the objects of type `ty` that are fields of an array's
+    /// elements.
+    pub(super) fn field_tags(&mut self, ty: &CType, span: Span) -> Vec<i64> {
+        let objs: Vec<_> = self
+            .objects
+            .of_type(ty)
+            .filter(|o| o.index_at.is_some_and(|at| at < o.base.len()))
+            .cloned()
+            .collect();
+        for o in &objs {
+            let len = o.len.as_ref().and_then(crate::ir::lower::const_eval);
+            if len.is_none_or(|n| n >= FIELD_STEP) {
+                self.unsupported(
+                    span,
+                    format!("a pointer to a field of `{}`, an array of {FIELD_STEP} or more elements or of a size not constant, is not supported", o.base),
+                );
+            }
+        }
+        objs.iter().map(|o| o.tag).collect()
+    }
+
+    /// Whether `tag` names none of `tags`: a test of the model's own, at an
+    /// access's span so that views leave it out (`Program::is_access_branch`;
+    /// `!=`, so no view reads it as the case of a split).
+    fn tag_not_in(&mut self, tag: &Expr, tags: &[i64], span: Span) -> Expr {
+        self.access(span);
+        let ne = |k: i64| bin(BinOp::Ne, tag.clone(), int(k, span), span);
+        let mut it = tags.iter();
+        let first = ne(*it.next().expect("a tag"));
+        it.fold(first, |acc, &k| bin(BinOp::And, acc, ne(k), span))
+    }
+
+    /// The leaves of pointer (`tag`, `off`) to `ty` moved by `op` (`+`,
+    /// `-`) `k` elements; `tag` is read once, into a temporary, before the
+    /// offset is computed.
+    pub(super) fn moved(
+        &mut self,
+        pre: &mut Vec<Stmt>,
+        ptr: (Expr, Expr),
+        ty: &CType,
+        op: BinOp,
+        k: Expr,
+        span: Span,
+    ) -> (Expr, Expr) {
+        let (tag, off) = ptr;
+        let ty = pointee(ty).cloned().unwrap_or(CType::Void);
+        let tags = self.field_tags(&ty, span);
+        if tags.is_empty() {
+            return (tag, offset(op, off, k, span));
+        }
+        let mut tag = self.bind_always(pre, tag, IntType::Int);
+        // At the access's span: a copy lowering makes of it is the model's.
+        tag.span = span;
+        let k = self.bind(pre, k, IntType::Int);
+        let step = mk(
+            ExprKind::Ternary(
+                Box::new(self.tag_not_in(&tag, &tags, span)),
+                Box::new(k.clone()),
+                Box::new(offset(BinOp::Mul, k, int(FIELD_STEP, span), span)),
+            ),
+            span,
+        );
+        // Computed before the pointer's leaves are written (a view shows
+        // them together).
+        let off = self.bind(pre, offset(op, off, step, span), IntType::Int);
+        (tag, off)
+    }
+
+    /// `p - q` in elements: the offsets' difference, in a field of an
+    /// array's elements counted in steps.
+    pub(super) fn difference(&mut self, p: (Expr, Expr), q_off: Expr, ty: &CType, span: Span) -> Expr {
+        let (tag, off) = p;
+        let diff = bin(BinOp::Sub, off, q_off, span);
+        let ty = pointee(ty).cloned().unwrap_or(CType::Void);
+        let tags = self.field_tags(&ty, span);
+        if tags.is_empty() {
+            return diff;
+        }
+        let mut pre = Vec::new();
+        let diff = self.bind(&mut pre, diff, IntType::Int);
+        let e = mk(
+            ExprKind::Ternary(
+                Box::new(self.tag_not_in(&tag, &tags, span)),
+                Box::new(diff.clone()),
+                Box::new(bin(BinOp::Div, diff, int(FIELD_STEP, span), span)),
+            ),
+            span,
+        );
+        wrap(pre, e)
+    }
+}
