@@ -435,3 +435,90 @@ fn annotations_reading_invalid_memory() {
         (Some("assert"), Some(3))
     );
 }
+
+/// Issue 50: the entry's pointer parameters of one type may point to the
+/// same place, unless the contract says `\separated`. `f(&a, &a)` with
+/// `a == 5` returns 1, so the postcondition is false there: `verify` must
+/// not prove it and `check` must find it in every engine; with
+/// `\separated(p, q)` both prove it.
+#[test]
+fn entry_parameters_that_may_alias() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "/*@ requires \\valid(p) && \\valid(q);\n    ensures \\result == \\old(*q);\n    assigns *p; */\nint f(int *p, int *q) { *p = 1; return *q; }\n";
+    let alias = cli::write(dir.path(), "alias.c", text);
+    let alias_file = alias.clone();
+    let apart = cli::write(
+        dir.path(),
+        "apart.c",
+        &text.replace("\\valid(q);", "\\valid(q) && \\separated(p, q);"),
+    );
+    let verify = |file: &str| {
+        let (code, out, err) = focuscheck(&["verify", file, "--entry", "f", "--vcs", "all", "--format", "json"]);
+        let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+        let vcs: Vec<Value> = doc["functions"][0]["vcs"].as_array().expect("vcs").clone();
+        (code, vcs)
+    };
+    let (code, all) = verify(&alias);
+    assert_eq!(code, 1, "{all:#?}");
+    let bad = failed(&all);
+    assert!(
+        !bad.is_empty() && bad.iter().all(|v| v["kind"] == "ens_post"),
+        "{bad:#?}"
+    );
+    assert!(bad.iter().any(|v| v["replayed"] == true), "{bad:#?}");
+    let (code, all) = verify(&apart);
+    assert_eq!(code, 0, "{:#?}", failed(&all));
+    assert!(all.iter().all(|v| v["status"] == "proved"), "{all:#?}");
+
+    for engine in ["fsum", "vc", "auto"] {
+        let verdict = |file: &str| {
+            let (_, out, err) = focuscheck(&["check", file, "--entry", "f", "--engine", engine, "--format", "json"]);
+            let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+            let post = doc["conditions"]
+                .as_array()
+                .expect("conditions")
+                .iter()
+                .find(|c| c["condition"].as_str().is_some_and(|t| t.contains("ensures")))
+                .cloned()
+                .unwrap_or_else(|| panic!("a postcondition: {doc:#}"));
+            post["verdict"].as_str().unwrap_or("").to_string()
+        };
+        assert_eq!(verdict(&alias), "unsafe", "{engine}");
+        assert_eq!(verdict(&apart), "safe", "{engine}");
+    }
+    // The run of `f(&a, &a)`, `a == 5`: `q` points where `p` does (its
+    // input says so), and the postcondition fails.
+    let run = |alias: &str| {
+        let (_, out, _) = focuscheck(&[
+            "run",
+            &alias_file,
+            "--entry",
+            "f",
+            "--input",
+            "p=1",
+            "--input",
+            "q=1",
+            "--input",
+            "p@entry[0]=5",
+            "--input",
+            "p@entry::(bytes)=4",
+            "--input",
+            "q@entry::(bytes)=4",
+            "--input",
+            alias,
+            "--fill",
+            "0",
+        ]);
+        out
+    };
+    assert!(
+        run("q@entry::(alias_p)=1").contains("ensures"),
+        "{}",
+        run("q@entry::(alias_p)=1")
+    );
+    assert!(
+        run("q@entry::(alias_p)=0").contains("finished without error"),
+        "{}",
+        run("q@entry::(alias_p)=0")
+    );
+}

@@ -178,6 +178,38 @@ fn check_doomed_adds_the_findings() {
     assert!(d.get("doomed").is_none());
 }
 
+/// Issue 50: whatever the calling context, `f(&a, &a)` included. Its
+/// pointer parameters may point to the same place, and then the assertion
+/// holds: no point is doomed (every one was when each parameter had an
+/// array of its own). With distinct types they cannot alias, and the
+/// assertion's line is doomed.
+#[test]
+fn entry_parameters_that_may_alias_doom_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "extern void __VERIFIER_error(void);\nvoid __VERIFIER_assert(int c) { if (!c) { ERROR: __VERIFIER_error(); } }\nvoid f(int *p, int *q) {\n  *p = 1;\n  *q = 2;\n  __VERIFIER_assert(*p == 2);\n}\n";
+    let same = dir.path().join("same.c");
+    std::fs::write(&same, text).unwrap();
+    for extra in [&[][..], &["--valid-params"][..]] {
+        let mut args = vec![same.to_str().unwrap(), "--entry", "f"];
+        args.extend_from_slice(extra);
+        let (code, d) = json(&args);
+        assert_eq!(code, 0, "{extra:?}: {d:#}");
+        assert_eq!(d["doomed"].as_array().unwrap().len(), 0, "{extra:?}: {d:#}");
+    }
+    let apart = dir.path().join("apart.c");
+    std::fs::write(&apart, text.replace("int *q", "unsigned *q")).unwrap();
+    let (code, d) = json(&[apart.to_str().unwrap(), "--entry", "f", "--valid-params"]);
+    assert_eq!(code, 1, "{d:#}");
+    assert!(
+        d["doomed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| lines(&r["lines"]).contains(&6)),
+        "{d:#}"
+    );
+}
+
 #[test]
 fn unreachable_code_is_a_note_and_the_exit_code_stays_0() {
     let dir = std::env::temp_dir().join(format!("focuscheck-doomed-{}", std::process::id()));

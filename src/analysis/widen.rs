@@ -201,7 +201,7 @@ impl Explorer<'_> {
             return;
         }
         let fresh_values: Vec<u32> = now
-            .into_iter()
+            .iter()
             .enumerate()
             .filter(|(j, v)| !lv.had(*j as u32, v))
             .map(|(j, _)| j as u32)
@@ -209,11 +209,45 @@ impl Explorer<'_> {
         if fresh_values.is_empty() {
             return;
         }
+        let fresh_values = self.whole_arrays(l, &slots, &now, fresh_values);
         if self.loops.has_exit_test[l as usize] {
             lv.pending = fresh_values;
         } else {
             self.widen(c, proc, l, &fresh_values, w);
         }
+    }
+
+    /// The slots to widen when `fresh` changed: an array with a changed
+    /// element is widened whole (each element not holding its widening
+    /// symbol yet). Element by element, a loop writing at a widened index
+    /// made a state for every subset of elements written so far: twice the
+    /// states per element, 2 million for a `malloc` of `--heap-elems 16`
+    /// whose elements past the allocated size no run writes (issue 50).
+    fn whole_arrays(&self, l: u32, slots: &[(VarId, u32)], now: &[Value], fresh: Vec<u32>) -> Vec<u32> {
+        let p = self.cx.p;
+        let arrays: std::collections::HashSet<VarId> = fresh
+            .iter()
+            .map(|&j| slots[j as usize].0)
+            .filter(|&v| p.var(v).len.is_some())
+            .collect();
+        if arrays.is_empty() {
+            return fresh;
+        }
+        let head = self.cx.a.loops[l as usize].head;
+        let widened = |var: VarId, k: u32, v: &Value| {
+            let key = self.frames.slot_key(var, k);
+            v.syms().into_iter().any(|s| match s {
+                Sym::Alpha(AlphaKey::Widen(h, x), _) if h == head && x == key => *v == Value::sym(s),
+                _ => false,
+            })
+        };
+        let mut out: std::collections::BTreeSet<u32> = fresh.into_iter().collect();
+        for (j, &(var, k)) in slots.iter().enumerate() {
+            if arrays.contains(&var) && !widened(var, k, &now[j]) {
+                out.insert(j as u32);
+            }
+        }
+        out.into_iter().collect()
     }
 
     /// Replaces the given slots of what the loop writes by fresh abstraction

@@ -238,6 +238,10 @@ struct Mem {
     wrappers: HashMap<String, wrappers::Wrapper>,
     /// The entry's pointer parameters, to their objects (`params.rs`).
     entry_params: HashMap<String, String>,
+    /// The entry's pointer parameters in order, with their pointee types,
+    /// and the names each one's output got (`params.rs`: aliasing).
+    entry_order: Vec<(String, CType)>,
+    entry_outs: HashMap<String, String>,
     /// `--valid-params`.
     valid_params: bool,
     /// The file's annotations as parsed, and as rewritten (`acsl.rs`).
@@ -289,6 +293,8 @@ impl Mem {
             index_at: HashMap::new(),
             wrappers: HashMap::new(),
             entry_params: HashMap::new(),
+            entry_order: Vec::new(),
+            entry_outs: HashMap::new(),
             valid_params: false,
             annots: Vec::new(),
             annots_out: Vec::new(),

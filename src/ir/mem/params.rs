@@ -16,6 +16,12 @@
 //!   an input the `requires` bounds); the model holds its first
 //!   `--param-elems`, and a run that reaches past them is beyond the model
 //!   (`limit`), never a verdict.
+//! - Two parameters of the same pointee type may point into one object
+//!   (`f(&a, &a)`, `f(a, a + 1)`), as nothing but a contract's
+//!   `\separated` rules out: for each earlier parameter `p` of its type,
+//!   `q` has an input `q@entry::(alias_p)`: 0 for apart, anything else for
+//!   `q == p` (when `p` is not `NULL`). Only the same address: `q == p + k`
+//!   for `k != 0` (overlapping arrays at different starts) is not modelled.
 //! - A pointee with pointers inside (`int **`, a struct with a pointer
 //!   field) or of no size (`void *`) is not supported.
 //!
@@ -78,6 +84,21 @@ impl Mem {
                 self.global_with(&Self::heap_len(&base), IntType::LongLong, elems * elem_bytes, span);
                 format!("an array of {elems} `{}` inputs (`--param-elems`)", t.c_name())
             };
+            let earlier: Vec<String> = self
+                .entry_order
+                .iter()
+                .filter(|(_, u)| **t == *u)
+                .map(|(e, _)| e.clone())
+                .collect();
+            let mut alias = String::new();
+            for e in &earlier {
+                let x = Self::alias_input(&base, e);
+                self.input_global(&x, IntType::UInt, span);
+                alias.push_str(&format!(
+                    ", or to where `{e}` points (unless `\\separated({e}, {q})`: the input `{x}` is 0 for apart, anything else for `{q} == {e}`)",
+                    q = name.name
+                ));
+            }
             let null = if opts.valid_params {
                 "never `NULL` (`--valid-params`)"
             } else {
@@ -85,11 +106,51 @@ impl Mem {
             };
             self.diags.push(Diag::note(
                 span,
-                format!("`{}` of the entry `{}` points to {size}, {null}", name.name, self.entry),
+                format!(
+                    "`{}` of the entry `{}` points to {size}{alias}, {null}",
+                    name.name, self.entry
+                ),
             ));
             self.entry_params.insert(name.name.clone(), base);
+            self.entry_order.push((name.name.clone(), (**t).clone()));
         }
         self.valid_params = opts.valid_params;
+    }
+
+    /// The input saying whether the entry's parameter with object `base`
+    /// points into the object of the earlier parameter `earlier`.
+    fn alias_input(base: &str, earlier: &str) -> String {
+        format!("{base}::(alias_{earlier})")
+    }
+
+    /// The prologue that may point parameter `out` at the object of each
+    /// earlier parameter `e` of its type: `q = x != 0 && e != 0 ? e : q`,
+    /// `x` its input. Both offsets are 0, so `q == e`. One statement, so
+    /// its branches are inside it (`doomed` names no point of the choice,
+    /// which belongs to the caller) and add few paths for the VC engine.
+    fn alias_prologue(&self, name: &str, out: &str, base: &str, span: Span) -> Vec<Stmt> {
+        use ast::BinOp::{And, Ne};
+        let Some(ty) = self.entry_order.iter().find(|(n, _)| n == name).map(|(_, t)| t) else {
+            return Vec::new();
+        };
+        let mut pro = Vec::new();
+        for (e, u) in &self.entry_order {
+            if e == name {
+                break;
+            }
+            let Some(e_out) = self.entry_outs.get(e).filter(|_| u == ty) else {
+                continue;
+            };
+            let v = |n: &str| var(n, span);
+            let x = Self::alias_input(base, e);
+            let mut when = bin(Ne, v(&x), int(0, span), span);
+            if !self.valid_params {
+                when = bin(And, when, bin(Ne, v(e_out), int(0, span), span), span);
+            }
+            let pick = ast::ExprKind::Ternary(Box::new(when), Box::new(v(e_out)), Box::new(v(out)));
+            pro.push(assign(v(out), mk(pick, span), span));
+        }
+        pro
     }
 
     /// Why the entry's parameter `q` (a pointer or struct) is not
@@ -117,8 +178,8 @@ impl Mem {
     /// calls from functions the entry does not reach still match), and the
     /// prologue that points it at its object.
     pub(super) fn entry_param(&mut self, name: &str, out: &str, span: Span) -> Option<(Vec<Param>, Vec<Stmt>)> {
-        let base = self.entry_params.get(name)?;
-        let tag = self.objects.by_base(base)?.tag;
+        let base = self.entry_params.get(name)?.clone();
+        let tag = self.objects.by_base(&base)?.tag;
         let param = Param {
             ty: IntType::Int,
             ctype: CType::Int(IntType::Int),
@@ -139,10 +200,12 @@ impl Mem {
             )
         };
         let off = format!("{out}.off");
-        let prologue = vec![
+        let mut prologue = vec![
             assign(var(out, span), to, span),
             assign(var(&off, span), int(0, span), span),
         ];
+        prologue.extend(self.alias_prologue(name, out, &base, span));
+        self.entry_outs.insert(name.to_string(), out.to_string());
         let off = Param {
             name: Some(ast::Ident { name: off, span }),
             ..param.clone()
