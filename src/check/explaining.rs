@@ -84,7 +84,7 @@ pub(super) fn explain_phase(ph: &Phase, results: &mut [CondReport], to_explain: 
     let localise = ph.localise();
     // The confirmed counterexamples' own FSSs, before anything that grows
     // with the program: a run's explanation is linear in its length.
-    let mut own = if ph.opts.explain {
+    let own = if ph.opts.explain {
         own_runs(ph, results, to_explain)
     } else {
         BTreeMap::new()
@@ -107,7 +107,7 @@ pub(super) fn explain_phase(ph: &Phase, results: &mut [CondReport], to_explain: 
             ph.counterpart(),
         )
     };
-    for (k, run) in std::mem::take(&mut own) {
+    for (k, run) in own {
         let merged = match explanations.remove(&k) {
             Some(graph) => explain::run_first(ph.explored, run, graph, &localise, ph.counterpart()),
             None => run,
