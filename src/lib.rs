@@ -57,6 +57,15 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
 
 /// A source file from raw bytes: invalid UTF-8 is an error at its position.
 pub fn source_from_bytes(name: &str, bytes: Vec<u8>) -> (Arc<SourceFile>, Option<Diag>) {
+    // A NUL byte near the start (as git decides): binary data, never shown.
+    if let Some(at) = bytes.iter().take(8000).position(|&b| b == 0) {
+        let diag = Diag::error(
+            diag::Class::Syntax,
+            syntax::source::Span::new(0, 0),
+            format!("the file is binary, not C source (a NUL byte at offset {at})"),
+        );
+        return (Arc::new(SourceFile::new(name, String::new())), Some(diag));
+    }
     match String::from_utf8(bytes) {
         Ok(text) => (Arc::new(SourceFile::new(name, text)), None),
         Err(e) => {

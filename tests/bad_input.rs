@@ -117,6 +117,27 @@ fn non_utf8_bytes() {
     assert!(out.stderr.contains("0xff"), "{}", out.stderr);
 }
 
+/// A binary file given as C (an executable, an object file): one line
+/// naming it binary, on stderr, for every command; never its bytes.
+#[test]
+fn binary_file_prints_no_raw_bytes() {
+    let mut bytes = b"\x7fELF\x01\x01\x01\x00\x00".to_vec();
+    bytes.extend((0..2000u32).map(|i| (i * 37 % 256) as u8));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("prog.c"), &bytes).unwrap();
+    for cmd in ["parse", "check", "verify"] {
+        let out = focuscheck(dir.path(), &[cmd, "prog.c"]);
+        assert_eq!(out.code, 2, "{cmd}");
+        assert_error_at(&out, "prog.c", "1:1", &["binary, not C source"]);
+        let printed = format!("{}{}", out.stdout, out.stderr);
+        assert!(printed.len() < 400, "{cmd} printed {} bytes:\n{printed}", printed.len());
+        assert!(
+            !printed.contains('\u{fffd}') && !printed.chars().any(|c| c.is_control() && c != '\n'),
+            "{cmd} printed raw bytes:\n{printed}"
+        );
+    }
+}
+
 // ---- lexical and syntax errors ----
 
 #[test]

@@ -200,16 +200,10 @@ pub fn cmd_report(ui: &Ui, args: &ReportArgs) -> i32 {
         }
     }
     // The exit code `check` gives for these files.
-    let bad_input = docs.iter().any(|d| !matches!(d.status, "checked" | "internal_error"));
-    let found = rows
-        .iter()
-        .zip(&docs)
-        .any(|((_, r), d)| d.status == "internal_error" || r.unsafe_ + r.unknown + r.doomed > 0);
-    if bad_input {
-        EXIT_USAGE
-    } else if found {
-        EXIT_ERROR_FOUND
-    } else {
-        EXIT_OK
+    super::Outcomes {
+        not_checked: docs.iter().any(|d| d.status != "checked"),
+        found: rows.iter().any(|(_, r)| r.unsafe_ + r.doomed > 0),
+        unknown: rows.iter().any(|(_, r)| r.unknown > 0),
     }
+    .exit_code()
 }
