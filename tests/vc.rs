@@ -290,7 +290,7 @@ fn check_auto_proves_what_the_datalog_engine_leaves_unknown() {
     assert_eq!(doc["conditions"][0]["verdict"], "safe", "{doc}");
     assert_eq!(doc["states"], 0, "{doc}");
     // The text report says which engine decided.
-    let (code, out, _) = focuscheck(&["check", file]);
+    let (code, out, _) = focuscheck(&["check", file, "--verbose"]);
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("safe: assertion `assert(res == a + b)`")

@@ -85,6 +85,10 @@ pub struct ShowArgs {
     /// 200,000 plus 8 per explored state; a cut listing says "incomplete".
     #[arg(long, value_name = "N", conflicts_with = "no_explain", value_parser = options::count)]
     pub explain_steps: Option<usize>,
+    /// List the safe conditions too (by default a report lists the unsafe
+    /// and unknown ones and counts the safe ones).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Print relation sizes and rule times.
     #[arg(long)]
     pub stats: bool,

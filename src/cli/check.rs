@@ -210,6 +210,8 @@ pub(super) struct Row {
     pub(super) problem: Option<String>,
     /// Doomed regions (`--doomed`).
     pub(super) doomed: usize,
+    /// Each unsafe condition: line, column and what it is.
+    pub(super) bugs: Vec<(Option<(u32, u32)>, String)>,
 }
 
 impl batch::Progress for FileResult {
@@ -365,6 +367,19 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
             seconds: report.total_time.as_secs_f64(),
             problem: None,
             doomed: 0,
+            bugs: report
+                .results
+                .iter()
+                .filter(|r| r.verdict == Verdict::Unsafe)
+                .map(|r| {
+                    let c = report.condition(r);
+                    let at = c
+                        .site()
+                        .map(|s| p.source.start(p.site(s).span))
+                        .map(|a| (a.line, a.col));
+                    (at, c.describe(&p))
+                })
+                .collect(),
         },
     };
     if args.format == Format::Text {
@@ -387,6 +402,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
                 replay: &replay,
                 full_trace: args.show.full_trace,
                 all_fss: args.show.all_fss,
+                verbose: args.show.verbose,
             },
         );
     }
@@ -600,6 +616,16 @@ pub(super) fn summary_table(rows: &[(PathBuf, Row)], run: &str) -> String {
         "{:<width$}  {:>5} {:>5} {:>6} {:>7} {:>5} {:>7.2}s",
         "total", total.conditions, total.safe, total.unsafe_, total.unknown, total.fss, total.seconds
     );
+    if total.unsafe_ > 0 {
+        let _ = writeln!(out, "\nerrors found ({}):", total.unsafe_);
+        for ((_, r), name) in rows.iter().zip(&names) {
+            for (at, what) in &r.bugs {
+                let at = at.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
+                let _ = writeln!(out, "  {name}{at}: {}", one_line(what, 100));
+            }
+        }
+        out.push('\n');
+    }
     let _ = writeln!(
         out,
         "{} file{} not checked; {run}",
@@ -607,6 +633,16 @@ pub(super) fn summary_table(rows: &[(PathBuf, Row)], run: &str) -> String {
         if problems == 1 { "" } else { "s" },
     );
     out
+}
+
+/// A text on one line of at most `max` characters.
+fn one_line(text: &str, max: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let head: String = flat.chars().take(max - 1).collect();
+    format!("{head}\u{2026}")
 }
 
 /// `...` and the end of a long name.

@@ -284,6 +284,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                         replay: &replay,
                         full_trace: args.show.full_trace,
                         all_fss: args.show.all_fss,
+                        verbose: args.show.verbose,
                     }
                 )
             );

@@ -87,6 +87,12 @@ fn row(doc: &FileDoc) -> Row {
             .and_then(|d| d.get("doomed"))
             .and_then(|d| d.as_array())
             .map_or(0, Vec::len),
+        bugs: doc
+            .conditions
+            .iter()
+            .filter(|c| c.verdict == "unsafe")
+            .map(|c| (c.line.zip(c.column), c.condition.clone()))
+            .collect(),
     }
 }
 

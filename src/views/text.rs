@@ -11,8 +11,9 @@ use super::json::Statement;
 use super::listing::{depth_indent, entry_listing, trace_listing};
 use super::snippet::{bounded, snippet, SNIPPET_LINES};
 use super::trace::shown_trace;
+use super::wrap::{shortened, wrap_long_lines, DESCRIBE_CHARS, LINE_CHARS};
 use crate::analysis::witness::Counterexample;
-use crate::analysis::Verdict;
+use crate::analysis::{CondReport, Verdict};
 use crate::check::Report;
 use crate::explain::assume::Assumption;
 use crate::explain::entries::{Entry, EntryKind};
@@ -86,6 +87,8 @@ pub struct TextOptions<'a> {
     /// Every FSS in the fss and full views (`--all-fss`); else the first
     /// `json::FSS_LISTED`.
     pub all_fss: bool,
+    /// List the safe conditions (`--verbose`); else only their count.
+    pub verbose: bool,
 }
 
 /// No replay commands (a caller without a file to name).
@@ -333,14 +336,27 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
     if r.results.is_empty() {
         out.push_str(&no_condition(p));
     }
-    for res in &r.results {
+    // Bugs first: unsafe conditions, then unknown ones, then the safe ones
+    // (each group in source order).
+    let mut order: Vec<&CondReport> = r.results.iter().collect();
+    order.sort_by_key(|res| match res.verdict {
+        Verdict::Unsafe => 0,
+        Verdict::Unknown => 1,
+        Verdict::Safe => 2,
+    });
+    let mut safe_lines: Vec<(String, usize)> = Vec::new();
+    for res in order {
         let c = r.condition(res);
         let site_line = c.site().map(|s| p.source.start(p.site(s).span).line);
         let describe = match site_line {
             Some(l) => o.lines.text(l, &c.describe(p)),
             None => c.describe(p),
         };
+        let describe = shortened(&describe, DESCRIBE_CHARS);
         if res.verdict == Verdict::Safe {
+            if !o.verbose {
+                continue;
+            }
             // Where: the site, or where a user condition's variable is declared.
             let at = match (c.site(), c.user().and_then(|u| u.vars.first())) {
                 (Some(site), _) => Some(("", p.source.start(p.site(site).span))),
@@ -354,9 +370,14 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                     format!(" ({what}{file}:{line}:{})", at.col)
                 })
                 .unwrap_or_default();
-            let _ = writeln!(out, "  {}: {describe}{at}", verdict_word(o.color, res.verdict));
+            let mut line = format!("  {}: {describe}{at}\n", verdict_word(o.color, res.verdict));
             if res.from_a_run() {
-                let _ = writeln!(out, "    engine: {}: {}", res.engine, res.reason);
+                let _ = writeln!(line, "    engine: {}: {}", res.engine, res.reason);
+            }
+            // Identical lines are folded into one with a count.
+            match safe_lines.iter_mut().find(|(l, _)| *l == line) {
+                Some((_, n)) => *n += 1,
+                None => safe_lines.push((line, 1)),
             }
             continue;
         }
@@ -426,6 +447,28 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             }
         }
     }
+    let safe = count(Verdict::Safe);
+    if !safe_lines.is_empty() {
+        out.push('\n');
+    }
+    for (line, n) in safe_lines {
+        match n {
+            1 => out.push_str(&line),
+            _ => {
+                let (first, rest) = line.split_once('\n').unwrap_or((&line, ""));
+                let _ = writeln!(out, "{first} (\u{d7}{n})");
+                out.push_str(rest);
+            }
+        }
+    }
+    if safe > 0 && !o.verbose && safe < r.results.len() {
+        let _ = writeln!(
+            out,
+            "\n  {safe} condition{} safe (`--verbose` lists {})",
+            if safe == 1 { "" } else { "s" },
+            if safe == 1 { "it" } else { "them" }
+        );
+    }
     if o.stats {
         let _ = writeln!(
             out,
@@ -444,8 +487,9 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         out.push_str("\nbackward rules:\n");
         out.push_str(&r.explain.rules);
         out.push('\n');
+        return out;
     }
-    out
+    wrap_long_lines(&out, LINE_CHARS)
 }
 
 fn selected(ex: &Explanation, o: &TextOptions) -> Vec<usize> {
