@@ -148,6 +148,8 @@ pub struct FrontArgs {
     /// be `NULL` or point to its array).
     #[arg(long)]
     pub valid_params: bool,
+    #[command(flatten)]
+    pub pp: args::PpArgs,
 }
 
 impl FrontArgs {
@@ -171,6 +173,7 @@ impl FrontArgs {
         if self.valid_params {
             out.push("--valid-params".into());
         }
+        out.extend(self.pp.flags());
         out
     }
 
@@ -182,6 +185,7 @@ impl FrontArgs {
             heap_elems: self.heap_elems,
             param_elems: self.param_elems,
             valid_params: self.valid_params,
+            pp: self.pp.options(),
         }
     }
 }
