@@ -3,7 +3,7 @@
 #define __FOCUSCHECK_STDDEF_H
 typedef unsigned int size_t;
 typedef int ptrdiff_t;
-typedef int wchar_t;
+typedef long wchar_t;
 #define NULL ((void *)0)
 #define offsetof(type, member) ((size_t)&((type *)0)->member)
 #endif

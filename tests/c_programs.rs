@@ -79,9 +79,10 @@ fn an_include_directory_is_searched() {
         "m.c",
         "#include <cfg.h>\nint a[LIMIT];\nint main(void) {\n  int i = __VERIFIER_nondet_int();\n  if (i >= 0 && i <= LIMIT)\n    a[i] = 1;\n  return 0;\n}\n",
     );
-    let (code, _, stderr) = focuscheck(&["check", &main]);
+    let (code, stdout, stderr) = focuscheck(&["check", &main]);
     assert_eq!(code, 2, "without -I the header is missing");
-    assert!(stderr.contains("cannot find the header <cfg.h>"), "{stderr}");
+    let all = format!("{stdout}{stderr}");
+    assert!(all.contains("cannot find the header <cfg.h>"), "{all}");
     let inc = inc.to_string_lossy().into_owned();
     let (code, out) = check(&["-I", &inc, &main]);
     assert_eq!(code, 1, "{out}");

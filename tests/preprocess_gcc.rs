@@ -301,3 +301,104 @@ fn the_differential_test_programs_with_macros_preprocess_as_gcc_does() {
         );
     }
 }
+
+/// A token spelled back as C (an integer with the suffix of its type).
+fn c_spelling(t: &lexer::Token) -> String {
+    use focuscheck::syntax::ast::IntType::*;
+    match &t.kind {
+        TokKind::Int { value, ty } => {
+            let suffix = match ty {
+                UInt => "U",
+                Long => "L",
+                ULong => "UL",
+                LongLong => "LL",
+                ULongLong => "ULL",
+                _ => "",
+            };
+            format!("{value}{suffix}")
+        }
+        TokKind::Ident(s) => s.clone(),
+        TokKind::Punct(p) => p.to_string(),
+        other => panic!("unexpected token {other:?} in a header's value"),
+    }
+}
+
+/// The shipped `<limits.h>`, `<stdint.h>`, `<stddef.h>` and `<stdbool.h>`
+/// against gcc's own (`-m32 -ffreestanding`): every macro has gcc's value
+/// and type, every typedef is gcc's type.
+#[test]
+fn shipped_headers_agree_with_gcc_on_ilp32() {
+    let headers = ["limits.h", "stdint.h", "stddef.h", "stdbool.h"];
+    let include = concat!(env!("CARGO_MANIFEST_DIR"), "/include");
+    let mut checks = String::new();
+    for h in headers {
+        let text = std::fs::read_to_string(format!("{include}/{h}")).expect("a shipped header");
+        for line in text.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["#define", name, ..] if !name.contains('(') && !name.starts_with("__") => {
+                    let file = SourceFile::new("v.c", format!("#include <{h}>\n{name}\n"));
+                    let mut diags = Vec::new();
+                    let toks = preprocess(&file, &PpOptions::default(), &mut diags).tokens;
+                    assert!(diags.is_empty(), "{diags:?}");
+                    // The expansion of the use (the header's own tokens are
+                    // in the header's part of the offset space).
+                    let ours: Vec<String> = toks
+                        .iter()
+                        .filter(|t| t.kind != TokKind::Eof && (t.span.lo as usize) < file.text.len())
+                        .map(c_spelling)
+                        .collect();
+                    let ours = ours.join(" ");
+                    // `NULL` and `bool` are not values; MB_LEN_MAX is glibc's
+                    // (16), which gcc's freestanding header does not give.
+                    if matches!(*name, "NULL" | "bool" | "MB_LEN_MAX") {
+                        continue;
+                    }
+                    checks.push_str(&format!(
+                        "_Static_assert(({name}) == ({ours}) && _Generic(({name}), __typeof__({ours}): 1, default: 0), \"{name}\");\n"
+                    ));
+                }
+                ["typedef", .., last] if last.ends_with(';') && !line.contains('{') => {
+                    let name = last.trim_end_matches(';');
+                    let ty = words[1..words.len() - 1].join(" ");
+                    checks.push_str(&format!(
+                        "_Static_assert(__builtin_types_compatible_p({name}, {ty}), \"{name}\");\n"
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(checks.lines().count() > 60, "{checks}");
+    let dir = tempfile::tempdir().expect("a directory");
+    let path = dir.path().join("values.c");
+    let program = format!(
+        "#include <limits.h>\n#include <stdint.h>\n#include <stddef.h>\n#include <stdbool.h>\n{checks}\
+         _Static_assert(sizeof(NULL) == 4 && sizeof(size_t) == 4 && sizeof(bool) == 1, \"sizes\");\n"
+    );
+    std::fs::write(&path, &program).expect("write");
+    let gcc_include = Command::new("gcc")
+        .arg("-print-file-name=include")
+        .output()
+        .expect("gcc");
+    let gcc_include = String::from_utf8_lossy(&gcc_include.stdout).trim().to_string();
+    let out = Command::new("gcc")
+        .args([
+            "-m32",
+            "-std=c11",
+            "-ffreestanding",
+            "-nostdinc",
+            "-D_LIBC_LIMITS_H_",
+            "-fsyntax-only",
+            "-isystem",
+        ])
+        .arg(&gcc_include)
+        .arg(&path)
+        .output()
+        .expect("run gcc");
+    assert!(
+        out.status.success(),
+        "gcc's headers disagree with the shipped ones:\n{}\n{program}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -166,7 +166,7 @@ impl<'a> Lexer<'a> {
             if self.peek(0) == b'#' && self.at_line_start {
                 // The directive ends at the first newline not after `\`.
                 let mut end = self.pos;
-                while end < self.src.len() && !(self.src[end] == b'\n' && !self.spliced(end)) {
+                while end < self.src.len() && (self.src[end] != b'\n' || self.spliced(end)) {
                     end += 1;
                 }
                 return Item::Directive(self.pos, end);

@@ -66,11 +66,13 @@ impl Pp<'_> {
             _ if skipping => {}
             "define" => self.define(lx, rest_at, end, span, ctx),
             "undef" => {
-                self.macros.remove(rest.trim());
+                if let Some(name) = lx.line_tokens(rest_at, end).first().and_then(Token::ident) {
+                    self.macros.remove(name);
+                }
             }
             "include" | "include_next" => self.include(rest, span, ctx),
             "pragma" => {
-                if rest.trim() == "once" {
+                if rest.split_whitespace().next() == Some("once") {
                     self.once.insert(ctx.name.to_string());
                 }
             }

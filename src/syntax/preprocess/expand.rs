@@ -271,13 +271,16 @@ impl Expander<'_> {
                     Some(k) => args[k].clone(),
                     None => vec![placed(rhs_tok, at)],
                 };
-                // GNU: `, ## __VA_ARGS__` drops the comma when there are none.
+                // GNU: `, ## __VA_ARGS__` drops the comma when there are no
+                // variable arguments, and pastes nothing when there are.
                 let gnu_comma = m.variadic
                     && param(rhs_tok) == Some(params.len() - 1)
-                    && rhs.is_empty()
+                    && !lhs_empty
                     && out.last().is_some_and(|l| l.tok.is_punct(","));
-                if gnu_comma {
+                if gnu_comma && rhs.is_empty() {
                     out.pop();
+                } else if gnu_comma {
+                    out.extend(rhs);
                 } else if lhs_empty || out.is_empty() {
                     out.extend(rhs.into_iter().map(|r| placed(&r, at)));
                 } else if let Some(first) = rhs.first() {

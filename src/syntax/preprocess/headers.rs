@@ -62,13 +62,9 @@ fn display(path: &Path) -> String {
 pub fn not_found_note(quoted: bool) -> String {
     let shipped: Vec<String> = SHIPPED.iter().map(|(n, _)| format!("<{n}>")).collect();
     format!(
-        "{}then in the `-I DIR` directories and among the headers focuscheck ships ({}); \
+        "searched {}in the `-I DIR` directories, then among the headers focuscheck ships ({}); \
          the system's headers are not read: give a header's directory with `-I DIR`",
-        if quoted {
-            "searched beside the including file, "
-        } else {
-            "searched "
-        },
+        if quoted { "beside the including file, " } else { "" },
         shipped.join(", ")
     )
 }

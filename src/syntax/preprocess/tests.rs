@@ -97,7 +97,7 @@ fn command_line_macros_and_undef() {
     };
     let (s, _) = pp_with("#ifdef DEBUG\nd N\n#endif\n#ifdef __i386__\ni\n#endif\n", &opts);
     assert_eq!(s, "d 4");
-    assert_eq!(pp("#define N 1\n#undef N\nN\n"), "N");
+    assert_eq!(pp("#define N 1\n#undef N // gone\nN\n"), "N");
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn line_file_error_and_pragma() {
 #[test]
 fn shipped_headers_give_ilp32_values() {
     let s = pp("#include <limits.h>\n#include <stdint.h>\nINT_MAX LONG_MAX CHAR_BIT UINT8_MAX\n");
-    assert_eq!(s, "2147483647 2147483647 8 255");
+    assert!(s.ends_with("uintmax_t ; 2147483647 2147483647 8 255"), "{s}");
     let s = pp("#include <stdbool.h>\n#include <stdio.h>\ntrue false EOF\n");
     assert!(s.ends_with("1 0 ( - 1 )"), "{s}");
     // <assert.h> respects NDEBUG where it is included.
