@@ -224,6 +224,7 @@ fn compare(name: &str, text: &str, defines: &[&str]) -> bool {
             .map(|s| s.to_string())
             .collect(),
         include_dirs: Vec::new(),
+        read: None,
     };
     let mut diags = Vec::new();
     let ours = tokens_of(&preprocess(&file, &opts, &mut diags).tokens);

@@ -133,6 +133,7 @@ impl PpArgs {
             defines: self.define.clone(),
             undefs: self.undef.clone(),
             include_dirs: self.include.clone(),
+            read: Some(read_header),
         }
     }
 
@@ -148,4 +149,9 @@ impl PpArgs {
         );
         out
     }
+}
+
+/// A header's bytes, if `path` is a readable file.
+fn read_header(path: &std::path::Path) -> Option<Vec<u8>> {
+    path.is_file().then(|| std::fs::read(path).ok()).flatten()
 }

@@ -283,7 +283,7 @@ impl Pp<'_> {
             .cloned()
             .chain(self.opts.include_dirs.iter().cloned())
             .collect();
-        let Some(found) = headers::find(target, &dirs) else {
+        let Some(found) = headers::find(target, &dirs, self.opts.read) else {
             let shown = if quoted {
                 format!("\"{target}\"")
             } else {

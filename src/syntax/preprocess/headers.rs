@@ -30,13 +30,12 @@ pub struct Found {
 
 /// The header `target` in the first of `dirs` that has it, else the
 /// shipped one of that name.
-pub fn find(target: &str, dirs: &[PathBuf]) -> Option<Found> {
-    for d in dirs {
+pub fn find(target: &str, dirs: &[PathBuf], read: Option<super::ReadFile>) -> Option<Found> {
+    for d in dirs.iter().filter(|_| read.is_some()) {
         let path = d.join(target);
-        if !path.is_file() {
+        let Some(bytes) = read.and_then(|r| r(&path)) else {
             continue;
-        }
-        let bytes = std::fs::read(&path).ok()?;
+        };
         let text = String::from_utf8_lossy(&bytes).into_owned();
         return Some(Found {
             name: display(&path),

@@ -25,7 +25,7 @@ use std::rc::Rc;
 pub use headers::SHIPPED;
 
 /// What the command line says about preprocessing (`-D`, `-U`, `-I`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct PpOptions {
     /// `NAME` or `NAME=VALUE`, in order.
     pub defines: Vec<String>,
@@ -34,7 +34,13 @@ pub struct PpOptions {
     /// Directories searched for `#include` (after the including file's
     /// own for `"..."`), before the shipped headers.
     pub include_dirs: Vec<PathBuf>,
+    /// How a header file is read (the CLI's; IO stays there). `None`:
+    /// only the shipped headers are found.
+    pub read: Option<ReadFile>,
 }
+
+/// Reads a file's bytes; `None` if it is not a readable file.
+pub type ReadFile = fn(&std::path::Path) -> Option<Vec<u8>>;
 
 /// The macros gcc predefines on i386 Linux (`gcc -m32 -dM -E`) that
 /// programs test; not `__GNUC__`, which would ask for GNU extensions.
