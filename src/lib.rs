@@ -28,7 +28,7 @@ use syntax::source::SourceFile;
 /// a program comes back; no program means at least one error.
 pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>, Vec<Diag>) {
     let mut diags = Vec::new();
-    let parsed = syntax::parse_source(&file, &mut diags);
+    let parsed = syntax::parse_source(&file, &opts.pp, &mut diags);
     let (annotations, acsl_errors) = ir::contract::parse_all(&file.text, &parsed.annotations);
     diags.extend(acsl_errors);
     let syntax_errors = diags.iter().any(|d| d.is_error());

@@ -258,17 +258,41 @@ fn float_literal() {
     assert_bad("float2.c", text, "2:11", &["floating-point numbers"]);
 }
 
+// The preprocessor reads `#if` and function-like macros (C11 6.10); what
+// it rejects is said at the directive.
+
 #[test]
-fn function_like_define() {
-    let text = "#define MAX(a,b) ((a)>(b)?(a):(b))\nint main() {\n  return 0;\n}\n";
-    assert_bad("macro.c", text, "1:9", &["function-like macro `MAX`"]);
+fn error_directive() {
+    let text = "#ifndef N\n#error N must be defined\n#endif\nint main() {\n  return 0;\n}\n";
+    assert_bad("err.c", text, "2:1", &["#error N must be defined"]);
 }
 
 #[test]
-fn conditional_compilation() {
-    let text = "#ifdef X\nint x;\n#endif\nint main() {\n  return 0;\n}\n";
-    let out = assert_bad("ifdef.c", text, "1:1", &["`#ifdef`", "not part of Cimple"]);
-    assert_error_at(&out, "ifdef.c", "3:1", &["`#endif`"]);
+fn unterminated_conditional() {
+    let text = "#ifdef X\nint x;\nint main() {\n  return 0;\n}\n";
+    assert_bad("ifdef.c", text, "1:1", &["unterminated conditional directive"]);
+    let text = "int x;\n#endif\nint main() {\n  return 0;\n}\n";
+    assert_bad("endif.c", text, "2:1", &["`#endif` without `#if`"]);
+}
+
+#[test]
+fn macro_called_with_the_wrong_number_of_arguments() {
+    let text = "#define MAX(a,b) ((a)>(b)?(a):(b))\nint main() {\n  return MAX(1);\n}\n";
+    assert_bad("macro.c", text, "3:10", &["macro `MAX` takes 2 arguments, 1 given"]);
+}
+
+#[test]
+fn missing_header() {
+    let text = "#include <pthread.h>\nint main() {\n  return 0;\n}\n";
+    assert_bad("hdr.c", text, "1:1", &["cannot find the header <pthread.h>"]);
+}
+
+#[test]
+fn unknown_type_names_the_header() {
+    let text = "int main() {\n  size_t n = 1;\n  return 0;\n}\n";
+    assert_bad("type.c", text, "2:3", &["unknown type `size_t`: include <stddef.h>"]);
+    let text = "struct S { int a; }\nint main() {\n  return 0;\n}\n";
+    assert_bad("semi.c", text, "2:1", &["expected `;`", "before `int`"]);
 }
 
 // ---- names, types and arity ----

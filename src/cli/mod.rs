@@ -181,6 +181,8 @@ pub struct FrontArgs {
     /// be `NULL` or point to its array).
     #[arg(long)]
     pub valid_params: bool,
+    #[command(flatten)]
+    pub pp: args::PpArgs,
 }
 
 impl FrontArgs {
@@ -204,6 +206,7 @@ impl FrontArgs {
         if self.valid_params {
             out.push("--valid-params".into());
         }
+        out.extend(self.pp.flags());
         out
     }
 
@@ -215,6 +218,7 @@ impl FrontArgs {
             heap_elems: self.heap_elems,
             param_elems: self.param_elems,
             valid_params: self.valid_params,
+            pp: self.pp.options(),
         }
     }
 }

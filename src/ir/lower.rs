@@ -30,6 +30,8 @@ pub struct LowerOptions {
     /// (`--param-elems`), and whether it is never `NULL` (`--valid-params`).
     pub param_elems: u32,
     pub valid_params: bool,
+    /// `-D`, `-U`, `-I`.
+    pub pp: crate::syntax::preprocess::PpOptions,
 }
 
 /// `--heap-elems`' default.
@@ -44,6 +46,7 @@ impl Default for LowerOptions {
             heap_elems: HEAP_ELEMS,
             param_elems: crate::ir::mem::PARAM_ELEMS,
             valid_params: false,
+            pp: Default::default(),
         }
     }
 }

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 mod decl;
 mod expr;
 mod stmt;
+mod unknown;
 
 type PResult<T> = Result<T, ()>;
 
@@ -319,6 +320,54 @@ impl Parser<'_> {
                 self.skip_balanced("(", ")");
             }
         }
+    }
+
+    /// After a declaration's specifiers: one function declarator and `;`
+    /// (a prototype, whose types matter only if the function is called).
+    pub(super) fn prototype_ahead(&self) -> bool {
+        let mut k = 0;
+        let skip_parens = |mut k: usize| {
+            let mut depth = 0usize;
+            loop {
+                let t = self.nth(k);
+                if t.kind == TokKind::Eof {
+                    return None;
+                }
+                k += 1;
+                if t.is_punct("(") {
+                    depth += 1;
+                } else if t.is_punct(")") {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+            }
+        };
+        while self.nth(k).is_punct("*")
+            || matches!(
+                self.nth(k).ident(),
+                Some("const" | "volatile" | "restrict" | "__restrict")
+            )
+        {
+            k += 1;
+        }
+        if self.nth(k).ident().is_none() || !self.nth(k + 1).is_punct("(") {
+            return false;
+        }
+        let Some(mut k) = skip_parens(k + 1) else {
+            return false;
+        };
+        while matches!(self.nth(k).ident(), Some("__attribute__" | "__asm__" | "__asm")) {
+            k += 1;
+            if self.nth(k).is_punct("(") {
+                match skip_parens(k) {
+                    Some(next) => k = next,
+                    None => return false,
+                }
+            }
+        }
+        self.nth(k).is_punct(";")
     }
 
     pub(super) fn skip_balanced(&mut self, open: &str, close: &str) {

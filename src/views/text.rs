@@ -316,6 +316,20 @@ fn abbreviate(items: &[String]) -> String {
 /// Reduced FSSs the reduced view shows unless `--fss` picks one.
 const REDUCED_SHOWN: usize = 3;
 
+/// `file:line:col` of a span as the report shows it: in a header the file
+/// includes, the header's; else through `o.lines` (`None`: not shown).
+fn place_of(p: &Program, o: &TextOptions, span: crate::syntax::source::Span) -> Option<String> {
+    let at = p.source.start(span);
+    if p.source.name_of(span) != p.source.name {
+        return Some(p.source.location(span));
+    }
+    if !o.lines.shown(at.line) {
+        return None;
+    }
+    let (file, line) = o.lines.place(at.line);
+    Some(format!("{file}:{line}:{}", at.col))
+}
+
 /// The whole report for one file.
 pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
     let a = &r.analysis;
@@ -359,16 +373,12 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             }
             // Where: the site, or where a user condition's variable is declared.
             let at = match (c.site(), c.user().and_then(|u| u.vars.first())) {
-                (Some(site), _) => Some(("", p.source.start(p.site(site).span))),
-                (None, Some(&v)) => Some(("declared at ", p.source.start(p.var(v).span))),
+                (Some(site), _) => Some(("", p.site(site).span)),
+                (None, Some(&v)) => Some(("declared at ", p.var(v).span)),
                 _ => None,
             };
             let at = at
-                .filter(|(_, at)| o.lines.shown(at.line))
-                .map(|(what, at)| {
-                    let (file, line) = o.lines.place(at.line);
-                    format!(" ({what}{file}:{line}:{})", at.col)
-                })
+                .and_then(|(what, span)| Some(format!(" ({what}{})", place_of(p, o, span)?)))
                 .unwrap_or_default();
             let mut line = format!("  {}: {describe}{at}\n", verdict_word(o.color, res.verdict));
             if res.from_a_run() {
@@ -393,10 +403,10 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             None => String::new(),
         };
         let _ = writeln!(out, "\n{}: {describe}{counts}", verdict_word(o.color, res.verdict));
-        if let Some(site) = c.site().filter(|&s| o.lines.shown(p.source.start(p.site(s).span).line)) {
-            let at = p.source.start(p.site(site).span);
-            let (file, line) = o.lines.place(at.line);
-            let _ = writeln!(out, "  --> {file}:{line}:{}", at.col);
+        if let Some(site) = c.site() {
+            if let Some(at) = place_of(p, o, p.site(site).span) {
+                let _ = writeln!(out, "  --> {at}");
+            }
         }
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
@@ -594,7 +604,11 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
                 let _ = writeln!(out, "    (its snippet has {n} lines: {fss_n} shows it)");
             }
             for d in super::json::definitions(p, red) {
-                let _ = writeln!(out, "    uses the definition at line {}: `{}`", d.line, d.text);
+                let at = match &d.file {
+                    Some(f) => format!("{f}:{}", d.line),
+                    None => format!("line {}", d.line),
+                };
+                let _ = writeln!(out, "    uses the definition at {at}: `{}`", d.text);
             }
         }
     }
@@ -737,6 +751,8 @@ fn no_condition(p: &Program) -> String {
         .iter()
         .filter(|v| matches!(v.kind, VarKind::Global | VarKind::Local | VarKind::Param) && v.len.is_none())
         .filter(|v| flag_like(&v.name))
+        // Not `stderr` and the like of the headers the file includes.
+        .filter(|v| p.source.name_of(v.span) == p.source.name)
         .map(|v| match (v.kind, v.proc) {
             (VarKind::Global, _) | (_, None) => v.name.clone(),
             (_, Some(f)) => format!("{}::{}", p.proc(f).name, v.name),

@@ -380,7 +380,7 @@ fn local_decls_stmt<'a>(s: &'a ast::Stmt, is_stmt: bool, out: &mut Vec<Local<'a>
 pub fn c_version(p: &Program) -> Result<CProgram, String> {
     let text = &p.source.text;
     let mut diags = Vec::new();
-    let parsed = focuscheck::syntax::parse_source(&p.source, &mut diags);
+    let parsed = focuscheck::syntax::parse_source(&p.source, &Default::default(), &mut diags);
     let slots = p.input_slots();
     let layout = p.layout();
     // (position, length replaced, new text)

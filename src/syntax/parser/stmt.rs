@@ -139,6 +139,10 @@ impl Parser<'_> {
                 StmtKind::Empty
             }
             _ if self.starts_type() => return self.decl_stmt(),
+            _ if self.unknown_type_ahead() => {
+                self.unknown_type();
+                return Err(());
+            }
             _ => {
                 let e = self.expr()?;
                 self.expect(";", "after the expression")?;
