@@ -12,7 +12,7 @@ fn check(args: &[&str]) -> (i32, String) {
     all.extend_from_slice(args);
     let (code, stdout, stderr) = focuscheck(&all);
     assert!(
-        code == 0 || code == 1,
+        matches!(code, 0 | 1 | 3),
         "check {args:?} failed ({code}):\n{stdout}\n{stderr}"
     );
     (code, stdout)
@@ -20,7 +20,7 @@ fn check(args: &[&str]) -> (i32, String) {
 
 #[test]
 fn a_correct_ring_buffer_with_a_local_header_is_safe() {
-    let (code, out) = check(&["programs/c/ring_ok.c"]);
+    let (code, out) = check(&["programs/c/ring_ok.c", "--verbose"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("0 unsafe, 0 unknown"), "{out}");
     // Conditions in the header are located in the header.
@@ -89,5 +89,5 @@ fn an_include_directory_is_searched() {
     assert!(out.contains("array bounds in `a[i]`"), "{out}");
     // The other commands read the same options.
     let (code, out, err) = focuscheck(&["run", "-I", &inc, &main, "--choices", "3"]);
-    assert!(code == 0 || code == 1, "{out}{err}");
+    assert!(matches!(code, 0 | 1 | 3), "{out}{err}");
 }

@@ -220,8 +220,9 @@ pub(super) struct Row {
     pub(super) problem: Option<String>,
     /// Doomed regions (`--doomed`).
     pub(super) doomed: usize,
-    /// Each unsafe condition: line, column and what it is.
-    pub(super) bugs: Vec<(Option<(u32, u32)>, String)>,
+    /// Each unsafe condition: where (`file:line:col`, in a header when it
+    /// is there) and what it is.
+    pub(super) bugs: Vec<(Option<String>, String)>,
 }
 
 impl batch::Progress for FileResult {
@@ -390,10 +391,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
                 .filter(|r| r.verdict == Verdict::Unsafe)
                 .map(|r| {
                     let c = report.condition(r);
-                    let at = c
-                        .site()
-                        .map(|s| p.source.start(p.site(s).span))
-                        .map(|a| (a.line, a.col));
+                    let at = c.site().map(|s| p.source.location(p.site(s).span));
                     (at, c.describe(&p))
                 })
                 .collect(),
@@ -637,8 +635,8 @@ pub(super) fn summary_table(rows: &[(PathBuf, Row)], run: &str) -> String {
         let _ = writeln!(out, "\nerrors found ({}):", total.unsafe_);
         for ((_, r), name) in rows.iter().zip(&names) {
             for (at, what) in &r.bugs {
-                let at = at.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
-                let _ = writeln!(out, "  {name}{at}: {}", one_line(what, 100));
+                let at = at.as_deref().unwrap_or(name);
+                let _ = writeln!(out, "  {at}: {}", one_line(what, 100));
             }
         }
         out.push('\n');

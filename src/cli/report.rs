@@ -91,7 +91,10 @@ fn row(doc: &FileDoc) -> Row {
             .conditions
             .iter()
             .filter(|c| c.verdict == "unsafe")
-            .map(|c| (c.line.zip(c.column), c.condition.clone()))
+            .map(|c| {
+                let at = c.line.zip(c.column).map(|(l, k)| format!("{}:{l}:{k}", doc.file));
+                (at, c.condition.clone())
+            })
             .collect(),
     }
 }
