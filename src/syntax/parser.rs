@@ -6,9 +6,11 @@ use super::ast::*;
 use super::lexer::{TokKind, Token};
 use super::source::Span;
 use crate::diag::{Class, Diag};
+use declarator::Shape;
 use std::collections::HashMap;
 
 mod decl;
+mod declarator;
 mod expr;
 mod stmt;
 
@@ -41,6 +43,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         anonymous: 0,
         enum_consts: HashMap::new(),
         in_function: None,
+        unmodelled_types: HashMap::new(),
     };
     p.typedefs.insert("bool".into(), CType::Int(IntType::Bool));
     let mut items = Vec::new();
@@ -72,6 +75,9 @@ struct Parser<'a> {
     enum_consts: HashMap<String, Expr>,
     /// While parsing a function body: the unsupported constructs found.
     in_function: Option<Vec<(Span, String)>>,
+    /// `typedef` names of types outside the model, and why: an error only
+    /// where a declaration that needs the type uses one.
+    unmodelled_types: HashMap<String, String>,
 }
 
 /// Declaration specifiers: the type and storage words before a declarator.
@@ -416,6 +422,7 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         anonymous: 0,
         enum_consts: HashMap::new(),
         in_function: Some(Vec::new()),
+        unmodelled_types: HashMap::new(),
     };
     let e = p.expr().ok()?;
     if !p.at_eof() {
