@@ -248,7 +248,7 @@ fn float_type() {
         "float.c",
         "float f;\nint main() {\n  return 0;\n}\n",
         "1:1",
-        &["`float`", "floating-point"],
+        &["`float`", "not modelled yet", "floating point"],
     );
 }
 

@@ -64,6 +64,9 @@ pub fn leaf_paths(p: &ast::Program, t: &CType) -> Option<Vec<String>> {
                 ast::Item::Struct(s) if s.tag == *tag => Some(s),
                 _ => None,
             })?;
+            if !def.not_modelled.is_empty() {
+                return None;
+            }
             let mut out = Vec::new();
             for f in &def.fields {
                 if f.array.is_some() {

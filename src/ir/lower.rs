@@ -195,6 +195,7 @@ pub fn lower(
             ast::Item::Globals(_) => {}
         }
     }
+    leave_out_undeclared_calls(&mut defs, &protos, &mut skipped, &opts.entry);
     let svcomp = ast_mentions_svcomp(ast);
 
     // ---- globals ----
@@ -325,6 +326,49 @@ pub fn lower(
 
 /// One error per construct outside Cimple in a function that must be
 /// analysed; `why` says why it must.
+/// A definition the entry does not reach that calls a function neither
+/// declared nor defined (an implicit declaration, as in a header's
+/// `__builtin_bswap32`) is left out; a reachable one is lowered, and the
+/// call is an error there.
+fn leave_out_undeclared_calls(
+    defs: &mut Vec<&ast::Function>,
+    protos: &HashMap<String, &ast::Prototype>,
+    skipped: &mut HashMap<String, LeftOut>,
+    entry: &str,
+) {
+    let reachable = reachable_names(defs, entry);
+    let known: HashSet<String> = defs
+        .iter()
+        .map(|f| f.name.name.clone())
+        .chain(protos.keys().cloned())
+        .chain(skipped.keys().cloned())
+        .collect();
+    defs.retain(|f| {
+        if f.name.name == entry || reachable.contains_key(&f.name.name) {
+            return true;
+        }
+        let mut call = None;
+        block_exprs(&f.body, &mut |e| {
+            if let ast::ExprKind::Call(n, _) = &e.kind {
+                if call.is_none() && !known.contains(&n.name) && builtin(&n.name).is_none() {
+                    call = Some(n.clone());
+                }
+            }
+        });
+        let Some(n) = call else { return true };
+        let why = format!("unknown function `{}` (neither declared nor defined)", n.name);
+        skipped.insert(
+            f.name.name.clone(),
+            LeftOut {
+                name: f.name.name.clone(),
+                span: f.name.span,
+                reasons: vec![(n.span, why)],
+            },
+        );
+        false
+    });
+}
+
 fn report_unsupported(diags: &mut Vec<Diag>, lo: &LeftOut, why: &str) {
     for (span, msg) in &lo.reasons {
         diags.push(

@@ -197,6 +197,9 @@ impl CType {
 pub struct StructDef {
     pub tag: String,
     pub fields: Vec<Field>,
+    /// Fields the model does not hold (a `double`, a bitfield, a function
+    /// pointer), and why: only an access to one is an error.
+    pub not_modelled: Vec<(Ident, String)>,
     pub span: Span,
 }
 

@@ -6,9 +6,11 @@ use super::ast::*;
 use super::lexer::{TokKind, Token};
 use super::source::Span;
 use crate::diag::{Class, Diag};
+use declarator::Shape;
 use std::collections::HashMap;
 
 mod decl;
+mod declarator;
 mod expr;
 mod stmt;
 mod unknown;
@@ -42,6 +44,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         anonymous: 0,
         enum_consts: HashMap::new(),
         in_function: None,
+        unmodelled_types: HashMap::new(),
     };
     p.typedefs.insert("bool".into(), CType::Int(IntType::Bool));
     let mut items = Vec::new();
@@ -73,6 +76,9 @@ struct Parser<'a> {
     enum_consts: HashMap<String, Expr>,
     /// While parsing a function body: the unsupported constructs found.
     in_function: Option<Vec<(Span, String)>>,
+    /// `typedef` names of types outside the model, and why: an error only
+    /// where a declaration that needs the type uses one.
+    unmodelled_types: HashMap<String, String>,
 }
 
 /// Declaration specifiers: the type and storage words before a declarator.
@@ -322,54 +328,6 @@ impl Parser<'_> {
         }
     }
 
-    /// After a declaration's specifiers: one function declarator and `;`
-    /// (a prototype, whose types matter only if the function is called).
-    pub(super) fn prototype_ahead(&self) -> bool {
-        let mut k = 0;
-        let skip_parens = |mut k: usize| {
-            let mut depth = 0usize;
-            loop {
-                let t = self.nth(k);
-                if t.kind == TokKind::Eof {
-                    return None;
-                }
-                k += 1;
-                if t.is_punct("(") {
-                    depth += 1;
-                } else if t.is_punct(")") {
-                    depth = depth.checked_sub(1)?;
-                    if depth == 0 {
-                        return Some(k);
-                    }
-                }
-            }
-        };
-        while self.nth(k).is_punct("*")
-            || matches!(
-                self.nth(k).ident(),
-                Some("const" | "volatile" | "restrict" | "__restrict")
-            )
-        {
-            k += 1;
-        }
-        if self.nth(k).ident().is_none() || !self.nth(k + 1).is_punct("(") {
-            return false;
-        }
-        let Some(mut k) = skip_parens(k + 1) else {
-            return false;
-        };
-        while matches!(self.nth(k).ident(), Some("__attribute__" | "__asm__" | "__asm")) {
-            k += 1;
-            if self.nth(k).is_punct("(") {
-                match skip_parens(k) {
-                    Some(next) => k = next,
-                    None => return false,
-                }
-            }
-        }
-        self.nth(k).is_punct(";")
-    }
-
     pub(super) fn skip_balanced(&mut self, open: &str, close: &str) {
         let mut depth = 0;
         while !self.at_eof() {
@@ -465,6 +423,7 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         anonymous: 0,
         enum_consts: HashMap::new(),
         in_function: Some(Vec::new()),
+        unmodelled_types: HashMap::new(),
     };
     let e = p.expr().ok()?;
     if !p.at_eof() {

@@ -226,6 +226,7 @@ impl Parser<'_> {
             Some(w) => {
                 TYPE_WORDS.contains(&w)
                     || self.typedefs.contains_key(w)
+                    || self.unmodelled_types.contains_key(w)
                     || matches!(
                         w,
                         "const" | "volatile" | "struct" | "union" | "enum" | "float" | "double"
