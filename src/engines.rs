@@ -3,12 +3,9 @@
 //!
 //! The VC engine runs as a portfolio, each mode only for what the previous
 //! ones left open: `--loops havoc` (Houdini invariants), k-induction on top
-//! of the invariants havoc proved, then bounded model checking: every loop
-//! and recursion unrolled k times, k = 1, 2, 4, ... up to `--unwind-max`,
-//! with unwinding assertions (`vc::gc::CheckKey::Unwind`, asked as a query
-//! of their own: can a run go around a loop once more?). A condition is
-//! called safe only by a sound mode (or an unrolling whose unwinding
-//! assertions hold, `vc::ProcResult::exhaustive`), and unsafe only
+//! of the invariants havoc proved, then bounded unrolling with a growing
+//! bound. A condition is called safe only by a sound mode (or an unrolling
+//! that covers every run, `vc::ProcResult::exhaustive`), and unsafe only
 //! when the model's inputs replay in the interpreter to the same error
 //! (`Status::Confirmed`); the interpreter's run is the counterexample.
 //! Under `auto`, sampled runs of the interpreter (`runs.rs`) come first.
@@ -54,13 +51,8 @@ pub struct VcPlan {
     pub inline_depth: u32,
     /// The k of the k-induction mode.
     pub k: u32,
-    /// The unrolling bounds tried, in order (bounded model checking with
-    /// unwinding assertions: counterexamples, and proofs where no run goes
-    /// further).
+    /// The unrolling bounds tried, in order, for counterexamples.
     pub unroll: Vec<u32>,
-    /// No unrolling beyond this (`--unwind-max`), the loops' constant
-    /// guess (`constant_unroll`) included.
-    pub unwind_max: u32,
     /// Z3's resource limit per query (`rlimit`): deterministic, unlike
     /// time, so a query's answer does not depend on the machine's load.
     pub query_rlimit: u32,
@@ -74,41 +66,11 @@ impl Default for VcPlan {
         VcPlan {
             inline_depth: 3,
             k: 2,
-            unroll: doubling(DOUBLING_MAX),
-            unwind_max: MAX_CONSTANT_UNROLL,
+            unroll: vec![1, 3, 8, 20],
             query_rlimit: vc::QUERY_RLIMIT,
             budget: Duration::from_secs(30),
         }
     }
-}
-
-impl VcPlan {
-    /// The plan with unrollings up to `n` (`--unwind-max`): 1, 2, 4, ...
-    /// up to `DOUBLING_MAX` and `n`, then the loops' constant guess when
-    /// it is within `n`.
-    pub fn with_unwind_max(n: u32) -> VcPlan {
-        VcPlan {
-            unroll: doubling(n.min(DOUBLING_MAX)),
-            unwind_max: n,
-            ..VcPlan::default()
-        }
-    }
-}
-
-/// The doubling unrollings tried before the loops' constant guess: each
-/// unrolled program is about twice the last, and Z3's resource limit per
-/// query, not this, ends the series on programs it cannot decide.
-pub const DOUBLING_MAX: u32 = 16;
-
-/// 1, 2, 4, ... up to `n`, and `n` itself (none for 0).
-fn doubling(n: u32) -> Vec<u32> {
-    let mut out: Vec<u32> = std::iter::successors(Some(1u32), |k| k.checked_mul(2))
-        .take_while(|&k| k <= n)
-        .collect();
-    if n > 0 && out.last() != Some(&n) {
-        out.push(n);
-    }
-    out
 }
 
 /// A verdict of the VC engine.
@@ -135,15 +97,15 @@ pub struct VcStats {
 }
 
 /// The largest unrolling tried for loops whose test compares with a
-/// constant (`for (i = 0; i < 100; i++)`), and `--unwind-max`'s default.
-pub const MAX_CONSTANT_UNROLL: u32 = 256;
+/// constant (`for (i = 0; i < 100; i++)`).
+const MAX_CONSTANT_UNROLL: u32 = 256;
 
 /// An unrolling that may cover every run, past the plan's last bound: one
 /// more than the largest constant a loop's first test compares a variable
-/// with (so a loop counting from 0 up to it fits), at most `most`. Only a
-/// guess: the unrolling's coverage checks decide whether it covers every
-/// run (`vc::ProcResult::exhaustive`).
-pub fn constant_unroll(p: &Program, a: &Analysis, after: u32, most: u32) -> Option<u32> {
+/// with (so a loop counting from 0 up to it fits), at most
+/// `MAX_CONSTANT_UNROLL`. Only a guess: the unrolling's coverage checks
+/// decide whether it covers every run (`vc::ProcResult::exhaustive`).
+pub fn constant_unroll(p: &Program, a: &Analysis, after: u32) -> Option<u32> {
     let mut best: Option<u32> = None;
     for l in a.loops.iter().filter(|l| a.reachable_procs.contains(&l.proc)) {
         let mut cur = l.head;
@@ -165,7 +127,7 @@ pub fn constant_unroll(p: &Program, a: &Analysis, after: u32, most: u32) -> Opti
             _ => continue,
         };
         let k = c.unsigned_abs().saturating_add(1);
-        if k > after as u64 && k <= most as u64 {
+        if k > after as u64 && k <= MAX_CONSTANT_UNROLL as u64 {
             best = Some(best.map_or(k as u32, |b: u32| b.max(k as u32)));
         }
     }
@@ -227,11 +189,9 @@ impl VcCheck<'_> {
         let open = |out: &BTreeMap<CondId, Decision>| wanted.iter().any(|id| !out.contains_key(id));
         let mut havoc = None;
         let mut modes: Vec<Loops> = vec![Loops::Havoc, Loops::KInduction(plan.k)];
-        let bounds = plan.unroll.iter().copied().filter(|&k| k <= plan.unwind_max);
-        modes.extend(bounds.map(Loops::Unroll));
+        modes.extend(plan.unroll.iter().map(|&k| Loops::Unroll(k)));
         let last = plan.unroll.last().copied().unwrap_or(0);
-        let most = plan.unwind_max.min(MAX_CONSTANT_UNROLL);
-        modes.extend(constant_unroll(p, a, last, most).map(Loops::Unroll));
+        modes.extend(constant_unroll(p, a, last).map(Loops::Unroll));
         for mode in modes {
             if !open(&out) {
                 break;

@@ -40,13 +40,6 @@ pub struct CheckArgs {
     /// explained from its replayed run.
     #[arg(long, value_enum, default_value_t = Engine::Auto)]
     engine: Engine,
-    /// The VC engine's bounded model checking unrolls every loop and
-    /// recursion 1, 2, 4, ... times, with unwinding assertions (a run that
-    /// could go round once more leaves the bound "not proved"), up to this
-    /// many times.
-    #[arg(long, value_name = "N", default_value_t = crate::engines::MAX_CONSTANT_UNROLL,
-          value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    unwind_max: u32,
     #[command(flatten)]
     budget: BudgetArgs,
     /// Inline every call instead of reusing procedure summaries (to measure
@@ -106,9 +99,6 @@ fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> 
     }
     if args.engine != Engine::Auto {
         opt("--engine", value_name(args.engine));
-    }
-    if args.unwind_max != crate::engines::MAX_CONSTANT_UNROLL {
-        opt("--unwind-max", args.unwind_max.to_string());
     }
     if args.budget.unroll != 10 {
         opt("--unroll", args.budget.unroll.to_string());
@@ -361,14 +351,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     if std::env::var_os("FOCUSCHECK_PANIC_IN").is_some_and(|f| path.ends_with(f)) {
         panic!("FOCUSCHECK_PANIC_IN names this file");
     }
-    let report = crate::check::check_with(
-        &p,
-        &users,
-        opts,
-        args.engine,
-        &VcPlan::with_unwind_max(args.unwind_max),
-        start,
-    );
+    let report = crate::check::check_with(&p, &users, opts, args.engine, &VcPlan::default(), start);
     let count = |v: Verdict| report.results.iter().filter(|r| r.verdict == v).count();
     let mut out = FileResult {
         messages,
