@@ -208,7 +208,7 @@ fn user_conditions_and_directories() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
-    assert_eq!(docs.len(), 11, "{out}");
+    assert_eq!(docs.len(), 9, "{out}");
     for d in &docs {
         let r = d["procedures"][0]["result"].as_str().expect("result");
         assert!(["verified", "warnings", "bounded", "unknown"].contains(&r), "{d}");
