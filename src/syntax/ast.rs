@@ -171,6 +171,15 @@ pub enum CType {
 /// How a union's tag starts (`union u`): its members share one storage.
 pub const UNION: &str = "union ";
 
+/// How the name of a string literal's object starts (`string#1`): a
+/// read-only `char` array the parser declares at file scope.
+pub const STRING: &str = "string#";
+
+/// Whether storage `base` (`string#1`, `::string#1`) is a string literal's.
+pub fn is_string_literal(base: &str) -> bool {
+    base.trim_start_matches("::").starts_with(STRING)
+}
+
 impl CType {
     pub fn ptr(self) -> CType {
         CType::Ptr(Box::new(self))

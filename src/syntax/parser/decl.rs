@@ -479,14 +479,19 @@ impl Parser<'_> {
         };
         let specs_span = specs.span;
         let mut array = None;
+        let mut open_size = None;
         if self.eat("[") {
-            if self.is("]") {
+            if self.is("]") && self.peek_is(1, "=") {
+                // `char s[] = "abc";`, `int a[] = {1, 2}`: sized by the initialiser.
+                open_size = Some(self.bump().span);
+            } else if self.is("]") {
                 let t = self.tok().span;
                 self.error(t, "an array needs a constant size", "size missing");
                 return Err(());
+            } else {
+                array = Some(self.assign_expr()?);
+                self.expect("]", "after the array size")?;
             }
-            array = Some(self.assign_expr()?);
-            self.expect("]", "after the array size")?;
             if self.is("[") {
                 let t = self.tok().span;
                 self.unsupported(t, "multi-dimensional arrays are not part of Cimple");
@@ -500,6 +505,11 @@ impl Parser<'_> {
                 let open = self.bump().span;
                 let (elems, close) = self.init_list()?;
                 init = Some(Init::List(elems, open.to(close)));
+            } else if matches!(self.tok().kind, TokKind::Str(_)) && (array.is_some() || open_size.is_some()) {
+                // `char s[8] = "ab";`: the characters, and the NUL when it fits.
+                let (bytes, span) = self.string_literal();
+                let exact = matches!(&array, Some(Expr { kind: ExprKind::Int(n, _), .. }) if *n == bytes.len() as i64);
+                init = Some(Init::List(super::char_elements(&bytes, !exact, span), span));
             } else {
                 match self.assign_expr() {
                     Ok(e) => init = Some(Init::Expr(e)),
@@ -509,6 +519,16 @@ impl Parser<'_> {
                     Err(()) => self.skip_initialiser(),
                 }
             }
+        }
+        if let Some(at) = open_size {
+            let Some(Init::List(elems, _)) = &init else {
+                self.error(at, "an array needs a constant size", "size missing");
+                return Err(());
+            };
+            array = Some(Expr {
+                kind: ExprKind::Int(elems.len() as i64, IntType::Int),
+                span: at,
+            });
         }
         let span = specs_span.to(self.prev_span());
         let is_array = array.is_some();
