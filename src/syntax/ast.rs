@@ -282,6 +282,8 @@ pub struct Param {
 #[derive(Clone, Debug)]
 pub struct Prototype {
     pub ret: RetType,
+    /// A pointer or struct return type (then `ret` is `Int`).
+    pub ret_mem: Option<CType>,
     pub name: Ident,
     /// `None` when the parameter list was not given (`f()`) or uses types
     /// outside Cimple (prototypes of library functions are accepted as is).

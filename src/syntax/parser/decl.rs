@@ -412,6 +412,7 @@ impl Parser<'_> {
                 let (params, _) = params;
                 items.push(Item::Prototype(Prototype {
                     ret,
+                    ret_mem,
                     name: name.clone(),
                     params,
                     span: specs.span.to(self.prev_span()),
@@ -710,6 +711,7 @@ impl Parser<'_> {
             self.bump();
             items.push(Item::Prototype(Prototype {
                 ret: RetType::Int(IntType::Int),
+                ret_mem: None,
                 name,
                 params: None,
                 span: start.to(self.prev_span()),
