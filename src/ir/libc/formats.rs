@@ -134,8 +134,9 @@ fn conversions(fmt: &[u8], input: bool) -> Result<Vec<Conv>, String> {
     Ok(out)
 }
 
-/// The model of call `name(args)`; drops the stream argument of
-/// `fprintf`/`fscanf` when it is a plain name (evaluating it does nothing).
+/// The model of call `name(args)`, whose arguments become the conversions'
+/// only: the format (a literal) and the stream of `fprintf`/`fscanf` (when
+/// it is a plain name: evaluating it does nothing) are dropped.
 pub(super) fn instance(
     name: &str,
     args: &mut Vec<Expr>,
@@ -173,11 +174,14 @@ pub(super) fn instance(
             args.len() - 1
         ));
     }
-    let mut params = vec!["const char *f".to_string()];
+    // The format is a literal: read here, not passed (a model with an
+    // unused pointer parameter would need the memory model).
+    args.remove(0);
+    let mut params = Vec::new();
     let mut body = Vec::new();
     for (k, c) in convs.iter().enumerate() {
         let a = format!("a{k}");
-        let chars = match pointee(&args[k + 1]) {
+        let chars = match pointee(&args[k]) {
             Some(CType::Int(t @ (IntType::UChar | IntType::SChar))) => t.c_name(),
             _ => "char",
         };
