@@ -184,7 +184,7 @@ fn tokens_of(toks: &[lexer::Token]) -> Vec<String> {
             TokKind::Int { value, ty } => format!("{value}:{ty:?}"),
             TokKind::Punct(p) => p.to_string(),
             TokKind::Char(c) => format!("'{c}'"),
-            TokKind::Str => "\"\"".into(),
+            TokKind::Str(b) => format!("{b:?}"),
             TokKind::Float => "float".into(),
             TokKind::Eof => String::new(),
         })

@@ -70,6 +70,11 @@ enum Builtin {
     BeyondModel,
 }
 
+/// Whether `name` is one of Cimple's builtins (`assert`, `__VERIFIER_nondet_int`, ...).
+pub fn is_builtin(name: &str) -> bool {
+    builtin(name).is_some()
+}
+
 fn builtin(name: &str) -> Option<Builtin> {
     Some(match name {
         "reach_error" | "__VERIFIER_error" => Builtin::ReachError,

@@ -15,7 +15,8 @@ pub enum TokKind {
         ty: IntType,
     },
     Char(i64),
-    Str,
+    /// A string literal's bytes, escapes decoded, without the NUL.
+    Str(Vec<u8>),
     /// A floating-point literal: lexed so the parser can name it.
     Float,
     Punct(&'static str),
@@ -47,7 +48,7 @@ impl Token {
             TokKind::Ident(s) => format!("`{s}`"),
             TokKind::Int { value, .. } => format!("`{value}`"),
             TokKind::Char(_) => "a character literal".into(),
-            TokKind::Str => "a string literal".into(),
+            TokKind::Str(_) => "a string literal".into(),
             TokKind::Float => "a floating-point literal".into(),
             TokKind::Punct(p) => format!("`{p}`"),
             TokKind::Eof => "end of file".into(),
@@ -378,11 +379,21 @@ impl<'a> Lexer<'a> {
         }
         if c == b'"' {
             self.pos += 1;
+            let mut bytes = Vec::new();
             while self.pos < self.src.len() && self.peek(0) != b'"' && self.peek(0) != b'\n' {
-                if self.peek(0) == b'\\' {
+                let at = self.pos;
+                if self.peek(0) >= 0x80 {
+                    // UTF-8 in a string is its bytes, as gcc stores them.
+                    bytes.push(self.peek(0));
                     self.pos += 1;
+                    continue;
                 }
-                self.pos += 1;
+                match self.char_in_literal() {
+                    Ok(v) => bytes.push(v as u8),
+                    Err(msg) => self.diags.push(
+                        Diag::error(Class::Syntax, Span::new(at, self.pos), msg).with_label("in this string literal"),
+                    ),
+                }
             }
             if self.peek(0) == b'"' {
                 self.pos += 1;
@@ -393,7 +404,7 @@ impl<'a> Lexer<'a> {
                 );
             }
             return Some(Token {
-                kind: TokKind::Str,
+                kind: TokKind::Str(bytes),
                 span: self.sp(start, self.pos),
                 line_start: false,
             });

@@ -468,11 +468,14 @@ impl Parser<'_> {
                     }
                     // A prototype: a type outside the model is an error
                     // only where a call uses it.
-                    let (params, _) = params;
+                    let (params, param_issues) = params;
+                    let not_modelled = issues.iter().chain(&param_issues).map(|(_, m)| m.clone()).next();
                     items.push(Item::Prototype(Prototype {
                         ret,
+                        ret_mem,
                         name: name.clone(),
                         params: params.filter(|_| issues.is_empty()),
+                        not_modelled,
                         span: specs.span.to(self.prev_span()),
                     }));
                     if self.eat(",") {
@@ -579,7 +582,13 @@ impl Parser<'_> {
             _ => IntType::Int,
         };
         let specs_span = specs.span;
-        let array = match array {
+        let mut open_size = None;
+        let mut array = match array {
+            // `char s[] = "abc";`, `int a[] = {1, 2}`: sized by the initialiser.
+            Some(None) if self.is("=") => {
+                open_size = Some(name.span);
+                None
+            }
             Some(None) => {
                 self.error(name.span, "an array needs a constant size", "size missing");
                 return Err(());
@@ -594,6 +603,11 @@ impl Parser<'_> {
                 let open = self.bump().span;
                 let (elems, close) = self.init_list()?;
                 init = Some(Init::List(elems, open.to(close)));
+            } else if matches!(self.tok().kind, TokKind::Str(_)) && (array.is_some() || open_size.is_some()) {
+                // `char s[8] = "ab";`: the characters, and the NUL when it fits.
+                let (bytes, span) = self.string_literal();
+                let exact = matches!(&array, Some(Expr { kind: ExprKind::Int(n, _), .. }) if *n == bytes.len() as i64);
+                init = Some(Init::List(super::char_elements(&bytes, !exact, span), span));
             } else {
                 match self.assign_expr() {
                     Ok(e) => init = Some(Init::Expr(e)),
@@ -603,6 +617,16 @@ impl Parser<'_> {
                     Err(()) => self.skip_initialiser(),
                 }
             }
+        }
+        if let Some(at) = open_size {
+            let Some(Init::List(elems, _)) = &init else {
+                self.error(at, "an array needs a constant size", "size missing");
+                return Err(());
+            };
+            array = Some(Expr {
+                kind: ExprKind::Int(elems.len() as i64, IntType::Int),
+                span: at,
+            });
         }
         let span = specs_span.to(self.prev_span());
         let is_array = array.is_some();
@@ -771,8 +795,10 @@ impl Parser<'_> {
             self.bump();
             items.push(Item::Prototype(Prototype {
                 ret: RetType::Int(IntType::Int),
+                ret_mem: None,
                 name,
                 params: None,
+                not_modelled: None,
                 span: start.to(self.prev_span()),
             }));
             return Ok(());

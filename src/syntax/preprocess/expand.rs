@@ -140,7 +140,7 @@ impl Expander<'_> {
                 value: (self.line_of)(t.tok.span) as i128,
                 ty: crate::syntax::ast::IntType::Int,
             },
-            "__FILE__" => TokKind::Str,
+            "__FILE__" => TokKind::Str(self.file_name.as_bytes().to_vec()),
             _ => return None,
         };
         let spell = match &kind {
@@ -253,9 +253,10 @@ impl Expander<'_> {
             let next_is_paste = body.get(i + 1).is_some_and(|n| n.tok.is_punct("##"));
             if b.tok.is_punct("#") && m.params.is_some() {
                 if let Some(k) = body.get(i + 1).and_then(param) {
-                    let spell = stringize(&args[k]);
+                    let text = stringize(&args[k]);
+                    let spell = quote(&text);
                     let tok = Token {
-                        kind: TokKind::Str,
+                        kind: TokKind::Str(text.into_bytes()),
                         span: at,
                         line_start: false,
                     };
@@ -363,7 +364,7 @@ fn placed(t: &PpTok, at: Span) -> PpTok {
     t
 }
 
-/// `#x`: the argument's spelling as a string literal.
+/// `#x`: the characters of `#arg` (unquoted: the literal's value).
 fn stringize(arg: &[PpTok]) -> String {
     let mut s = String::new();
     for (k, t) in arg.iter().enumerate() {
@@ -372,7 +373,7 @@ fn stringize(arg: &[PpTok]) -> String {
         }
         s.push_str(&t.spell);
     }
-    quote(&s)
+    s
 }
 
 /// A string literal spelling `s`.

@@ -13,7 +13,7 @@ fn spelled(file: &SourceFile, lexed: &Lexed) -> String {
             TokKind::Ident(s) => s.clone(),
             TokKind::Int { value, .. } => value.to_string(),
             TokKind::Punct(p) => p.to_string(),
-            TokKind::Str => "STR".into(),
+            TokKind::Str(_) => "STR".into(),
             TokKind::Char(c) => format!("'{c}'"),
             _ => file.slice(t.span).to_string(),
         })
