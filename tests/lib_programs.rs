@@ -9,9 +9,10 @@ use std::path::Path;
 mod cli;
 use cli::focuscheck;
 
-/// `check` of a file of `programs/c/lib/` (or a temporary one).
+/// `check --verbose` (safe conditions listed too) of a file of
+/// `programs/c/lib/` (or a temporary one), its stdout then its stderr.
 fn check(path: &str, extra: &[&str]) -> (i32, String) {
-    let mut args = vec!["check", "--timeout", "60"];
+    let mut args = vec!["check", "--verbose", "--timeout", "60"];
     args.extend_from_slice(extra);
     args.push(path);
     let (code, out, err) = focuscheck(&args);
