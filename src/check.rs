@@ -5,7 +5,7 @@ mod explaining;
 pub use explaining::{MORE_FSS_STEPS, MORE_FSS_STEPS_PER_STATE};
 
 use crate::analysis::explore::{self, Explored};
-use crate::analysis::run::STATE_LIMIT;
+use crate::analysis::run::{HANDOVER_LIMIT, STATE_LIMIT};
 use crate::analysis::{self, limits, CheckOptions, CondReport, Verdict};
 use crate::context::conditions::{self, CondId, Condition};
 use crate::context::Context;
@@ -254,7 +254,15 @@ fn check_in_context(
                 }
                 drop(probe);
                 early = Some(decided);
-                explore::explore_exact_first(&cx, &opts.engine, at(explore_share))
+                let full_opts = analysis::step::Options {
+                    max_states: opts.handover_states.unwrap_or(opts.engine.max_states),
+                    ..opts.engine.clone()
+                };
+                let mut full = explore::explore_exact_first(&cx, &full_opts, at(explore_share));
+                if opts.handover_states.is_some() && full.budget_hit == Some(STATE_LIMIT) {
+                    full.budget_hit = Some(HANDOVER_LIMIT);
+                }
+                full
             }
         }
         _ => explore::explore_exact_first(&cx, &opts.engine, at(explore_share)),

@@ -50,7 +50,16 @@ pub struct CheckOptions {
     /// localised part (`diff`): a reference name as the localised part
     /// spells it. Reduce then localises where the two part ways.
     pub counterpart: Option<fn(&str) -> String>,
+    /// Under `--engine auto`, the state budget of the exploration that
+    /// follows the VC engine's turn (`None`: `engine.max_states`, as when
+    /// `--max-states` is given): past the probe the state space is large,
+    /// and exploring it to two million states rarely decides what the VC
+    /// engine left open, at seconds and gigabytes per million.
+    pub handover_states: Option<u64>,
 }
+
+/// `CheckOptions::handover_states` unless `--max-states` is given.
+pub const HANDOVER_STATES: u64 = 400_000;
 
 impl Default for CheckOptions {
     fn default() -> Self {
@@ -64,6 +73,7 @@ impl Default for CheckOptions {
             cut: Vec::new(),
             localise: Vec::new(),
             counterpart: None,
+            handover_states: Some(HANDOVER_STATES),
         }
     }
 }

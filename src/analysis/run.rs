@@ -22,6 +22,9 @@ pub type ReadMemory = fn() -> Option<u64>;
 
 pub const TIME_LIMIT: &str = "the time limit (--timeout) was reached";
 pub const STATE_LIMIT: &str = "the state limit (--max-states) was reached";
+/// `STATE_LIMIT` of `auto`'s exploration after the VC engine's turn.
+pub const HANDOVER_LIMIT: &str =
+    "the state limit after the VC engine's turn (400,000 states; give --max-states for more) was reached";
 pub const MEMORY_LIMIT: &str = "the memory limit (--max-memory) was reached";
 /// Never shown: a run that stops at its first error is discarded.
 pub const ERROR_REACHED: &str = "an error state was reached";

@@ -20,6 +20,9 @@ use crate::ir::*;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+/// `--max-states` when not given.
+pub const DEFAULT_MAX_STATES: u64 = 2_000_000;
+
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Different valuations a loop head takes (per path through the loop)
@@ -46,7 +49,7 @@ impl Default for Options {
         Options {
             unroll: 10,
             summaries: true,
-            max_states: 2_000_000,
+            max_states: DEFAULT_MAX_STATES,
             timeout: None,
             memory: None,
             exact_loops: false,

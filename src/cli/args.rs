@@ -37,9 +37,11 @@ pub struct BudgetArgs {
     /// share of it.
     #[arg(long, value_name = "SECONDS", value_parser = options::seconds, default_value = options::DEFAULT_TIMEOUT)]
     pub timeout: Option<Duration>,
-    /// Give up exploring after this many states.
-    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = options::count)]
-    pub max_states: usize,
+    /// Give up exploring after this many states (default 2,000,000; under
+    /// `--engine auto`, once the VC engine has had its turn, what it left
+    /// open is explored up to 400,000 states unless this is given).
+    #[arg(long, value_name = "N", value_parser = options::count)]
+    pub max_states: Option<usize>,
     /// Give up exploring when the process's resident memory exceeds this
     /// (e.g. 512M, 4G, or 25% of the machine's; default: half of it). The
     /// limit is for the whole process: with several jobs, the files being
@@ -53,7 +55,7 @@ impl BudgetArgs {
         step::Options {
             unroll: self.unroll,
             summaries,
-            max_states: self.max_states as u64,
+            max_states: self.max_states.map_or(step::DEFAULT_MAX_STATES, |n| n as u64),
             timeout: self.timeout,
             memory: options::memory_budget(self.max_memory),
             exact_loops: false,

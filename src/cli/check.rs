@@ -110,8 +110,8 @@ fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> 
     {
         opt("--timeout", t.as_secs_f64().to_string());
     }
-    if args.budget.max_states != 2_000_000 {
-        opt("--max-states", args.budget.max_states.to_string());
+    if let Some(n) = args.budget.max_states {
+        opt("--max-states", n.to_string());
     }
     if let Some(p) = &args.show.project {
         opt("--project", p.join(","));
@@ -473,6 +473,11 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         property: args.cond.property,
         explain: !args.show.no_explain,
         explain_steps: args.show.explain_steps.map(|n| n as u64),
+        // A `--max-states` given holds for every exploration.
+        handover_states: args
+            .budget
+            .max_states
+            .map_or(CheckOptions::default().handover_states, |_| None),
         ..CheckOptions::default()
     };
     let mut files = collect_files(&args.files);

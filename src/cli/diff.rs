@@ -199,6 +199,10 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         // The new version's text is the product's first part.
         localise: std::iter::once(0..product.ref_bytes.start).collect(),
         counterpart: Some(diff::strip),
+        handover_states: args
+            .budget
+            .max_states
+            .map_or(CheckOptions::default().handover_states, |_| None),
         ..CheckOptions::default()
     };
     let report = crate::check::check(p, &[], &check_opts);

@@ -109,7 +109,8 @@ pub fn groups(items: &[Item]) -> Vec<Group> {
     // item, lowest, highest, members).
     type Run = (usize, u64, u64, Vec<usize>);
     let mut runs: std::collections::HashMap<Key, Vec<Run>> = std::collections::HashMap::new();
-    let mut ways: Vec<Vec<(Key, u64)>> = Vec::with_capacity(items.len());
+    // Per item: the runs it is in (key, index in `runs[key]`).
+    let mut ways: Vec<Vec<(Key, usize)>> = Vec::with_capacity(items.len());
     for (i, x) in items.iter().enumerate() {
         let mut mine = Vec::new();
         for (t, n) in varying(&x.text) {
@@ -122,31 +123,41 @@ pub fn groups(items: &[Item]) -> Vec<Group> {
                 }
                 _ => list.push((i, n, n, vec![i])),
             }
-            mine.push((key, n));
+            let at = list.len() - 1;
+            mine.push((key, at));
         }
         ways.push(mine);
     }
     // Each item goes to the longest run it is in, if that has three.
-    let run_of = |i: usize| {
-        ways[i]
-            .iter()
-            .filter_map(|(key, n)| {
-                let r = runs[key].iter().find(|r| r.1 <= *n && *n <= r.2)?;
-                (r.2 - r.1 >= 2).then_some((key, r))
-            })
-            .max_by_key(|(_, r)| (r.2 - r.1, std::cmp::Reverse(r.0)))
-    };
-    let chosen: Vec<Option<(&Key, &Run)>> = (0..items.len()).map(run_of).collect();
+    let chosen: Vec<Option<(&Key, usize)>> = ways
+        .iter()
+        .map(|mine| {
+            mine.iter()
+                .filter(|(key, at)| {
+                    let r = &runs[key][*at];
+                    r.2 - r.1 >= 2
+                })
+                .max_by_key(|(key, at)| {
+                    let r = &runs[key][*at];
+                    (r.2 - r.1, std::cmp::Reverse(r.0))
+                })
+                .map(|(key, at)| (key, *at))
+        })
+        .collect();
     // A run folds when every member chose it (an item in two runs stands
     // in the longer; the other run's members are then shown one by one).
-    let whole = |key: &Key, r: &Run| {
-        r.3.iter()
-            .all(|&m| chosen[m].is_some_and(|(k, o)| k == key && o.0 == r.0))
-    };
+    // Decided once per run: linear in the items, however long the runs.
+    let mut whole: std::collections::HashMap<(&Key, usize), bool> = std::collections::HashMap::new();
+    for c in chosen.iter().flatten() {
+        whole
+            .entry(*c)
+            .or_insert_with(|| runs[c.0][c.1].3.iter().all(|&m| chosen[m] == Some(*c)));
+    }
     let mut out = Vec::new();
     for (i, x) in items.iter().enumerate() {
-        match chosen[i].filter(|(key, r)| whole(key, r)) {
-            Some((key, (first, lo, hi, members))) => {
+        match chosen[i].filter(|c| whole[c]) {
+            Some((key, at)) => {
+                let (first, lo, hi, members) = &runs[key][at];
                 if *first == i {
                     let members = members.clone();
                     // The counter's name: one the text does not use.
