@@ -1,11 +1,17 @@
 //! The heap: `malloc`, `calloc` and `free`.
 //!
-//! Each allocating call in the source is one object (as CBMC and Frama-C
-//! name dynamic objects by their allocation site), of the type its result is
-//! converted to (`int *a = malloc(...)` allocates `int`s), stored as a
-//! global array of `--heap-elems` elements (fewer when the size is a
-//! smaller constant) with two more globals: its state (0 not allocated yet, 1 live,
-//! 2 freed) and its size in bytes.
+//! Each allocating call in the source has a pool of `--heap-instances`
+//! objects (as CBMC and Frama-C name dynamic objects by their allocation
+//! site): its `k`th execution allocates the `k`th, `malloc@11#3` (the 3rd
+//! node allocated at line 11). Each instance is an object of its own, of
+//! the type the result is converted to (`int *a = malloc(...)` allocates
+//! `int`s), stored as a global array of `--heap-elems` elements (fewer
+//! when the size is a smaller constant) with two more globals: its state
+//! (0 not allocated yet, 1 live, 2 freed) and its size in bytes; the call
+//! has a counter of its allocations. An instance being an object, bounds,
+//! pointer arithmetic that leaves it, `free` of its start and its name in
+//! reports work as for any object (an offset carrying the instance would
+//! need a division at every access and a gap between instances).
 //!
 //! - `malloc` never fails (SV-COMP's assumption); its memory holds arbitrary
 //!   values (the object's initial values, inputs whatever `--globals` says),
@@ -15,10 +21,11 @@
 //!   length (`loc.rs`); `free` of null does nothing, of anything but the
 //!   start of a live heap object it is a `deref` error (double free, invalid
 //!   free).
-//! - A run that allocates more than the array holds, or allocates a second
-//!   time at the same call, is beyond the model: it stops at a `limit`
-//!   site, and no condition is safe while such a run may exist (see
+//! - A run that allocates more than an instance holds, or more times at
+//!   one call than it has instances, is beyond the model: it stops at a
+//!   `limit` site, and no condition is safe while such a run may exist (see
 //!   `crate::analysis::limits`).
+//! - `realloc` is not modelled yet (an error at the call).
 
 use super::expr::*;
 use super::*;
