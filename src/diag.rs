@@ -3,7 +3,7 @@
 
 use crate::syntax::source::{SourceFile, Span};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::files::SimpleFile;
+use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -100,7 +100,12 @@ impl Diag {
 /// Renders diagnostics with the source line and a caret; `color` selects
 /// ANSI colours.
 pub fn render(file: &SourceFile, diags: &[Diag], color: bool) -> String {
-    let files = SimpleFile::new(file.name.as_str(), file.text.as_str());
+    // This file and the headers it includes, each with its own lines.
+    let mut files = SimpleFiles::new();
+    files.add(file.name.as_str(), file.text.as_str());
+    for h in file.includes() {
+        files.add(h.name.as_str(), h.text.as_str());
+    }
     let config = term::Config::default();
     let mut out = String::new();
     for d in diags {
@@ -109,9 +114,11 @@ pub fn render(file: &SourceFile, diags: &[Diag], color: bool) -> String {
             Severity::Warning => Diagnostic::warning(),
             Severity::Note => Diagnostic::note(),
         };
-        let mut labels = vec![Label::primary((), d.span.range()).with_message(&d.label)];
+        let (id, range) = file.resolve(d.span);
+        let mut labels = vec![Label::primary(id, range).with_message(&d.label)];
         for (span, text) in &d.secondary {
-            labels.push(Label::secondary((), span.range()).with_message(text));
+            let (id, range) = file.resolve(*span);
+            labels.push(Label::secondary(id, range).with_message(text));
         }
         // The location in the header keeps the first line greppable as
         // `file:line:col`, like gcc's.

@@ -34,6 +34,8 @@ pub enum Observe {
 #[derive(Clone, Debug)]
 pub struct DiffOptions {
     pub entry: String,
+    /// `-D`, `-U`, `-I`.
+    pub pp: crate::syntax::preprocess::PpOptions,
     pub init: Option<String>,
     pub observe: Observe,
     pub globals: Option<GlobalsMode>,
@@ -129,6 +131,7 @@ fn load_version(file: &Arc<SourceFile>, opts: &DiffOptions) -> Result<Program, D
         entry: opts.entry.clone(),
         globals: opts.globals,
         overflow_checks: false,
+        pp: opts.pp.clone(),
         ..Default::default()
     };
     let (p, diags) = crate::load(file.clone(), &lo);
@@ -314,8 +317,8 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
     // The entry must have one signature in both.
     let en = pn.proc(pn.entry);
     let er = pr.proc(pr.entry);
-    let new_ast = crate::syntax::parse_source(new, &mut Vec::new()).ast;
-    let ref_ast = crate::syntax::parse_source(reference, &mut Vec::new()).ast;
+    let new_ast = crate::syntax::parse_source(new, &opts.pp, &mut Vec::new()).ast;
+    let ref_ast = crate::syntax::parse_source(reference, &opts.pp, &mut Vec::new()).ast;
     let (Some(new_fn), Some(ref_fn)) = (
         harness::entry_fn(&new_ast, &opts.entry),
         harness::entry_fn(&ref_ast, &opts.entry),
@@ -545,6 +548,7 @@ mod product_tests {
 
     fn opts(entry: &str, observe: Observe) -> DiffOptions {
         DiffOptions {
+            pp: Default::default(),
             entry: entry.into(),
             init: None,
             observe,

@@ -28,12 +28,13 @@ use syntax::source::SourceFile;
 /// a program comes back; no program means at least one error.
 pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>, Vec<Diag>) {
     let mut diags = Vec::new();
-    let parsed = syntax::parse_source(&file, &mut diags);
+    let parsed = syntax::parse_source(&file, &opts.pp, &mut diags);
     let (annotations, acsl_errors) = ir::contract::parse_all(&file.text, &parsed.annotations);
     diags.extend(acsl_errors);
     let syntax_errors = diags.iter().any(|d| d.is_error());
     let constants = ir::lower::macro_constants(&parsed.macros);
-    let (ast, memory, annotations) = ir::mem::eliminate(&parsed.ast, &annotations, opts, &file, &mut diags);
+    let linked = ir::libc::link(&parsed.ast, &file, &mut diags);
+    let (ast, memory, annotations) = ir::mem::eliminate(&linked, &annotations, opts, &file, &mut diags);
     let mut program = ir::lower::lower(file, &ast, constants, opts, &mut diags);
     if syntax_errors {
         return (None, diags);
@@ -57,6 +58,15 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
 
 /// A source file from raw bytes: invalid UTF-8 is an error at its position.
 pub fn source_from_bytes(name: &str, bytes: Vec<u8>) -> (Arc<SourceFile>, Option<Diag>) {
+    // A NUL byte near the start (as git decides): binary data, never shown.
+    if let Some(at) = bytes.iter().take(8000).position(|&b| b == 0) {
+        let diag = Diag::error(
+            diag::Class::Syntax,
+            syntax::source::Span::new(0, 0),
+            format!("the file is binary, not C source (a NUL byte at offset {at})"),
+        );
+        return (Arc::new(SourceFile::new(name, String::new())), Some(diag));
+    }
     match String::from_utf8(bytes) {
         Ok(text) => (Arc::new(SourceFile::new(name, text)), None),
         Err(e) => {

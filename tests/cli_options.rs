@@ -99,7 +99,7 @@ fn a_safe_condition_names_its_line() {
         "safe.c",
         "int main() {\n  int x;\n  if (x > 3)\n    assert(x > 2);\n  return 0;\n}\n",
     );
-    let (code, stdout, _) = focuscheck(&["check", &path]);
+    let (code, stdout, _) = focuscheck(&["check", &path, "--verbose"]);
     assert_eq!(code, 0, "{stdout}");
     assert!(
         stdout.contains(&format!("safe: assertion `assert(x > 2)` ({path}:4:5)")),
@@ -110,11 +110,42 @@ fn a_safe_condition_names_its_line() {
         "flag.c",
         "int main() {\n  int x = 1;\n  bool error = false;\n  if (x == 2) error = true;\n  return 0;\n}\n",
     );
-    let (code, stdout, _) = focuscheck(&["check", &path]);
+    let (code, stdout, _) = focuscheck(&["check", &path, "-v"]);
     assert_eq!(code, 0, "{stdout}");
     assert!(
         stdout.contains(&format!("safe: error (declared at {path}:3:8)")),
         "{stdout}"
+    );
+}
+
+/// Bugs first: a file's unsafe condition comes before its safe ones, which
+/// are only counted unless `--verbose` lists them (identical lines folded);
+/// a batch's summary names the line of every error found.
+#[test]
+fn bugs_come_first_and_the_summary_names_them() {
+    let text = "int main() {\n  int x;\n  int a[4];\n  int y = x & 3;\n  a[y] = 1;\n  a[3 - y] = 1;\n  assert(x != 2);\n  return 0;\n}\n";
+    let (d, path) = program("mixed.c", text);
+    let (code, stdout, _) = focuscheck(&["check", &path]);
+    assert_eq!(code, 1, "{stdout}");
+    let unsafe_at = stdout.find("unsafe: assertion `assert(x != 2)`").expect(&stdout);
+    assert!(!stdout.contains("  safe: "), "{stdout}");
+    assert!(
+        stdout.contains("2 conditions safe (`--verbose` lists them)"),
+        "{stdout}"
+    );
+    let (_, verbose, _) = focuscheck(&["check", &path, "--verbose"]);
+    let safe_at = verbose.find("  safe: array bounds").expect(&verbose);
+    assert!(verbose.find("unsafe: assertion").unwrap() < safe_at, "{verbose}");
+    assert!(unsafe_at < stdout.len());
+    // A second file makes a batch: its summary lists the error with its line.
+    std::fs::write(d.path().join("ok.c"), "int main() {\n  return 0;\n}\n").unwrap();
+    let dir = d.path().to_str().unwrap();
+    let (code, batch, _) = focuscheck(&["check", dir]);
+    assert_eq!(code, 1, "{batch}");
+    let errors = &batch[batch.find("errors found (1):").expect(&batch)..];
+    assert!(
+        errors.contains(&format!("{path}:7:3: assertion `assert(x != 2)`")),
+        "{errors}"
     );
 }
 
@@ -188,7 +219,8 @@ fn a_blow_up_becomes_unknown_memory_and_truncated() {
         "--format",
         "json",
     ]);
-    assert_eq!(code, 1, "{stderr}");
+    // Nothing found, everything unknown: exit 3.
+    assert_eq!(code, 3, "{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(doc["truncated"], true, "{doc}");
     assert!(doc["limit"].as_str().unwrap().contains("--max-memory"), "{doc}");

@@ -13,7 +13,7 @@ use serde_json::Value;
 #[test]
 fn every_confirmed_counterexample_on_programs_has_an_fss_or_a_reason() {
     let (code, out, err) = cli::focuscheck(&["check", "programs", "--format", "json"]);
-    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    assert!(matches!(code, 0 | 1 | 3), "exit {code}: {err}");
     let docs: Value = serde_json::from_str(&out).expect("JSON");
     let mut confirmed = 0;
     let mut reasons: Vec<(String, String)> = Vec::new();

@@ -166,6 +166,7 @@ fn check_all(text: &str) -> Option<usize> {
                 replay: &views::text::no_replay,
                 full_trace: view == views::text::View::Full,
                 all_fss: false,
+                verbose: view == views::text::View::Full,
             },
         );
     }

@@ -99,7 +99,7 @@ class Tool(benchexec.tools.template.BaseTool2):
         except ValueError:
             doc = None
         if not isinstance(doc, dict):
-            if run.exit_code.value not in (0, 1):
+            if run.exit_code.value not in (0, 1, 3):
                 return result.RESULT_ERROR + "(exit code {})".format(run.exit_code.value)
             return result.RESULT_ERROR + "(no JSON report)"
         if doc.get("status") != "checked":

@@ -4,7 +4,7 @@
  * Correct: the assertion on line 21 holds for every input, so a checker
  * should find no reachable error. */
 #include <stdio.h>
-#include "verifier.h"
+/* (verifier.h: the SV-COMP prototypes, written out below) */
 
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int cond);

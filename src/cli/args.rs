@@ -85,6 +85,10 @@ pub struct ShowArgs {
     /// 200,000 plus 8 per explored state; a cut listing says "incomplete".
     #[arg(long, value_name = "N", conflicts_with = "no_explain", value_parser = options::count)]
     pub explain_steps: Option<usize>,
+    /// List the safe conditions too (by default a report lists the unsafe
+    /// and unknown ones and counts the safe ones).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Print relation sizes and rule times.
     #[arg(long)]
     pub stats: bool,
@@ -108,4 +112,50 @@ impl ShowArgs {
             all_fss: self.all_fss,
         }
     }
+}
+
+/// Preprocessing, as a C compiler's `-D`, `-U` and `-I` (every command
+/// that reads C).
+#[derive(Args, Clone, Default)]
+pub struct PpArgs {
+    /// Define a macro before the file, as `#define NAME VALUE` (`-D NAME`
+    /// defines it as 1). May repeat.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Undefine a macro (also a predefined one) before the file. May repeat.
+    #[arg(short = 'U', value_name = "NAME")]
+    pub undef: Vec<String>,
+    /// Search this directory for `#include` files (after the including
+    /// file's own for `"..."`, before the shipped headers). May repeat.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<std::path::PathBuf>,
+}
+
+impl PpArgs {
+    pub fn options(&self) -> crate::syntax::preprocess::PpOptions {
+        crate::syntax::preprocess::PpOptions {
+            defines: self.define.clone(),
+            undefs: self.undef.clone(),
+            include_dirs: self.include.clone(),
+            read: Some(read_header),
+        }
+    }
+
+    /// These options as a command line gives them.
+    pub fn flags(&self) -> Vec<String> {
+        let word = |s: &str| super::check::shell_word(s);
+        let mut out: Vec<String> = self.define.iter().map(|d| format!("-D {}", word(d))).collect();
+        out.extend(self.undef.iter().map(|u| format!("-U {}", word(u))));
+        out.extend(
+            self.include
+                .iter()
+                .map(|i| format!("-I {}", word(&i.display().to_string()))),
+        );
+        out
+    }
+}
+
+/// A header's bytes, if `path` is a readable file.
+fn read_header(path: &std::path::Path) -> Option<Vec<u8>> {
+    path.is_file().then(|| std::fs::read(path).ok()).flatten()
 }

@@ -179,6 +179,8 @@ pub struct FileOut {
     pub doc: Option<serde_json::Value>,
     /// Something was found (a warning, a doomed region).
     pub found: bool,
+    /// Something is unknown (neither found nor proved).
+    pub unknown: bool,
     /// The file could not be read or loaded.
     pub bad: bool,
     /// Why it could not (`unreadable`, `error`), and the errors, for the
@@ -200,6 +202,7 @@ impl FileOut {
             stdout: String::new(),
             doc: None,
             found: false,
+            unknown: false,
             bad: true,
             status: "error",
             errors: Vec::new(),
@@ -281,7 +284,7 @@ pub fn run_documents(
     sarif: impl Fn(&[serde_json::Value]) -> serde_json::Value,
 ) -> i32 {
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let (mut bad, mut found) = (false, false);
+    let mut outcomes = super::Outcomes::default();
     let mut docs = Vec::new();
     // A file that was not analysed has a document too (its status and
     // errors), so that no format hides it.
@@ -294,8 +297,9 @@ pub fn run_documents(
         Ok(r) => {
             eprint!("{}", r.stderr);
             out!("{}", r.stdout);
-            bad |= r.bad;
-            found |= r.found;
+            outcomes.not_checked |= r.bad;
+            outcomes.found |= r.found;
+            outcomes.unknown |= r.unknown;
             match r.doc {
                 Some(mut doc) => {
                     doc["status"] = "checked".into();
@@ -320,7 +324,7 @@ pub fn run_documents(
                 crash.0
             );
             ui.error(&message);
-            found = true;
+            outcomes.not_checked = true;
             let error = MessageDoc {
                 message,
                 line: None,
@@ -343,11 +347,5 @@ pub fn run_documents(
         super::check::Format::Sarif => outln!("{}", serde_json::to_string_pretty(&sarif(&docs)).unwrap_or_default()),
         _ => {}
     }
-    if bad {
-        super::EXIT_USAGE
-    } else if found {
-        super::EXIT_ERROR_FOUND
-    } else {
-        super::EXIT_OK
-    }
+    outcomes.exit_code()
 }

@@ -210,6 +210,9 @@ pub(super) struct Row {
     pub(super) problem: Option<String>,
     /// Doomed regions (`--doomed`).
     pub(super) doomed: usize,
+    /// Each unsafe condition: where (`file:line:col`, in a header when it
+    /// is there) and what it is.
+    pub(super) bugs: Vec<(Option<String>, String)>,
 }
 
 impl batch::Progress for FileResult {
@@ -235,8 +238,8 @@ impl FileResult {
     ) -> FileResult {
         let doc = views::json::FileDoc::not_checked(name, status, errors, warnings);
         let (stdout, messages) = match args.format {
-            // The errors follow the file's line, on stdout.
-            Format::Text => (format!("{name}: not checked: {problem}\n{messages}"), String::new()),
+            // The file's line in the report, its errors on stderr.
+            Format::Text => (format!("{name}: not checked: {problem}\n"), messages),
             Format::Jsonl => (
                 format!("{}\n", serde_json::to_string(&doc).unwrap_or_default()),
                 messages,
@@ -281,12 +284,8 @@ impl FileResult {
 fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> FileResult {
     // The time limit counts from here: reading and lowering count too.
     let start = std::time::Instant::now();
-    // Messages go with the report in text mode, to stderr otherwise.
-    let color = if args.format == Format::Text {
-        ui.color_out
-    } else {
-        ui.color
-    };
+    // Messages go to stderr.
+    let color = ui.color;
     let name = path.display().to_string();
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
@@ -369,6 +368,16 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
             seconds: report.total_time.as_secs_f64(),
             problem: None,
             doomed: 0,
+            bugs: report
+                .results
+                .iter()
+                .filter(|r| r.verdict == Verdict::Unsafe)
+                .map(|r| {
+                    let c = report.condition(r);
+                    let at = c.site().map(|s| p.source.location(p.site(s).span));
+                    (at, c.describe(&p))
+                })
+                .collect(),
         },
     };
     if args.format == Format::Text {
@@ -391,6 +400,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
                 replay: &replay,
                 full_trace: args.show.full_trace,
                 all_fss: args.show.all_fss,
+                verbose: args.show.verbose,
             },
         );
     }
@@ -477,8 +487,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let wall = std::time::Instant::now();
-    let mut bad_input = false;
-    let mut found = false;
+    let mut outcomes = super::Outcomes::default();
     let mut rows: Vec<(PathBuf, Row)> = Vec::new();
     let mut docs: Vec<(views::json::FileDoc, Option<Arc<SourceFile>>)> = Vec::new();
     batch::run(
@@ -487,28 +496,14 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         |path| check_file(path, args, &opts, ui),
         |i, result| {
             let path = files[i].clone();
-            let r = result.unwrap_or_else(|crash| {
-                // Nothing is known about this file: as bad as an error.
-                found = true;
-                FileResult::crashed(
-                    args,
-                    &path,
-                    &crash,
-                    if args.format == Format::Text {
-                        ui.color_out
-                    } else {
-                        ui.color
-                    },
-                )
-            });
-            if args.format == Format::Text {
-                out!("{}", r.messages);
-            } else {
-                eprint!("{}", r.messages);
-            }
+            // A crash: nothing is known about this file, it was not checked.
+            let r = result.unwrap_or_else(|crash| FileResult::crashed(args, &path, &crash, ui.color));
+            // The report on stdout, every diagnostic on stderr.
             out!("{}", r.stdout);
-            bad_input |= r.row.problem.is_some() && r.doc.as_ref().is_none_or(|d| d.status != "internal_error");
-            found |= r.row.unsafe_ + r.row.unknown + r.row.doomed > 0;
+            eprint!("{}", r.messages);
+            outcomes.not_checked |= r.row.problem.is_some();
+            outcomes.found |= r.row.unsafe_ + r.row.doomed > 0;
+            outcomes.unknown |= r.row.unknown > 0;
             if let Some(d) = r.doc {
                 docs.push((d, r.source));
             }
@@ -569,13 +564,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
             return EXIT_USAGE;
         }
     }
-    if bad_input {
-        EXIT_USAGE
-    } else if found {
-        EXIT_ERROR_FOUND
-    } else {
-        EXIT_OK
-    }
+    outcomes.exit_code()
 }
 
 /// The table after a batch: one row per file, then the totals; `run` ends
@@ -625,6 +614,16 @@ pub(super) fn summary_table(rows: &[(PathBuf, Row)], run: &str) -> String {
         "{:<width$}  {:>5} {:>5} {:>6} {:>7} {:>5} {:>7.2}s",
         "total", total.conditions, total.safe, total.unsafe_, total.unknown, total.fss, total.seconds
     );
+    if total.unsafe_ > 0 {
+        let _ = writeln!(out, "\nerrors found ({}):", total.unsafe_);
+        for ((_, r), name) in rows.iter().zip(&names) {
+            for (at, what) in &r.bugs {
+                let at = at.as_deref().unwrap_or(name);
+                let _ = writeln!(out, "  {at}: {}", one_line(what, 100));
+            }
+        }
+        out.push('\n');
+    }
     let _ = writeln!(
         out,
         "{} file{} not checked; {run}",
@@ -632,6 +631,16 @@ pub(super) fn summary_table(rows: &[(PathBuf, Row)], run: &str) -> String {
         if problems == 1 { "" } else { "s" },
     );
     out
+}
+
+/// A text on one line of at most `max` characters.
+fn one_line(text: &str, max: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let head: String = flat.chars().take(max - 1).collect();
+    format!("{head}\u{2026}")
 }
 
 /// `...` and the end of a long name.

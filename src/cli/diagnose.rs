@@ -179,7 +179,7 @@ pub fn cmd_diagnose(ui: &Ui, args: &DiagnoseArgs) -> i32 {
 }
 
 /// Some condition stays unresolved (and none is a real bug).
-pub const EXIT_UNRESOLVED: i32 = 3;
+pub const EXIT_UNRESOLVED: i32 = super::EXIT_UNKNOWN;
 
 fn diagnose_file(
     ui: &Ui,

@@ -22,6 +22,8 @@ pub struct DiffArgs {
     /// The procedure both versions must agree on.
     #[arg(long, value_name = "NAME")]
     entry: String,
+    #[command(flatten)]
+    pp: super::args::PpArgs,
     /// A procedure run first in both versions (e.g. one that sets tables).
     #[arg(long, value_name = "NAME")]
     init: Option<String>,
@@ -178,6 +180,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         init: args.init.clone(),
         observe: args.observe,
         globals: args.globals,
+        pp: args.pp.options(),
     };
     let product = match diff::product(&new, &reference, &opts) {
         Ok(p) => p,
@@ -284,6 +287,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                         replay: &replay,
                         full_trace: args.show.full_trace,
                         all_fss: args.show.all_fss,
+                        verbose: args.show.verbose,
                     }
                 )
             );

@@ -46,10 +46,41 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-/// Exit codes (see the README).
+/// Exit codes (see the README and `--help`).
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_ERROR_FOUND: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+/// Nothing was found, but something is unknown (not proved either way).
+pub const EXIT_UNKNOWN: i32 = 3;
+
+/// What a command's files came to, for its exit code.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Outcomes {
+    /// An error was found somewhere (an unsafe condition, a doomed point,
+    /// a failed VC).
+    pub found: bool,
+    /// Some file could not be checked (unreadable, rejected, a crash).
+    pub not_checked: bool,
+    /// Some condition is unknown.
+    pub unknown: bool,
+}
+
+impl Outcomes {
+    /// A bug found anywhere wins: a batch with a refused file still exits
+    /// 1 when another file has an error; then a file not checked (2), then
+    /// anything unknown (3); 0 only when everything was checked and safe.
+    pub fn exit_code(self) -> i32 {
+        if self.found {
+            EXIT_ERROR_FOUND
+        } else if self.not_checked {
+            EXIT_USAGE
+        } else if self.unknown {
+            EXIT_UNKNOWN
+        } else {
+            EXIT_OK
+        }
+    }
+}
 /// A bug in focuscheck (a panic outside a batch's per-file catch).
 pub const EXIT_INTERNAL: i32 = 101;
 
@@ -62,8 +93,10 @@ pub const EXIT_INTERNAL: i32 = 101;
 arrays, procedures, loops, pointers, structs, unions of integers, the heap) and checks \
 them for errors: failed assertions, calls of reach_error(), array indices out of bounds, \
 invalid pointer accesses, division by zero, overflows and shifts, and conditions you give \
-with --error.\n\nExit codes: 0 nothing found, 1 an error was found, 2 bad usage or \
-bad input."
+with --error.\n\nExit codes: 0 everything checked and nothing found; 1 an error was \
+found (in any file of a batch, even when others could not be checked); 2 bad usage, or \
+some file could not be checked and no error was found; 3 nothing found, but something \
+is unknown. Every diagnostic goes to stderr."
 )]
 struct Cli {
     /// When to use colours in messages and reports (`auto`: on a terminal).
@@ -158,6 +191,8 @@ pub struct FrontArgs {
     /// and `valid-memcleanup` set; `run` replays them with it).
     #[arg(long, value_enum, value_name = "MODE")]
     pub leaks: Option<crate::ir::mem::Leaks>,
+    #[command(flatten)]
+    pub pp: args::PpArgs,
 }
 
 impl FrontArgs {
@@ -187,6 +222,7 @@ impl FrontArgs {
         if let Some(l) = self.leaks {
             out.push(format!("--leaks {}", check::value_name(l)));
         }
+        out.extend(self.pp.flags());
         out
     }
 
@@ -200,6 +236,7 @@ impl FrontArgs {
             leaks: self.leaks,
             param_elems: self.param_elems,
             valid_params: self.valid_params,
+            pp: self.pp.options(),
         }
     }
 }

@@ -87,6 +87,15 @@ fn row(doc: &FileDoc) -> Row {
             .and_then(|d| d.get("doomed"))
             .and_then(|d| d.as_array())
             .map_or(0, Vec::len),
+        bugs: doc
+            .conditions
+            .iter()
+            .filter(|c| c.verdict == "unsafe")
+            .map(|c| {
+                let at = c.line.zip(c.column).map(|(l, k)| format!("{}:{l}:{k}", doc.file));
+                (at, c.condition.clone())
+            })
+            .collect(),
     }
 }
 
@@ -200,16 +209,10 @@ pub fn cmd_report(ui: &Ui, args: &ReportArgs) -> i32 {
         }
     }
     // The exit code `check` gives for these files.
-    let bad_input = docs.iter().any(|d| !matches!(d.status, "checked" | "internal_error"));
-    let found = rows
-        .iter()
-        .zip(&docs)
-        .any(|((_, r), d)| d.status == "internal_error" || r.unsafe_ + r.unknown + r.doomed > 0);
-    if bad_input {
-        EXIT_USAGE
-    } else if found {
-        EXIT_ERROR_FOUND
-    } else {
-        EXIT_OK
+    super::Outcomes {
+        not_checked: docs.iter().any(|d| d.status != "checked"),
+        found: rows.iter().any(|(_, r)| r.unsafe_ + r.doomed > 0),
+        unknown: rows.iter().any(|(_, r)| r.unknown > 0),
     }
+    .exit_code()
 }

@@ -25,8 +25,9 @@ pub fn run(p: &Program, opts: &crate::vc::Options) -> Vec<FnVcs> {
 }
 
 /// Did some VC fail or stay unknown?
-pub fn found(fs: &[FnVcs]) -> bool {
-    fs.iter().flat_map(|f| &f.vcs).any(|v| v.status != VcStatus::Proved)
+/// Some VC has the status.
+pub fn any(fs: &[FnVcs], status: VcStatus) -> bool {
+    fs.iter().flat_map(|f| &f.vcs).any(|v| v.status == status)
 }
 
 pub fn text(p: &Program, fs: &[FnVcs], which: VcsShow, stats: bool) -> String {

@@ -7,7 +7,7 @@ use super::*;
 use crate::context::conditions::Property;
 use crate::ir::cond::{self, UserCond};
 use crate::syntax::source::Span;
-use crate::vc::{self, gc::EventKind, Loops, Outcome, ProcResult, Status, Warning};
+use crate::vc::{self, contract::VcStatus, gc::EventKind, Loops, Outcome, ProcResult, Status, Warning};
 use crate::views::fold::{self, Docs, Foldable, RepeatDoc};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -114,7 +114,8 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
         let which = args.vcs.unwrap_or(vcs::VcsShow::Failed);
         let fs = vcs::run(&p, &opts);
         out.bad = false;
-        out.found = vcs::found(&fs);
+        out.found = vcs::any(&fs, VcStatus::Failed);
+        out.unknown = vcs::any(&fs, VcStatus::Unknown);
         out.note = if out.found { "failed VCs" } else { "every VC proved" }.into();
         match args.format {
             Format::Text => out.stdout = vcs::text(&p, &fs, which, args.stats),
@@ -132,7 +133,8 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
         }
     };
     out.bad = false;
-    out.found = !r.warnings.is_empty() || r.outcome == Outcome::Unknown;
+    out.found = !r.warnings.is_empty();
+    out.unknown = r.outcome == Outcome::Unknown;
     out.note = if out.found { "warnings" } else { "no warning" }.into();
     let replay = |w: &Warning| replay_command(args, path, w);
     match args.format {

@@ -35,7 +35,7 @@ pub fn entry_fn<'a>(p: &'a ast::Program, entry: &str) -> Option<&'a ast::Functio
 
 /// The names of the entry's parameters in `text`, in order.
 pub fn param_names(file: &crate::syntax::source::SourceFile, entry: &str) -> Vec<String> {
-    let parsed = crate::syntax::parse_source(file, &mut Vec::new());
+    let parsed = crate::syntax::parse_source(file, &Default::default(), &mut Vec::new());
     entry_fn(&parsed.ast, entry).map_or_else(Vec::new, |f| {
         f.params
             .iter()
@@ -64,6 +64,9 @@ pub fn leaf_paths(p: &ast::Program, t: &CType) -> Option<Vec<String>> {
                 ast::Item::Struct(s) if s.tag == *tag => Some(s),
                 _ => None,
             })?;
+            if !def.not_modelled.is_empty() {
+                return None;
+            }
             let mut out = Vec::new();
             for f in &def.fields {
                 if f.array.is_some() {

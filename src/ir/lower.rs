@@ -36,6 +36,8 @@ pub struct LowerOptions {
     /// (`--param-elems`), and whether it is never `NULL` (`--valid-params`).
     pub param_elems: u32,
     pub valid_params: bool,
+    /// `-D`, `-U`, `-I`.
+    pub pp: crate::syntax::preprocess::PpOptions,
 }
 
 /// `--heap-elems`' default.
@@ -55,6 +57,7 @@ impl Default for LowerOptions {
             leaks: None,
             param_elems: crate::ir::mem::PARAM_ELEMS,
             valid_params: false,
+            pp: Default::default(),
         }
     }
 }
@@ -79,6 +82,11 @@ enum Builtin {
     /// `crate::ir::mem::LEAK(k)`: a run ends with object `k` leaked (a
     /// `leak` error).
     Leak,
+}
+
+/// Whether `name` is one of Cimple's builtins (`assert`, `__VERIFIER_nondet_int`, ...).
+pub fn is_builtin(name: &str) -> bool {
+    builtin(name).is_some()
 }
 
 fn builtin(name: &str) -> Option<Builtin> {
@@ -207,6 +215,7 @@ pub fn lower(
             ast::Item::Globals(_) => {}
         }
     }
+    leave_out_undeclared_calls(&mut defs, &protos, &mut skipped, &opts.entry);
     let svcomp = ast_mentions_svcomp(ast);
 
     // ---- globals ----
@@ -337,6 +346,49 @@ pub fn lower(
 
 /// One error per construct outside Cimple in a function that must be
 /// analysed; `why` says why it must.
+/// A definition the entry does not reach that calls a function neither
+/// declared nor defined (an implicit declaration, as in a header's
+/// `__builtin_bswap32`) is left out; a reachable one is lowered, and the
+/// call is an error there.
+fn leave_out_undeclared_calls(
+    defs: &mut Vec<&ast::Function>,
+    protos: &HashMap<String, &ast::Prototype>,
+    skipped: &mut HashMap<String, LeftOut>,
+    entry: &str,
+) {
+    let reachable = reachable_names(defs, entry);
+    let known: HashSet<String> = defs
+        .iter()
+        .map(|f| f.name.name.clone())
+        .chain(protos.keys().cloned())
+        .chain(skipped.keys().cloned())
+        .collect();
+    defs.retain(|f| {
+        if f.name.name == entry || reachable.contains_key(&f.name.name) {
+            return true;
+        }
+        let mut call = None;
+        block_exprs(&f.body, &mut |e| {
+            if let ast::ExprKind::Call(n, _) = &e.kind {
+                if call.is_none() && !known.contains(&n.name) && builtin(&n.name).is_none() {
+                    call = Some(n.clone());
+                }
+            }
+        });
+        let Some(n) = call else { return true };
+        let why = format!("unknown function `{}` (neither declared nor defined)", n.name);
+        skipped.insert(
+            f.name.name.clone(),
+            LeftOut {
+                name: f.name.name.clone(),
+                span: f.name.span,
+                reasons: vec![(n.span, why)],
+            },
+        );
+        false
+    });
+}
+
 fn report_unsupported(diags: &mut Vec<Diag>, lo: &LeftOut, why: &str) {
     for (span, msg) in &lo.reasons {
         diags.push(

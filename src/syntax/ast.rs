@@ -171,6 +171,15 @@ pub enum CType {
 /// How a union's tag starts (`union u`): its members share one storage.
 pub const UNION: &str = "union ";
 
+/// How the name of a string literal's object starts (`string#1`): a
+/// read-only `char` array the parser declares at file scope.
+pub const STRING: &str = "string#";
+
+/// Whether storage `base` (`string#1`, `::string#1`) is a string literal's.
+pub fn is_string_literal(base: &str) -> bool {
+    base.trim_start_matches("::").starts_with(STRING)
+}
+
 impl CType {
     pub fn ptr(self) -> CType {
         CType::Ptr(Box::new(self))
@@ -197,6 +206,9 @@ impl CType {
 pub struct StructDef {
     pub tag: String,
     pub fields: Vec<Field>,
+    /// Fields the model does not hold (a `double`, a bitfield, a function
+    /// pointer), and why: only an access to one is an error.
+    pub not_modelled: Vec<(Ident, String)>,
     pub span: Span,
 }
 
@@ -273,10 +285,15 @@ pub struct Param {
 #[derive(Clone, Debug)]
 pub struct Prototype {
     pub ret: RetType,
+    /// A pointer or struct return type (then `ret` is `Int`).
+    pub ret_mem: Option<CType>,
     pub name: Ident,
     /// `None` when the parameter list was not given (`f()`) or uses types
     /// outside Cimple (prototypes of library functions are accepted as is).
     pub params: Option<Vec<Param>>,
+    /// Why its return or parameter types are outside the model (a
+    /// `double`, a function pointer): a call of it is then not modelled.
+    pub not_modelled: Option<String>,
     pub span: Span,
 }
 

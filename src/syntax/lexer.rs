@@ -1,16 +1,10 @@
-//! Lexer and the small preprocessor Cimple needs: `#include` lines are
-//! ignored, object-like `#define NAME tokens` are expanded, everything else
-//! starting with `#` is reported.
+//! The lexer: tokens of one text, and the directive lines the
+//! preprocessor (`super::preprocess`) reads.
 
 use super::ast::IntType;
 use super::source::Span;
 use crate::diag::{Class, Diag};
 use std::collections::HashMap;
-
-mod macros;
-
-pub use macros::expand_macros;
-use macros::{expand_one, Expansion};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TokKind {
@@ -21,7 +15,8 @@ pub enum TokKind {
         ty: IntType,
     },
     Char(i64),
-    Str,
+    /// A string literal's bytes, escapes decoded, without the NUL.
+    Str(Vec<u8>),
     /// A floating-point literal: lexed so the parser can name it.
     Float,
     Punct(&'static str),
@@ -53,7 +48,7 @@ impl Token {
             TokKind::Ident(s) => format!("`{s}`"),
             TokKind::Int { value, .. } => format!("`{value}`"),
             TokKind::Char(_) => "a character literal".into(),
-            TokKind::Str => "a string literal".into(),
+            TokKind::Str(_) => "a string literal".into(),
             TokKind::Float => "a floating-point literal".into(),
             TokKind::Punct(p) => format!("`{p}`"),
             TokKind::Eof => "end of file".into(),
@@ -64,8 +59,8 @@ impl Token {
 /// Longest first, so that maximal munch works by trying them in order.
 const PUNCTS: &[&str] = &[
     "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=",
-    "%=", "&=", "|=", "^=", "(", ")", "{", "}", "[", "]", ";", ",", ":", "?", "=", "<", ">", "+", "-", "*", "/", "%",
-    "!", "~", "&", "|", "^", ".", "#",
+    "##", "%=", "&=", "|=", "^=", "(", ")", "{", "}", "[", "]", ";", ",", ":", "?", "=", "<", ">", "+", "-", "*", "/",
+    "%", "!", "~", "&", "|", "^", ".", "#",
 ];
 
 /// The result of lexing: tokens after macro expansion, and the macros seen
@@ -89,46 +84,58 @@ pub struct MacroUse {
     pub defined: Span,
 }
 
+/// Lexes and preprocesses a text on its own (an `--error` condition, a
+/// program's text for fixes): `#include` lines are skipped, as it has no
+/// place to put a header's text.
 pub fn lex(text: &str, diags: &mut Vec<Diag>) -> Lexed {
-    // A UTF-8 byte-order mark is not part of the program (gcc skips it).
-    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let mut lx = Lexer {
-        src: text.as_bytes(),
-        text,
-        pos: start,
-        at_line_start: true,
-        diags,
-        macros: HashMap::new(),
-        defined: HashMap::new(),
-        uses: Vec::new(),
-        annotations: Vec::new(),
-        pending: Vec::new(),
-    };
-    let tokens = lx.run();
-    Lexed {
-        tokens,
-        macros: lx.macros,
-        uses: lx.uses,
-        annotations: lx.annotations,
-    }
+    super::preprocess::preprocess_text(text, diags)
 }
 
-struct Lexer<'a> {
+/// What the lexer finds next: a token, a directive line, or the end.
+pub(super) enum Item {
+    Tok(Token),
+    /// A line starting with `#`: from the `#` to its end (local offsets).
+    Directive(usize, usize),
+    Eof,
+}
+
+pub(super) struct Lexer<'a> {
     src: &'a [u8],
     text: &'a str,
+    /// The offset of `text` in the program's offset space (a header's
+    /// text follows the including file's: `SourceFile::includes`).
+    base: usize,
     pos: usize,
     at_line_start: bool,
-    diags: &'a mut Vec<Diag>,
-    macros: HashMap<String, Vec<Token>>,
-    /// The `#define` line of each macro in force.
-    defined: HashMap<String, Span>,
-    uses: Vec<MacroUse>,
-    annotations: Vec<super::acsl::Comment>,
+    pub(super) diags: Vec<Diag>,
+    pub(super) annotations: Vec<super::acsl::Comment>,
     /// Tokens standing for a statement annotation, emitted next.
     pending: Vec<Token>,
+    /// In a group `#if` skips: no annotations are recorded.
+    skipping: bool,
 }
 
-impl Lexer<'_> {
+impl<'a> Lexer<'a> {
+    pub(super) fn new(text: &'a str, base: usize) -> Lexer<'a> {
+        // A UTF-8 byte-order mark is not part of the program (gcc skips it).
+        let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        Lexer {
+            src: text.as_bytes(),
+            text,
+            base,
+            pos: start,
+            at_line_start: true,
+            diags: Vec::new(),
+            annotations: Vec::new(),
+            pending: Vec::new(),
+            skipping: false,
+        }
+    }
+
+    fn sp(&self, lo: usize, hi: usize) -> Span {
+        Span::new(self.base + lo, self.base + hi)
+    }
+
     fn peek(&self, k: usize) -> u8 {
         *self.src.get(self.pos + k).unwrap_or(&0)
     }
@@ -140,57 +147,131 @@ impl Lexer<'_> {
         before.ends_with(b"\\") || before.ends_with(b"\\\r")
     }
 
-    fn run(&mut self) -> Vec<Token> {
-        let mut out = Vec::new();
+    /// The next token or directive; in a skipped group (`skipping`), only
+    /// directives.
+    pub(super) fn next_item(&mut self, skipping: bool) -> Item {
+        self.skipping = skipping;
         loop {
-            self.skip_space_and_comments();
+            if skipping {
+                self.skip_group_text();
+            } else {
+                self.skip_space_and_comments();
+            }
             if !self.pending.is_empty() {
                 self.at_line_start = false;
-                out.append(&mut self.pending);
-                continue;
+                return Item::Tok(self.pending.remove(0));
             }
             if self.pos >= self.src.len() {
-                out.push(Token {
-                    kind: TokKind::Eof,
-                    span: Span::new(self.src.len(), self.src.len()),
-                    line_start: true,
-                });
-                return out;
+                return Item::Eof;
             }
             if self.peek(0) == b'#' && self.at_line_start {
-                self.directive();
-                continue;
+                // The directive ends at the first newline not after `\`.
+                let mut end = self.pos;
+                while end < self.src.len() && (self.src[end] != b'\n' || self.spliced(end)) {
+                    end += 1;
+                }
+                return Item::Directive(self.pos, end);
             }
             let line_start = self.at_line_start;
             self.at_line_start = false;
             if let Some(mut t) = self.token() {
                 t.line_start = line_start;
-                // Expanded with the definitions in force here, as in C: a
-                // later `#define` of the same name does not reach back.
-                let first = out.len();
-                let mut names = Vec::new();
-                expand_one(
-                    &t,
-                    t.span,
-                    &self.macros,
-                    &mut Expansion::new(&mut names),
-                    &mut out,
-                    self.diags,
-                );
-                for name in names {
-                    if let Some(&defined) = self.defined.get(&name) {
-                        self.uses.push(MacroUse {
-                            name,
-                            at: t.span,
-                            defined,
-                        });
+                return Item::Tok(t);
+            }
+        }
+    }
+
+    /// Moves past a skipped group's text to the next line starting with
+    /// `#` (comments and quotes may hide a `#`, as in C).
+    fn skip_group_text(&mut self) {
+        loop {
+            self.skip_space_and_comments();
+            if self.pos >= self.src.len() || (self.at_line_start && self.peek(0) == b'#') {
+                return;
+            }
+            self.at_line_start = false;
+            while self.pos < self.src.len()
+                && self.peek(0) != b'\n'
+                && !(self.peek(0) == b'/' && matches!(self.peek(1), b'*' | b'/'))
+            {
+                let q = self.peek(0);
+                self.pos += 1;
+                if q == b'"' || q == b'\'' {
+                    while self.pos < self.src.len() && !matches!(self.peek(0), b'\n') && self.peek(0) != q {
+                        self.pos += if self.peek(0) == b'\\' { 2 } else { 1 };
                     }
-                }
-                if let Some(f) = out.get_mut(first) {
-                    f.line_start = line_start;
+                    self.pos = (self.pos + 1).min(self.src.len());
                 }
             }
         }
+    }
+
+    /// The text of a directive line (local offsets).
+    pub(super) fn slice_local(&self, lo: usize, hi: usize) -> &'a str {
+        &self.text[lo..hi]
+    }
+
+    /// Continues after a directive ending at `end`.
+    pub(super) fn end_directive(&mut self, end: usize) {
+        self.pos = end;
+    }
+
+    /// The tokens of a directive line from `from` to `end` (comments and
+    /// spliced line breaks are spaces).
+    pub(super) fn line_tokens(&mut self, from: usize, end: usize) -> Vec<Token> {
+        let saved = self.pos;
+        self.pos = from;
+        let mut toks = Vec::new();
+        loop {
+            while self.pos < end && matches!(self.peek(0), b' ' | b'\t' | b'\r' | b'\\' | b'\n' | 0x0b | 0x0c) {
+                self.pos += 1;
+            }
+            if self.pos < end && self.peek(0) == b'/' && self.peek(1) == b'*' {
+                while self.pos < self.src.len() && !(self.peek(0) == b'*' && self.peek(1) == b'/') {
+                    self.pos += 1;
+                }
+                self.pos = (self.pos + 2).min(self.src.len());
+                continue;
+            }
+            if self.pos >= end || (self.peek(0) == b'/' && self.peek(1) == b'/') {
+                break;
+            }
+            let before = self.pos;
+            match self.token() {
+                Some(t) => toks.push(t),
+                None if self.pos == before => self.pos += 1,
+                None => {}
+            }
+        }
+        self.pos = saved;
+        toks
+    }
+
+    /// The end of a block comment that began on a directive line and runs
+    /// past it (C: a comment is one space, the directive goes on).
+    pub(super) fn directive_end(&self, start: usize, end: usize) -> usize {
+        let mut i = start;
+        let mut end = end;
+        while i + 1 < end {
+            if self.src[i] == b'/' && self.src[i + 1] == b'/' {
+                return end;
+            }
+            if self.src[i] == b'/' && self.src[i + 1] == b'*' {
+                match self.text[i + 2..].find("*/") {
+                    Some(k) => {
+                        let close = i + 2 + k + 2;
+                        if close > end {
+                            end = self.text[close..].find('\n').map_or(self.src.len(), |n| close + n);
+                        }
+                        i = close;
+                        continue;
+                    }
+                    None => return self.src.len(),
+                }
+            }
+            i += 1;
+        }
+        end
     }
 
     fn skip_space_and_comments(&mut self) {
@@ -219,7 +300,7 @@ impl Lexer<'_> {
                 loop {
                     if self.pos >= self.src.len() {
                         self.diags.push(
-                            Diag::error(Class::Syntax, Span::new(start, start + 2), "unterminated comment")
+                            Diag::error(Class::Syntax, self.sp(start, start + 2), "unterminated comment")
                                 .with_label("this comment is never closed")
                                 .with_note("a `/*` comment must end with `*/`"),
                         );
@@ -249,11 +330,16 @@ impl Lexer<'_> {
     /// (`__acsl_assert_K: ;`, `__acsl_loop_K:`), so it becomes a point of
     /// the program exactly where it is written; returns whether it did.
     fn annotation(&mut self, start: usize, body_lo: usize, body_hi: usize, end: usize) -> bool {
+        // Annotations count in the checked file only, not in its headers
+        // or in groups `#if` skips.
+        if self.skipping || self.base != 0 {
+            return false;
+        }
         let index = self.annotations.len();
-        let span = Span::new(start, end);
+        let span = self.sp(start, end);
         self.annotations.push(super::acsl::Comment {
             span,
-            body: Span::new(body_lo, body_hi),
+            body: self.sp(body_lo, body_hi),
         });
         let kind = match super::acsl::first_word(&self.text[body_lo..body_hi]) {
             "assert" => "assert",
@@ -274,113 +360,6 @@ impl Lexer<'_> {
         true
     }
 
-    /// A preprocessor line, `#` at the start of a line.
-    fn directive(&mut self) {
-        let start = self.pos;
-        // The directive ends at the first newline not preceded by `\`.
-        let mut end = self.pos;
-        while end < self.src.len() {
-            if self.src[end] == b'\n' && !self.spliced(end) {
-                break;
-            }
-            end += 1;
-        }
-        let line = &self.text[start..end];
-        let body = line[1..].trim_start();
-        let name: String = body
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        let span = Span::new(start, end);
-        match name.as_str() {
-            "include" | "pragma" => {}
-            // Line markers of preprocessed `.i` files: `# 1 "file.c"`.
-            _ if name.chars().next().is_some_and(|c| c.is_ascii_digit()) || name == "line" => {}
-            "define" => self.define(start, start + 1 + (line.len() - 1 - body.len()) + 6, end),
-            "undef" => {
-                let rest = body[5..].trim();
-                self.macros.remove(rest);
-                self.defined.remove(rest);
-            }
-            "" => {}
-            _ => self.diags.push(
-                Diag::error(
-                    Class::Unsupported,
-                    span,
-                    format!("the preprocessor directive `#{name}` is not part of Cimple"),
-                )
-                .with_label("not supported")
-                .with_note("Cimple accepts `#include` lines (ignored) and `#define NAME constant`"),
-            ),
-        }
-        self.pos = end;
-    }
-
-    /// `#define NAME tokens` (its `#` at `hash`), the tokens running from
-    /// `from` to `end`.
-    fn define(&mut self, hash: usize, from: usize, end: usize) {
-        let saved = self.pos;
-        self.pos = from;
-        let mut toks = Vec::new();
-        loop {
-            // Spaces and comments inside the directive, not newlines.
-            while self.pos < end && matches!(self.peek(0), b' ' | b'\t' | b'\r' | b'\\' | b'\n') {
-                self.pos += 1;
-            }
-            if self.pos < end && self.peek(0) == b'/' && self.peek(1) == b'*' {
-                while self.pos < end && !(self.peek(0) == b'*' && self.peek(1) == b'/') {
-                    self.pos += 1;
-                }
-                self.pos = (self.pos + 2).min(self.src.len());
-                continue;
-            }
-            if self.pos < end && self.peek(0) == b'/' && self.peek(1) == b'/' {
-                break;
-            }
-            if self.pos >= end {
-                break;
-            }
-            let before = self.pos;
-            match self.token() {
-                Some(t) => toks.push(t),
-                None if self.pos == before => self.pos += 1,
-                None => {}
-            }
-        }
-        self.pos = saved;
-        let Some(first) = toks.first().cloned() else {
-            self.diags.push(
-                Diag::error(Class::Syntax, Span::new(from, end), "`#define` without a name")
-                    .with_label("expected a macro name"),
-            );
-            return;
-        };
-        let Some(name) = first.ident().map(str::to_string) else {
-            self.diags.push(
-                Diag::error(Class::Syntax, first.span, "expected a macro name after `#define`")
-                    .with_label("not a name"),
-            );
-            return;
-        };
-        // A function-like macro has `(` right after the name, no space.
-        if toks.len() > 1 && toks[1].is_punct("(") && toks[1].span.lo == first.span.hi {
-            self.diags.push(
-                Diag::error(
-                    Class::Unsupported,
-                    Span::new(first.span.lo as usize, end),
-                    format!("function-like macro `{name}` is not part of Cimple"),
-                )
-                .with_label("macro with parameters")
-                .with_note("only `#define NAME constant` is accepted"),
-            );
-            return;
-        }
-        // The line's text up to a trailing comment.
-        let text_end = toks.last().map_or(end, |t| t.span.hi as usize);
-        self.defined.insert(name.clone(), Span::new(hash, text_end));
-        self.macros.insert(name, toks[1..].to_vec());
-    }
-
     fn token(&mut self) -> Option<Token> {
         let start = self.pos;
         let c = self.peek(0);
@@ -391,7 +370,7 @@ impl Lexer<'_> {
             let s = self.text[start..self.pos].to_string();
             return Some(Token {
                 kind: TokKind::Ident(s),
-                span: Span::new(start, self.pos),
+                span: self.sp(start, self.pos),
                 line_start: false,
             });
         }
@@ -400,23 +379,33 @@ impl Lexer<'_> {
         }
         if c == b'"' {
             self.pos += 1;
+            let mut bytes = Vec::new();
             while self.pos < self.src.len() && self.peek(0) != b'"' && self.peek(0) != b'\n' {
-                if self.peek(0) == b'\\' {
+                let at = self.pos;
+                if self.peek(0) >= 0x80 {
+                    // UTF-8 in a string is its bytes, as gcc stores them.
+                    bytes.push(self.peek(0));
                     self.pos += 1;
+                    continue;
                 }
-                self.pos += 1;
+                match self.char_in_literal() {
+                    Ok(v) => bytes.push(v as u8),
+                    Err(msg) => self.diags.push(
+                        Diag::error(Class::Syntax, Span::new(at, self.pos), msg).with_label("in this string literal"),
+                    ),
+                }
             }
             if self.peek(0) == b'"' {
                 self.pos += 1;
             } else {
                 self.diags.push(
-                    Diag::error(Class::Syntax, Span::new(start, self.pos), "unterminated string literal")
+                    Diag::error(Class::Syntax, self.sp(start, self.pos), "unterminated string literal")
                         .with_label("no closing `\"`"),
                 );
             }
             return Some(Token {
-                kind: TokKind::Str,
-                span: Span::new(start, self.pos),
+                kind: TokKind::Str(bytes),
+                span: self.sp(start, self.pos),
                 line_start: false,
             });
         }
@@ -430,7 +419,7 @@ impl Lexer<'_> {
             self.diags.push(
                 Diag::error(
                     Class::Syntax,
-                    Span::new(start, self.pos),
+                    self.sp(start, self.pos),
                     format!("unexpected character `{ch}`"),
                 )
                 .with_label("not allowed here"),
@@ -442,7 +431,7 @@ impl Lexer<'_> {
                 self.pos += p.len();
                 return Some(Token {
                     kind: TokKind::Punct(p),
-                    span: Span::new(start, self.pos),
+                    span: self.sp(start, self.pos),
                     line_start: false,
                 });
             }
@@ -458,7 +447,7 @@ impl Lexer<'_> {
         self.diags.push(
             Diag::error(
                 Class::Syntax,
-                Span::new(start, self.pos),
+                self.sp(start, self.pos),
                 format!("unexpected character {shown}"),
             )
             .with_label("not allowed here"),
@@ -484,7 +473,7 @@ impl Lexer<'_> {
         while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_' || self.peek(0) == b'.' {
             self.pos += 1;
         }
-        let span = Span::new(start, self.pos);
+        let span = self.sp(start, self.pos);
         let text = &self.text[start..self.pos];
         let suffix = &self.text[suffix_start..self.pos];
         let is_float = suffix.starts_with('.')
@@ -550,14 +539,14 @@ impl Lexer<'_> {
                 Ok(v) => chars.push(v),
                 Err(msg) => {
                     self.diags.push(
-                        Diag::error(Class::Syntax, Span::new(at, self.pos), msg)
-                            .with_label("in this character literal"),
+                        Diag::error(Class::Syntax, self.sp(at, self.pos), msg).with_label("in this character literal"),
                     );
                     chars.push(0);
                 }
             }
         }
-        let span_to = |pos| Span::new(start, pos);
+        let base = self.base;
+        let span_to = |pos| Span::new(base + start, base + pos);
         if self.peek(0) == b'\'' {
             self.pos += 1;
         } else {

@@ -1,9 +1,10 @@
-//! The front end: lexing (with `#define`), parsing, and the AST.
+//! The front end: preprocessing and lexing, parsing, and the AST.
 
 pub mod acsl;
 pub mod ast;
 pub mod lexer;
 pub mod parser;
+pub mod preprocess;
 pub mod source;
 
 use crate::diag::Diag;
@@ -20,13 +21,14 @@ pub struct Parsed {
     pub annotations: Vec<acsl::Comment>,
 }
 
-/// Lexes and parses a file; problems go to `diags`, a tree always comes back.
-pub fn parse_source(file: &source::SourceFile, diags: &mut Vec<Diag>) -> Parsed {
-    let lexed = lexer::lex(&file.text, diags);
+/// Preprocesses, lexes and parses a file; problems go to `diags`, a tree
+/// always comes back.
+pub fn parse_source(file: &source::SourceFile, pp: &preprocess::PpOptions, diags: &mut Vec<Diag>) -> Parsed {
+    let lexed = preprocess::preprocess(file, pp, diags);
     let mut macros = BTreeMap::new();
     for (name, body) in &lexed.macros {
         let mut scratch = Vec::new();
-        let mut toks = lexer::expand_macros(body.clone(), &lexed.macros, &mut scratch);
+        let mut toks = body.clone();
         let end = toks.last().map(|t| t.span).unwrap_or_default();
         toks.push(lexer::Token {
             kind: lexer::TokKind::Eof,

@@ -6,11 +6,14 @@ use super::ast::*;
 use super::lexer::{TokKind, Token};
 use super::source::Span;
 use crate::diag::{Class, Diag};
+use declarator::Shape;
 use std::collections::HashMap;
 
 mod decl;
+mod declarator;
 mod expr;
 mod stmt;
+mod unknown;
 
 type PResult<T> = Result<T, ()>;
 
@@ -41,6 +44,8 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         anonymous: 0,
         enum_consts: HashMap::new(),
         in_function: None,
+        unmodelled_types: HashMap::new(),
+        strings: Vec::new(),
     };
     p.typedefs.insert("bool".into(), CType::Int(IntType::Bool));
     let mut items = Vec::new();
@@ -54,6 +59,10 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         }
     }
     items.extend(std::mem::take(&mut p.structs).into_iter().map(Item::Struct));
+    if !p.strings.is_empty() {
+        // Before every use: string literals are objects of file scope.
+        items.insert(0, Item::Globals(string_objects(&p.strings)));
+    }
     Program { items }
 }
 
@@ -72,6 +81,53 @@ struct Parser<'a> {
     enum_consts: HashMap<String, Expr>,
     /// While parsing a function body: the unsupported constructs found.
     in_function: Option<Vec<(Span, String)>>,
+    /// `typedef` names of types outside the model, and why: an error only
+    /// where a declaration that needs the type uses one.
+    unmodelled_types: HashMap<String, String>,
+    /// The string literals so far (bytes without the NUL), in text order;
+    /// literal `k` is the object `string#k+1` (`STRING`).
+    strings: Vec<(Vec<u8>, Span)>,
+}
+
+/// The elements of a `char` array holding `bytes` (`{'a', 'b', 0}`).
+pub fn char_elements(bytes: &[u8], nul: bool, span: Span) -> Vec<Expr> {
+    let nul = nul.then_some(0u8);
+    bytes
+        .iter()
+        .copied()
+        .chain(nul)
+        .map(|b| Expr {
+            // `char` is signed (gcc on x86): byte 0xff is -1.
+            kind: ExprKind::Int(b as i8 as i64, IntType::Int),
+            span,
+        })
+        .collect()
+}
+
+/// The file-scope `char` arrays of string literals (read-only: a write
+/// through a pointer to one is an invalid access, `crate::ir::mem`).
+fn string_objects(strings: &[(Vec<u8>, Span)]) -> Vec<VarDecl> {
+    strings
+        .iter()
+        .enumerate()
+        .map(|(k, (bytes, span))| VarDecl {
+            ty: IntType::Char,
+            ctype: CType::Int(IntType::Char),
+            name: Ident {
+                name: format!("{STRING}{}", k + 1),
+                span: *span,
+            },
+            array: Some(Expr {
+                kind: ExprKind::Int(bytes.len() as i64 + 1, IntType::Int),
+                span: *span,
+            }),
+            init: Some(Init::List(char_elements(bytes, true, *span), *span)),
+            span: *span,
+            is_static: true,
+            is_const: false,
+            arbitrary: false,
+        })
+        .collect()
 }
 
 /// Declaration specifiers: the type and storage words before a declarator.
@@ -160,6 +216,19 @@ impl Parser<'_> {
         } else {
             false
         }
+    }
+
+    /// A string literal and those right after it, concatenated (C11
+    /// 6.4.5p5), with the span of them all.
+    pub(super) fn string_literal(&mut self) -> (Vec<u8>, Span) {
+        let mut bytes = Vec::new();
+        let start = self.tok().span;
+        let mut span = start;
+        while let TokKind::Str(b) = &self.tok().kind {
+            bytes.extend_from_slice(b);
+            span = start.to(self.bump().span);
+        }
+        (bytes, span)
     }
 
     pub(super) fn prev_span(&self) -> Span {
@@ -416,8 +485,16 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         anonymous: 0,
         enum_consts: HashMap::new(),
         in_function: Some(Vec::new()),
+        unmodelled_types: HashMap::new(),
+        strings: Vec::new(),
     };
     let e = p.expr().ok()?;
+    if let Some((_, span)) = p.strings.first() {
+        let msg = "a string literal is not part of a lone expression";
+        p.diags
+            .push(Diag::error(Class::Unsupported, *span, msg).with_label("here"));
+        return None;
+    }
     if !p.at_eof() {
         let t = p.tok().clone();
         p.error(

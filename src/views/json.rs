@@ -349,6 +349,9 @@ pub struct DefinitionDoc {
     pub line: u32,
     pub column: u32,
     pub text: String,
+    /// The header it is in, when not in the checked file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 /// The definitions of a reduced FSS, for every view.
@@ -361,6 +364,9 @@ pub fn definitions(p: &Program, r: &crate::explain::reduce::Reduced) -> Vec<Defi
                 line: at.line,
                 column: at.col,
                 text: p.text(d).split_whitespace().collect::<Vec<_>>().join(" "),
+                file: Some(p.source.name_of(d))
+                    .filter(|n| *n != p.source.name)
+                    .map(str::to_string),
             }
         })
         .collect()

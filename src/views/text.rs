@@ -11,8 +11,9 @@ use super::json::Statement;
 use super::listing::{depth_indent, entry_listing, trace_listing};
 use super::snippet::{bounded, snippet, SNIPPET_LINES};
 use super::trace::shown_trace;
+use super::wrap::{shortened, wrap_long_lines, DESCRIBE_CHARS, LINE_CHARS};
 use crate::analysis::witness::Counterexample;
-use crate::analysis::Verdict;
+use crate::analysis::{CondReport, Verdict};
 use crate::check::Report;
 use crate::explain::assume::Assumption;
 use crate::explain::entries::{Entry, EntryKind};
@@ -86,6 +87,8 @@ pub struct TextOptions<'a> {
     /// Every FSS in the fss and full views (`--all-fss`); else the first
     /// `json::FSS_LISTED`.
     pub all_fss: bool,
+    /// List the safe conditions (`--verbose`); else only their count.
+    pub verbose: bool,
 }
 
 /// No replay commands (a caller without a file to name).
@@ -313,6 +316,20 @@ fn abbreviate(items: &[String]) -> String {
 /// Reduced FSSs the reduced view shows unless `--fss` picks one.
 const REDUCED_SHOWN: usize = 3;
 
+/// `file:line:col` of a span as the report shows it: in a header the file
+/// includes, the header's; else through `o.lines` (`None`: not shown).
+fn place_of(p: &Program, o: &TextOptions, span: crate::syntax::source::Span) -> Option<String> {
+    let at = p.source.start(span);
+    if p.source.name_of(span) != p.source.name {
+        return Some(p.source.location(span));
+    }
+    if !o.lines.shown(at.line) {
+        return None;
+    }
+    let (file, line) = o.lines.place(at.line);
+    Some(format!("{file}:{line}:{}", at.col))
+}
+
 /// The whole report for one file.
 pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
     let a = &r.analysis;
@@ -333,30 +350,44 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
     if r.results.is_empty() {
         out.push_str(&no_condition(p));
     }
-    for res in &r.results {
+    // Bugs first: unsafe conditions, then unknown ones, then the safe ones
+    // (each group in source order).
+    let mut order: Vec<&CondReport> = r.results.iter().collect();
+    order.sort_by_key(|res| match res.verdict {
+        Verdict::Unsafe => 0,
+        Verdict::Unknown => 1,
+        Verdict::Safe => 2,
+    });
+    let mut safe_lines: Vec<(String, usize)> = Vec::new();
+    for res in order {
         let c = r.condition(res);
         let site_line = c.site().map(|s| p.source.start(p.site(s).span).line);
         let describe = match site_line {
             Some(l) => o.lines.text(l, &c.describe(p)),
             None => c.describe(p),
         };
+        let describe = shortened(&describe, DESCRIBE_CHARS);
         if res.verdict == Verdict::Safe {
+            if !o.verbose {
+                continue;
+            }
             // Where: the site, or where a user condition's variable is declared.
             let at = match (c.site(), c.user().and_then(|u| u.vars.first())) {
-                (Some(site), _) => Some(("", p.source.start(p.site(site).span))),
-                (None, Some(&v)) => Some(("declared at ", p.source.start(p.var(v).span))),
+                (Some(site), _) => Some(("", p.site(site).span)),
+                (None, Some(&v)) => Some(("declared at ", p.var(v).span)),
                 _ => None,
             };
             let at = at
-                .filter(|(_, at)| o.lines.shown(at.line))
-                .map(|(what, at)| {
-                    let (file, line) = o.lines.place(at.line);
-                    format!(" ({what}{file}:{line}:{})", at.col)
-                })
+                .and_then(|(what, span)| Some(format!(" ({what}{})", place_of(p, o, span)?)))
                 .unwrap_or_default();
-            let _ = writeln!(out, "  {}: {describe}{at}", verdict_word(o.color, res.verdict));
+            let mut line = format!("  {}: {describe}{at}\n", verdict_word(o.color, res.verdict));
             if res.from_a_run() {
-                let _ = writeln!(out, "    engine: {}: {}", res.engine, res.reason);
+                let _ = writeln!(line, "    engine: {}: {}", res.engine, res.reason);
+            }
+            // Identical lines are folded into one with a count.
+            match safe_lines.iter_mut().find(|(l, _)| *l == line) {
+                Some((_, n)) => *n += 1,
+                None => safe_lines.push((line, 1)),
             }
             continue;
         }
@@ -372,10 +403,10 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             None => String::new(),
         };
         let _ = writeln!(out, "\n{}: {describe}{counts}", verdict_word(o.color, res.verdict));
-        if let Some(site) = c.site().filter(|&s| o.lines.shown(p.source.start(p.site(s).span).line)) {
-            let at = p.source.start(p.site(site).span);
-            let (file, line) = o.lines.place(at.line);
-            let _ = writeln!(out, "  --> {file}:{line}:{}", at.col);
+        if let Some(site) = c.site() {
+            if let Some(at) = place_of(p, o, p.site(site).span) {
+                let _ = writeln!(out, "  --> {at}");
+            }
         }
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
@@ -426,6 +457,28 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
             }
         }
     }
+    let safe = count(Verdict::Safe);
+    if !safe_lines.is_empty() {
+        out.push('\n');
+    }
+    for (line, n) in safe_lines {
+        match n {
+            1 => out.push_str(&line),
+            _ => {
+                let (first, rest) = line.split_once('\n').unwrap_or((&line, ""));
+                let _ = writeln!(out, "{first} (\u{d7}{n})");
+                out.push_str(rest);
+            }
+        }
+    }
+    if safe > 0 && !o.verbose && safe < r.results.len() {
+        let _ = writeln!(
+            out,
+            "\n  {safe} condition{} safe (`--verbose` lists {})",
+            if safe == 1 { "" } else { "s" },
+            if safe == 1 { "it" } else { "them" }
+        );
+    }
     if o.stats {
         let _ = writeln!(
             out,
@@ -444,8 +497,9 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         out.push_str("\nbackward rules:\n");
         out.push_str(&r.explain.rules);
         out.push('\n');
+        return out;
     }
-    out
+    wrap_long_lines(&out, LINE_CHARS)
 }
 
 fn selected(ex: &Explanation, o: &TextOptions) -> Vec<usize> {
@@ -550,7 +604,11 @@ fn reduced_view(p: &Program, ex: &Explanation, o: &TextOptions, out: &mut String
                 let _ = writeln!(out, "    (its snippet has {n} lines: {fss_n} shows it)");
             }
             for d in super::json::definitions(p, red) {
-                let _ = writeln!(out, "    uses the definition at line {}: `{}`", d.line, d.text);
+                let at = match &d.file {
+                    Some(f) => format!("{f}:{}", d.line),
+                    None => format!("line {}", d.line),
+                };
+                let _ = writeln!(out, "    uses the definition at {at}: `{}`", d.text);
             }
         }
     }
@@ -693,6 +751,8 @@ fn no_condition(p: &Program) -> String {
         .iter()
         .filter(|v| matches!(v.kind, VarKind::Global | VarKind::Local | VarKind::Param) && v.len.is_none())
         .filter(|v| flag_like(&v.name))
+        // Not `stderr` and the like of the headers the file includes.
+        .filter(|v| p.source.name_of(v.span) == p.source.name)
         .map(|v| match (v.kind, v.proc) {
             (VarKind::Global, _) | (_, None) => v.name.clone(),
             (_, Some(f)) => format!("{}::{}", p.proc(f).name, v.name),

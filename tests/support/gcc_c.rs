@@ -380,7 +380,7 @@ fn local_decls_stmt<'a>(s: &'a ast::Stmt, is_stmt: bool, out: &mut Vec<Local<'a>
 pub fn c_version(p: &Program) -> Result<CProgram, String> {
     let text = &p.source.text;
     let mut diags = Vec::new();
-    let parsed = focuscheck::syntax::parse_source(&p.source, &mut diags);
+    let parsed = focuscheck::syntax::parse_source(&p.source, &Default::default(), &mut diags);
     let slots = p.input_slots();
     let layout = p.layout();
     // (position, length replaced, new text)
@@ -392,7 +392,8 @@ pub fn c_version(p: &Program) -> Result<CProgram, String> {
     let mut volatile_arrays: Vec<&ast::VarDecl> = Vec::new();
     for item in &parsed.ast.items {
         if let ast::Item::Globals(ds) = item {
-            volatile_arrays.extend(ds);
+            // String literals' objects are the literals themselves in C.
+            volatile_arrays.extend(ds.iter().filter(|d| !ast::is_string_literal(&d.name.name)));
         }
         let (name, span) = match item {
             ast::Item::Function(f) => (&f.name.name, f.name.span),
@@ -454,8 +455,8 @@ pub fn c_version(p: &Program) -> Result<CProgram, String> {
     let mut printed = Vec::new();
     for &g in &p.globals {
         let var = p.var(g);
-        if var.kind != VarKind::Global {
-            continue; // a static local: not visible here
+        if var.kind != VarKind::Global || ast::is_string_literal(&var.name) {
+            continue; // a static local or a string literal: not named in C
         }
         let off = layout.offset[g.index()] as usize;
         match var.len {

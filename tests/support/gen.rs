@@ -155,6 +155,17 @@ impl Default for GenConfig {
 
 /// The text of a random program; the same seed and configuration always give
 /// the same text.
+/// Declarations that `c_types` programs carry and never use.
+const UNUSED_DECLS: &[&str] = &[
+    "typedef double fc_real;",
+    "typedef int (*fc_compar_fn)(const void *, const void *);",
+    "extern double atof(const char *nptr);",
+    "extern long double strtold(const char *nptr, char **endptr);",
+    "extern void qsort(void *base, unsigned int n, unsigned int size, fc_compar_fn compar);",
+    "extern int atexit(void (*func)(void));",
+    "extern int getloadavg(double loadavg[], int nelem);",
+];
+
 /// The file-scope `const int` that sizes some local arrays.
 const LA_LEN: &str = "la_len";
 
@@ -534,6 +545,13 @@ impl Gen<'_> {
         self.line("extern void reach_error(void);");
         self.line("extern void abort(void);");
         self.line("extern void exit(int status);");
+        if self.cfg.c_types {
+            // Declarations of types the model does not hold, as in a
+            // preprocessed glibc header: accepted since nothing uses them.
+            for l in UNUSED_DECLS {
+                self.line(l);
+            }
+        }
         if self.cfg.arrays {
             // A length `main`'s uninitialised local array of 3 takes by
             // name (a variable-length array in C whose length is known).

@@ -170,7 +170,7 @@ impl Mem {
                 vec![Init::Expr(self.union_init(tag, items.first(), span))]
             }
             (CType::Struct(tag), ExprKind::InitList(items)) => {
-                let fields = match self.types.fields(tag) {
+                let fields = match self.types.whole(tag).and_then(|_| self.types.fields(tag)) {
                     Ok(f) => f.to_vec(),
                     Err(msg) => {
                         self.unsupported(span, msg);

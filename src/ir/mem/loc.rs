@@ -556,7 +556,14 @@ impl Mem {
                     self.unsupported(span, "assigning to an array");
                     return vec![];
                 }
-                let objs: Vec<_> = self.objects.of_type(obj_ty).cloned().collect();
+                // A string literal is read-only (gcc puts it in .rodata): a
+                // write to it is the invalid case.
+                let objs: Vec<_> = self
+                    .objects
+                    .of_type(obj_ty)
+                    .filter(|o| !ast::is_string_literal(&o.base))
+                    .cloned()
+                    .collect();
                 let mut cases = Vec::new();
                 for o in objs {
                     let mut body = self.access_checks(&o, off, span);

@@ -71,6 +71,12 @@ pub const INVALID_ACCESS: &str = "__focuscheck_invalid_access";
 /// `HAVOC(a)`: every element of `a` gets an arbitrary value.
 pub const HAVOC: &str = "__focuscheck_havoc";
 
+/// Whether `name` is a heap function (`malloc`, `free`, ...): modelled here
+/// or refused here, never by `crate::ir::libc`.
+pub fn is_heap_function(name: &str) -> bool {
+    heap::MODELLED.contains(&name) || heap::UNMODELLED.contains(&name)
+}
+
 /// The program with pointers and structs replaced by integers, and its
 /// annotations rewritten over the same storage (`acsl.rs`); errors go to
 /// `diags` (an unsupported construct in a function leaves it out, as

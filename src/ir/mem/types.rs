@@ -45,10 +45,35 @@ impl Types {
         let CType::Struct(tag) = ty else {
             return Err(format!("`.{name}` on a value of type `{}`, not a struct", ty.c_name()));
         };
+        if let Some((_, why)) = self.not_modelled(tag).iter().find(|(f, _)| f.name == name) {
+            return Err(format!("not modelled yet: field `{name}` of `{}` ({why})", ty.c_name()));
+        }
         self.fields(tag)?
             .iter()
             .find(|f| f.name.name == name)
             .ok_or_else(|| format!("`{}` has no field `{name}`", ty.c_name()))
+    }
+
+    /// The fields of struct `tag` outside the model.
+    fn not_modelled(&self, tag: &str) -> &[(ast::Ident, String)] {
+        self.structs.get(tag).map(|d| &d.not_modelled[..]).unwrap_or_default()
+    }
+
+    /// An error when struct `tag` has a field outside the model (its
+    /// layout is then unknown).
+    pub fn whole(&self, tag: &str) -> Result<(), String> {
+        match self.not_modelled(tag).first() {
+            Some((f, why)) => Err(format!(
+                "not modelled yet: `{}` as a whole (its {}: {why})",
+                CType::Struct(tag.to_string()).c_name(),
+                if f.name.is_empty() {
+                    "unnamed field".to_string()
+                } else {
+                    format!("field `{}`", f.name)
+                }
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The storage of a union (`tag` starts with `union `): one integer as
@@ -59,6 +84,7 @@ impl Types {
         if !tag.starts_with(ast::UNION) {
             return Ok(None);
         }
+        self.whole(tag)?;
         let mut size = 0;
         for f in self.fields(tag)? {
             match (&f.ty, &f.array) {
@@ -158,6 +184,7 @@ impl Types {
                 (size, size.min(4))
             }
             CType::Struct(tag) => {
+                self.whole(tag)?;
                 let (mut size, mut align) = (0i64, 1i64);
                 for f in self.fields(tag)? {
                     let (s, a) = self.size_align_at(&f.ty, depth + 1)?;

@@ -14,6 +14,7 @@ impl Parser<'_> {
                         w,
                         "typedef" | "struct" | "union" | "enum" | "float" | "double" | "__attribute__"
                     )
+                    || self.unmodelled_types.contains_key(w)
             }
             None => false,
         }
@@ -81,6 +82,10 @@ impl Parser<'_> {
                 typedef = true;
                 self.bump();
             } else if TYPE_WORDS.contains(&w.as_str()) {
+                if base.is_some() || named.is_some() {
+                    self.second_type(tag, &w);
+                    return Err(());
+                }
                 words.push(w);
                 self.bump();
             } else if w == "enum" && words.is_empty() && named.is_none() {
@@ -112,7 +117,12 @@ impl Parser<'_> {
                 }
             } else if matches!(w.as_str(), "float" | "double") {
                 let t = self.bump();
-                self.unsupported(t.span, format!("`{w}`: floating-point types are not part of Cimple"));
+                self.unsupported(t.span, format!("not modelled yet: `{w}` (floating point)"));
+                unsupported = true;
+            } else if words.is_empty() && named.is_none() && base.is_none() && self.unmodelled_types.contains_key(&w) {
+                let t = self.bump();
+                let why = self.unmodelled_types[&w].clone();
+                self.unsupported(t.span, format!("the type `{w}`: {why}"));
                 unsupported = true;
             } else if words.is_empty() && named.is_none() && base.is_none() && self.typedefs.contains_key(&w) {
                 match self.typedefs[&w].clone() {
@@ -277,19 +287,50 @@ impl Parser<'_> {
         }
         let open = self.bump().span;
         let mut fields = Vec::new();
+        let mut not_modelled = Vec::new();
         while !self.is("}") && !self.at_eof() {
-            let specs = self.specs()?;
+            let (specs, issues) = self.specs_collected()?;
             loop {
-                let stars = self.stars();
-                let name = self.expect_ident("a field name")?;
-                let mut array = None;
-                if self.eat("[") {
-                    array = Some(self.assign_expr()?);
-                    self.expect("]", "after the array size")?;
-                }
+                let d = self.declarator()?;
+                let name = d.name.clone().unwrap_or(Ident {
+                    name: String::new(),
+                    span: d.span,
+                });
+                let bits = if self.eat(":") { Some(self.ternary()?) } else { None };
                 self.skip_attributes();
-                let ty = self.decl_type(&specs, stars);
-                fields.push(Field { ty, name, array });
+                let why = if bits.is_some() {
+                    Some("bitfields are not modelled yet".to_string())
+                } else if let Some((_, m)) = issues.first() {
+                    Some(m.clone())
+                } else if d.name.is_none() {
+                    Some("anonymous members are not modelled yet".to_string())
+                } else {
+                    match self.shape(self.decl_type(&specs, 0), d, false) {
+                        Shape::Object {
+                            ctype: CType::Void,
+                            array: None | Some(Some(_)),
+                        } => Some("a field of type `void`".to_string()),
+                        Shape::Object { ctype, array } => match array {
+                            Some(None) => Some("flexible array members are not modelled yet".to_string()),
+                            array => {
+                                fields.push(Field {
+                                    ty: ctype,
+                                    name: name.clone(),
+                                    array: array.flatten(),
+                                });
+                                None
+                            }
+                        },
+                        Shape::Function { .. } => {
+                            self.error(name.span, "a field cannot have a function type", "not a pointer");
+                            None
+                        }
+                        Shape::NotModelled(m) => Some(m),
+                    }
+                };
+                if let Some(m) = why {
+                    not_modelled.push((name, m));
+                }
                 if !self.eat(",") {
                     break;
                 }
@@ -305,6 +346,7 @@ impl Parser<'_> {
             self.structs.push(StructDef {
                 tag: tag.clone(),
                 fields,
+                not_modelled,
                 span: open.to(close),
             });
         }
@@ -350,6 +392,16 @@ impl Parser<'_> {
         {
             return self.skip_knr_function(items);
         }
+        let pointer_to_unknown = !self.starts_type()
+            && self
+                .tok()
+                .ident()
+                .is_some_and(|w| !is_reserved(w) && !w.starts_with("__"))
+            && self.nth(1).is_punct("*");
+        if self.unknown_type_ahead() || pointer_to_unknown {
+            self.unknown_type();
+            return Err(());
+        }
         if !self.starts_type() {
             let t = self.tok().clone();
             self.diags.push(
@@ -365,11 +417,11 @@ impl Parser<'_> {
             );
             return Err(());
         }
-        let specs = self.specs()?;
+        let (specs, issues) = self.specs_collected()?;
         if specs.typedef {
-            return self.typedef(specs);
+            return self.typedef(specs, issues);
         }
-        // `struct s { ... };` declares only a type, already reported.
+        // `struct s { ... };` declares only a type.
         if (specs.unsupported || specs.tag) && self.eat(";") {
             return Ok(());
         }
@@ -385,54 +437,72 @@ impl Parser<'_> {
         }
         let mut decls = Vec::new();
         loop {
-            let stars = self.stars();
-            let name = self.expect_ident("a name")?;
-            self.skip_attributes();
-            if self.is("(") {
-                // A function declarator.
-                let params = self.param_list()?;
-                self.skip_attributes();
-                let ret = match (specs.void, ret_ty) {
-                    (true, _) => RetType::Void,
-                    (false, Some(t)) => RetType::Int(t),
-                    _ => RetType::Int(IntType::Int),
-                };
-                let ret_mem = Some(self.decl_type(&specs, stars)).filter(|t| !t.is_int() && *t != CType::Void);
-                if self.is("{") {
-                    if !decls.is_empty() {
-                        self.error(
-                            name.span,
-                            "a function definition cannot follow variable declarations in one declaration",
-                            "unexpected function body",
-                        );
-                    }
-                    return self.function_body(ret, name, params, specs.span, ret_mem, specs.unsupported, items);
-                }
-                // A prototype.
-                let (params, _) = params;
-                items.push(Item::Prototype(Prototype {
-                    ret,
-                    name: name.clone(),
-                    params,
-                    span: specs.span.to(self.prev_span()),
-                }));
-                if self.eat(",") {
-                    continue;
-                }
-                self.expect(";", "after a function declaration")?;
-                return Ok(());
-            }
-            if specs.void && stars == 0 {
+            let d = self.declarator()?;
+            let Some(name) = d.name.clone() else {
+                let t = self.tok().clone();
                 self.error(
-                    name.span,
-                    format!("variable `{}` declared `void`", name.name),
-                    "a variable needs an integer type",
+                    t.span,
+                    format!("expected a name, found {}", t.describe()),
+                    "expected a name",
                 );
                 return Err(());
-            }
-            let d = self.var_declarator(self.decl_type(&specs, stars), name, &specs)?;
-            if !specs.unsupported {
-                decls.push(d);
+            };
+            let span = d.span;
+            match self.shape(self.decl_type(&specs, 0), d, false) {
+                Shape::Function { ret_stars, params } => {
+                    let ret = match (specs.void, ret_ty) {
+                        (true, _) => RetType::Void,
+                        (false, Some(t)) => RetType::Int(t),
+                        _ => RetType::Int(IntType::Int),
+                    };
+                    let ret_mem = Some(self.decl_type(&specs, ret_stars)).filter(|t| !t.is_int() && *t != CType::Void);
+                    if self.is("{") {
+                        if !decls.is_empty() {
+                            self.error(
+                                name.span,
+                                "a function definition cannot follow variable declarations in one declaration",
+                                "unexpected function body",
+                            );
+                        }
+                        return self.function_body(ret, name, params, specs.span, ret_mem, issues, items);
+                    }
+                    // A prototype: a type outside the model is an error
+                    // only where a call uses it.
+                    let (params, param_issues) = params;
+                    let not_modelled = issues.iter().chain(&param_issues).map(|(_, m)| m.clone()).next();
+                    items.push(Item::Prototype(Prototype {
+                        ret,
+                        ret_mem,
+                        name: name.clone(),
+                        params: params.filter(|_| issues.is_empty()),
+                        not_modelled,
+                        span: specs.span.to(self.prev_span()),
+                    }));
+                    if self.eat(",") {
+                        continue;
+                    }
+                    self.expect(";", "after a function declaration")?;
+                    return Ok(());
+                }
+                Shape::Object { ctype, array } => {
+                    if ctype == CType::Void {
+                        self.error(
+                            name.span,
+                            format!("variable `{}` declared `void`", name.name),
+                            "a variable needs an integer type",
+                        );
+                        return Err(());
+                    }
+                    let d = self.var_declarator(ctype, name, array, &specs)?;
+                    if issues.is_empty() && !specs.unsupported {
+                        decls.push(d);
+                    }
+                    self.report_issues(&issues);
+                }
+                Shape::NotModelled(msg) => {
+                    self.report_issues(&[(span, msg)]);
+                    self.var_declarator(CType::Int(IntType::Int), name, None, &specs)?;
+                }
             }
             if self.eat(",") {
                 continue;
@@ -446,22 +516,48 @@ impl Parser<'_> {
         Ok(())
     }
 
-    pub(super) fn typedef(&mut self, specs: Specs) -> PResult<()> {
+    /// Types outside the model in a declaration that needs them (a global
+    /// variable): errors.
+    fn report_issues(&mut self, issues: &[(Span, String)]) {
+        for (span, msg) in issues {
+            self.diags
+                .push(Diag::error(Class::Unsupported, *span, msg.clone()).with_label("outside the Cimple subset"));
+        }
+    }
+
+    /// `typedef T D, ...;`: a name of a type the model holds goes to
+    /// `typedefs`; any other (an array, a function, a `double`) to
+    /// `unmodelled_types`, an error only where a declaration uses it.
+    pub(super) fn typedef(&mut self, specs: Specs, issues: Vec<(Span, String)>) -> PResult<()> {
         loop {
-            let stars = self.stars();
-            let name = self.expect_ident("a type name")?;
-            if self.is("[") || self.is("(") {
-                self.unsupported(name.span, "array and function typedefs are not part of Cimple");
-                self.synchronize_top();
-                return Ok(());
-            }
-            if !specs.unsupported {
-                let t = self.decl_type(&specs, stars);
-                if t == CType::Void {
-                    self.unsupported(name.span, "`typedef void` is not part of Cimple");
-                } else {
-                    self.typedefs.insert(name.name, t);
+            let d = self.declarator()?;
+            let Some(name) = d.name.clone() else {
+                self.error(d.span, "expected a type name in the `typedef`", "name missing");
+                return Err(());
+            };
+            let why = if let Some((_, m)) = issues.first() {
+                Some(m.clone())
+            } else if specs.unsupported {
+                Some("its type is outside the model".to_string())
+            } else {
+                match self.shape(self.decl_type(&specs, 0), d, false) {
+                    Shape::Object {
+                        ctype: CType::Void,
+                        array: None,
+                    } => Some("`void`".to_string()),
+                    Shape::Object { ctype, array: None } => {
+                        self.unmodelled_types.remove(&name.name);
+                        self.typedefs.insert(name.name.clone(), ctype);
+                        None
+                    }
+                    Shape::Object { array: Some(_), .. } => Some("array typedefs are not modelled yet".to_string()),
+                    Shape::Function { .. } => Some("function typedefs are not modelled yet".to_string()),
+                    Shape::NotModelled(m) => Some(m),
                 }
+            };
+            if let Some(m) = why {
+                self.typedefs.remove(&name.name);
+                self.unmodelled_types.insert(name.name, m);
             }
             if !self.eat(",") {
                 break;
@@ -471,28 +567,35 @@ impl Parser<'_> {
         Ok(())
     }
 
-    pub(super) fn var_declarator(&mut self, ctype: CType, name: Ident, specs: &Specs) -> PResult<VarDecl> {
+    /// A variable's initialiser, after its declarator (of type `ctype`, an
+    /// array when `array`).
+    pub(super) fn var_declarator(
+        &mut self,
+        ctype: CType,
+        name: Ident,
+        array: Option<Option<Expr>>,
+        specs: &Specs,
+    ) -> PResult<VarDecl> {
         let scalar = matches!(ctype, CType::Int(_));
         let ty = match ctype {
             CType::Int(t) => t,
             _ => IntType::Int,
         };
         let specs_span = specs.span;
-        let mut array = None;
-        if self.eat("[") {
-            if self.is("]") {
-                let t = self.tok().span;
-                self.error(t, "an array needs a constant size", "size missing");
+        let mut open_size = None;
+        let mut array = match array {
+            // `char s[] = "abc";`, `int a[] = {1, 2}`: sized by the initialiser.
+            Some(None) if self.is("=") => {
+                open_size = Some(name.span);
+                None
+            }
+            Some(None) => {
+                self.error(name.span, "an array needs a constant size", "size missing");
                 return Err(());
             }
-            array = Some(self.assign_expr()?);
-            self.expect("]", "after the array size")?;
-            if self.is("[") {
-                let t = self.tok().span;
-                self.unsupported(t, "multi-dimensional arrays are not part of Cimple");
-                self.skip_balanced("[", "]");
-            }
-        }
+            Some(Some(n)) => Some(n),
+            None => None,
+        };
         self.skip_attributes();
         let mut init = None;
         if self.eat("=") {
@@ -500,6 +603,11 @@ impl Parser<'_> {
                 let open = self.bump().span;
                 let (elems, close) = self.init_list()?;
                 init = Some(Init::List(elems, open.to(close)));
+            } else if matches!(self.tok().kind, TokKind::Str(_)) && (array.is_some() || open_size.is_some()) {
+                // `char s[8] = "ab";`: the characters, and the NUL when it fits.
+                let (bytes, span) = self.string_literal();
+                let exact = matches!(&array, Some(Expr { kind: ExprKind::Int(n, _), .. }) if *n == bytes.len() as i64);
+                init = Some(Init::List(super::char_elements(&bytes, !exact, span), span));
             } else {
                 match self.assign_expr() {
                     Ok(e) => init = Some(Init::Expr(e)),
@@ -509,6 +617,16 @@ impl Parser<'_> {
                     Err(()) => self.skip_initialiser(),
                 }
             }
+        }
+        if let Some(at) = open_size {
+            let Some(Init::List(elems, _)) = &init else {
+                self.error(at, "an array needs a constant size", "size missing");
+                return Err(());
+            };
+            array = Some(Expr {
+                kind: ExprKind::Int(elems.len() as i64, IntType::Int),
+                span: at,
+            });
         }
         let span = specs_span.to(self.prev_span());
         let is_array = array.is_some();
@@ -577,23 +695,9 @@ impl Parser<'_> {
                 let mut inner = std::mem::replace(&mut self.in_function, saved).unwrap_or_default();
                 let specs = specs?;
                 issues.append(&mut inner);
-                let mut stars = self.stars();
-                let name = if self.tok().ident().is_some_and(|w| !is_reserved(w)) {
-                    Some(self.expect_ident("a parameter name")?)
-                } else {
-                    None
-                };
-                // `int a[]`, `int a[N]`: a pointer (C11 6.7.6.3); a second
-                // dimension is outside what is supported.
-                let mut dims = 0;
-                while self.is("[") {
-                    self.skip_balanced("[", "]");
-                    dims += 1;
-                }
-                stars += dims.min(1);
-                self.skip_attributes();
+                let d = self.declarator()?;
                 let span = start.to(self.prev_span());
-                if specs.void && stars == 0 {
+                if specs.void && d.steps.is_empty() {
                     self.error(span, "a parameter cannot have type `void`", "invalid parameter");
                     return Err(());
                 }
@@ -601,19 +705,22 @@ impl Parser<'_> {
                     self.error(span, "expected a parameter type", "type missing");
                     return Err(());
                 }
-                if dims > 1 {
-                    issues.push((
-                        span,
-                        "multi-dimensional array parameters are not part of Cimple".to_string(),
-                    ));
-                }
-                let ctype = self.decl_type(&specs, stars);
+                let name = d.name.clone();
+                let base = self.decl_type(&specs, 0);
+                let (ctype, not_modelled) = match self.shape(base.clone(), d, true) {
+                    Shape::Object { ctype, .. } => (ctype, false),
+                    Shape::Function { .. } => unreachable!("a function parameter is adjusted to a pointer"),
+                    Shape::NotModelled(msg) => {
+                        issues.push((span, msg));
+                        (base.ptr(), true)
+                    }
+                };
                 params.push(Param {
                     ty: specs.ty.filter(|_| ctype.is_int()).unwrap_or(IntType::Int),
                     ctype,
                     name,
                     span,
-                    pointer: specs.unsupported || dims > 1,
+                    pointer: specs.unsupported || not_modelled,
                 });
             }
             if !self.eat(",") {
@@ -640,7 +747,7 @@ impl Parser<'_> {
         params: (Option<Vec<Param>>, Vec<(Span, String)>),
         start: Span,
         ret_mem: Option<CType>,
-        unsupported_ret: bool,
+        ret_issues: Vec<(Span, String)>,
         items: &mut Vec<Item>,
     ) -> PResult<()> {
         let (params, param_issues) = params;
@@ -661,13 +768,11 @@ impl Parser<'_> {
         // Parameters of unsupported types are only a problem if the body
         // uses them; lowering decides that, so they are kept apart here.
         for (span, msg) in param_issues {
-            if !msg.starts_with("multi-dimensional array parameters") {
+            if !msg.starts_with("multi-dimensional array parameters") && !msg.starts_with("pointers to arrays") {
                 unsupported.push((span, msg));
             }
         }
-        if unsupported_ret {
-            unsupported.push((start, "the return type is not part of Cimple".into()));
-        }
+        unsupported.extend(ret_issues);
         items.push(Item::Function(Function {
             ret,
             ret_mem,
@@ -690,8 +795,10 @@ impl Parser<'_> {
             self.bump();
             items.push(Item::Prototype(Prototype {
                 ret: RetType::Int(IntType::Int),
+                ret_mem: None,
                 name,
                 params: None,
+                not_modelled: None,
                 span: start.to(self.prev_span()),
             }));
             return Ok(());

@@ -226,6 +226,7 @@ impl Parser<'_> {
             Some(w) => {
                 TYPE_WORDS.contains(&w)
                     || self.typedefs.contains_key(w)
+                    || self.unmodelled_types.contains_key(w)
                     || matches!(
                         w,
                         "const" | "volatile" | "struct" | "union" | "enum" | "float" | "double"
@@ -328,15 +329,13 @@ impl Parser<'_> {
                     span: t.span,
                 })
             }
-            TokKind::Str => {
-                self.bump();
-                while matches!(self.tok().kind, TokKind::Str) {
-                    self.bump();
-                }
-                self.unsupported(t.span, "string literals are not part of Cimple");
+            TokKind::Str(_) => {
+                let (bytes, span) = self.string_literal();
+                self.strings.push((bytes, span));
+                let name = format!("{STRING}{}", self.strings.len());
                 Ok(Expr {
-                    kind: ExprKind::Int(0, IntType::Int),
-                    span: t.span,
+                    kind: ExprKind::Var(Ident { name, span }),
+                    span,
                 })
             }
             TokKind::Float => {

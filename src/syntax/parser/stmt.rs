@@ -139,6 +139,10 @@ impl Parser<'_> {
                 StmtKind::Empty
             }
             _ if self.starts_type() => return self.decl_stmt(),
+            _ if self.unknown_type_ahead() => {
+                self.unknown_type();
+                return Err(());
+            }
             _ => {
                 let e = self.expr()?;
                 self.expect(";", "after the expression")?;
@@ -166,7 +170,7 @@ impl Parser<'_> {
     pub(super) fn decl_stmt(&mut self) -> PResult<Stmt> {
         let specs = self.specs()?;
         if specs.typedef {
-            self.typedef(specs)?;
+            self.typedef(specs, Vec::new())?;
             return Ok(Stmt {
                 kind: StmtKind::Empty,
                 span: self.prev_span(),
@@ -192,27 +196,44 @@ impl Parser<'_> {
         }
         let mut decls = Vec::new();
         loop {
-            let stars = self.stars();
-            let name = self.expect_ident("a variable name")?;
-            if self.is("(") {
-                self.unsupported(name.span, "local function declarations are not part of Cimple");
-                self.synchronize();
-                return Ok(Stmt {
-                    kind: StmtKind::Empty,
-                    span: specs.span,
-                });
-            }
-            if specs.void && stars == 0 {
+            let d = self.declarator()?;
+            let Some(name) = d.name.clone() else {
+                let t = self.tok().clone();
                 self.error(
-                    name.span,
-                    format!("variable `{}` declared `void`", name.name),
-                    "invalid type",
+                    t.span,
+                    format!("expected a variable name, found {}", t.describe()),
+                    "expected a variable name",
                 );
                 return Err(());
-            }
-            let d = self.var_declarator(self.decl_type(&specs, stars), name, &specs)?;
-            if !specs.unsupported {
-                decls.push(d);
+            };
+            let span = d.span;
+            match self.shape(self.decl_type(&specs, 0), d, false) {
+                Shape::Function { .. } => {
+                    self.unsupported(name.span, "local function declarations are not part of Cimple");
+                    self.synchronize();
+                    return Ok(Stmt {
+                        kind: StmtKind::Empty,
+                        span: specs.span,
+                    });
+                }
+                Shape::Object { ctype: CType::Void, .. } => {
+                    self.error(
+                        name.span,
+                        format!("variable `{}` declared `void`", name.name),
+                        "invalid type",
+                    );
+                    return Err(());
+                }
+                Shape::Object { ctype, array } => {
+                    let d = self.var_declarator(ctype, name, array, &specs)?;
+                    if !specs.unsupported {
+                        decls.push(d);
+                    }
+                }
+                Shape::NotModelled(msg) => {
+                    self.unsupported(span, msg);
+                    self.var_declarator(CType::Int(IntType::Int), name, None, &specs)?;
+                }
             }
             if !self.eat(",") {
                 break;

@@ -1,0 +1,298 @@
+//! The C library as a model every engine and the interpreter share
+//! (docs/cimple.md, "The C library"). A call of a library function that the
+//! program declares but does not define is linked to a model written in C
+//! (`models.c`, or text made for the call: `formats.rs` for `printf` and
+//! `scanf`, an unknown function's input result): one copy of the model per
+//! call, `strlen@12:5`, whose every token is placed at the call, so that an
+//! error inside a model (`strcpy` past the end of its buffer) is reported at
+//! the user's call. The copies are ordinary functions: the memory model, the
+//! interpreter and every engine read them as they read the program's own.
+
+mod formats;
+mod walk;
+
+use crate::diag::Diag;
+use crate::syntax::ast::{self, BinOp, CType, Expr, ExprKind as K, Init, IntType, Item, VarDecl};
+use crate::syntax::lexer::{self, TokKind};
+use crate::syntax::parser;
+use crate::syntax::source::{SourceFile, Span};
+use std::collections::{HashMap, HashSet};
+
+const MODELS: &str = include_str!("models.c");
+
+/// The part of `models.c` before the first model (its typedefs).
+fn header() -> &'static str {
+    MODELS.split("\n//== ").next().unwrap_or("")
+}
+
+/// The text of the model of `name`, if there is one.
+fn model_text(name: &str) -> Option<&'static str> {
+    MODELS.split("\n//== ").skip(1).find_map(|section| {
+        let (head, body) = section.split_once('\n')?;
+        (head.trim() == name).then_some(body)
+    })
+}
+
+/// Whether `name` is a function of the C library that `link` models.
+pub fn is_modelled(name: &str) -> bool {
+    model_text(name).is_some() || formats::is_formatted(name)
+}
+
+/// The program with every call of a modelled library function (or of an
+/// unknown function: declared, not defined) linked to a copy of its model.
+/// A call that cannot be modelled is a construct outside the subset of the
+/// function it is in (an error if that function is reachable).
+pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::Program {
+    let mut l = Linker {
+        file,
+        defined: HashSet::new(),
+        protos: HashMap::new(),
+        strings: HashMap::new(),
+        instances: Vec::new(),
+        names: HashSet::new(),
+        diags: Vec::new(),
+    };
+    let mut globals = HashMap::new();
+    for it in &p.items {
+        match it {
+            Item::Function(f) => _ = l.defined.insert(f.name.name.clone()),
+            Item::Skipped(f) => _ = l.defined.insert(f.name.name.clone()),
+            Item::Prototype(pr) => _ = l.protos.insert(pr.name.name.clone(), pr.clone()),
+            Item::Globals(ds) => {
+                for d in ds {
+                    if let (true, Some(Init::List(es, _))) = (ast::is_string_literal(&d.name.name), &d.init) {
+                        let bytes = es
+                            .iter()
+                            .position(|e| matches!(e.kind, K::Int(0, _)))
+                            .unwrap_or(es.len());
+                        let text = es[..bytes]
+                            .iter()
+                            .map(|e| if let K::Int(v, _) = e.kind { v as u8 } else { 0 })
+                            .collect();
+                        l.strings.insert(d.name.name.clone(), text);
+                    }
+                    if let Some(t) = pointee_of_decl(d) {
+                        globals.insert(d.name.name.clone(), t);
+                    }
+                }
+            }
+            Item::Struct(_) => {}
+        }
+    }
+    let mut out = p.clone();
+    for it in &mut out.items {
+        let Item::Function(f) = it else { continue };
+        let mut scope = globals.clone();
+        for q in &f.params {
+            if let (Some(n), CType::Ptr(t)) = (&q.name, &q.ctype) {
+                scope.insert(n.name.clone(), (**t).clone());
+            }
+        }
+        let mut v = Calls {
+            l: &mut l,
+            scope,
+            unsupported: Vec::new(),
+        };
+        walk::block(&mut f.body, &mut v);
+        let found = v.unsupported;
+        f.unsupported.extend(found);
+    }
+    out.items.extend(l.instances.into_iter().map(Item::Function));
+    diags.extend(l.diags);
+    out
+}
+
+struct Linker<'a> {
+    file: &'a SourceFile,
+    /// Functions the program defines (a definition wins over a model).
+    defined: HashSet<String>,
+    protos: HashMap<String, ast::Prototype>,
+    /// The bytes of each string literal's object (`string#1`).
+    strings: HashMap<String, Vec<u8>>,
+    instances: Vec<ast::Function>,
+    names: HashSet<String>,
+    diags: Vec<Diag>,
+}
+
+impl Linker<'_> {
+    /// Parses `text` (a definition of `name`) as the copy for the call at
+    /// `span`, and returns the copy's name.
+    fn instance(&mut self, name: &str, text: &str, span: Span) -> Result<String, String> {
+        let at = self.file.line_col(span.lo);
+        let mut inst = format!("{name}@{}:{}", at.line, at.col);
+        let mut k = 1;
+        while self.names.contains(&inst) {
+            k += 1;
+            inst = format!("{name}@{}:{}#{k}", at.line, at.col);
+        }
+        let src = format!("{}\n{}", header(), text);
+        let mut scratch = Vec::new();
+        let lexed = lexer::lex(&src, &mut scratch);
+        let toks = lexed
+            .tokens
+            .into_iter()
+            .map(|mut t| {
+                t.span = span;
+                if t.ident() == Some(name) {
+                    t.kind = TokKind::Ident(inst.clone());
+                }
+                t
+            })
+            .collect();
+        let prog = parser::parse(toks, &mut scratch);
+        let f = prog.items.into_iter().find_map(|it| match it {
+            Item::Function(f) if f.name.name == inst => Some(f),
+            _ => None,
+        });
+        match (f, scratch.iter().find(|d| d.is_error())) {
+            (Some(f), None) => {
+                self.names.insert(inst.clone());
+                self.instances.push(f);
+                Ok(inst)
+            }
+            (_, d) => Err(format!(
+                "this call of `{name}` is not modelled yet ({})",
+                d.map_or("no model", |d| d.message.as_str())
+            )),
+        }
+    }
+
+    /// The definition standing for unknown function `pr`: its result is an
+    /// input of its return type.
+    fn unknown(&mut self, pr: &ast::Prototype, nargs: usize, span: Span) -> Result<String, String> {
+        let name = &pr.name.name;
+        if let Some(why) = &pr.not_modelled {
+            return Err(format!(
+                "`{name}` is not defined and its type is not modelled yet: {why}"
+            ));
+        }
+        if let Some(t) = &pr.ret_mem {
+            return Err(format!(
+                "`{name}` is not defined and returns `{}`: not modelled yet",
+                t.c_name()
+            ));
+        }
+        let params = match &pr.params {
+            Some(ps) => ps.clone(),
+            None if nargs == 0 => Vec::new(),
+            None => {
+                return Err(format!(
+                    "`{name}` is not defined and its parameters are not declared: not modelled yet"
+                ))
+            }
+        };
+        if params.iter().any(|q| q.pointer || !q.ctype.is_int()) {
+            return Err(format!(
+                "`{name}` is not defined and takes a pointer: what it may change is not modelled yet"
+            ));
+        }
+        let list: Vec<String> = params
+            .iter()
+            .enumerate()
+            .map(|(k, q)| format!("{} p{k}", q.ty.c_name()))
+            .collect();
+        let (ret, body) = match pr.ret {
+            ast::RetType::Void => ("void".to_string(), String::new()),
+            ast::RetType::Int(t) => (t.c_name().to_string(), format!("return {}();", formats::nondet(t))),
+        };
+        self.diags.push(
+            Diag::warning(
+                span,
+                format!("`{name}` is not defined: modelled as returning any value"),
+            )
+            .with_label("an unknown function")
+            .with_note("its result is an input of the run; define it or declare a model to check more"),
+        );
+        Ok(format!("{ret} {name}({}) {{ {body} }}", list.join(", ")))
+    }
+}
+
+/// What a name declared by `d` points to when used as a pointer (the
+/// elements of an array, the pointee of a pointer).
+fn pointee_of_decl(d: &VarDecl) -> Option<CType> {
+    match (&d.array, &d.ctype) {
+        (Some(_), t) => Some(t.clone()),
+        (None, CType::Ptr(t)) => Some((**t).clone()),
+        _ => None,
+    }
+}
+
+/// Visits the calls of one function body.
+struct Calls<'a, 'b> {
+    l: &'a mut Linker<'b>,
+    /// What each name in scope points to (the last declaration seen wins).
+    scope: HashMap<String, CType>,
+    unsupported: Vec<(Span, String)>,
+}
+
+impl Calls<'_, '_> {
+    /// What argument `e` points to, when its text says so.
+    fn pointee(&self, e: &Expr) -> Option<CType> {
+        match &e.kind {
+            K::Var(id) => self.scope.get(&id.name).cloned(),
+            K::AddrOf(x) => match &x.kind {
+                K::Index(id, _) => self.scope.get(&id.name).cloned(),
+                _ => None,
+            },
+            K::Binary(BinOp::Add | BinOp::Sub, a, _) => self.pointee(a),
+            K::PtrCast(CType::Ptr(t), _) => Some((**t).clone()),
+            _ => None,
+        }
+    }
+
+    /// The character type argument `e` points to (`char` when unknown).
+    fn char_type(&self, name: &str, e: Option<&Expr>) -> Result<&'static str, String> {
+        match e.and_then(|e| self.pointee(e)) {
+            None | Some(CType::Int(IntType::Char)) => Ok("char"),
+            Some(CType::Int(IntType::SChar)) => Ok("signed char"),
+            Some(CType::Int(IntType::UChar)) => Ok("unsigned char"),
+            Some(t) => Err(format!("`{name}` on a buffer of `{}` is not modelled yet", t.c_name())),
+        }
+    }
+
+    /// The model of `name` for these arguments.
+    fn model(&self, name: &str, text: &str, args: &[Expr]) -> Result<String, String> {
+        let e1 = self.char_type(name, args.first())?;
+        let e2 = self.char_type(name, args.get(1))?;
+        if name == "strtol" && !matches!(args.get(2).map(|a| &a.kind), Some(K::Int(10, _))) {
+            return Err("`strtol` with a base other than 10 is not modelled yet".into());
+        }
+        Ok(text.replace("ELEM1", e1).replace("ELEM2", e2))
+    }
+}
+
+impl walk::Visit for Calls<'_, '_> {
+    fn decl(&mut self, d: &VarDecl) {
+        match pointee_of_decl(d) {
+            Some(t) => self.scope.insert(d.name.name.clone(), t),
+            None => self.scope.remove(&d.name.name),
+        };
+    }
+
+    fn call(&mut self, e: &mut Expr) {
+        let span = e.span;
+        let K::Call(id, args) = &mut e.kind else {
+            return;
+        };
+        let name = id.name.clone();
+        if self.l.defined.contains(&name)
+            || crate::ir::lower::is_builtin(&name)
+            || crate::ir::mem::is_heap_function(&name)
+        {
+            return;
+        }
+        let text = if let Some(text) = model_text(&name) {
+            self.model(&name, text, args)
+        } else if formats::is_formatted(&name) {
+            formats::instance(&name, args, &self.l.strings, |e| self.pointee(e))
+        } else if let Some(pr) = self.l.protos.get(&name).cloned() {
+            self.l.unknown(&pr, args.len(), span)
+        } else {
+            return;
+        };
+        match text.and_then(|t| self.l.instance(&name, &t, span)) {
+            Ok(inst) => id.name = inst,
+            Err(msg) => self.unsupported.push((span, msg)),
+        }
+    }
+}

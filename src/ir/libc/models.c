@@ -1,0 +1,276 @@
+/* The C library as focuscheck models it: each function below is copied into
+   a program for each call of it (`mod.rs`), its tokens placed at the call,
+   so that an error inside a model is reported at the user's call. ELEM1 and
+   ELEM2 are the element types of the first two pointer arguments (`char`,
+   `signed char` or `unsigned char`). A section starts with a `//== name`
+   line. ILP32, glibc's results, the C locale. */
+typedef unsigned int size_t;
+//== strlen
+size_t strlen(const ELEM1 *s) {
+    size_t n = 0;
+    while (s[n] != 0)
+        n++;
+    return n;
+}
+//== strnlen
+size_t strnlen(const ELEM1 *s, size_t max) {
+    size_t n = 0;
+    while (n < max && s[n] != 0)
+        n++;
+    return n;
+}
+//== strcpy
+ELEM1 *strcpy(ELEM1 *d, const ELEM2 *s) {
+    size_t i = 0;
+    while ((d[i] = s[i]) != 0)
+        i++;
+    return d;
+}
+//== strncpy
+ELEM1 *strncpy(ELEM1 *d, const ELEM2 *s, size_t n) {
+    size_t i = 0;
+    while (i < n && s[i] != 0) {
+        d[i] = s[i];
+        i++;
+    }
+    while (i < n) {
+        d[i] = 0;
+        i++;
+    }
+    return d;
+}
+//== strcat
+ELEM1 *strcat(ELEM1 *d, const ELEM2 *s) {
+    size_t n = 0;
+    while (d[n] != 0)
+        n++;
+    size_t i = 0;
+    while ((d[n + i] = s[i]) != 0)
+        i++;
+    return d;
+}
+//== strcmp
+int strcmp(const ELEM1 *a, const ELEM2 *b) {
+    size_t i = 0;
+    while (a[i] != 0 && (unsigned char)a[i] == (unsigned char)b[i])
+        i++;
+    return (unsigned char)a[i] - (unsigned char)b[i];
+}
+//== strncmp
+int strncmp(const ELEM1 *a, const ELEM2 *b, size_t n) {
+    size_t i = 0;
+    if (n == 0)
+        return 0;
+    while (i + 1 < n && a[i] != 0 && (unsigned char)a[i] == (unsigned char)b[i])
+        i++;
+    return (unsigned char)a[i] - (unsigned char)b[i];
+}
+//== strchr
+ELEM1 *strchr(const ELEM1 *s, int c) {
+    size_t i = 0;
+    while (s[i] != (ELEM1)c) {
+        if (s[i] == 0)
+            return (ELEM1 *)0;
+        i++;
+    }
+    return (ELEM1 *)(s + i);
+}
+//== memcpy
+ELEM1 *memcpy(ELEM1 *d, const ELEM2 *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        d[i] = s[i];
+        i++;
+    }
+    return d;
+}
+//== memmove
+ELEM1 *memmove(ELEM1 *d, const ELEM2 *s, size_t n) {
+    size_t i = 0;
+    if (d <= s) {
+        while (i < n) {
+            d[i] = s[i];
+            i++;
+        }
+    } else {
+        while (i < n) {
+            d[n - 1 - i] = s[n - 1 - i];
+            i++;
+        }
+    }
+    return d;
+}
+//== memset
+ELEM1 *memset(ELEM1 *d, int c, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        d[i] = (ELEM1)c;
+        i++;
+    }
+    return d;
+}
+//== memcmp
+int memcmp(const ELEM1 *a, const ELEM2 *b, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        if ((unsigned char)a[i] != (unsigned char)b[i])
+            return (unsigned char)a[i] - (unsigned char)b[i];
+        i++;
+    }
+    return 0;
+}
+//== abs
+int abs(int x) {
+    return x < 0 ? -x : x;
+}
+//== labs
+long labs(long x) {
+    return x < 0 ? -x : x;
+}
+//== atoi
+int atoi(const ELEM1 *s) {
+    size_t i = 0;
+    while (s[i] == ' ' || (s[i] >= 9 && s[i] <= 13))
+        i++;
+    int neg = 0;
+    if (s[i] == '-') {
+        neg = 1;
+        i++;
+    } else if (s[i] == '+') {
+        i++;
+    }
+    long long v = 0;
+    while (s[i] >= '0' && s[i] <= '9') {
+        if (v <= 2147483648LL)
+            v = v * 10 + (s[i] - '0');
+        i++;
+    }
+    if (neg)
+        v = -v;
+    if (v > 2147483647LL)
+        v = 2147483647LL;
+    if (v < -2147483648LL)
+        v = -2147483648LL;
+    return (int)v;
+}
+//== strtol
+long strtol(const ELEM1 *s, ELEM1 **end, int base) {
+    size_t i = 0;
+    while (s[i] == ' ' || (s[i] >= 9 && s[i] <= 13))
+        i++;
+    int neg = 0;
+    if (s[i] == '-') {
+        neg = 1;
+        i++;
+    } else if (s[i] == '+') {
+        i++;
+    }
+    size_t first = i;
+    long long v = 0;
+    while (s[i] >= '0' && s[i] <= '9') {
+        if (v <= 2147483648LL)
+            v = v * 10 + (s[i] - '0');
+        i++;
+    }
+    if (end != 0)
+        *end = (ELEM1 *)(s + (i == first ? 0 : i));
+    if (neg)
+        v = -v;
+    if (v > 2147483647LL)
+        v = 2147483647LL;
+    if (v < -2147483648LL)
+        v = -2147483648LL;
+    return (long)v;
+}
+//== rand
+int rand(void) {
+    int r = __VERIFIER_nondet_int();
+    __VERIFIER_assume(r >= 0);
+    return r;
+}
+//== srand
+void srand(unsigned int seed) {
+}
+//== getchar
+int getchar(void) {
+    int c = __VERIFIER_nondet_int();
+    __VERIFIER_assume(c >= -1 && c <= 255);
+    return c;
+}
+//== putchar
+int putchar(int c) {
+    return (unsigned char)c;
+}
+//== puts
+int puts(const ELEM1 *s) {
+    size_t i = 0;
+    while (s[i] != 0)
+        i++;
+    int r = __VERIFIER_nondet_int();
+    __VERIFIER_assume(r >= -1);
+    return r;
+}
+//== isdigit
+int isdigit(int c) {
+    if (c < -1 || c > 255) {
+        int ctype_table[1];
+        ctype_table[c] = 0;
+    }
+    return c >= '0' && c <= '9' ? 2048 : 0;
+}
+//== isalpha
+int isalpha(int c) {
+    if (c < -1 || c > 255) {
+        int ctype_table[1];
+        ctype_table[c] = 0;
+    }
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? 1024 : 0;
+}
+//== isspace
+int isspace(int c) {
+    if (c < -1 || c > 255) {
+        int ctype_table[1];
+        ctype_table[c] = 0;
+    }
+    return c == ' ' || (c >= 9 && c <= 13) ? 8192 : 0;
+}
+//== isupper
+int isupper(int c) {
+    if (c < -1 || c > 255) {
+        int ctype_table[1];
+        ctype_table[c] = 0;
+    }
+    return c >= 'A' && c <= 'Z' ? 256 : 0;
+}
+//== islower
+int islower(int c) {
+    if (c < -1 || c > 255) {
+        int ctype_table[1];
+        ctype_table[c] = 0;
+    }
+    return c >= 'a' && c <= 'z' ? 512 : 0;
+}
+//== isalnum
+int isalnum(int c) {
+    if (c < -1 || c > 255) {
+        int ctype_table[1];
+        ctype_table[c] = 0;
+    }
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? 8 : 0;
+}
+//== toupper
+int toupper(int c) {
+    if (c < -1 || c > 255) {
+        int ctype_table[1];
+        ctype_table[c] = 0;
+    }
+    return c >= 'a' && c <= 'z' ? c - 32 : c;
+}
+//== tolower
+int tolower(int c) {
+    if (c < -1 || c > 255) {
+        int ctype_table[1];
+        ctype_table[c] = 0;
+    }
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}

@@ -1,0 +1,177 @@
+//! C declarators (C11 6.7.6): pointers, arrays and functions nested with
+//! parentheses (`*a[3]`, `(*fp)(int)`, `(*rows)[N]`), and what the model
+//! makes of the type they declare (`Shape`).
+
+use super::*;
+
+/// One step of a declarator's type, read from the name outwards: `*a[3]`
+/// is `[Array(3), Ptr]` (an array of three pointers), `(*fp)(int)` is
+/// `[Ptr, Func]` (a pointer to a function).
+pub(super) enum Step {
+    Ptr,
+    Array(Option<Expr>),
+    Func(ParamList),
+}
+
+/// A parameter list: the parameters (`None` when unspecified or outside
+/// the model) and why parameters are outside the model.
+pub(super) type ParamList = (Option<Vec<Param>>, Vec<(Span, String)>);
+
+pub(super) struct Declarator {
+    pub name: Option<Ident>,
+    pub steps: Vec<Step>,
+    pub span: Span,
+}
+
+/// What a declarator declares, as far as the model goes.
+pub(super) enum Shape {
+    /// An object of type `ctype`, an array of `ctype` when `array`.
+    Object { ctype: CType, array: Option<Option<Expr>> },
+    /// A function returning `ret` (a pointer count on the specifiers' type).
+    Function { ret_stars: usize, params: ParamList },
+    /// A type the model does not hold yet (the message says which).
+    NotModelled(String),
+}
+
+impl Parser<'_> {
+    /// A declarator; its name may be missing (an abstract declarator, as in
+    /// a parameter `int *` or a bitfield `unsigned : 16`).
+    pub(super) fn declarator(&mut self) -> PResult<Declarator> {
+        let start = self.tok().span;
+        let stars = self.stars();
+        self.skip_attributes();
+        let mut steps = Vec::new();
+        let mut name = None;
+        if self.is("(") && self.nested_declarator_follows() {
+            self.bump();
+            let inner = self.declarator()?;
+            self.expect(")", "to close the declarator")?;
+            name = inner.name;
+            steps = inner.steps;
+        } else if self
+            .tok()
+            .ident()
+            .is_some_and(|w| !is_reserved(w) && !self.unmodelled_types.contains_key(w))
+        {
+            name = Some(self.expect_ident("a name")?);
+        }
+        loop {
+            self.skip_attributes();
+            if self.eat("[") {
+                // `[static 3]`, `[const]`, `[*]` in parameters.
+                while self
+                    .tok()
+                    .ident()
+                    .is_some_and(|w| w == "static" || QUALIFIERS.contains(&w))
+                {
+                    self.bump();
+                }
+                let size = if self.is("]") || (self.is("*") && self.nth(1).is_punct("]")) {
+                    self.eat("*");
+                    None
+                } else {
+                    Some(self.assign_expr()?)
+                };
+                self.expect("]", "after the array size")?;
+                steps.push(Step::Array(size));
+            } else if self.is("(") {
+                steps.push(Step::Func(self.param_list()?));
+            } else {
+                break;
+            }
+        }
+        steps.extend((0..stars).map(|_| Step::Ptr));
+        self.skip_attributes();
+        Ok(Declarator {
+            name,
+            steps,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// After a `(` in a declarator: whether it opens a nested declarator
+    /// (`(*fp)`, `(name)`) rather than a parameter list.
+    fn nested_declarator_follows(&self) -> bool {
+        let t = self.nth(1);
+        t.is_punct("*")
+            || t.is_punct("(")
+            || t.is_punct("[")
+            || t.ident().is_some_and(|w| {
+                !is_reserved(w)
+                    && !TYPE_WORDS.contains(&w)
+                    && !QUALIFIERS.contains(&w)
+                    && !self.typedefs.contains_key(w)
+                    && !self.unmodelled_types.contains_key(w)
+                    && w != "__attribute__"
+            })
+    }
+
+    /// What `d` declares on top of the specifiers' type `base`. A parameter
+    /// (`param`) of array or function type is a pointer (C11 6.7.6.3).
+    pub(super) fn shape(&self, base: CType, d: Declarator, param: bool) -> Shape {
+        let mut steps = d.steps;
+        match steps.first() {
+            Some(Step::Array(_)) if param => steps[0] = Step::Ptr,
+            Some(Step::Func(_)) if param => steps.insert(0, Step::Ptr),
+            _ => {}
+        }
+        let is_ptr = |s: &Step| matches!(s, Step::Ptr);
+        let (first, rest) = match steps.split_first() {
+            None => {
+                return Shape::Object {
+                    ctype: base,
+                    array: None,
+                }
+            }
+            Some((f, r)) => (f, r),
+        };
+        let rest_ptrs = rest.iter().all(is_ptr);
+        if steps.iter().all(is_ptr) {
+            let mut t = base;
+            for _ in 0..steps.len() {
+                t = t.ptr();
+            }
+            return Shape::Object { ctype: t, array: None };
+        }
+        let rest_has_func = rest.iter().any(|s| matches!(s, Step::Func(_)));
+        let msg = match first {
+            Step::Func(_) if rest_ptrs => {
+                let n = steps.len() - 1;
+                let Some(Step::Func(params)) = steps.into_iter().next() else {
+                    unreachable!("the first step is a function")
+                };
+                return Shape::Function { ret_stars: n, params };
+            }
+            Step::Func(_) => "functions returning arrays or function pointers are not modelled yet",
+            Step::Array(_) if rest_ptrs => {
+                let n = rest.len();
+                let Some(Step::Array(size)) = steps.into_iter().next() else {
+                    unreachable!("the first step is an array")
+                };
+                let mut t = base;
+                for _ in 0..n {
+                    t = t.ptr();
+                }
+                return Shape::Object {
+                    ctype: t,
+                    array: Some(size),
+                };
+            }
+            _ if rest_has_func => "function pointers are not modelled yet",
+            Step::Ptr if param => "multi-dimensional array parameters are not modelled yet",
+            Step::Array(_) => "multi-dimensional arrays are not modelled yet",
+            Step::Ptr => "pointers to arrays are not modelled yet",
+        };
+        Shape::NotModelled(msg.to_string())
+    }
+
+    /// The specifiers of a declaration outside a function body, with the
+    /// reasons its type is outside the model collected rather than
+    /// reported (the declaration decides whether they matter).
+    pub(super) fn specs_collected(&mut self) -> PResult<(Specs, Vec<(Span, String)>)> {
+        let saved = self.in_function.replace(Vec::new());
+        let specs = self.specs();
+        let issues = std::mem::replace(&mut self.in_function, saved).unwrap_or_default();
+        Ok((specs?, issues))
+    }
+}
