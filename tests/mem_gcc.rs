@@ -300,16 +300,21 @@ fn assert_c_spelling(out: &str, seed: u64) {
                 .strip_prefix(&format!("{lhs} = &"))
                 .and_then(|r| r.split_once("::"))
                 .is_some_and(|(f, x)| simple(f) && x == format!("{target})"));
-            // A pointer into the heap names its allocating call:
-            // `&hq[1].t` is `&calloc@38[1].t`.
+            // A pointer into the heap names its allocating call and
+            // instance: `&hq[1].t` is `&calloc@38#1[1].t`, `&hq[0].t`
+            // is `&calloc@38#1->t`.
             let heap = ["h[", "hq[", "hw[", "ht["].iter().any(|h| target.starts_with(h)) && {
                 let rest = &target[target.find('[').unwrap_or(0)..];
+                let arrow = rest.strip_prefix("[0].").map(|f| format!("->{f})"));
+                let digits = |r: &str| r.trim_start_matches(|c: char| c.is_ascii_digit()).to_string();
                 shown
                     .strip_prefix(&format!("{lhs} = &"))
                     .and_then(|r| r.split_once('@'))
                     .is_some_and(|(f, r)| {
+                        let r = digits(r);
+                        let r = r.strip_prefix('#').map_or(r.clone(), digits);
                         ["malloc", "calloc", "alloc_m", "alloc_z"].contains(&f)
-                            && r.trim_start_matches(|c: char| c.is_ascii_digit()) == format!("{rest})")
+                            && (r == format!("{rest})") || arrow.as_deref() == Some(r.as_str()))
                     })
             };
             assert!(
