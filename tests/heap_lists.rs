@@ -135,6 +135,12 @@ fn remove_all_reading_next_after_free_is_explained_by_the_free_and_the_read() {
             "the free and the read: {lines:?}"
         );
         assert!(c.iter().all(|c| c["verdict"] != "unknown"), "{c:#?}");
+        // The trace spells a stored pointer as C does, node to node.
+        let text = doc.to_string();
+        assert!(
+            text.contains("(malloc@13#2->next = malloc@13#1)"),
+            "`n->next = head` in the trace: {text}"
+        );
     }
     let (code, out, _) = focuscheck(&["check", &f]);
     assert_eq!(code, 1, "{out}");
