@@ -109,6 +109,7 @@ fn interp_kind(p: &Program, o: &Outcome) -> Result<Kind, String> {
             // Pointers and the heap are tested by `tests/mem_gcc.rs`.
             SiteKind::Deref => return Err("an invalid pointer access".into()),
             SiteKind::Limit => return Err("an allocation beyond the heap model".into()),
+            SiteKind::Leak => return Err("a memory leak (leaks are not checked here)".into()),
         }),
         Outcome::Overflow { .. } => Err("interpreter: a value left the 64-bit range".into()),
         Outcome::StepLimit => Err(format!("interpreter: step limit ({MAX_STEPS}) reached")),

@@ -217,7 +217,7 @@ fn runs_beyond_the_heap_model_make_no_verdict_safe() {
     );
     // `run` stops where the model ends, and says so.
     let f = write(&dir, "list.c", LIST);
-    let (code, out, err) = focuscheck(&["run", &f, "--choices", "2"]);
+    let (code, out, err) = focuscheck(&["run", &f, "--choices", "5"]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("beyond the heap model"), "{err}");
 }

@@ -300,16 +300,21 @@ fn assert_c_spelling(out: &str, seed: u64) {
                 .strip_prefix(&format!("{lhs} = &"))
                 .and_then(|r| r.split_once("::"))
                 .is_some_and(|(f, x)| simple(f) && x == format!("{target})"));
-            // A pointer into the heap names its allocating call:
-            // `&hq[1].t` is `&calloc@38[1].t`.
+            // A pointer into the heap names its allocating call and
+            // instance: `&hq[1].t` is `&calloc@38#1[1].t`, `&hq[0].t`
+            // is `&calloc@38#1->t`.
             let heap = ["h[", "hq[", "hw[", "ht["].iter().any(|h| target.starts_with(h)) && {
                 let rest = &target[target.find('[').unwrap_or(0)..];
+                let arrow = rest.strip_prefix("[0].").map(|f| format!("->{f})"));
+                let digits = |r: &str| r.trim_start_matches(|c: char| c.is_ascii_digit()).to_string();
                 shown
                     .strip_prefix(&format!("{lhs} = &"))
                     .and_then(|r| r.split_once('@'))
                     .is_some_and(|(f, r)| {
+                        let r = digits(r);
+                        let r = r.strip_prefix('#').map_or(r.clone(), digits);
                         ["malloc", "calloc", "alloc_m", "alloc_z"].contains(&f)
-                            && r.trim_start_matches(|c: char| c.is_ascii_digit()) == format!("{rest})")
+                            && (r == format!("{rest})") || arrow.as_deref() == Some(r.as_str()))
                     })
             };
             assert!(
@@ -569,4 +574,119 @@ fn generated_union_programs_agree_with_gcc_and_every_verdict() {
     }
     eprintln!("{decided} of {checks} union checks decided");
     assert!(decided * 3 >= checks, "only {decided} of {checks} union checks decided");
+}
+
+#[path = "support/list_gen.rs"]
+mod list_gen;
+
+/// What gcc with AddressSanitizer (and LeakSanitizer) does on each input:
+/// `out`, or the sanitizer's report.
+fn asan_runs(dir: &Path, name: &str, text: &str) -> Vec<Result<Vec<i64>, String>> {
+    let main = text.replace("int main(void) {", "int fc_main(void) {");
+    let harness = format!(
+        "#include <stdio.h>\n#include <stdlib.h>\n\
+         int __VERIFIER_nondet_int(void) {{ return atoi(getenv(\"FC_IN\")); }}\n\
+         void __VERIFIER_assume(int c) {{ if (!c) exit(0); }}\n{main}\n\
+         int main(void) {{ fc_main(); for (int i = 0; i < 4; i++) printf(\"%d\\n\", out[i]); return 0; }}\n"
+    );
+    let exe = sanitized_gcc::build(dir, name, &harness);
+    (0..3)
+        .map(|input| {
+            let o = Command::new(&exe)
+                .env("FC_IN", input.to_string())
+                .output()
+                .expect("run the compiled program");
+            if !o.status.success() {
+                return Err(String::from_utf8_lossy(&o.stderr).into_owned());
+            }
+            Ok(String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .map(|l| l.trim().parse().expect("a number"))
+                .collect())
+        })
+        .collect()
+}
+
+/// Generated programs that build, walk and free lists and trees in loops
+/// (use after free, double free and leaks on some inputs): the interpreter
+/// computes gcc's `out`, and stops where AddressSanitizer does (an invalid
+/// access or free) or reports a leak where LeakSanitizer does; `check
+/// --property valid-memsafety` is never wrong (unsafe exactly when some
+/// input goes wrong).
+#[test]
+fn generated_list_programs_agree_with_gcc_and_asan() {
+    let n = std::env::var("FOCUSCHECK_MEM_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(PROGRAMS);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (mut bad, mut decided) = (0, 0);
+    for seed in 0..n {
+        let (text, bug, _) = list_gen::program(seed);
+        let name = format!("l{seed}");
+        let file = dir.path().join(format!("{name}.fc.c"));
+        std::fs::write(&file, &text).expect("write");
+        let f = file.to_str().expect("utf-8 path");
+        let mut wrong = false;
+        for (input, gcc) in asan_runs(dir.path(), &name, &text).into_iter().enumerate() {
+            let choices = input.to_string();
+            let (code, ran) = focuscheck(&["run", "--leaks", "track", "--choices", &choices, f]);
+            match gcc {
+                Ok(want) => {
+                    assert_eq!(code, 0, "seed {seed}, input {input}:\n{ran}\n{text}");
+                    assert_eq!(run_out(&ran), Some(want), "seed {seed}, input {input}:\n{ran}\n{text}");
+                }
+                Err(e) if e.contains("detected memory leaks") => {
+                    wrong = true;
+                    assert!(
+                        ran.contains("memory leak"),
+                        "seed {seed}, input {input}: {e}\n{ran}\n{text}"
+                    );
+                }
+                Err(e) => {
+                    wrong = true;
+                    assert!(
+                        e.contains("heap-use-after-free") || e.contains("double-free"),
+                        "seed {seed}, input {input}: {e}\n{text}"
+                    );
+                    assert!(
+                        ran.contains("invalid pointer access"),
+                        "seed {seed}, input {input}: {e}\n{ran}\n{text}"
+                    );
+                }
+            }
+        }
+        if bug == list_gen::Bug::None {
+            assert!(!wrong, "seed {seed}: a program without a bug went wrong\n{text}");
+        }
+        bad += wrong as usize;
+        if seed % 4 != 0 {
+            continue;
+        }
+        let (_, out) = focuscheck(&[
+            "check",
+            "--property",
+            "valid-memsafety",
+            "--format",
+            "json",
+            "--timeout",
+            "60",
+            f,
+        ]);
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+        let verdicts: Vec<&str> = doc["conditions"]
+            .as_array()
+            .expect("conditions")
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap_or(""))
+            .collect();
+        let unsafe_ = verdicts.contains(&"unsafe");
+        if wrong {
+            assert!(!verdicts.iter().all(|v| *v == "safe"), "seed {seed}: safe\n{text}");
+        } else {
+            assert!(!unsafe_, "seed {seed}: unsafe, gcc runs fine\n{out}\n{text}");
+        }
+        decided += (unsafe_ == wrong && (wrong || verdicts.iter().all(|v| *v == "safe"))) as usize;
+    }
+    eprintln!("{bad} of {n} list programs go wrong on some input; {decided} checked programs decided");
 }

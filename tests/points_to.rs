@@ -129,10 +129,10 @@ fn points_to_of_small_programs() {
         narrowed: 0
 
         case 6:
-        main::h -> NULL, malloc@4[...]
-        main::p -> NULL, malloc@4[...]
+        main::h -> NULL, malloc@4#1, malloc@4#2, malloc@4#3, malloc@4#4
+        main::p -> NULL, malloc@4#1, malloc@4#2, malloc@4#3, malloc@4#4
         main::q -> NULL, x
-        narrowed: 7
+        narrowed: 19
 
         case 7:
         main::p -> NULL, x

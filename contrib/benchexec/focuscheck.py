@@ -1,6 +1,8 @@
 # Tool-info module for BenchExec (https://github.com/sosy-lab/benchexec):
-# runs `focuscheck check` on one SV-COMP task for the property unreach-call
-# and maps its JSON verdicts to BenchExec's results.
+# runs `focuscheck check` on one SV-COMP task for the property unreach-call,
+# valid-memsafety or valid-memcleanup and maps its JSON verdicts to
+# BenchExec's results (valid-free, valid-deref, valid-memtrack by the kind of
+# the condition found unsafe).
 #
 # Use: with the project's root on PYTHONPATH, the tool's name is
 # `contrib.benchexec.focuscheck` (in a benchmark definition, <benchmark
@@ -20,9 +22,17 @@ from benchexec.tools.sv_benchmarks_util import get_data_model_from_task, ILP32
 class Tool(benchexec.tools.template.BaseTool2):
     """
     focuscheck, a model checker for a subset of C that explains the errors
-    it finds. Only the property unreach-call (reach_error and
-    __VERIFIER_assert) and the ILP32 data model are supported.
+    it finds. The properties unreach-call (reach_error and
+    __VERIFIER_assert), valid-memsafety and valid-memcleanup, and the ILP32
+    data model are supported.
     """
+
+    # SV-COMP's property files, by the end of their names, to the option.
+    PROPERTIES = {
+        "unreach-call.prp": "unreach-call",
+        "valid-memsafety.prp": "valid-memsafety",
+        "valid-memcleanup.prp": "valid-memcleanup",
+    }
 
     REQUIRED_PATHS = []
 
@@ -45,10 +55,14 @@ class Tool(benchexec.tools.template.BaseTool2):
         return self._version_from_tool(executable, line_prefix="focuscheck ")
 
     def cmdline(self, executable, options, task, rlimits):
-        if task.property_file and not task.property_file.endswith("unreach-call.prp"):
-            raise benchexec.tools.template.UnsupportedFeatureException(
-                "focuscheck checks only the property unreach-call"
-            )
+        prop = "unreach-call"
+        if task.property_file:
+            found = [v for k, v in self.PROPERTIES.items() if task.property_file.endswith(k)]
+            if not found:
+                raise benchexec.tools.template.UnsupportedFeatureException(
+                    "focuscheck checks the properties unreach-call, valid-memsafety and valid-memcleanup"
+                )
+            prop = found[0]
         data_model = get_data_model_from_task(task, {ILP32: "ILP32"})
         if task.options is not None and data_model is None:
             raise benchexec.tools.template.UnsupportedFeatureException(
@@ -64,7 +78,7 @@ class Tool(benchexec.tools.template.BaseTool2):
             # decided so far is reported as `unknown` rather than killed.
             timeout = ["--timeout", str(max(1, int(rlimits.cputime * 0.9)))]
         return (
-            [executable, "check", "--property", "unreach-call", "--format", "json"]
+            [executable, "check", "--property", prop, "--format", "json"]
             + timeout
             + options
             + list(task.input_files)
@@ -90,9 +104,24 @@ class Tool(benchexec.tools.template.BaseTool2):
             return result.RESULT_ERROR + "(no JSON report)"
         if doc.get("status") != "checked":
             return result.RESULT_ERROR + "({})".format(doc.get("status"))
-        verdicts = [c.get("verdict") for c in doc.get("conditions", [])]
+        conditions = doc.get("conditions", [])
+        verdicts = [c.get("verdict") for c in conditions]
         if "unsafe" in verdicts:
-            return result.RESULT_FALSE_REACH
+            return self._false(run, [c for c in conditions if c.get("verdict") == "unsafe"][0])
         if all(v == "safe" for v in verdicts):
             return result.RESULT_TRUE_PROP
         return result.RESULT_UNKNOWN
+
+    def _false(self, run, c):
+        """The SV-COMP result of the property violated by condition `c`."""
+        cmdline = list(run.cmdline or [])
+        prop = cmdline[cmdline.index("--property") + 1] if "--property" in cmdline else "unreach-call"
+        if prop == "valid-memcleanup":
+            return result.RESULT_FALSE_MEMCLEANUP
+        if prop != "valid-memsafety":
+            return result.RESULT_FALSE_REACH
+        if c.get("kind") == "leak":
+            return result.RESULT_FALSE_MEMTRACK
+        if c.get("kind") == "deref" and c.get("condition", "").startswith("pointer access in `free("):
+            return result.RESULT_FALSE_FREE
+        return result.RESULT_FALSE_DEREF

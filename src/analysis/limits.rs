@@ -32,7 +32,7 @@ pub fn apply(p: &Program, conds: &[Condition], results: &mut Vec<CondReport>) {
         let beyond = if site.past_elements() {
             "reaches past the elements the model holds of a parameter's array (--param-elems)"
         } else {
-            "allocates beyond the heap model (more elements than --heap-elems, or a second allocation at this call)"
+            "allocates beyond the heap model (more elements than --heap-elems, or more allocations at this call than --heap-instances)"
         };
         match r.verdict {
             Verdict::Safe => continue,

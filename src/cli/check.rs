@@ -29,9 +29,9 @@ pub struct CheckArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
-    front: FrontArgs,
+    pub(super) front: FrontArgs,
     #[command(flatten)]
-    cond: CondArgs,
+    pub(super) cond: CondArgs,
     /// Which engine decides verdicts: `fsum` (the Datalog engine), `vc`
     /// (the VC engine with Z3 alone) or `auto` (the Datalog engine first; a
     /// state space past its first share, or what it leaves unknown, goes to

@@ -232,6 +232,7 @@ fn failure_text(p: &Program, f: Failure) -> String {
                 format!("`{t}` reaches past the elements the model holds (--param-elems)")
             }
             SiteKind::Limit => format!("`{t}` allocates beyond the heap model"),
+            SiteKind::Leak => format!("memory leaks at `{t}`"),
         },
         Failure::Diverges(_) => "the loop never ends".into(),
     }

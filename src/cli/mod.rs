@@ -163,14 +163,20 @@ pub struct FrontArgs {
     /// conventions), input otherwise.
     #[arg(long, value_enum, value_name = "MODE")]
     pub globals: Option<GlobalsMode>,
-    /// Elements the object of a `malloc`/`calloc` call holds (at most
-    /// 100,000: its elements are the run's inputs). A run that allocates
-    /// more there (or allocates a
-    /// second time at the same call) is beyond the model: no condition is
-    /// `safe` while such a run may exist.
+    /// Elements each object of a `malloc`/`calloc`/`realloc` call holds (at
+    /// most 100,000: its elements are the run's inputs). A run that
+    /// allocates more there is beyond the model: no condition is `safe`
+    /// while such a run may exist.
     #[arg(long, default_value_t = crate::ir::lower::HEAP_ELEMS, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub heap_elems: u32,
+    /// Objects each allocating call has (one per execution of the call: the
+    /// nodes of a list built in a loop). A run that allocates more times
+    /// at one call is beyond the model: no condition is `safe` while such
+    /// a run may exist.
+    #[arg(long, default_value_t = crate::ir::lower::HEAP_INSTANCES, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub heap_instances: u32,
     /// Elements of the array a pointer parameter of the entry points to
     /// (`--entry sum` on `int sum(int *a, int n)`): its elements are the
     /// run's inputs, and an access past them is a `deref` error.
@@ -181,6 +187,10 @@ pub struct FrontArgs {
     /// be `NULL` or point to its array).
     #[arg(long)]
     pub valid_params: bool,
+    /// Leaks checked when `main` returns (what `--property valid-memsafety`
+    /// and `valid-memcleanup` set; `run` replays them with it).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub leaks: Option<crate::ir::mem::Leaks>,
     #[command(flatten)]
     pub pp: args::PpArgs,
 }
@@ -200,11 +210,17 @@ impl FrontArgs {
         if self.heap_elems != crate::ir::lower::HEAP_ELEMS {
             out.push(format!("--heap-elems {}", self.heap_elems));
         }
+        if self.heap_instances != crate::ir::lower::HEAP_INSTANCES {
+            out.push(format!("--heap-instances {}", self.heap_instances));
+        }
         if self.param_elems != crate::ir::mem::PARAM_ELEMS {
             out.push(format!("--param-elems {}", self.param_elems));
         }
         if self.valid_params {
             out.push("--valid-params".into());
+        }
+        if let Some(l) = self.leaks {
+            out.push(format!("--leaks {}", check::value_name(l)));
         }
         out.extend(self.pp.flags());
         out
@@ -216,6 +232,8 @@ impl FrontArgs {
             globals: self.globals,
             overflow_checks: false,
             heap_elems: self.heap_elems,
+            heap_instances: self.heap_instances,
+            leaks: self.leaks,
             param_elems: self.param_elems,
             valid_params: self.valid_params,
             pp: self.pp.options(),
@@ -282,11 +300,17 @@ fn main_on_this_thread() -> i32 {
     match cli.command {
         Command::Parse { files, front } => cmd_parse(&ui, &files, &front),
         Command::Facts { file, front } => cmd_facts(&ui, &file, &front),
-        Command::Check(args) => check::cmd_check(&ui, &args),
+        Command::Check(mut args) => {
+            args.front.leaks = args.front.leaks.or(args.cond.property.leaks());
+            check::cmd_check(&ui, &args)
+        }
         Command::Report(args) => report::cmd_report(&ui, &args),
         Command::Diff(args) => diff::cmd_diff(&ui, &args),
         Command::Run(args) => run::cmd_run(&ui, &args),
-        Command::Verify(args) => verify::cmd_verify(&ui, &args),
+        Command::Verify(mut args) => {
+            args.front.leaks = args.front.leaks.or(args.cond.property.leaks());
+            verify::cmd_verify(&ui, &args)
+        }
         Command::Doomed(args) => doomed::cmd_doomed(&ui, &args),
         Command::Diagnose(args) => diagnose::cmd_diagnose(&ui, &args),
     }

@@ -5,6 +5,7 @@
 use crate::context::conditions::Property;
 use crate::diff::Observe;
 use crate::engines::Engine;
+use crate::ir::mem::Leaks;
 use crate::ir::GlobalsMode;
 use crate::views::text::View;
 use clap::builder::PossibleValue;
@@ -45,6 +46,14 @@ value_enum!(Property {
     UnreachCall => "unreach-call": "SV-COMP's `unreach-call`: calls of `reach_error`/`__VERIFIER_error` and failed `__VERIFIER_assert` only",
     User => "user": "Only the `--error` conditions",
     NoOverflow => "no-overflow": "SV-COMP's `no-overflow`: signed arithmetic overflow only (undefined in C; checked only under this property)",
+    ValidMemsafety => "valid-memsafety": "SV-COMP's `valid-memsafety`: invalid dereferences and frees, and objects unreachable when `main` returns (`valid-memtrack`)",
+    ValidMemtrack => "valid-memtrack": "SV-COMP's `valid-memtrack`: objects unreachable when `main` returns",
+    ValidMemcleanup => "valid-memcleanup": "SV-COMP's `valid-memcleanup`: objects not freed when `main` returns",
+});
+
+value_enum!(Leaks {
+    Track => "track": "An object no pointer chain from a global reaches when `main` returns",
+    Cleanup => "cleanup": "An object not freed when `main` returns",
 });
 
 value_enum!(Engine {

@@ -19,9 +19,9 @@ pub struct VerifyArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
-    front: FrontArgs,
+    pub(super) front: FrontArgs,
     #[command(flatten)]
-    cond: CondArgs,
+    pub(super) cond: CondArgs,
     /// Loops: `unroll:K` follows each loop K times (default K=1; can miss
     /// errors beyond K, so no warning means "no error within K
     /// iterations"), `havoc` cuts loops with invariants (the user's

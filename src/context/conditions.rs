@@ -54,6 +54,7 @@ impl Condition {
                     SiteKind::Deref => format!("pointer access in `{text}`"),
                     SiteKind::Limit if site.past_elements() => format!("--param-elems limit at `{text}`"),
                     SiteKind::Limit => format!("heap model limit at `{text}`"),
+                    SiteKind::Leak => format!("memory leak at `{text}`"),
                 }
             }
             CondKind::User(u) => u.text.clone(),
@@ -93,15 +94,7 @@ pub fn conditions(
         }
         let is_cut = cut.iter().any(|r| r.contains(&s.span.lo));
         // A run beyond the memory model must be known under every property.
-        let reported = !is_cut
-            && !s.static_ok
-            && (s.kind == SiteKind::Limit
-                || match property {
-                    Property::All => true,
-                    Property::UnreachCall => matches!(s.kind, SiteKind::Assert | SiteKind::ReachError),
-                    Property::User => false,
-                    Property::NoOverflow => matches!(s.kind, SiteKind::Overflow | SiteKind::Shift),
-                });
+        let reported = !is_cut && !s.static_ok && (s.kind == SiteKind::Limit || property.covers(s.kind));
         out.push(Condition {
             kind: CondKind::Site(SiteId(i as u32)),
             reported,

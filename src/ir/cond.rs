@@ -22,6 +22,36 @@ pub enum Property {
     /// SV-COMP's `no-overflow`: signed arithmetic overflow only (undefined
     /// in C; checked only under this property).
     NoOverflow,
+    /// SV-COMP's `valid-memsafety`: invalid accesses and frees (`deref`,
+    /// `bounds`) and leaks (`valid-memtrack`).
+    ValidMemsafety,
+    /// SV-COMP's `valid-memtrack`: objects unreachable at `main`'s end.
+    ValidMemtrack,
+    /// SV-COMP's `valid-memcleanup`: objects not freed at `main`'s end.
+    ValidMemcleanup,
+}
+
+impl Property {
+    /// Whether a site of `kind` is an error under the property.
+    pub fn covers(self, kind: SiteKind) -> bool {
+        match self {
+            Property::All => kind != SiteKind::Leak,
+            Property::UnreachCall => matches!(kind, SiteKind::Assert | SiteKind::ReachError),
+            Property::User => false,
+            Property::NoOverflow => matches!(kind, SiteKind::Overflow | SiteKind::Shift),
+            Property::ValidMemsafety => matches!(kind, SiteKind::Deref | SiteKind::Bounds | SiteKind::Leak),
+            Property::ValidMemtrack | Property::ValidMemcleanup => kind == SiteKind::Leak,
+        }
+    }
+
+    /// The leaks that are errors under the property.
+    pub fn leaks(self) -> Option<crate::ir::mem::Leaks> {
+        match self {
+            Property::ValidMemsafety | Property::ValidMemtrack => Some(crate::ir::mem::Leaks::Track),
+            Property::ValidMemcleanup => Some(crate::ir::mem::Leaks::Cleanup),
+            _ => None,
+        }
+    }
 }
 
 /// A boolean condition over variables, evaluated on states.

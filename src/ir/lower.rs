@@ -26,6 +26,12 @@ pub struct LowerOptions {
     /// Elements the object of an allocating call holds, at most
     /// (`--heap-elems`; `crate::ir::mem` heap model).
     pub heap_elems: u32,
+    /// Objects each allocating call has, one per execution
+    /// (`--heap-instances`).
+    pub heap_instances: u32,
+    /// The leaks that are errors (`--property valid-memsafety`,
+    /// `valid-memcleanup`; `crate::ir::mem::Leaks`).
+    pub leaks: Option<super::mem::Leaks>,
     /// Elements the object of an entry's pointer parameter holds
     /// (`--param-elems`), and whether it is never `NULL` (`--valid-params`).
     pub param_elems: u32,
@@ -36,6 +42,9 @@ pub struct LowerOptions {
 
 /// `--heap-elems`' default.
 pub const HEAP_ELEMS: u32 = 1024;
+/// `--heap-instances`' default: a list or tree of a few nodes per
+/// allocating call (each instance is one more case in a dereference).
+pub const HEAP_INSTANCES: u32 = 4;
 
 impl Default for LowerOptions {
     fn default() -> Self {
@@ -44,6 +53,8 @@ impl Default for LowerOptions {
             globals: None,
             overflow_checks: false,
             heap_elems: HEAP_ELEMS,
+            heap_instances: HEAP_INSTANCES,
+            leaks: None,
             param_elems: crate::ir::mem::PARAM_ELEMS,
             valid_params: false,
             pp: Default::default(),
@@ -68,6 +79,9 @@ enum Builtin {
     /// `crate::ir::mem::BEYOND_MODEL(k)`: a run leaves what the memory model
     /// represents at allocating call `k` (a `limit` site).
     BeyondModel,
+    /// `crate::ir::mem::LEAK(k)`: a run ends with object `k` leaked (a
+    /// `leak` error).
+    Leak,
 }
 
 /// Whether `name` is one of Cimple's builtins (`assert`, `__VERIFIER_nondet_int`, ...).
@@ -85,6 +99,7 @@ fn builtin(name: &str) -> Option<Builtin> {
         super::mem::INVALID_ACCESS => Builtin::InvalidAccess,
         super::mem::HAVOC => Builtin::Havoc,
         super::mem::BEYOND_MODEL => Builtin::BeyondModel,
+        super::mem::LEAK => Builtin::Leak,
         _ => {
             let suffix = name.strip_prefix("__VERIFIER_nondet_")?;
             Builtin::Nondet(match suffix {

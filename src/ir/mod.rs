@@ -408,6 +408,9 @@ pub enum SiteKind {
     /// the heap model): not an error of the program, but no condition is
     /// safe while such a run may exist (`crate::analysis::limits`).
     Limit,
+    /// An allocated object leaked when `main` returns (only with `--property
+    /// valid-memsafety` or `valid-memcleanup`; `crate::ir::mem::Leaks`).
+    Leak,
 }
 
 impl SiteKind {
@@ -421,6 +424,7 @@ impl SiteKind {
             SiteKind::Shift => "shift",
             SiteKind::Deref => "deref",
             SiteKind::Limit => "limit",
+            SiteKind::Leak => "leak",
         }
     }
 }

@@ -37,8 +37,18 @@ pub struct ObjectName {
 }
 
 impl ObjectName {
-    /// The address of element `off`: `&a[2]`, `&a[2].f`, `&x`.
+    /// The address of element `off`: `&a[2]`, `&a[2].f`, `&x`; a heap
+    /// object's start is the object as C draws a node: `malloc@11#3`,
+    /// `&malloc@11#3->next`.
     pub fn address(&self, off: i64) -> String {
+        match (is_heap_object(&self.base), self.index_at) {
+            (true, Some(at)) if at == self.base.len() && off == 0 => return self.base.clone(),
+            (true, Some(at)) if at == self.base.len() => return format!("{} + {off}", self.base),
+            (true, Some(at)) if off == 0 => {
+                return format!("&{}{}", &self.base[..at], self.base[at..].replacen('.', "->", 1))
+            }
+            _ => {}
+        }
         match self.index_at {
             // A field of an array's elements: the element, then steps.
             Some(at) if at < self.base.len() && !(0..FIELD_STEP).contains(&off) => {
@@ -51,8 +61,12 @@ impl ObjectName {
         }
     }
 
-    /// The object as a region: `a[...]`, `a[...].f`, `x`.
+    /// The object as a region: `a[...]`, `a[...].f`, `x`; a heap object
+    /// as `malloc@11#3`, `malloc@11#3->next`.
     pub fn region(&self) -> String {
+        if let (true, Some(at)) = (is_heap_object(&self.base), self.index_at) {
+            return format!("{}{}", &self.base[..at], self.base[at..].replacen('.', "->", 1));
+        }
         match self.index_at {
             Some(at) => format!("{}[...]{}", &self.base[..at], &self.base[at..]),
             None => self.base.clone(),

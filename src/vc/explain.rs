@@ -477,6 +477,7 @@ impl<'a> Sentences<'a> {
                         format!("the access `{t} is within the elements the model holds (--param-elems)"),
                     ),
                     SiteKind::Limit => ("limit", l, format!("the allocation `{t} fits the heap model")),
+                    SiteKind::Leak => ("leak", l, format!("no object leaks at `{t}")),
                 }
             }
             _ => ("check", site_line, "the check holds".to_string()),

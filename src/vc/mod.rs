@@ -325,6 +325,7 @@ pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[In
                     format!("possible access past the elements the model holds (--param-elems): `{t}`"),
                 ),
                 SiteKind::Limit => ("limit", format!("possible allocation beyond the heap model: `{t}`")),
+                SiteKind::Leak => ("leak", format!("possible memory leak at `{t}`")),
             }
         }
         CheckKey::User(i) => ("user", format!("the condition `{}` may hold", users[i].text)),
@@ -349,10 +350,8 @@ pub fn reported(p: &Program, key: CheckKey, property: Property) -> bool {
             let site = p.site(s);
             match property {
                 _ if site.kind == SiteKind::Limit => true,
-                Property::All => !site.static_ok,
-                Property::UnreachCall => matches!(site.kind, SiteKind::Assert | SiteKind::ReachError),
-                Property::User => false,
-                Property::NoOverflow => matches!(site.kind, SiteKind::Overflow | SiteKind::Shift),
+                Property::All => !site.static_ok && property.covers(site.kind),
+                _ => property.covers(site.kind),
             }
         }
         CheckKey::User(_) | CheckKey::Spec(_) => true,

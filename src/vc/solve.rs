@@ -538,6 +538,7 @@ fn label_name(p: &Program, c: &gc::Check, n: usize) -> String {
             SiteKind::Shift => "Shift",
             SiteKind::Deref => "Deref",
             SiteKind::Limit => "Limit",
+            SiteKind::Leak => "Leak",
         },
         CheckKey::User(_) => "Condition",
         CheckKey::Invariant { init: true, .. } => "LoopInvInit",

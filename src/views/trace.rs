@@ -213,13 +213,13 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
             NodeKind::Assign { place, .. } if p.is_model_write(s.node, place.var) => {}
             // A pointer's two leaves, written one after the other: shown
             // once, as C spells the value (`p = &a[1]`).
-            NodeKind::Assign { place, .. } if place.index.is_none() && pointers.contains_key(&place.var) => {
+            NodeKind::Assign { place, .. } if pointers.contains_key(&place.var) => {
                 let next = run.trace.get(pos + 1);
                 let off = next.and_then(|n| match &p.node(n.node).kind {
                     NodeKind::Assign { place: o, .. } if Some(&o.var) == pointers.get(&place.var) => n.value,
                     _ => None,
                 });
-                let name = &p.var(place.var).name;
+                let name = &pointer_place(p, place);
                 let text = one_line(p.text(node.span));
                 let (Some(tag), Some(off)) = (s.value, off) else {
                     let v = s.value.map(|v| format!(" ({name} = {v})")).unwrap_or_default();
@@ -232,8 +232,7 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                 push("assign", format!("Executed `{text}` ({name} = {shown})"), Vec::new());
             }
             // The offset leaf, shown with its tag just before.
-            NodeKind::Assign { place, .. }
-                if place.index.is_none() && shown_with_tag(p, &offsets, run, pos, place.var) => {}
+            NodeKind::Assign { place, .. } if shown_with_tag(p, &offsets, run, pos, place.var) => {}
             NodeKind::Assign { place, .. } => {
                 let text = one_line(p.text(node.span));
                 // A temporary holds part of a statement: its value is the
@@ -348,13 +347,27 @@ fn place_text(p: &Program, offsets: &HashMap<VarId, VarId>, place: &Place) -> St
     }
 }
 
+/// A pointer leaf as C names it: `p`; in an array of structs `a[...].next`,
+/// in a heap object `malloc@11#3->next`.
+fn pointer_place(p: &Program, place: &Place) -> String {
+    let name = &p.var(place.var).name;
+    if place.index.is_none() {
+        return name.clone();
+    }
+    p.memory
+        .objects
+        .iter()
+        .find(|o| &o.base == name)
+        .map_or_else(|| format!("{name}[...]"), |o| o.region())
+}
+
 /// Step `pos` writes `off`, the offset leaf of a pointer whose tag the step
 /// before wrote (and showed).
 fn shown_with_tag(p: &Program, offsets: &HashMap<VarId, VarId>, run: &Run, pos: usize, off: VarId) -> bool {
     let (Some(tag), Some(prev)) = (offsets.get(&off), pos.checked_sub(1).map(|i| &run.trace[i])) else {
         return false;
     };
-    matches!(&p.node(prev.node).kind, NodeKind::Assign { place, .. } if place.var == *tag && place.index.is_none())
+    matches!(&p.node(prev.node).kind, NodeKind::Assign { place, .. } if place.var == *tag)
 }
 
 /// For a loop's exit test: which outcome stays in the loop.

@@ -77,6 +77,11 @@ impl Cx<'_> {
                 self.emit(fl, NodeKind::Error { site }, span);
                 None
             }
+            Builtin::Leak => {
+                let site = self.new_site(SiteKind::Leak, span, fl.pid, None);
+                self.emit(fl, NodeKind::Error { site }, span);
+                None
+            }
             Builtin::Stop => {
                 for a in args {
                     self.value(fl, a);

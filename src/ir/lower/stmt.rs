@@ -303,9 +303,13 @@ impl Cx<'_> {
                 let kind = match &e.kind {
                     AK::Call(name, _) => match self.builtin_for(name) {
                         Some(Builtin::Assert | Builtin::Assume) => UnitKind::Check,
-                        Some(Builtin::ReachError | Builtin::Stop | Builtin::InvalidAccess | Builtin::BeyondModel) => {
-                            UnitKind::Stop
-                        }
+                        Some(
+                            Builtin::ReachError
+                            | Builtin::Stop
+                            | Builtin::InvalidAccess
+                            | Builtin::BeyondModel
+                            | Builtin::Leak,
+                        ) => UnitKind::Stop,
                         _ => UnitKind::Call,
                     },
                     _ => UnitKind::Assign,

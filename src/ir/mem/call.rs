@@ -8,6 +8,16 @@ use crate::syntax::ast::{Expr, ExprKind, Ident};
 
 impl Mem {
     pub(super) fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span) -> Val {
+        let mut v = self.call_plain(name, args, span);
+        if name.name == "exit" && !self.sigs.contains_key(&name.name) {
+            // Its leaks are checked before the call ends the run.
+            let checks = self.exit_checks(span);
+            v.pre.splice(0..0, checks);
+        }
+        v
+    }
+
+    fn call_plain(&mut self, name: &Ident, args: &[ast::Expr], span: Span) -> Val {
         let library = !self.sigs.contains_key(&name.name);
         if library && super::heap::MODELLED.contains(&name.name.as_str()) {
             return self.heap_call(&name.name, &name.name, args, span);

@@ -1,11 +1,17 @@
 //! The heap: `malloc`, `calloc` and `free`.
 //!
-//! Each allocating call in the source is one object (as CBMC and Frama-C
-//! name dynamic objects by their allocation site), of the type its result is
-//! converted to (`int *a = malloc(...)` allocates `int`s), stored as a
-//! global array of `--heap-elems` elements (fewer when the size is a
-//! smaller constant) with two more globals: its state (0 not allocated yet, 1 live,
-//! 2 freed) and its size in bytes.
+//! Each allocating call in the source has a pool of `--heap-instances`
+//! objects (as CBMC and Frama-C name dynamic objects by their allocation
+//! site): its `k`th execution allocates the `k`th, `malloc@11#3` (the 3rd
+//! node allocated at line 11). Each instance is an object of its own, of
+//! the type the result is converted to (`int *a = malloc(...)` allocates
+//! `int`s), stored as a global array of `--heap-elems` elements (fewer
+//! when the size is a smaller constant) with two more globals: its state
+//! (0 not allocated yet, 1 live, 2 freed) and its size in bytes; the call
+//! has a counter of its allocations. An instance being an object, bounds,
+//! pointer arithmetic that leaves it, `free` of its start and its name in
+//! reports work as for any object (an offset carrying the instance would
+//! need a division at every access and a gap between instances).
 //!
 //! - `malloc` never fails (SV-COMP's assumption); its memory holds arbitrary
 //!   values (the object's initial values, inputs whatever `--globals` says),
@@ -15,14 +21,15 @@
 //!   length (`loc.rs`); `free` of null does nothing, of anything but the
 //!   start of a live heap object it is a `deref` error (double free, invalid
 //!   free).
-//! - A run that allocates more than the array holds, or allocates a second
-//!   time at the same call, is beyond the model: it stops at a `limit`
-//!   site, and no condition is safe while such a run may exist (see
+//! - A run that allocates more than an instance holds, or more times at
+//!   one call than it has instances, is beyond the model: it stops at a
+//!   `limit` site, and no condition is safe while such a run may exist (see
 //!   `crate::analysis::limits`).
+//! - `realloc` is not modelled yet (an error at the call).
 
 use super::expr::*;
 use super::*;
-use crate::syntax::ast::{BinOp, Expr, ExprKind};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Stmt};
 
 /// Called where a run leaves what the memory model represents.
 pub const BEYOND_MODEL: &str = "__focuscheck_beyond_model";
@@ -48,6 +55,8 @@ pub(super) struct Site {
     pub cap: i64,
     /// The size in bytes, when it is a constant.
     pub bytes: Option<i64>,
+    /// Its objects, one per execution (`--heap-instances`).
+    pub instances: i64,
 }
 
 /// The key of the call at `span`.
@@ -64,6 +73,61 @@ impl Mem {
     /// The size global of heap object `base`, in bytes.
     pub(super) fn heap_len(base: &str) -> String {
         format!("{base}::(bytes)")
+    }
+
+    /// The `k`th object (from 1) of allocating call `base`: `malloc@11#3`.
+    pub(super) fn instance(base: &str, k: i64) -> String {
+        format!("{base}#{k}")
+    }
+
+    /// The global counting the allocations at call `base` so far.
+    fn heap_count(base: &str) -> String {
+        format!("{base}::(count)")
+    }
+
+    /// The statements allocating `bytes` at `site` (objects of `elem`
+    /// bytes) into temporary `t`: the next instance of the site becomes
+    /// live with that size; past the last instance, or past the elements
+    /// an instance holds, the run is beyond the model.
+    fn allocate(&mut self, site: &Site, elem: i64, bytes: &Expr, t: &str, span: Span) -> Vec<Stmt> {
+        // Its checks are the model's, hidden in traces as an access's are.
+        self.access(span);
+        let count = Self::heap_count(&site.base);
+        // In bytes, so that no division is needed (element `k` is inside
+        // when `(k + 1) * sizeof(T) <= bytes`).
+        let room = mk(ExprKind::Int(site.cap * elem, IntType::LongLong), span);
+        let tag = |m: &Self, k: i64| m.objects.by_base(&Self::instance(&site.base, k)).map_or(0, |o| o.tag);
+        let last = tag(self, site.instances);
+        let beyond = || call(BEYOND_MODEL, vec![int(last, span)], span);
+        let mut out = vec![
+            if_(
+                bin(BinOp::Ge, var(&count, span), int(site.instances, span), span),
+                vec![beyond()],
+                vec![],
+                span,
+            ),
+            if_(bin(BinOp::Gt, bytes.clone(), room, span), vec![beyond()], vec![], span),
+        ];
+        let mut chain: Vec<Stmt> = vec![];
+        for k in (1..=site.instances).rev() {
+            let b = Self::instance(&site.base, k);
+            let body = vec![
+                assign(var(&Self::heap_state(&b), span), int(1, span), span),
+                assign(var(&Self::heap_len(&b), span), bytes.clone(), span),
+                assign(var(t, span), int(tag(self, k), span), span),
+            ];
+            // `<`, not `==`: views read `x == k` at an access as a case of
+            // a split over objects (`Program::split_object`).
+            let is_k = bin(BinOp::Lt, var(&count, span), int(k, span), span);
+            chain = vec![if_(is_k, body, chain, span)];
+        }
+        out.extend(chain);
+        out.push(assign(
+            var(&count, span),
+            bin(BinOp::Add, var(&count, span), int(1, span), span),
+            span,
+        ));
+        out
     }
 
     /// `malloc(n)`, `calloc(n, size)`, `free(p)`; `called` is the function
@@ -107,6 +171,7 @@ impl Mem {
                 ty: None,
                 cap: 0,
                 bytes: known,
+                instances: 0,
             });
             if site.bytes != known {
                 // Two different sizes at one call (a macro, say): not constant.
@@ -115,7 +180,8 @@ impl Mem {
             return Val { pre, ..result };
         }
         let site = self.heap_sites.get(&key(span)).cloned();
-        let (Some(site), Some(obj)) = (site.clone(), site.and_then(|s| self.objects.by_base(&s.base).cloned())) else {
+        let first = site.as_ref().map(|s| Self::instance(&s.base, 1));
+        let (Some(site), Some(obj)) = (site, first.and_then(|b| self.objects.by_base(&b).cloned())) else {
             self.unsupported(
                 span,
                 format!(
@@ -131,26 +197,7 @@ impl Mem {
                 return Val { pre, ..result };
             }
         };
-        // Its checks are the model's, hidden in traces as an access's are.
-        self.access(span);
-        let state = Self::heap_state(&site.base);
-        let len = Self::heap_len(&site.base);
-        // In bytes, so that no division is needed (element `k` is inside
-        // when `(k + 1) * sizeof(T) <= bytes`).
-        let room = mk(ExprKind::Int(site.cap * elem, IntType::LongLong), span);
-        let beyond = || call(BEYOND_MODEL, vec![int(obj.tag, span)], span);
-        let mut alloc = vec![
-            if_(
-                bin(BinOp::Ne, var(&state, span), int(0, span), span),
-                vec![beyond()],
-                vec![],
-                span,
-            ),
-            if_(bin(BinOp::Gt, bytes.clone(), room, span), vec![beyond()], vec![], span),
-            assign(var(&state, span), int(1, span), span),
-            assign(var(&len, span), bytes.clone(), span),
-        ];
-        alloc.push(assign(var(&t, span), int(obj.tag, span), span));
+        let alloc = self.allocate(&site, elem, &bytes, &t, span);
         if name == "calloc" {
             // glibc's calloc returns null when n * size overflows `size_t`.
             let too_big = bin(
@@ -196,8 +243,8 @@ impl Mem {
         let bases: Vec<String> = self
             .heap_sites
             .values()
-            .map(|s| s.base.clone())
-            .filter(|b| !b.is_empty())
+            .filter(|s| !s.base.is_empty())
+            .flat_map(|s| (1..=s.instances).map(|k| Self::instance(&s.base, k)))
             .chain(self.entry_params.values().cloned())
             .collect();
         for base in bases {
@@ -260,7 +307,13 @@ impl Mem {
 
     /// Names, arrays and globals of the allocating calls found by the first
     /// pass (second pass).
-    pub(super) fn setup_heap(&mut self, mut sites: BTreeMap<(u32, u32), Site>, file: &SourceFile, heap_elems: i64) {
+    pub(super) fn setup_heap(
+        &mut self,
+        mut sites: BTreeMap<(u32, u32), Site>,
+        file: &SourceFile,
+        opts: &crate::ir::lower::LowerOptions,
+    ) {
+        let heap_elems = opts.heap_elems as i64;
         let lines: Vec<u32> = sites
             .keys()
             .map(|k| file.start(Span::new(k.0 as usize, k.1 as usize)).line)
@@ -285,20 +338,25 @@ impl Mem {
                 Some(b) if (0..=u32::MAX as i64).contains(&b) => (b / elem).clamp(1, heap_elems),
                 _ => heap_elems,
             };
+            site.instances = opts.heap_instances as i64;
             let len = int(site.cap, span);
-            self.objects.add_heap(&self.types, &site.base, &ty, &len);
-            let zero = site.func == "calloc";
-            self.heap_storage(&site.base, &ty, site.cap, zero, span);
-            let (state, bytes) = (Self::heap_state(&site.base), Self::heap_len(&site.base));
-            self.flag_global(&state, span);
-            self.zero_global(&bytes, IntType::LongLong, span);
+            for k in 1..=site.instances {
+                let base = Self::instance(&site.base, k);
+                self.objects.add_heap(&self.types, &base, &ty, &len);
+                let zero = site.func == "calloc";
+                self.heap_storage(&base, &ty, site.cap, zero, span);
+                let (state, bytes) = (Self::heap_state(&base), Self::heap_len(&base));
+                self.flag_global(&state, span);
+                self.zero_global(&bytes, IntType::LongLong, span);
+            }
+            self.flag_global(&Self::heap_count(&site.base), span);
         }
         self.heap_sites = sites;
     }
 
     /// The arrays of heap object `base`: zeros for `calloc`, arbitrary values
-    /// for `malloc` (each call allocates once, so these are what the
-    /// allocation holds).
+    /// for `malloc` (each instance is allocated once, so these are what
+    /// the allocation holds).
     pub(super) fn heap_storage(&mut self, base: &str, ty: &CType, cap: i64, zero: bool, span: Span) {
         let leaves = match self.types.leaves(ty) {
             Ok(l) => l,

@@ -22,6 +22,7 @@ mod assign;
 mod call;
 mod expr;
 mod heap;
+mod leak;
 mod loc;
 mod objects;
 mod params;
@@ -35,6 +36,7 @@ use crate::diag::{Class, Diag};
 use crate::syntax::ast::{self, CType, ExprKind as AK, IntType};
 use crate::syntax::source::{SourceFile, Span};
 pub use heap::BEYOND_MODEL;
+pub use leak::{Leaks, LEAK};
 use objects::Objects;
 pub use params::PARAM_ELEMS;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -110,7 +112,8 @@ pub fn eliminate(
     m.life = life;
     m.setup_annotations(annots, &file.text);
     m.setup_objects(taken);
-    m.setup_heap(sites, file, opts.heap_elems as i64);
+    m.setup_heap(sites, file, opts);
+    m.leaks = opts.leaks;
     m.setup_params(p, opts);
     m.emit = true;
     let out = m.run(p);
@@ -266,6 +269,8 @@ struct Mem {
     unbounded: HashSet<String>,
     /// Block-scoped locals' lifetimes (`scopes.rs`).
     life: scopes::Lifetimes,
+    /// The leaks that are errors (`leak.rs`), by the property.
+    leaks: Option<Leaks>,
 }
 
 impl Mem {
@@ -310,6 +315,7 @@ impl Mem {
             fn_start: HashMap::new(),
             unbounded: HashSet::new(),
             life: scopes::Lifetimes::default(),
+            leaks: None,
         };
         for it in &p.items {
             match it {

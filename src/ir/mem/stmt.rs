@@ -358,6 +358,11 @@ impl Mem {
             stmts.push(assign(var(&flag, span), int(1, span), span));
             body.stmts.push(assign(var(&flag, span), int(0, span), span));
         }
+        if is_entry {
+            // Where `main` ends without a `return`.
+            let end = Span::new(span.hi.saturating_sub(1) as usize, span.hi as usize);
+            body.stmts.extend(self.leak_checks(end));
+        }
         stmts.extend(prologue);
         if let Some(&i) = self.contracts_of.get(&self.func).and_then(|c| c.first()) {
             let at = self.annots[i].comment.span;
@@ -620,6 +625,9 @@ impl Mem {
         if self.owners.contains(&self.func) && self.func != self.entry {
             let flag = self.alive_flag(&self.func);
             out.push(assign(var(&flag, span), int(0, span), span));
+        }
+        if self.func == self.entry {
+            out.extend(self.leak_checks(span));
         }
         out
     }
