@@ -77,9 +77,13 @@ class Tool(benchexec.tools.template.BaseTool2):
             # Its own limit a little before BenchExec's, so that what it
             # decided so far is reported as `unknown` rather than killed.
             timeout = ["--timeout", str(max(1, int(rlimits.cputime * 0.9)))]
+        # SV-COMP collects a violation witness (format 2.0) from the run's
+        # working directory: `<resultfiles>witness.yml</resultfiles>`.
+        witness = [] if "--witness" in options else ["--witness", "witness.yml"]
         return (
             [executable, "check", "--property", prop, "--format", "json"]
             + timeout
+            + witness
             + options
             + list(task.input_files)
         )

@@ -73,6 +73,12 @@ pub struct CheckArgs {
     /// -finstrument-functions FILE.c HARNESS.c`), or say why there is none.
     #[arg(long, value_name = "DIR")]
     tests: Option<PathBuf>,
+    /// Write an SV-COMP violation witness (format 2.0, YAML) of the first
+    /// confirmed counterexample that reaches a `reach_error()` call: into
+    /// this file, or, if it is a directory, one `NAME.witness.yml` per
+    /// program in it.
+    #[arg(long, value_name = "FILE|DIR")]
+    witness: Option<PathBuf>,
     /// Also search fix candidates for each unsafe condition: one-token
     /// edits of its top FSS's statements (a comparison, a sign, `&&`/`||`,
     /// a constant by one, a variable) after which its counterexamples pass
@@ -432,6 +438,9 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     }
     if let Some(dir) = &args.tests {
         out.messages.push_str(&super::harness::write(dir, path, &p, &report));
+    }
+    if let Some(to) = &args.witness {
+        out.messages.push_str(&super::witness::write(to, path, &p, &report));
     }
     let doomed = args.doomed.then(|| super::doomed::findings(&p, &Default::default()));
     if let Some(Ok(f)) = &doomed {

@@ -12,7 +12,7 @@ use std::path::Path;
 /// The harness file of the error at `line` of `file`: the file's path
 /// with its folders joined by `.` (`..` left out), so that files of the
 /// same name in different folders do not share one.
-fn harness_name(file: &Path, line: u32) -> String {
+pub(super) fn harness_name(file: &Path, line: u32) -> String {
     let parts: Vec<String> = file
         .components()
         .filter_map(|c| match c {
@@ -102,7 +102,7 @@ fn write_suite(dir: &Path, file: &Path, p: &Program, cases: &[(u32, harness::Cal
 
 /// Now in UTC as ISO 8601 (the suite's creation time), or the time
 /// `SOURCE_DATE_EPOCH` gives, for output that does not change run to run.
-fn creation_time() -> String {
+pub(super) fn creation_time() -> String {
     let secs = std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|s| s.trim().parse::<i64>().ok())

@@ -26,6 +26,7 @@ mod shard;
 mod values;
 mod vcs;
 mod verify;
+mod witness;
 
 /// Writes to standard output; a closed pipe ends the process with status 0
 /// instead of a panic.

@@ -13,6 +13,7 @@ pub mod snippet;
 pub mod testcomp;
 pub mod text;
 pub mod trace;
+pub mod violation_witness;
 pub mod wrap;
 
 use crate::ir::{Program, SiteId, SiteKind};

@@ -1,0 +1,67 @@
+//! `check --witness FILE|DIR`: an SV-COMP violation witness
+//! (`views::violation_witness`) of the first unsafe condition that has
+//! one, or the reason there is none, said per error.
+
+use crate::analysis::Verdict;
+use crate::check::Report;
+use crate::ir::Program;
+use crate::views::{testcomp, violation_witness};
+use std::path::{Path, PathBuf};
+
+/// Where the witness of `file` goes: `to`, or in the directory `to` the
+/// file's path with its folders joined by `.` and `.witness.yml`.
+fn target(to: &Path, file: &Path) -> PathBuf {
+    if to.is_dir() {
+        to.join(super::harness::harness_name(file, 0).replace(".0.harness.c", ".witness.yml"))
+    } else {
+        to.to_path_buf()
+    }
+}
+
+/// Writes the witness of `report`'s first unsafe condition that has one;
+/// the lines that say where it went, or why an error has none.
+pub fn write(to: &Path, file: &Path, p: &Program, report: &Report) -> String {
+    let name = file.display().to_string();
+    let sha256 = std::fs::read(file)
+        .map(|b| testcomp::sha256_hex(&b))
+        .unwrap_or_default();
+    let created = super::harness::creation_time();
+    let meta = violation_witness::Meta {
+        program: &name,
+        sha256: &sha256,
+        created: &created,
+    };
+    let mut out = String::new();
+    for res in report.results.iter().filter(|r| r.verdict == Verdict::Unsafe) {
+        let c = report.condition(res);
+        let at = match c.site() {
+            Some(s) => format!("{name}:{}", p.source.start(p.site(s).span).line),
+            None => format!("{name}: {}", c.describe(p)),
+        };
+        let cx = report
+            .explanations
+            .get(&res.id)
+            .and_then(|e| e.fss.iter().find_map(|f| f.witness.as_ref()))
+            .or(res.counterexample.as_ref());
+        let made = match (c.site(), cx) {
+            (Some(s), Some(cx)) => violation_witness::value(p, s, cx, &meta),
+            (_, None) => Err("no counterexample was kept".into()),
+            (None, _) => Err("the error is not at a statement of the program".into()),
+        };
+        match made {
+            Ok(v) => {
+                let path = target(to, file);
+                let written = std::fs::write(&path, violation_witness::yaml(&v));
+                return match written {
+                    Ok(()) => format!("{out}{at}: violation witness {}\n", path.display()),
+                    Err(e) => format!(
+                        "{out}{at}: no violation witness: cannot write `{}`: {e}\n",
+                        path.display()
+                    ),
+                };
+            }
+            Err(why) => out.push_str(&format!("{at}: no violation witness: {why}\n")),
+        }
+    }
+    out
+}

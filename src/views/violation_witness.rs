@@ -1,0 +1,209 @@
+//! A confirmed counterexample as an SV-COMP violation witness (sosy-lab's
+//! witness format 2.0, YAML): one `violation_sequence` entry whose segments
+//! each follow one waypoint: a `function_return` per nondet value the run
+//! draws (`\result == V` at the call's closing parenthesis), then the
+//! `target` at the `reach_error()` (or, in older tasks, `__VERIFIER_error()`)
+//! call the run reaches.
+//!
+//! Only counterexamples a C harness can replay (`super::harness`) get a
+//! witness: their every drawn value is a `__VERIFIER_nondet_*` result.
+//! Branch waypoints are not written (yet): the nondet values alone fix the
+//! path of a deterministic C program.
+
+use super::harness;
+use crate::analysis::witness::Counterexample;
+use crate::ir::{NodeKind, Program, SiteId, SiteKind};
+use crate::syntax::source::Span;
+use serde_json::{json, Value};
+
+/// Where a waypoint is: the file, 1-based line and column, the function.
+fn location(p: &Program, offset: u32, function: &str) -> Value {
+    let at = p.source.line_col(offset);
+    json!({
+        "file_name": p.source.name_of(Span::new(offset as usize, offset as usize + 1)),
+        "line": at.line,
+        "column": at.col,
+        "function": function,
+    })
+}
+
+/// The offset of the `)` that closes the call whose name starts at `start`
+/// of `text`.
+fn closing_paren(text: &str, start: usize) -> Option<usize> {
+    let open = start + text[start..].find('(')?;
+    let mut depth = 0usize;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The `function_return` waypoints of `cx`, in the order of its run, or
+/// why the counterexample has no witness.
+fn returns(p: &Program, cx: &Counterexample) -> Result<Vec<Value>, String> {
+    harness::nondet_calls(p, cx)?;
+    let mut out = Vec::new();
+    for step in &cx.run.trace {
+        let node = p.node(step.node);
+        if !matches!(node.kind, NodeKind::Havoc { .. }) {
+            continue;
+        }
+        let text = p.text(node.span);
+        let start = text
+            .find("__VERIFIER_nondet_")
+            .ok_or("a drawn value is not a nondet call")?;
+        let close = closing_paren(text, start).ok_or("a nondet call without its `)`")?;
+        let value = step.value.ok_or("a nondet call without its value")?;
+        let function = &p.proc(node.proc).name;
+        out.push(json!({"waypoint": {
+            "type": "function_return",
+            "action": "follow",
+            "location": location(p, node.span.lo + close as u32, function),
+            "constraint": {"value": format!("\\result == {value}"), "format": "c_expression"},
+        }}));
+    }
+    Ok(out)
+}
+
+/// What the witness says about its task and maker.
+pub struct Meta<'a> {
+    /// The checked file's path as given.
+    pub program: &'a str,
+    /// SHA-256 of its bytes, lower-case hex.
+    pub sha256: &'a str,
+    /// ISO 8601 UTC.
+    pub created: &'a str,
+}
+
+/// A UUID (RFC 9562 version 8, name-based) from the witness's own text,
+/// so that the same witness has the same id run to run.
+fn uuid(content: &str) -> String {
+    let h = super::testcomp::sha256_hex(content.as_bytes());
+    let b = h.as_bytes();
+    let s = |r: std::ops::Range<usize>| std::str::from_utf8(&b[r]).unwrap_or("0");
+    format!("{}-{}-8{}-a{}-{}", s(0..8), s(8..12), s(13..16), s(17..20), s(20..32))
+}
+
+/// The witness of the run `cx` into the error at `site`, as a JSON value
+/// of the YAML document, or why there is none.
+pub fn value(p: &Program, site: SiteId, cx: &Counterexample, meta: &Meta) -> Result<Value, String> {
+    let s = p.site(site);
+    let text = p.text(s.span).trim_start();
+    let called = ["reach_error", "__VERIFIER_error"]
+        .into_iter()
+        .find(|f| text.strip_prefix(f).is_some_and(|r| r.trim_start().starts_with('(')));
+    let Some(called) = called.filter(|_| s.kind == SiteKind::ReachError) else {
+        return Err(
+            "SV-COMP's unreach-call specification names calls of reach_error (or __VERIFIER_error) only".into(),
+        );
+    };
+    let mut segments: Vec<Value> = returns(p, cx)?.into_iter().map(|w| json!({"segment": [w]})).collect();
+    let target = json!({"waypoint": {
+        "type": "target",
+        "action": "follow",
+        "location": location(p, s.span.lo, &p.proc(s.proc).name),
+    }});
+    segments.push(json!({"segment": [target]}));
+    let task = json!({
+        "input_files": [meta.program],
+        "input_file_hashes": {meta.program: meta.sha256},
+        "specification": format!("G ! call({called}())"),
+        "data_model": "ILP32",
+        "language": "C",
+    });
+    let id = uuid(&format!("{}{}", meta.sha256, Value::Array(segments.clone())));
+    Ok(json!([{
+        "entry_type": "violation_sequence",
+        "metadata": {
+            "format_version": "2.0",
+            "uuid": id,
+            "creation_time": meta.created,
+            "producer": {"name": "focuscheck", "version": env!("CARGO_PKG_VERSION")},
+            "task": task,
+        },
+        "content": segments,
+    }]))
+}
+
+/// `v` as block-style YAML: strings double-quoted (JSON's escapes are
+/// YAML's), numbers and booleans plain.
+pub fn yaml(v: &Value) -> String {
+    let mut out = String::new();
+    write_yaml(v, 0, &mut out);
+    out
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::Array(a) if a.is_empty() => "[]".into(),
+        Value::Object(o) if o.is_empty() => "{}".into(),
+        _ => v.to_string(),
+    }
+}
+
+fn is_block(v: &Value) -> bool {
+    matches!(v, Value::Array(a) if !a.is_empty()) || matches!(v, Value::Object(o) if !o.is_empty())
+}
+
+/// Writes `v` at `indent` spaces; the caller has written the key or `- `.
+fn write_yaml(v: &Value, indent: usize, out: &mut String) {
+    let pad = " ".repeat(indent);
+    match v {
+        Value::Array(items) if !items.is_empty() => {
+            for item in items {
+                out.push_str(&pad);
+                out.push_str("- ");
+                if let Value::Object(o) = item {
+                    // The first key on the dash's line, the others under it.
+                    let mut first = true;
+                    for (k, x) in o {
+                        if !first {
+                            out.push_str(&" ".repeat(indent + 2));
+                        }
+                        first = false;
+                        entry(k, x, indent + 2, out);
+                    }
+                } else if is_block(item) {
+                    out.push('\n');
+                    write_yaml(item, indent + 2, out);
+                } else {
+                    out.push_str(&scalar(item));
+                    out.push('\n');
+                }
+            }
+        }
+        Value::Object(o) if !o.is_empty() => {
+            for (k, x) in o {
+                out.push_str(&pad);
+                entry(k, x, indent, out);
+            }
+        }
+        _ => {
+            out.push_str(&pad);
+            out.push_str(&scalar(v));
+            out.push('\n');
+        }
+    }
+}
+
+/// `key: value` at `indent`, the key already indented.
+fn entry(k: &str, x: &Value, indent: usize, out: &mut String) {
+    out.push_str(&Value::String(k.to_string()).to_string());
+    if is_block(x) {
+        out.push_str(":\n");
+        write_yaml(x, indent + 2, out);
+    } else {
+        out.push_str(": ");
+        out.push_str(&scalar(x));
+        out.push('\n');
+    }
+}

@@ -1,0 +1,238 @@
+//! `check --witness DIR`: every unsafe verdict on `programs/` and the
+//! SV-COMP corpus gets a violation witness (format 2.0) or a reason; every
+//! witness parses as YAML, validates against the schema written from the
+//! format's text (`tests/witness/schema.json`), names its input file by
+//! its SHA-256, puts each `function_return` at the `)` of a nondet call,
+//! and its values, given to the interpreter (`focuscheck run --choices`),
+//! make the run call the error at the target's line and column.
+//! Set `FOCUSCHECK_WITNESS_ALL=1` to check every corpus folder, not only
+//! `svcomp` and `programs`.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Block-style YAML of the subset a witness uses (mappings, sequences,
+/// scalars written as JSON), as a JSON value; `Err` on anything else.
+fn parse_yaml(src: &str) -> Result<Value, String> {
+    // Lines as (indent, text); `- X` at k becomes a dash at k and X at k+2.
+    let mut toks: Vec<(usize, Option<String>)> = Vec::new();
+    for line in src.lines().filter(|l| !l.trim().is_empty()) {
+        let mut ind = line.len() - line.trim_start().len();
+        let mut rest = line.trim_start();
+        while let Some(r) = rest.strip_prefix("- ") {
+            toks.push((ind, None));
+            ind += 2;
+            rest = r;
+        }
+        toks.push((ind, Some(rest.to_string())));
+    }
+    let mut i = 0;
+    let v = node(&toks, &mut i)?;
+    if i != toks.len() {
+        return Err(format!("unparsed text from line token {i}"));
+    }
+    Ok(v)
+}
+
+/// A JSON value at the start of `s`; the rest.
+fn json_prefix(s: &str) -> Result<(Value, &str), String> {
+    let mut it = serde_json::Deserializer::from_str(s).into_iter::<Value>();
+    let v = it.next().ok_or("no value")?.map_err(|e| e.to_string())?;
+    Ok((v, &s[it.byte_offset()..]))
+}
+
+fn node(toks: &[(usize, Option<String>)], i: &mut usize) -> Result<Value, String> {
+    let ind = toks.get(*i).ok_or("missing value")?.0;
+    if toks[*i].1.is_none() {
+        let mut items = Vec::new();
+        while *i < toks.len() && toks[*i].0 == ind && toks[*i].1.is_none() {
+            *i += 1;
+            items.push(node(toks, i)?);
+        }
+        return Ok(Value::Array(items));
+    }
+    let first = toks[*i].1.as_deref().unwrap();
+    let (v, rest) = json_prefix(first)?;
+    if !rest.trim_start().starts_with(':') {
+        *i += 1;
+        return Ok(v);
+    }
+    let mut map = serde_json::Map::new();
+    while *i < toks.len() && toks[*i].0 == ind {
+        let Some(line) = toks[*i].1.as_deref() else { break };
+        let (k, rest) = json_prefix(line)?;
+        let k = k.as_str().ok_or("a key that is not a string")?.to_string();
+        let rest = rest.trim_start().strip_prefix(':').ok_or("a key without `:`")?.trim();
+        *i += 1;
+        let v = if rest.is_empty() {
+            if toks.get(*i).is_none_or(|t| t.0 <= ind) {
+                return Err(format!("`{k}:` without a value"));
+            }
+            node(toks, i)?
+        } else {
+            json_prefix(rest)?.0
+        };
+        if map.insert(k.clone(), v).is_some() {
+            return Err(format!("key `{k}` twice"));
+        }
+    }
+    Ok(Value::Object(map))
+}
+
+fn sha256(path: &str) -> String {
+    let out = Command::new("sha256sum").arg(path).output().unwrap();
+    text(&out.stdout).split_whitespace().next().unwrap().to_string()
+}
+
+/// Checks one witness of `program`; the error when it is wrong.
+fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, file: &Path) -> Result<(), String> {
+    let doc = parse_yaml(&std::fs::read_to_string(file).unwrap())?;
+    if let Err(e) = validator.validate(&doc) {
+        return Err(format!("not valid against the schema: {e}"));
+    }
+    let entry = &doc[0];
+    let task = &entry["metadata"]["task"];
+    if task["input_files"][0] != program || task["input_file_hashes"][program] != sha256(program) {
+        return Err(format!("task names another file or hash: {task}"));
+    }
+    let source = std::fs::read_to_string(program).unwrap();
+    let lines: Vec<&str> = source.lines().collect();
+    let mut values = Vec::new();
+    let mut target = None;
+    for seg in entry["content"].as_array().unwrap() {
+        let ways = seg["segment"].as_array().unwrap();
+        let last = &ways.last().unwrap()["waypoint"];
+        if last["action"] != "follow"
+            || ways[..ways.len() - 1]
+                .iter()
+                .any(|w| w["waypoint"]["action"] == "follow")
+        {
+            return Err("a segment must end in its one follow waypoint".into());
+        }
+        if target.is_some() {
+            return Err("a segment after the target".into());
+        }
+        let loc = &last["location"];
+        if loc["file_name"] != program {
+            return Err(format!("a waypoint in another file: {loc}"));
+        }
+        let (line, col) = (
+            loc["line"].as_u64().unwrap() as usize,
+            loc["column"].as_u64().unwrap() as usize,
+        );
+        let at: Vec<char> = lines.get(line - 1).ok_or("no such line")?.chars().collect();
+        match last["type"].as_str().unwrap() {
+            "function_return" => {
+                let before: String = at[..col.min(at.len())].iter().collect();
+                if at.get(col - 1) != Some(&')') || !before.contains("__VERIFIER_nondet_") {
+                    return Err(format!(
+                        "function_return at {line}:{col} is not the `)` of a nondet call"
+                    ));
+                }
+                let c = last["constraint"]["value"].as_str().unwrap();
+                values.push(
+                    c.strip_prefix("\\result == ")
+                        .ok_or(format!("constraint `{c}`"))?
+                        .to_string(),
+                );
+            }
+            "target" => target = Some(format!("{program}:{line}:{col}")),
+            t => return Err(format!("unexpected waypoint type {t}")),
+        }
+    }
+    let target = target.ok_or("no target")?;
+    let choices = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(choices.path(), values.join("\n")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .args(["run", program, "--color", "never", "--choices-file"])
+        .arg(choices.path())
+        .output()
+        .unwrap();
+    let said = text(&out.stdout);
+    if !said.contains(&format!("is called at {target} ")) {
+        return Err(format!(
+            "the run on the witness's values does not reach {target}:\n{said}"
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn witnesses_are_valid_and_replay_into_their_target() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{root}/tests/witness/schema.json")).unwrap()).unwrap();
+    let validator = jsonschema::draft7::new(&schema).expect("the witness schema compiles");
+    let corpus = format!("{root}/../shared/corpus");
+    let mut dirs = vec![format!("{corpus}/svcomp"), "programs".to_string()];
+    if std::env::var_os("FOCUSCHECK_WITNESS_ALL").is_some() {
+        dirs.extend(["svcomp-c", "svcomp-float", "svcomp-fnptr", "svcomp-heap"].map(|d| format!("{corpus}/{d}")));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .arg("check")
+        .args(&dirs)
+        .args([
+            "--timeout",
+            "5",
+            "--no-explain",
+            "--format",
+            "json",
+            "--color",
+            "never",
+            "--witness",
+        ])
+        .arg(dir.path())
+        .env("SOURCE_DATE_EPOCH", "0")
+        .output()
+        .unwrap();
+    let docs: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let docs = docs.as_array().unwrap();
+    let unsafe_count: usize = docs
+        .iter()
+        .flat_map(|d| d["conditions"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["verdict"] == "unsafe")
+        .count();
+    let err = text(&out.stderr);
+    let made: Vec<(&str, &str)> = err
+        .lines()
+        .filter_map(|l| l.split_once(": violation witness "))
+        .collect();
+    let none = err.lines().filter(|l| l.contains(": no violation witness: ")).count();
+    // One line per unsafe verdict until a program's witness is written.
+    assert!(
+        made.len() + none <= unsafe_count && unsafe_count > 0,
+        "{unsafe_count} unsafe\n{err}"
+    );
+    let mut wrong = Vec::new();
+    for (at, file) in &made {
+        let (program, _line) = at.rsplit_once(':').unwrap();
+        if let Err(e) = check_witness(root, &validator, program, Path::new(file)) {
+            wrong.push(format!("{file}: {e}"));
+        }
+    }
+    eprintln!(
+        "{unsafe_count} unsafe verdicts, {} witnesses written, {} valid and replayed, {none} reasons",
+        made.len(),
+        made.len() - wrong.len()
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(made.len() >= 5, "too few witnesses written:\n{err}");
+}
+
+#[test]
+fn the_yaml_reader_of_this_test_refuses_what_it_does_not_know() {
+    assert!(parse_yaml("- \"a\": 1\n  \"a\": 2\n").is_err());
+    assert!(parse_yaml("\"a\":\n").is_err());
+    assert_eq!(
+        parse_yaml("- \"a\":\n    - 1\n    - \"x\"\n  \"b\": true\n").unwrap(),
+        serde_json::json!([{"a": [1, "x"], "b": true}])
+    );
+}
