@@ -664,3 +664,14 @@ fn entry_parameter_pointing_to_pointers() {
     let words = ["a pointer parameter of the entry pointing to `int *` is not supported"];
     assert_error_at(&out, "pp.c", "1:7", &words);
 }
+
+#[test]
+fn function_used_as_a_value() {
+    let text = "void h(int i) {\n}\nint f(int x) {\n  return x;\n}\nint main() {\n  return f(h);\n}\n";
+    assert_bad(
+        "fnvalue.c",
+        text,
+        "7:12",
+        &["function `h` used as a value", "function pointers are not modelled yet"],
+    );
+}

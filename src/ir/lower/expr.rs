@@ -20,7 +20,10 @@ impl Cx<'_> {
             return Some(v);
         }
         let msg = if self.procs.contains_key(&id.name) || fl.protos.contains_key(&id.name) {
-            format!("function `{}` used as a variable", id.name)
+            format!(
+                "function `{}` used as a value: function pointers are not modelled yet",
+                id.name
+            )
         } else {
             format!("undeclared variable `{}`", id.name)
         };

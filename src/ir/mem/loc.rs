@@ -49,7 +49,15 @@ impl Mem {
                     },
                 ),
                 None => {
-                    self.unsupported(span, format!("`{}` is not declared", id.name));
+                    let msg = if self.sigs.contains_key(&id.name) {
+                        format!(
+                            "function `{}` used as a value (a function pointer) is not modelled yet",
+                            id.name
+                        )
+                    } else {
+                        format!("`{}` is not declared", id.name)
+                    };
+                    self.unsupported(span, msg);
                     (vec![], self.dummy_loc(span))
                 }
             },
