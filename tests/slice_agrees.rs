@@ -14,6 +14,11 @@
 //! engine's was wrong): a call's result overwrites a global, or a local
 //! whose address is taken, only after the callee returns, so what the
 //! callee or earlier statements wrote there is dead. A test below keeps it.
+//!
+//! One difference is by design: a run that comes back to a state it was in
+//! (`if (c == '\r') continue;` reading a fresh input) is one loop in the
+//! graph of its states, so following it leaves those iterations out; the
+//! two FSSs then differ by whole iterations only (`cycles_left_out`).
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -83,6 +88,15 @@ fn compare(name: &str, p: &Program) -> (usize, Vec<String>) {
         };
         compared += 1;
         let (g, s) = (fsss(&graph), fsss(&sliced));
+        if let (Some(g), Some(s)) = (g.first(), s.first()) {
+            if g != s && cycles_left_out(&g.0, &s.0) {
+                // The run returned to a state it had been in (a `continue`
+                // that changed nothing the graph keeps): the graph of its
+                // states holds that loop once, so following it leaves whole
+                // iterations out (and numbers the later draws anew).
+                continue;
+            }
+        }
         if g.first() != s.first() {
             wrong.push(format!(
                 "{name} cond {:?}:\n  graph: {:#?}\n  slice: {:#?}",
@@ -93,6 +107,24 @@ fn compare(name: &str, p: &Program) -> (usize, Vec<String>) {
         }
     }
     (compared, wrong)
+}
+
+/// Whether `short` is `long` with whole cycles left out: stretches of
+/// `long`, each followed by the statement it began with (an iteration that
+/// came back to where it began), and at least one.
+fn cycles_left_out(short: &[String], long: &[String]) -> bool {
+    // can[i][j]: `short[i..]` is `long[j..]` with cycles left out.
+    let (n, m) = (short.len(), long.len());
+    let mut can = vec![vec![false; m + 1]; n + 1];
+    can[n][m] = true;
+    for j in (0..m).rev() {
+        for i in (0..=n).rev() {
+            let kept = i < n && short[i] == long[j] && can[i + 1][j + 1];
+            let cut = (1..m - j).any(|k| long[j + k] == long[j] && can[i][j + k]);
+            can[i][j] = kept || cut;
+        }
+    }
+    can[0][0] && n < m
 }
 
 #[test]
