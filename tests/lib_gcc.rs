@@ -23,22 +23,9 @@ use std::process::Command;
 
 const PROGRAMS: u64 = 24;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::Rng;
 
 /// The prototypes a program declares (no header: they work before the
 /// headers are shipped, and with gcc's).

@@ -24,22 +24,9 @@ use std::process::Command;
 
 const PROGRAMS: u64 = 40;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::Rng;
 
 const PRELUDE: &str = "\
 extern void __VERIFIER_error(void);
