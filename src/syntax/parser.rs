@@ -14,6 +14,7 @@ mod declarator;
 mod expr;
 mod stmt;
 mod unknown;
+mod var;
 
 type PResult<T> = Result<T, ()>;
 

@@ -1,4 +1,5 @@
-//! Parsing declarations: specifiers, top-level items, typedefs, variables,
+//! Parsing declarations: specifiers, top-level items, typedefs, variables
+//! (their initialisers in `var.rs`),
 //! parameter lists, function bodies (and K&R functions skipped).
 
 use super::*;
@@ -565,105 +566,6 @@ impl Parser<'_> {
         }
         self.expect(";", "after a typedef")?;
         Ok(())
-    }
-
-    /// A variable's initialiser, after its declarator (of type `ctype`, an
-    /// array when `array`).
-    pub(super) fn var_declarator(
-        &mut self,
-        ctype: CType,
-        name: Ident,
-        array: Option<Option<Expr>>,
-        specs: &Specs,
-    ) -> PResult<VarDecl> {
-        let scalar = matches!(ctype, CType::Int(_));
-        let ty = match ctype {
-            CType::Int(t) => t,
-            _ => IntType::Int,
-        };
-        let specs_span = specs.span;
-        let mut open_size = None;
-        let mut array = match array {
-            // `char s[] = "abc";`, `int a[] = {1, 2}`: sized by the initialiser.
-            Some(None) if self.is("=") => {
-                open_size = Some(name.span);
-                None
-            }
-            Some(None) => {
-                self.error(name.span, "an array needs a constant size", "size missing");
-                return Err(());
-            }
-            Some(Some(n)) => Some(n),
-            None => None,
-        };
-        self.skip_attributes();
-        let mut init = None;
-        if self.eat("=") {
-            if self.is("{") {
-                let open = self.bump().span;
-                let (elems, close) = self.init_list()?;
-                init = Some(Init::List(elems, open.to(close)));
-            } else if matches!(self.tok().kind, TokKind::Str(_)) && (array.is_some() || open_size.is_some()) {
-                // `char s[8] = "ab";`: the characters, and the NUL when it fits.
-                let (bytes, span) = self.string_literal();
-                let exact = matches!(&array, Some(Expr { kind: ExprKind::Int(n, _), .. }) if *n == bytes.len() as i64);
-                init = Some(Init::List(super::char_elements(&bytes, !exact, span), span));
-            } else {
-                match self.assign_expr() {
-                    Ok(e) => init = Some(Init::Expr(e)),
-                    // Already reported: skip the rest of the initialiser but
-                    // keep the variable, so its uses are not reported as
-                    // undeclared.
-                    Err(()) => self.skip_initialiser(),
-                }
-            }
-        }
-        if let Some(at) = open_size {
-            let Some(Init::List(elems, _)) = &init else {
-                self.error(at, "an array needs a constant size", "size missing");
-                return Err(());
-            };
-            array = Some(Expr {
-                kind: ExprKind::Int(elems.len() as i64, IntType::Int),
-                span: at,
-            });
-        }
-        let span = specs_span.to(self.prev_span());
-        let is_array = array.is_some();
-        Ok(VarDecl {
-            ty,
-            ctype,
-            name,
-            array,
-            init,
-            span,
-            is_static: specs.is_static,
-            is_const: specs.is_const && scalar && !is_array,
-            arbitrary: false,
-        })
-    }
-
-    /// The elements of `{ ... }` after its `{`, and the span of its `}`;
-    /// a nested list is an `InitList` element.
-    fn init_list(&mut self) -> PResult<(Vec<Expr>, Span)> {
-        let mut elems = Vec::new();
-        while !self.is("}") && !self.at_eof() {
-            if self.is("{") {
-                let open = self.bump().span;
-                let (inner, close) = self.init_list()?;
-                elems.push(Expr {
-                    kind: ExprKind::InitList(inner),
-                    span: open.to(close),
-                });
-            } else {
-                elems.push(self.assign_expr()?);
-            }
-            if !self.eat(",") {
-                break;
-            }
-        }
-        let close = self.expect("}", "to close the initialiser list")?;
-        Ok((elems, close))
     }
 
     /// A parameter list; returns `None` for parameters when the list is
