@@ -58,7 +58,8 @@ pub struct CheckOptions {
     pub handover_states: Option<u64>,
 }
 
-/// `CheckOptions::handover_states` unless `--max-states` is given.
+/// `CheckOptions::handover_states` unless `--max-states` is given (its
+/// number is written in `run::HANDOVER_LIMIT` too).
 pub const HANDOVER_STATES: u64 = 400_000;
 
 impl Default for CheckOptions {
