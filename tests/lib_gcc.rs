@@ -185,35 +185,6 @@ fn program(seed: u64) -> String {
     s
 }
 
-/// `out` for each input 0, 1, 2, or what the sanitizer said.
-fn gcc_runs(dir: &Path, name: &str, text: &str) -> Vec<Result<Vec<i64>, String>> {
-    let main = text.replace("int main(void) {", "int fc_main(void) {");
-    let harness = format!(
-        "#include <stdio.h>\n#include <stdlib.h>\nvoid __VERIFIER_error(void) {{ printf(\"ERROR\\n\"); exit(0); }}\n\
-         int __VERIFIER_nondet_int(void) {{ return atoi(getenv(\"FC_IN\")); }}\n\
-         void __VERIFIER_assume(int c) {{ if (!c) exit(0); }}\n\
-         {main}  return 0;\n}}\n\
-         int main(void) {{ fc_main(); for (int i = 0; i < 4; i++) printf(\"\\nOUT %d\\n\", out[i]); return 0; }}\n"
-    );
-    let exe = sanitized_gcc::build(dir, name, &harness);
-    (0..3)
-        .map(|input| {
-            let o = Command::new(&exe)
-                .env("FC_IN", input.to_string())
-                .output()
-                .expect("run the compiled program");
-            if !o.status.success() {
-                return Err(String::from_utf8_lossy(&o.stderr).into_owned());
-            }
-            Ok(String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .filter_map(|l| l.strip_prefix("OUT "))
-                .map(|l| l.trim().parse().expect("a number"))
-                .collect())
-        })
-        .collect()
-}
-
 fn focuscheck(args: &[&str]) -> (i32, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
         .args(args)
@@ -244,7 +215,7 @@ fn generated_string_programs_agree_with_gcc_and_every_verdict() {
     for seed in 0..n {
         let text = program(seed);
         let name = format!("s{seed}");
-        let want: Vec<Vec<i64>> = gcc_runs(dir.path(), &name, &text)
+        let want: Vec<Vec<i64>> = sanitized_gcc::runs(dir.path(), &name, &text)
             .into_iter()
             .map(|r| r.unwrap_or_else(|e| panic!("seed {seed}: not valid C (sanitizer):\n{text}\n{e}")))
             .collect();
@@ -334,7 +305,7 @@ fn overflows_through_library_calls_are_found_at_the_call() {
     for seed in 0..9u64 {
         let (text, call) = overflow_program(seed);
         let name = format!("o{seed}");
-        let runs = gcc_runs(dir.path(), &name, &text);
+        let runs = sanitized_gcc::runs(dir.path(), &name, &text);
         assert!(runs[0].is_ok() && runs[1].is_ok(), "seed {seed}: {runs:?}\n{text}");
         // glibc's `isdigit` reads its table at any index, unseen by ASan.
         if !call.contains("isdigit") {

@@ -215,37 +215,9 @@ fn shadowing_and_scopes(r: &mut Rng, seed: u64) -> String {
 
 /// `out` for each input 0, 1, 2.
 fn gcc_out(dir: &Path, name: &str, text: &str) -> Vec<Vec<i64>> {
-    gcc_runs(dir, name, text)
+    sanitized_gcc::runs(dir, name, text)
         .into_iter()
         .map(|r| r.unwrap_or_else(|e| panic!("the generated program is not valid C (sanitizer):\n{text}\n{e}")))
-        .collect()
-}
-
-/// `out` for each input 0, 1, 2, or what the sanitizer said.
-fn gcc_runs(dir: &Path, name: &str, text: &str) -> Vec<Result<Vec<i64>, String>> {
-    let main = text.replace("int main(void) {", "int fc_main(void) {");
-    let harness = format!(
-        "#include <stdio.h>\n#include <stdlib.h>\nvoid __VERIFIER_error(void) {{ printf(\"ERROR\\n\"); exit(0); }}\n\
-         int __VERIFIER_nondet_int(void) {{ return atoi(getenv(\"FC_IN\")); }}\n\
-         void __VERIFIER_assume(int c) {{ if (!c) exit(0); }}\n\
-         {main}  return 0;\n}}\n\
-         int main(void) {{ fc_main(); for (int i = 0; i < 4; i++) printf(\"%d\\n\", out[i]); return 0; }}\n"
-    );
-    let exe = sanitized_gcc::build(dir, name, &harness);
-    (0..3)
-        .map(|input| {
-            let o = Command::new(&exe)
-                .env("FC_IN", input.to_string())
-                .output()
-                .expect("run the compiled program");
-            if !o.status.success() {
-                return Err(String::from_utf8_lossy(&o.stderr).into_owned());
-            }
-            Ok(String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .map(|l| l.trim().parse().expect("a number"))
-                .collect())
-        })
         .collect()
 }
 
@@ -351,7 +323,7 @@ fn dead_pointer_agrees(dir: &Path, name: &str, seed: u64, text: &str) {
     let file = dir.join(format!("{name}.fc.c"));
     std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
     let f = file.to_str().expect("utf-8 path");
-    for (input, gcc) in gcc_runs(dir, name, text).into_iter().enumerate() {
+    for (input, gcc) in sanitized_gcc::runs(dir, name, text).into_iter().enumerate() {
         let choices = format!("{input}{}", ",1".repeat(100));
         let (_, ran) = focuscheck(&["run", "--choices", &choices, f]);
         match gcc {

@@ -26,3 +26,36 @@ pub fn build(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
     assert!(o.status.success(), "gcc: {}", String::from_utf8_lossy(&o.stderr));
     exe
 }
+
+/// Runs generated program `text` (its `main` filling `int out[4]`, its
+/// inputs `__VERIFIER_nondet_int()`) under gcc with the sanitizers: `out`
+/// for each input 0, 1, 2, or what the sanitizer said.
+#[allow(dead_code)] // not every test binary including this file runs programs
+pub fn runs(dir: &Path, name: &str, text: &str) -> Vec<Result<Vec<i64>, String>> {
+    let main = text.replace("int main(void) {", "int fc_main(void) {");
+    let harness = format!(
+        "#include <stdio.h>\n#include <stdlib.h>\nvoid __VERIFIER_error(void) {{ printf(\"ERROR\\n\"); exit(0); }}\n\
+         int __VERIFIER_nondet_int(void) {{ return atoi(getenv(\"FC_IN\")); }}\n\
+         void __VERIFIER_assume(int c) {{ if (!c) exit(0); }}\n\
+         {main}  return 0;\n}}\n\
+         int main(void) {{ fc_main(); for (int i = 0; i < 4; i++) printf(\"\\nOUT %d\\n\", out[i]); return 0; }}\n"
+    );
+    let exe = build(dir, name, &harness);
+    (0..3)
+        .map(|input| {
+            let o = Command::new(&exe)
+                .env("FC_IN", input.to_string())
+                .output()
+                .expect("run the compiled program");
+            if !o.status.success() {
+                return Err(String::from_utf8_lossy(&o.stderr).into_owned());
+            }
+            // The values follow `OUT ` (the program may print too).
+            Ok(String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .filter_map(|l| l.strip_prefix("OUT "))
+                .map(|l| l.trim().parse().expect("a number"))
+                .collect())
+        })
+        .collect()
+}
