@@ -6,6 +6,7 @@ pub use explaining::{MORE_FSS_STEPS, MORE_FSS_STEPS_PER_STATE};
 
 use crate::analysis::explore::{self, Explored};
 use crate::analysis::run::{HANDOVER_LIMIT, STATE_LIMIT};
+use crate::analysis::witness::Counterexample;
 use crate::analysis::{self, limits, CheckOptions, CondReport, Verdict};
 use crate::context::conditions::{self, CondId, Condition};
 use crate::context::Context;
@@ -49,6 +50,16 @@ pub struct Report {
 impl Report {
     pub fn condition(&self, r: &CondReport) -> &Condition {
         &self.conds[r.id.0 as usize]
+    }
+
+    /// The top counterexample of a condition: its first FSS's witness,
+    /// else the one found while deciding the verdict (what every view,
+    /// harness and witness shows).
+    pub fn top_counterexample<'a>(&'a self, r: &'a CondReport) -> Option<&'a Counterexample> {
+        self.explanations
+            .get(&r.id)
+            .and_then(|e| e.fss.iter().find_map(|f| f.witness.as_ref()))
+            .or(r.counterexample.as_ref())
     }
 
     /// Why a condition that is not safe has no FSS (None when it has one,

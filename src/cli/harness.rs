@@ -37,11 +37,7 @@ pub fn write(dir: &Path, file: &Path, p: &Program, report: &Report) -> String {
             Some(l) => format!("{name}:{l}"),
             None => format!("{name}: {}", c.describe(p)),
         };
-        let cx = report
-            .explanations
-            .get(&res.id)
-            .and_then(|e| e.fss.iter().find_map(|f| f.witness.as_ref()))
-            .or(res.counterexample.as_ref());
+        let cx = report.top_counterexample(res);
         let made = match (site, line, cx) {
             (Some(s), Some(l), Some(cx)) if harness::c_stops_at(s.kind, p.text(s.span)) => harness::nondet_calls(p, cx)
                 .and_then(|calls| {

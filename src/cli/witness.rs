@@ -38,11 +38,7 @@ pub fn write(to: &Path, file: &Path, p: &Program, report: &Report) -> String {
             Some(s) => format!("{name}:{}", p.source.start(p.site(s).span).line),
             None => format!("{name}: {}", c.describe(p)),
         };
-        let cx = report
-            .explanations
-            .get(&res.id)
-            .and_then(|e| e.fss.iter().find_map(|f| f.witness.as_ref()))
-            .or(res.counterexample.as_ref());
+        let cx = report.top_counterexample(res);
         let made = match (c.site(), cx) {
             (Some(s), Some(cx)) => violation_witness::value(p, s, cx, &meta),
             (_, None) => Err("no counterexample was kept".into()),

@@ -609,11 +609,7 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
             let docs = ex
                 .map(|ex| fss_docs(p, a, ex, &names, project, listing))
                 .unwrap_or_default();
-            // The top counterexample: the first FSS's witness, else the one
-            // found while deciding the verdict.
-            let top = ex
-                .and_then(|e| e.fss.iter().find_map(|f| f.witness.as_ref()))
-                .or(res.counterexample.as_ref());
+            let top = r.top_counterexample(res);
             let values = top.map(|cx| Values::of(cx, full)).unwrap_or_default();
             let trace = top.map(|cx| shown_trace(p, a, &cx.run, full)).unwrap_or_default();
             CondDoc {
