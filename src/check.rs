@@ -10,7 +10,7 @@ use crate::analysis::witness::Counterexample;
 use crate::analysis::{self, limits, CheckOptions, CondReport, Verdict};
 use crate::context::conditions::{self, CondId, Condition};
 use crate::context::Context;
-use crate::engines::{Engine, VcCheck, VcPlan, VcStats};
+use crate::engines::{Decision, Engine, VcCheck, VcPlan, VcStats};
 use crate::explain::{ExplainStats, Explanation};
 use crate::facts::Analysis;
 use crate::ir::cond::UserCond;
@@ -183,6 +183,72 @@ fn vc_report(
     }
 }
 
+/// `auto`'s first share of the counterexample search, per condition: a
+/// search through a loop the exploration widened can spend its whole
+/// budget on infeasible paths (seconds per condition) where the VC engine
+/// proves the condition at once.
+pub const PROBE_SEARCH_STEPS: u64 = 10_000;
+
+/// The verdicts of `auto` once the exploration is done: the Datalog
+/// engine's search within its first share of steps, then the VC engine
+/// for what that left open (`early`: its decisions taken already, after the
+/// first share of states); a search the first share cut and the VC engine
+/// did not prove safe is run again with the whole budget, so a
+/// counterexample the Datalog engine finds is explained from its graph as
+/// before. Both shares are counts: the outcome does not depend on the load.
+fn auto_verdicts(
+    search: &dyn Fn(&CheckOptions, Option<&[CondId]>) -> Vec<CondReport>,
+    opts: &CheckOptions,
+    vc_check: &VcCheck,
+    vc: &mut VcStats,
+    early: Option<BTreeMap<CondId, Decision>>,
+) -> Vec<CondReport> {
+    let probe = CheckOptions {
+        search_steps: opts.search_steps.min(PROBE_SEARCH_STEPS),
+        ..opts.clone()
+    };
+    let mut results = search(&probe, None);
+    let decided = match early {
+        Some(decided) => {
+            if vc.cut {
+                // Cut by the clock, it may have left open what it decides
+                // alone on a less loaded machine (which then answers
+                // without this exploration): the whole document depends
+                // on the load.
+                results.iter_mut().for_each(|r| r.clock_cut = true);
+            }
+            decided
+        }
+        None => {
+            let wanted: Vec<CondId> = results
+                .iter()
+                .filter(|r| r.verdict == Verdict::Unknown)
+                .map(|r| r.id)
+                .collect();
+            if wanted.is_empty() {
+                BTreeMap::new()
+            } else {
+                vc_check.decide(&wanted, vc)
+            }
+        }
+    };
+    let again: Vec<CondId> = results
+        .iter()
+        .filter(|r| r.verdict == Verdict::Unknown && r.truncated && !r.clock_cut)
+        .filter(|r| decided.get(&r.id).is_none_or(|d| d.verdict != Verdict::Safe))
+        .map(|r| r.id)
+        .collect();
+    if probe.search_steps < opts.search_steps && !again.is_empty() {
+        for full in search(opts, Some(&again)) {
+            if let Some(r) = results.iter_mut().find(|r| r.id == full.id) {
+                *r = full;
+            }
+        }
+    }
+    vc_check.apply(&mut results, decided, vc);
+    results
+}
+
 /// `check` with a choice of engine (`engines.rs`), the time limit counted
 /// from `start` (when the file was read: parsing and lowering count too).
 /// `vc` decides every verdict with the VC engine (nothing is explored or
@@ -286,25 +352,16 @@ fn check_in_context(
     };
     let graph = &ex.graph;
     let explore_time = start.elapsed();
-    let mut results = analysis::verdicts(explored, graph, ex.budget_hit, users, opts, at(verdict_share));
     // Past the memory limit, Z3 is not started (it would only add to it).
     let memory_hit = ex.budget_hit.is_some_and(|h| h.contains("--max-memory"));
-    if which == Engine::Auto && !memory_hit {
-        match early {
-            // The VC engine ran already (after the first share of states).
-            Some(decided) => {
-                if vc.cut {
-                    // Cut by the clock, it may have left open what it
-                    // decides alone on a less loaded machine (which then
-                    // answers without this exploration): the whole
-                    // document depends on the load.
-                    results.iter_mut().for_each(|r| r.clock_cut = true);
-                }
-                vc_check.apply(&mut results, decided, &vc)
-            }
-            None => vc_check.settle(&mut results, &mut vc),
-        }
-    }
+    let search = |o: &CheckOptions, only: Option<&[CondId]>| {
+        analysis::verdicts_of(explored, graph, ex.budget_hit, users, o, at(verdict_share), only)
+    };
+    let mut results = if which == Engine::Auto && !memory_hit {
+        auto_verdicts(&search, opts, &vc_check, &mut vc, early)
+    } else {
+        search(opts, None)
+    };
     let verdict_time = start.elapsed() - explore_time;
     // The VC engine's counterexamples are explained from their own runs
     // (`explain_runs`, below), not from the Datalog engine's graph, where

@@ -304,23 +304,8 @@ impl VcCheck<'_> {
         })
     }
 
-    /// `auto`: decides what the Datalog engine left unknown; the reason
-    /// keeps what the Datalog engine said.
-    pub fn settle(&self, results: &mut [CondReport], stats: &mut VcStats) {
-        let wanted: Vec<CondId> = results
-            .iter()
-            .filter(|r| r.verdict == Verdict::Unknown)
-            .map(|r| r.id)
-            .collect();
-        if wanted.is_empty() {
-            return;
-        }
-        let decided = self.decide(&wanted, stats);
-        self.apply(results, decided, stats);
-    }
-
     /// Gives what the Datalog engine left unknown the VC engine's
-    /// decisions (`decided`, from `settle` or taken earlier).
+    /// decisions (`decided`, taken after its search or earlier).
     pub fn apply(&self, results: &mut [CondReport], mut decided: BTreeMap<CondId, Decision>, stats: &VcStats) {
         for r in results.iter_mut().filter(|r| r.verdict == Verdict::Unknown) {
             match decided.remove(&r.id) {

@@ -135,6 +135,19 @@ pub fn verdicts(
     opts: &CheckOptions,
     deadline: Option<Instant>,
 ) -> Vec<CondReport> {
+    verdicts_of(x, graph, budget_hit, users, opts, deadline, None)
+}
+
+/// `verdicts`, of the conditions in `only` when given.
+pub fn verdicts_of(
+    x: Explored,
+    graph: &Graph,
+    budget_hit: Option<&'static str>,
+    users: &[UserCond],
+    opts: &CheckOptions,
+    deadline: Option<Instant>,
+    only: Option<&[CondId]>,
+) -> Vec<CondReport> {
     let p = x.cx.p;
     let conds = x.cx.conds;
     let searcher = Searcher::new(x, graph, users);
@@ -150,10 +163,10 @@ pub fn verdicts(
     };
     let mut results = Vec::new();
     for (i, c) in conds.iter().enumerate() {
-        if !c.reported {
+        let id = CondId(i as u32);
+        if !c.reported || only.is_some_and(|o| !o.contains(&id)) {
             continue;
         }
-        let id = CondId(i as u32);
         let has_errors = graph.errors.contains_key(&id) || graph.return_errors.contains_key(&id);
         let mut truncated = false;
         let mut clock_cut = false;
