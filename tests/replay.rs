@@ -210,3 +210,75 @@ fn a_folded_call_with_an_array_names_only_program_values() {
         assert!(!l.contains(".off") && !l.contains('$') && !l.contains("`a` ="), "{l}");
     }
 }
+
+/// The replay commands of JSON, SARIF and HTML (issue 54 part 4): every
+/// unsafe condition of the JSON document carries one, and so does each
+/// FSS with a counterexample; run as written, each reaches the error at the
+/// condition's line. SARIF's results carry the same command as a property,
+/// and the HTML report shows it.
+#[test]
+fn json_sarif_and_html_carry_replay_commands_that_reach_the_error() {
+    let mut ran = 0;
+    for file in &PROGRAMS[..4] {
+        let (_, json, _) = focuscheck(&["check", file, "--format", "json", "--view", "fss"]);
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let mut cmds = Vec::new();
+        let doc = if doc.is_array() { &doc[0] } else { &doc };
+        for c in doc["conditions"].as_array().unwrap() {
+            if c["verdict"] != "unsafe" {
+                continue;
+            }
+            // A condition on variables has no line of its own.
+            let line = c["line"].as_u64();
+            let replay = c["replay"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{file}: no replay in {c}"));
+            cmds.push((replay.to_string(), line));
+            for f in c["fss"].as_array().unwrap() {
+                if let Some(r) = f["replay"].as_str() {
+                    cmds.push((r.to_string(), line));
+                }
+            }
+        }
+        assert!(!cmds.is_empty(), "{file}: no unsafe condition");
+        for (cmd, line) in &cmds {
+            let (code, out, err) = run_printed(&shell_words(cmd));
+            assert_eq!(code, 1, "{cmd} does not reach an error:\n{out}{err}");
+            if let Some(line) = line {
+                assert!(
+                    out.contains(&format!("{file}:{line}:")),
+                    "{cmd} ends elsewhere than line {line}:\n{out}"
+                );
+            }
+            ran += 1;
+        }
+        let (_, sarif, _) = focuscheck(&["check", file, "--format", "sarif"]);
+        let log: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+        let in_sarif: Vec<&str> = log["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| r["properties"]["replay"].as_str())
+            .collect();
+        assert!(
+            !in_sarif.is_empty() && in_sarif.iter().all(|r| cmds.iter().any(|(c, _)| c == r)),
+            "{file}: {in_sarif:?}"
+        );
+        let dir = std::env::temp_dir().join(format!("fc-replay-html-{}-{}", std::process::id(), ran));
+        let (code, _, err) = focuscheck(&["check", file, "--html", dir.to_str().unwrap()]);
+        assert_eq!(code, 1, "{err}");
+        let page = std::fs::read_dir(dir.join("files"))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let html = std::fs::read_to_string(page).unwrap();
+        assert!(
+            html.contains("replay: <code>focuscheck run "),
+            "{file}: no replay in the HTML"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    assert!(ran >= 4, "{ran} commands");
+}

@@ -454,6 +454,8 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
     }
     if args.format != Format::Text || args.html.is_some() {
         let mut doc = views::json::file_doc_with(&p, &report, &args.show.project, &args.show.listing());
+        let prefix = run_prefix(path, &args.front, args.cond.errors.iter().map(String::as_str));
+        views::json::add_replay(&mut doc, &report, &|cx| views::text::replay_counterexample(&prefix, cx));
         doc.warnings = warnings;
         for (c, f) in doc.conditions.iter_mut().zip(fixes) {
             c.fixes = f;

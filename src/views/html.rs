@@ -333,6 +333,9 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
         b.push_str("</div>");
         return;
     }
+    if let Some(cmd) = &c.replay {
+        let _ = write!(b, "<div class=\"replay\">replay: <code>{}</code></div>", esc(cmd));
+    }
     if c.truncated {
         b.push_str("<p><small>The FSS listing is incomplete (a limit of the explanation was reached: --explain-steps or --timeout).</small></p>");
     }
@@ -419,6 +422,7 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
             choices_fill: c.choices_fill,
             nest: Vec::new(),
             trace: c.trace.clone(),
+            replay: c.replay.clone(),
         };
         trace(b, &format!("c{ci}-t0"), "counterexample", &f);
         b.push_str("</details>");
@@ -494,6 +498,9 @@ fn trace(b: &mut String, id: &str, title: &str, f: &FssDoc) {
     };
     if let Some(text) = left_out {
         let _ = write!(b, "<div>choices: {text}</div>");
+    }
+    if let Some(cmd) = &f.replay {
+        let _ = write!(b, "<div>replay: <code>{}</code></div>", esc(cmd));
     }
     if f.trace.is_empty() {
         b.push_str("<p><small>No replayable path with this FSS was found within the search budget.</small></p>");

@@ -3,6 +3,7 @@
 use super::fold::{self, Docs, Foldable, RepeatDoc};
 use super::text::projected;
 use super::trace::{shown_trace, TraceLine};
+use crate::analysis::witness::Counterexample;
 use crate::check::Report;
 use crate::diag::Diag;
 use crate::explain::assume::Assumption;
@@ -196,6 +197,11 @@ pub struct CondDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choices_fill: Option<i64>,
     pub trace: Vec<TraceLine>,
+    /// The command that replays the top counterexample in the interpreter
+    /// (`focuscheck run FILE ...`; absent without one, or where no command
+    /// names the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
     /// Fix candidates (`check --fixes`, unsafe conditions only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixes: Option<super::fixes::FixesDoc>,
@@ -326,6 +332,9 @@ pub struct FssDoc {
     pub nest: Vec<u32>,
     /// The full counterexample trace with this FSS.
     pub trace: Vec<TraceLine>,
+    /// The command that replays that counterexample (as the condition's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -554,6 +563,7 @@ fn fss_docs(
                 choices_fill: values.fill,
                 nest: nest_of(i),
                 trace,
+                replay: None,
             }
         })
         .collect();
@@ -653,6 +663,7 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
                 choices_omitted: values.omitted,
                 choices_fill: values.fill,
                 trace,
+                replay: None,
                 fixes: None,
             }
         })
@@ -704,6 +715,20 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
 /// Rewrites every `line` (and the lines of `nest`, `lines`, `at`) with `f`, which
 /// gives the line in its own file and which file it is (`diff`'s versions);
 /// each object with a line gets a `version` too.
+/// Fills in the commands that replay each condition's top counterexample
+/// and each listed FSS's (`replay` makes one, as the text view's).
+pub fn add_replay(doc: &mut FileDoc, r: &Report, replay: &dyn Fn(&Counterexample) -> String) {
+    for (c, res) in doc.conditions.iter_mut().zip(&r.results) {
+        c.replay = r.top_counterexample(res).map(replay);
+        let Some(ex) = r.explanations.get(&res.id) else {
+            continue;
+        };
+        for f in &mut c.fss {
+            f.replay = ex.fss.get(f.rank - 1).and_then(|x| x.witness.as_ref()).map(replay);
+        }
+    }
+}
+
 pub fn map_lines(v: &mut serde_json::Value, f: &dyn Fn(u32) -> (u32, &'static str)) {
     match v {
         serde_json::Value::Object(map) => {

@@ -194,6 +194,9 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
         }
         None => json!({"physicalLocation": {"artifactLocation": {"uri": uri, "index": index}}}),
     };
+    if let Some(cmd) = &c.replay {
+        r["properties"]["replay"] = json!(cmd);
+    }
     r["locations"] = json!([loc]);
     if let Some(f) = c.fixes.as_ref().filter(|f| !f.fixes.is_empty()) {
         r["fixes"] = super::fixes::sarif(uri, index, f);
