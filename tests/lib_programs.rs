@@ -149,3 +149,21 @@ fn what_is_not_modelled_yet_is_said_at_the_call() {
         assert!(out.contains("t.c:8:3") && out.contains(words), "{call}:\n{out}");
     }
 }
+
+/// Values the library draws are named as the program sees them (issue 54
+/// part 2): what `scanf` stores in `n` as `n@LINE`, what a call returns as
+/// `f()@LINE`; never the model's own variables (`r`, `__mem1`).
+#[test]
+fn assumptions_name_library_values_by_the_call_and_the_variable() {
+    let text = "extern int scanf(const char *, ...);\nextern int getchar(void);\nint main(void) {\n  int n;\n  \
+                if (scanf(\"%d\", &n) != 1)\n    return 1;\n  int c = getchar();\n  int a[4];\n  \
+                if (c == 'x')\n    a[n] = 1;\n  return 0;\n}\n";
+    let (code, out) = check_text(text, &["--view", "fss"]);
+    assert_eq!(code, 1, "{out}");
+    for name in ["scanf()@5 == 1", "n@5 ", "getchar()@7 == 120"] {
+        assert!(out.contains(name), "no `{name}` in\n{out}");
+    }
+    for model in ["r@", "__mem", "c@7"] {
+        assert!(!out.contains(model), "the model's `{model}` in\n{out}");
+    }
+}

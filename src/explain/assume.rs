@@ -412,9 +412,14 @@ impl SymNames {
     pub fn new(p: &Program) -> SymNames {
         let inputs = p.input_slots().into_iter().map(|s| s.name).collect();
         let mut draws = BTreeMap::new();
+        let models = super::draw_names::model_nodes(p);
         for n in p.node_ids() {
             match &p.node(n).kind {
                 NodeKind::Havoc { place, .. } => {
+                    if let Some(name) = super::draw_names::model_draw(p, &models, n, place) {
+                        draws.insert(n, name);
+                        continue;
+                    }
                     // A draw into a temporary (`if (nondet())`) is named by the call.
                     let var = show_place(p, place);
                     let var = if var.starts_with('$') {

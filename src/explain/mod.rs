@@ -6,6 +6,7 @@ pub mod assume;
 pub mod backward;
 pub mod bsum;
 pub mod definitions;
+pub mod draw_names;
 pub mod entries;
 pub mod fss;
 pub mod reduce;
