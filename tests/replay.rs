@@ -282,3 +282,31 @@ fn json_sarif_and_html_carry_replay_commands_that_reach_the_error() {
     }
     assert!(ran >= 4, "{ran} commands");
 }
+
+/// Each error states its fact (issue 54 part 2): the index and the
+/// array's size, the element of the object a pointer left, the values the
+/// failed assertion read; in the text report, JSON and SARIF alike.
+#[test]
+fn an_error_states_its_fact() {
+    let dir = std::env::temp_dir().join(format!("fc-fact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("int a[4];\nint main(void) {\n  int i = __VERIFIER_nondet_int();\n  if (i == 6)\n    a[i] = 1;\n  return 0;\n}\n", "index 6, `a` has 4 elements"),
+        ("int get(int *p, int k) { return p[k]; }\nint main(void) {\n  int a[3] = {1, 2, 3};\n  return get(a, 3);\n}\n", "element 3 of `a`, which has 3 elements"),
+        ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = 10;\n  if (x == 7)\n    y = 2 * x;\n  assert(y < x + 3);\n  return 0;\n}\n", "y = 1"),
+        ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  return 100 / (x - 5);\n}\n", "the divisor is 0"),
+    ];
+    for (k, (text, fact)) in cases.iter().enumerate() {
+        let f = dir.join(format!("f{k}.c"));
+        std::fs::write(&f, text).unwrap();
+        let f = f.to_str().unwrap();
+        let (code, out, err) = focuscheck(&["check", f]);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(out.contains(&format!("  fact: {fact}")), "no `{fact}` in\n{out}");
+        let (_, json, _) = focuscheck(&["check", f, "--format", "json"]);
+        assert!(json.contains(&format!("\"fact\": \"{fact}")), "{json}");
+        let (_, sarif, _) = focuscheck(&["check", f, "--format", "sarif"]);
+        assert!(sarif.contains(&format!("can fail: {fact}")), "{sarif}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -74,10 +74,14 @@ struct Machine<'a> {
     fresh_entry: std::cell::RefCell<Vec<u8>>,
     /// The last index that left an array's bounds.
     bad_index: std::cell::Cell<Option<i64>>,
+    /// The array or object that index left.
+    bad_var: std::cell::Cell<Option<VarId>>,
     call_args: Vec<(usize, Vec<i64>)>,
     /// Names of the inputs given no value, by (global, slot).
     missing: std::collections::HashMap<(bool, usize), String>,
     returned: Option<i64>,
+    /// At an error after a failed check: the values its variables had.
+    error_values: Vec<(VarId, i64)>,
     /// What a recording run keeps (`run_recorded`).
     rec: Option<std::cell::RefCell<Recorder>>,
     next_act: u32,
@@ -163,9 +167,11 @@ fn run_full(
         fresh: std::cell::RefCell::new(vec![0; slots]),
         fresh_entry: std::cell::RefCell::new(vec![0; entry_slots]),
         bad_index: std::cell::Cell::new(None),
+        bad_var: std::cell::Cell::new(None),
         call_args: Vec::new(),
         missing: std::collections::HashMap::new(),
         returned: None,
+        error_values: Vec::new(),
         rec,
         next_act: 1,
     };
@@ -221,6 +227,8 @@ fn run_full(
         unused_inputs,
         call_args: m.call_args,
         returned: m.returned,
+        error_values: m.error_values,
+        bad_access: m.bad_var.get().zip(m.bad_index.get()),
     };
     let log = m.rec.map(|r| r.into_inner().log);
     Ok((run, m.snapshots, log))
@@ -336,6 +344,7 @@ impl Machine<'_> {
         }
         if index < 0 || index >= n {
             self.bad_index.set(Some(index));
+            self.bad_var.set(Some(v));
             return Err(match site {
                 Some(s) => Stop::Error(s),
                 None => Stop::Overflow,
@@ -631,6 +640,7 @@ impl Machine<'_> {
                     continue;
                 }
                 NodeKind::Error { site } => {
+                    self.error_values = self.branch_values(trace.last());
                     trace.push(step);
                     return Ok(Outcome::Error {
                         site: *site,
@@ -680,6 +690,35 @@ impl Machine<'_> {
         let mut r = r.borrow_mut();
         r.log.failed_operand = r.take_reads(before);
         r.log.failed_node = Some(self.pc_node);
+    }
+
+    /// The values of the scalar variables the branch just taken reads (the
+    /// check that failed), looked at without marking them read: what the
+    /// run reads is not changed by reporting it.
+    fn branch_values(&self, last: Option<&Step>) -> Vec<(VarId, i64)> {
+        let Some(NodeKind::Branch {
+            cond: Cond::Atom(a), ..
+        }) = last.map(|s| &self.p.node(s.node).kind)
+        else {
+            return Vec::new();
+        };
+        let mut vars = Vec::new();
+        expr_vars(&a.lhs, &mut vars);
+        expr_vars(&a.rhs, &mut vars);
+        let mut seen = std::collections::HashSet::new();
+        vars.retain(|v| seen.insert(*v));
+        vars.into_iter()
+            .filter(|&v| self.p.var(v).len.is_none())
+            .map(|v| {
+                let off = self.layout.offset[v.index()] as usize;
+                let value = if self.p.var(v).is_global_storage() {
+                    self.globals[off]
+                } else {
+                    self.frame().locals[off]
+                };
+                (v, value)
+            })
+            .collect()
     }
 
     /// The call node whose continuation is `ret_to` (for error locations).

@@ -128,6 +128,11 @@ pub struct Run {
     pub call_args: Vec<(usize, Vec<i64>)>,
     /// What the entry returned (a run that finished, of a non-void entry).
     pub returned: Option<i64>,
+    /// An error after a failed check (an assertion, a `reach_error` under
+    /// a condition): the values of the variables the check reads.
+    pub error_values: Vec<(crate::ir::VarId, i64)>,
+    /// The last index that left an array's or object's elements, with it.
+    pub bad_access: Option<(crate::ir::VarId, i64)>,
 }
 
 impl Run {

@@ -333,6 +333,9 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
         b.push_str("</div>");
         return;
     }
+    if let Some(fact) = &c.fact {
+        let _ = write!(b, "<div class=\"fact\">fact: {}</div>", esc(fact));
+    }
     if let Some(cmd) = &c.replay {
         let _ = write!(b, "<div class=\"replay\">replay: <code>{}</code></div>", esc(cmd));
     }

@@ -197,6 +197,10 @@ pub struct CondDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choices_fill: Option<i64>,
     pub trace: Vec<TraceLine>,
+    /// What the top counterexample shows of the error (`index 8, `a` has 8
+    /// elements`, the values the failed check reads), as the text says it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fact: Option<String>,
     /// The command that replays the top counterexample in the interpreter
     /// (`focuscheck run FILE ...`; absent without one, or where no command
     /// names the file).
@@ -663,6 +667,7 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
                 choices_omitted: values.omitted,
                 choices_fill: values.fill,
                 trace,
+                fact: top.and_then(|cx| super::error_fact(p, &cx.run)),
                 replay: None,
                 fixes: None,
             }

@@ -34,6 +34,51 @@ pub fn describe_error(p: &Program, site: SiteId, index: Option<i64>) -> String {
     }
 }
 
+/// The fact of a run's error, in a few words: for an access out of
+/// bounds the index and the array's size, and the values of the variables
+/// the failed check reads (`index 8, `data` has 8 elements`; `y = 10, x = 0`).
+pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
+    let crate::interp::Outcome::Error { site, index, .. } = &run.outcome else {
+        return None;
+    };
+    let s = p.site(*site);
+    let mut parts = Vec::new();
+    let shown = |a: crate::ir::VarId| {
+        let name = crate::ir::product::strip_reference(&p.var(a).name);
+        // A local moved to global storage keeps its procedure's name in front.
+        name.rsplit_once("::").map_or(name.clone(), |(_, n)| n.to_string())
+    };
+    match (s.kind, index, s.array, run.bad_access) {
+        (SiteKind::Bounds, Some(i), Some(a), _) => {
+            parts.push(format!("index {i}, `{}` has {} elements", shown(a), p.var(a).slots()));
+        }
+        (SiteKind::Deref, _, _, Some((a, i))) => {
+            parts.push(format!(
+                "element {i} of `{}`, which has {} elements",
+                shown(a),
+                p.var(a).slots()
+            ));
+        }
+        _ => {}
+    }
+    if s.kind == SiteKind::DivByZero {
+        parts.push("the divisor is 0".to_string());
+    }
+    let values: Vec<String> = run
+        .error_values
+        .iter()
+        .filter(|(v, _)| {
+            let var = p.var(*v);
+            var.kind != crate::ir::VarKind::Temp && !crate::ir::pointers::is_internal(&var.name)
+        })
+        .map(|(v, x)| format!("{} = {x}", crate::ir::product::strip_reference(&p.var(*v).name)))
+        .collect();
+    if !values.is_empty() {
+        parts.push(values.join(", "));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 /// What happens at an error site, as a sentence fragment.
 pub fn describe_site(p: &Program, site: SiteId) -> String {
     let s = p.site(site);

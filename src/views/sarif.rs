@@ -145,8 +145,9 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
     let found = c.fss.len() + c.fss_omitted;
     let text = match c.verdict {
         "unsafe" => format!(
-            "{}: can fail ({}; {found} focus-statement sequence{}{})",
+            "{}: can fail{} ({}; {found} focus-statement sequence{}{})",
             c.condition,
+            c.fact.as_ref().map(|f| format!(": {f}")).unwrap_or_default(),
             c.reason,
             if found == 1 { "" } else { "s" },
             if c.fss_omitted > 0 {

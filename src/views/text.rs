@@ -408,6 +408,9 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
                 let _ = writeln!(out, "  --> {at}");
             }
         }
+        if let Some(fact) = r.top_counterexample(res).and_then(|cx| super::error_fact(p, &cx.run)) {
+            let _ = writeln!(out, "  fact: {fact}");
+        }
         if res.verdict == Verdict::Unknown {
             let _ = writeln!(out, "  why: {}", res.reason);
         } else if res.from_a_run() {
