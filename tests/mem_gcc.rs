@@ -671,6 +671,14 @@ fn generated_function_pointer_programs_agree_with_gcc_and_every_verdict() {
             let want = interpreter_agrees(dir.path(), &name, seed, &text, 20);
             if seed % 2 == 0 {
                 engines_agree(dir.path(), &name, seed, &text, &want, true);
+                // No run calls through an invalid pointer: every call's
+                // condition is safe (or unknown), never unsafe.
+                let file = dir.path().join(format!("{name}.fc.c"));
+                let (_, out) = focuscheck(&["check", "--timeout", "60", file.to_str().expect("utf-8")]);
+                assert!(
+                    out.lines().next().is_some_and(|l| l.contains(" 0 unsafe")),
+                    "seed {seed}:\n{out}\n{text}"
+                );
             }
             continue;
         }
