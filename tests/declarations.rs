@@ -153,3 +153,25 @@ int main(void) {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("1 unsafe, 0 unknown"), "{out}");
 }
+
+#[test]
+fn a_call_through_an_unspecified_parameter_list_reaches_only_functions_of_its_arity() {
+    // `u` may hold `k` or `inc`; `u()` called with `inc` is undefined
+    // (another number of arguments), so it is the invalid call, and a
+    // pointer moved off a function (`inc + 1`) is invalid too.
+    let body = "\
+int inc(int x) { return x + 1; }
+int k(void) { return 3; }
+int main(void) {
+  int (*u)() = k;
+  if (__VERIFIER_nondet_int()) u = inc;
+  int (*r)(int) = inc;
+  if (__VERIFIER_nondet_int()) r = inc + 1;
+  return u() + r(1);
+}
+";
+    let (code, out) = check(&with_header(body));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("unsafe: function pointer call in `u()`"), "{out}");
+    assert!(out.contains("unsafe: function pointer call in `r(1)`"), "{out}");
+}

@@ -74,7 +74,7 @@ impl Mem {
             self.unsupported(
                 span,
                 format!(
-                    "{} arguments passed to a function of type `{}`",
+                    "a call with {} argument(s) through a pointer to `{}` (C requires as many as its parameters)",
                     args.len(),
                     CType::Func(Box::new(ft.clone())).c_name()
                 ),
@@ -101,7 +101,12 @@ impl Mem {
             .objects
             .list
             .iter()
-            .filter(|o| matches!(&o.ty, CType::Func(g) if g.compatible(&ft)))
+            // A function taking another number of arguments than the call
+            // passes (through `int (*)()`) is undefined: the invalid case.
+            .filter(|o| {
+                matches!(&o.ty, CType::Func(g) if g.compatible(&ft)
+                    && g.params.as_ref().is_none_or(|ps| ps.len() == args.len()))
+            })
             .cloned()
             .collect();
         let mut cases = Vec::new();

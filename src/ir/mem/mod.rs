@@ -497,6 +497,12 @@ impl Mem {
         if a == b || null {
             return;
         }
+        // Function pointers of compatible types (`int (*)()` and `int (*)(int)`).
+        if let (CType::Func(f), CType::Func(g)) = (&**a, &**b) {
+            if f.compatible(g) {
+                return;
+            }
+        }
         match (&**a, &**b) {
             (CType::Void, t) => self.from_void.push((t.clone(), span)),
             (t, CType::Void) => self.to_void.push((t.clone(), span)),
