@@ -666,12 +666,23 @@ fn entry_parameter_pointing_to_pointers() {
 }
 
 #[test]
-fn function_used_as_a_value() {
+fn function_passed_where_an_integer_is_expected() {
     let text = "void h(int i) {\n}\nint f(int x) {\n  return x;\n}\nint main() {\n  return f(h);\n}\n";
     assert_bad(
         "fnvalue.c",
         text,
         "7:12",
-        &["function `h` used as a value", "function pointers are not modelled yet"],
+        &["passing a `void (*)(int)` where `int` is expected"],
+    );
+}
+
+#[test]
+fn call_of_a_value_that_is_not_a_function() {
+    let text = "int main() {\n  int x = 1;\n  return (x + 1)(2);\n}\n";
+    assert_bad(
+        "notfn.c",
+        text,
+        "3:10",
+        &["a call of a value of type `int`, not a function"],
     );
 }

@@ -91,3 +91,35 @@ fn an_include_directory_is_searched() {
     let (code, out, err) = focuscheck(&["run", "-I", &inc, &main, "--choices", "3"]);
     assert!(matches!(code, 0 | 1 | 3), "{out}{err}");
 }
+
+#[test]
+fn a_null_callback_in_a_handler_table_is_found_and_explained() {
+    let (code, out) = check(&["programs/c/callback_bug.c"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("unsafe: function pointer call in `handlers[ev](&state, arg)`"),
+        "{out}"
+    );
+    assert!(out.contains("--> programs/c/callback_bug.c:26:"), "{out}");
+    // The run that replays it calls through the null entry, and a valid
+    // entry's call says which function it calls.
+    let (_, run, _) = focuscheck(&["run", "programs/c/callback_bug.c", "--choices", "0,0,2,3,0", "--trace"]);
+    assert!(run.contains("call through an invalid function pointer"), "{run}");
+    let (_, run, _) = focuscheck(&[
+        "run",
+        "programs/c/callback_bug.c",
+        "--choices",
+        "0,0,2,2,0",
+        "--fill",
+        "0",
+        "--trace",
+    ]);
+    assert!(run.contains("`handlers[ev](&state, arg)` calls `on_double`"), "{run}");
+}
+
+#[test]
+fn a_dispatch_table_of_operations_is_safe() {
+    let (code, out) = check(&["programs/c/dispatch_ok.c"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 unsafe, 0 unknown"), "{out}");
+}

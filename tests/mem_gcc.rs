@@ -649,3 +649,59 @@ fn generated_list_programs_agree_with_gcc_and_asan() {
     }
     eprintln!("{bad} of {n} list programs go wrong on some input; {decided} checked programs decided");
 }
+
+#[path = "support/fnptr_gen.rs"]
+mod fnptr_gen;
+
+/// Generated function pointer programs (`support/fnptr_gen.rs`): the
+/// interpreter computes gcc's `out` on every input; where a null function
+/// pointer is called on input 2, gcc's program stops there and so does the
+/// interpreter, and `check` finds it; the verdicts agree with every run.
+#[test]
+fn generated_function_pointer_programs_agree_with_gcc_and_every_verdict() {
+    let n = std::env::var("FOCUSCHECK_MEM_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(PROGRAMS);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for seed in 0..n {
+        let (text, null) = fnptr_gen::program(seed);
+        let name = format!("f{seed}");
+        if !null {
+            let want = interpreter_agrees(dir.path(), &name, seed, &text, 20);
+            if seed % 2 == 0 {
+                engines_agree(dir.path(), &name, seed, &text, &want, true);
+                // No run calls through an invalid pointer: every call's
+                // condition is safe (or unknown), never unsafe.
+                let file = dir.path().join(format!("{name}.fc.c"));
+                let (_, out) = focuscheck(&["check", "--timeout", "60", file.to_str().expect("utf-8")]);
+                assert!(
+                    out.lines().next().is_some_and(|l| l.contains(" 0 unsafe")),
+                    "seed {seed}:\n{out}\n{text}"
+                );
+            }
+            continue;
+        }
+        let file = dir.path().join(format!("{name}.fc.c"));
+        std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
+        let f = file.to_str().expect("utf-8 path");
+        for (input, gcc) in sanitized_gcc::runs(dir.path(), &name, &text).into_iter().enumerate() {
+            let (_, ran) = focuscheck(&["run", "--choices", &input.to_string(), f]);
+            match gcc {
+                Ok(want) => assert_eq!(run_out(&ran), Some(want), "seed {seed}, input {input}\n{ran}\n{text}"),
+                Err(e) => {
+                    assert_eq!(input, 2, "seed {seed}: gcc stopped on input {input}: {e}\n{text}");
+                    assert!(
+                        ran.contains("call through an invalid function pointer") && ran.contains("`z(1)`"),
+                        "seed {seed}: gcc calls a null pointer, the interpreter:\n{ran}\n{text}"
+                    );
+                }
+            }
+        }
+        let (_, out) = focuscheck(&["check", "--timeout", "60", f]);
+        assert!(
+            out.contains("unsafe: function pointer call in `z(1)`"),
+            "seed {seed}:\n{out}\n{text}"
+        );
+    }
+}

@@ -33,6 +33,9 @@ pub struct AtomOutcome {
     /// For the case of such a split that was taken: the object accessed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<String>,
+    /// Whether that object is a function, called through a pointer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub call: bool,
     /// Position of its event in the FSS.
     #[serde(skip)]
     pub event: usize,
@@ -43,6 +46,7 @@ impl AtomOutcome {
     /// nothing for the memory model's other branches.
     pub fn label(&self) -> Option<String> {
         match (&self.access, self.internal) {
+            (Some(o), _) if self.call => Some(format!("calls `{o}`")),
             (Some(o), _) => Some(format!("accesses `{o}`")),
             (None, true) => None,
             (None, false) => Some(self.outcome.to_string()),
@@ -131,6 +135,7 @@ pub fn entries(p: &Program, fss: &Fss) -> Vec<Entry> {
                     outcome: b,
                     internal: p.is_access_branch(ev.node),
                     access: p.split_object(ev.node).filter(|_| b).map(|o| o.region()),
+                    call: p.split_object(ev.node).is_some_and(|o| o.function),
                     event: i,
                 });
                 let own = !p.is_access_branch(ev.node);

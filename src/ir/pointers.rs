@@ -19,6 +19,9 @@ pub struct Memory {
     /// Where the index of a global array leaf goes in its name, when not
     /// at its end: `a.f` of `struct S a[4]` is `a[i].f`, at 1.
     pub index_at: HashMap<String, usize>,
+    /// The spans of the calls through function pointers (their `deref`
+    /// sites say "call through an invalid function pointer").
+    pub fn_calls: HashSet<(u32, u32)>,
 }
 
 /// One step of a pointer into a field of an array's elements (`&a[1].f +
@@ -34,6 +37,9 @@ pub struct ObjectName {
     pub base: String,
     /// For an array: where the index goes in `base`.
     pub index_at: Option<usize>,
+    /// A function (whose address is taken): a pointer to it is called,
+    /// never read.
+    pub function: bool,
 }
 
 impl ObjectName {
@@ -61,6 +67,16 @@ impl ObjectName {
         }
     }
 
+    /// What an access through a pointer does to it, as a view says it:
+    /// "calls `inc`", "accesses `a[...]`".
+    pub fn reached(&self) -> String {
+        if self.function {
+            format!("calls `{}`", self.base)
+        } else {
+            format!("accesses `{}`", self.region())
+        }
+    }
+
     /// The object as a region: `a[...]`, `a[...].f`, `x`; a heap object
     /// as `malloc@11#3`, `malloc@11#3->next`.
     pub fn region(&self) -> String {
@@ -75,6 +91,11 @@ impl ObjectName {
 }
 
 impl Memory {
+    /// Whether the access at `span` is a call through a function pointer.
+    pub fn is_fn_call(&self, span: crate::syntax::source::Span) -> bool {
+        self.fn_calls.contains(&(span.lo, span.hi))
+    }
+
     pub fn object(&self, tag: i64) -> Option<&ObjectName> {
         let i = usize::try_from(tag).ok()?.checked_sub(1)?;
         self.objects.get(i)
@@ -179,6 +200,7 @@ impl Program {
     }
 
     /// How a view shows the outcome of an access branch: "accesses `a[...]`"
+    /// ("calls `inc`" for a call through a function pointer)
     /// for the case taken, nothing for the others and for the checks; none
     /// for a branch of the program's own.
     pub fn access_outcome(&self, n: NodeId, outcome: bool) -> Option<String> {
@@ -186,7 +208,7 @@ impl Program {
             return None;
         }
         Some(match self.split_object(n) {
-            Some(o) if outcome => format!("accesses `{}`", o.region()),
+            Some(o) if outcome => o.reached(),
             _ => String::new(),
         })
     }

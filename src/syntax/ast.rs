@@ -166,6 +166,26 @@ pub enum CType {
     /// A `struct` by its tag (an anonymous one gets a tag of its own), or a
     /// union: its tag starts with [`UNION`].
     Struct(String),
+    /// A function type; a value of it exists only as a pointer
+    /// (`Ptr(Func(..))`, a function pointer: docs/cimple.md).
+    Func(Box<FnType>),
+}
+
+/// A function's type: what it returns and its parameters' types (`None`
+/// when they are not given, `int (*p)()`, compatible with any).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FnType {
+    pub ret: CType,
+    pub params: Option<Vec<CType>>,
+}
+
+impl FnType {
+    /// Whether a function of type `self` may be called through a pointer
+    /// to `to` (C11 6.7.6.3p15, with unspecified parameters compatible
+    /// with any).
+    pub fn compatible(&self, to: &FnType) -> bool {
+        self.ret == to.ret && (self.params.is_none() || to.params.is_none() || self.params == to.params)
+    }
 }
 
 /// How a union's tag starts (`union u`): its members share one storage.
@@ -194,9 +214,23 @@ impl CType {
         match self {
             CType::Void => "void".into(),
             CType::Int(t) => t.c_name().into(),
-            CType::Ptr(t) => format!("{} *", t.c_name()),
+            CType::Ptr(t) => match &**t {
+                CType::Func(f) => format!("{} (*)({})", f.ret.c_name(), f.params_c_name()),
+                t => format!("{} *", t.c_name()),
+            },
+            CType::Func(f) => format!("{} ({})", f.ret.c_name(), f.params_c_name()),
             CType::Struct(tag) if tag.starts_with(UNION) => tag.clone(),
             CType::Struct(tag) => format!("struct {tag}"),
+        }
+    }
+}
+
+impl FnType {
+    fn params_c_name(&self) -> String {
+        match &self.params {
+            None => String::new(),
+            Some(ps) if ps.is_empty() => "void".into(),
+            Some(ps) => ps.iter().map(CType::c_name).collect::<Vec<_>>().join(", "),
         }
     }
 }
@@ -470,6 +504,9 @@ pub enum ExprKind {
     Var(Ident),
     Index(Ident, Box<Expr>),
     Call(Ident, Vec<Expr>),
+    /// A call through a function pointer (`p(x)`, `(*p)(x)`, `s->cb(x)`,
+    /// `tab[i](x)`): the callee is an expression of pointer-to-function type.
+    CallPtr(Box<Expr>, Vec<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),

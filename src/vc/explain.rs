@@ -242,7 +242,7 @@ pub fn label(p: &Program, a: &Analysis, gc: &Gc, path: &[usize], pos: usize, ind
                 Some(obj) => mk(
                     "access",
                     line,
-                    format!("`{text}` at line {line} accesses `{}`", obj.region()),
+                    format!("`{text}` at line {line} {}", obj.reached()),
                     Role::Code,
                 ),
                 None => mk(

@@ -319,6 +319,10 @@ pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[In
                 SiteKind::DivByZero => ("div_by_zero", format!("possible division by zero: `{t}`")),
                 SiteKind::Overflow => ("overflow", format!("possible signed overflow: `{t}`")),
                 SiteKind::Shift => ("shift", format!("possible undefined shift: `{t}`")),
+                SiteKind::Deref if p.memory.is_fn_call(site.span) => (
+                    "deref",
+                    format!("possible call through an invalid function pointer: `{t}`"),
+                ),
                 SiteKind::Deref => ("deref", format!("possible invalid pointer access: `{t}`")),
                 SiteKind::Limit if site.past_elements() => (
                     "limit",

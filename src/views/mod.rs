@@ -90,6 +90,9 @@ pub fn describe_site(p: &Program, site: SiteId) -> String {
         SiteKind::DivByZero => format!("division by zero in `{text}`"),
         SiteKind::Overflow => format!("signed overflow in `{text}`"),
         SiteKind::Shift => format!("undefined shift in `{text}`"),
+        SiteKind::Deref if p.memory.is_fn_call(s.span) => {
+            format!("call through an invalid function pointer (null, or not a function of its type) in `{text}`")
+        }
         SiteKind::Deref => format!("invalid pointer access in `{text}`"),
         SiteKind::Limit if s.past_elements() => {
             format!("access past the elements the model holds (--param-elems) in `{text}`")

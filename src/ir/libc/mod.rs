@@ -275,6 +275,15 @@ impl walk::Visit for Calls<'_, '_> {
             return;
         };
         let name = id.name.clone();
+        if matches!(self.scope.get(&name), Some(CType::Func(_))) {
+            // A call through a function pointer variable (`crate::ir::mem`).
+            let callee = Expr {
+                kind: K::Var(id.clone()),
+                span: id.span,
+            };
+            e.kind = K::CallPtr(Box::new(callee), std::mem::take(args));
+            return;
+        }
         if self.l.defined.contains(&name)
             || crate::ir::lower::is_builtin(&name)
             || crate::ir::mem::is_heap_function(&name)

@@ -88,6 +88,10 @@ fn expr(e: &mut Expr, v: &mut dyn Visit) {
             args.iter_mut().for_each(|a| expr(a, v));
             v.call(e);
         }
+        K::CallPtr(f, args) => {
+            expr(f, v);
+            args.iter_mut().for_each(|a| expr(a, v));
+        }
         K::Unary(_, a)
         | K::Cast(_, a)
         | K::Deref(a)

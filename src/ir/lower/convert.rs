@@ -131,9 +131,13 @@ impl Cx<'_> {
             AK::SizeOf(_) | AK::SizeOfType(_) => IntType::UInt,
             AK::Offset(..) => IntType::Int,
             // Removed by `crate::mem` before lowering.
-            AK::Deref(_) | AK::AddrOf(_) | AK::Member(..) | AK::IndexOf(..) | AK::PtrCast(..) | AK::InitList(_) => {
-                IntType::Int
-            }
+            AK::Deref(_)
+            | AK::AddrOf(_)
+            | AK::Member(..)
+            | AK::IndexOf(..)
+            | AK::PtrCast(..)
+            | AK::InitList(_)
+            | AK::CallPtr(..) => IntType::Int,
             AK::StmtExpr(b) | AK::Access(b) => match b.stmts.last().map(|s| &s.kind) {
                 Some(StmtKind::Expr(e)) => match &e.kind {
                     // A local of the block: its declared type.

@@ -430,6 +430,7 @@ impl Cx<'_> {
             | AK::IndexOf(..)
             | AK::PtrCast(..)
             | AK::InitList(_)
+            | AK::CallPtr(..)
             | AK::SizeOfType(_) => {
                 // What `crate::ir::mem` leaves is what it could not remove
                 // (reported there).

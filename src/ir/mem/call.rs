@@ -8,6 +8,11 @@ use crate::syntax::ast::{Expr, ExprKind, Ident};
 
 impl Mem {
     pub(super) fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span) -> Val {
+        if self.lookup(&name.name).is_some() {
+            // A variable: a function pointer.
+            let callee = mk(ExprKind::Var(name.clone()), name.span);
+            return self.call_ptr(&callee, args, span);
+        }
         let mut v = self.call_plain(name, args, span);
         if name.name == "exit" && !self.sigs.contains_key(&name.name) {
             // Its leaks are checked before the call ends the run.
@@ -119,15 +124,61 @@ fn is_null(e: &ast::Expr) -> bool {
     }
 }
 
-/// Functions that can call themselves (directly or through others).
+/// Functions that can call themselves (directly or through others; a
+/// call through a function pointer may call any function used as a value).
 pub(super) fn recursive_functions(p: &ast::Program) -> HashSet<String> {
+    let defined: HashSet<&str> = p
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            ast::Item::Function(f) => Some(f.name.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut taken = Vec::new();
     let mut calls: HashMap<String, Vec<String>> = HashMap::new();
+    let mut through = Vec::new();
     for it in &p.items {
         if let ast::Item::Function(f) = it {
             let mut out = Vec::new();
             crate::ir::lower::block_calls(&f.body, &mut out);
-            calls.insert(f.name.name.clone(), out.into_iter().map(|i| i.name).collect());
+            let mut out: Vec<String> = out.into_iter().map(|i| i.name).collect();
+            crate::ir::lower::block_exprs(&f.body, &mut |e| match &e.kind {
+                ExprKind::Var(id) if defined.contains(id.name.as_str()) => taken.push(id.name.clone()),
+                ExprKind::CallPtr(..) => through.push(f.name.name.clone()),
+                _ => {}
+            });
+            // A call of a variable (a function pointer parameter or local).
+            if out.iter().any(|c| !defined.contains(c.as_str())) {
+                through.push(f.name.name.clone());
+            }
+            out.sort();
+            calls.insert(f.name.name.clone(), out);
         }
+    }
+    // Functions named in global initialisers (tables of them).
+    for it in &p.items {
+        if let ast::Item::Globals(ds) = it {
+            for d in ds {
+                let inits: Vec<&ast::Expr> = match &d.init {
+                    Some(ast::Init::Expr(e)) => vec![e],
+                    Some(ast::Init::List(es, _)) => es.iter().collect(),
+                    None => vec![],
+                };
+                for e in inits {
+                    crate::ir::lower::expr_walk(e, &mut |e| {
+                        if let ExprKind::Var(id) = &e.kind {
+                            if defined.contains(id.name.as_str()) {
+                                taken.push(id.name.clone());
+                            }
+                        }
+                    });
+                }
+            }
+        }
+    }
+    for f in through {
+        calls.entry(f).or_default().extend(taken.iter().cloned());
     }
     let mut rec = HashSet::new();
     for f in calls.keys() {

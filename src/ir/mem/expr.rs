@@ -166,6 +166,9 @@ impl Mem {
                 if id.name == "NULL" {
                     return Self::null(span);
                 }
+                if self.fn_types.contains_key(&id.name) {
+                    return self.fn_value(id, span);
+                }
                 Self::int_val(e.clone())
             }
             ExprKind::Var(_)
@@ -179,6 +182,12 @@ impl Mem {
                 v.pre = pre;
                 v
             }
+            ExprKind::AddrOf(x) if self.names_function(x) => {
+                let ExprKind::Var(id) = &x.kind else {
+                    unreachable!("a function's name")
+                };
+                self.fn_value(id, span)
+            }
             ExprKind::AddrOf(x) => {
                 let (mut pre, loc) = self.lv(x);
                 let mut v = self.address(loc, span);
@@ -187,6 +196,7 @@ impl Mem {
                 v
             }
             ExprKind::Call(name, args) => self.call(name, args, span),
+            ExprKind::CallPtr(f, args) => self.call_ptr(f, args, span),
             ExprKind::Unary(op, x) => {
                 let v = self.rv(x);
                 if let (CType::Ptr(_), UnOp::Not) = (&v.ty, op) {

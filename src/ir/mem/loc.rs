@@ -48,6 +48,11 @@ impl Mem {
                         root: Some(info),
                     },
                 ),
+                None if self.fn_types.contains_key(&id.name) => {
+                    // `*f`: the function, through a pointer to it.
+                    let v = self.fn_value(id, span);
+                    self.through(v, span)
+                }
                 None => {
                     let msg = if self.sigs.contains_key(&id.name) {
                         format!(
@@ -473,7 +478,8 @@ impl Mem {
             Loc::Ptr { ty, len, .. } => (ty.clone(), len.is_some()),
             Loc::Member { of, ty } => return self.read_member(of, *ty, span),
         };
-        if is_array {
+        if is_array || matches!(ty, CType::Func(_)) {
+            // A function designator is a pointer to it, as an array is.
             let mut v = self.address(loc, span);
             v.ty = ty.ptr();
             return v;

@@ -21,6 +21,7 @@ mod arith;
 mod assign;
 mod call;
 mod expr;
+mod fnptr;
 mod heap;
 mod leak;
 mod loc;
@@ -39,7 +40,7 @@ pub use heap::BEYOND_MODEL;
 pub use leak::{Leaks, LEAK};
 use objects::Objects;
 pub use params::PARAM_ELEMS;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use types::Types;
 
 /// The global that carries leaf `path` (`.off`, `.a`) of what `func`
@@ -106,12 +107,14 @@ pub fn eliminate(
     m.setup_annotations(annots, &file.text);
     m.run(p); // discovers the objects
     let taken = std::mem::take(&mut m.found);
+    let functions = std::mem::take(&mut m.fn_taken);
     let sites = std::mem::take(&mut m.heap_sites);
     let life = m.life.found();
     let mut m = Mem::new(p, entry);
     m.life = life;
     m.setup_annotations(annots, &file.text);
     m.setup_objects(taken);
+    m.setup_functions(functions);
     m.setup_heap(sites, file, opts);
     m.leaks = opts.leaks;
     m.setup_params(p, opts);
@@ -123,6 +126,7 @@ pub fn eliminate(
         objects: m.objects.names(),
         accesses: m.accesses.keys().copied().collect(),
         index_at: m.index_at,
+        fn_calls: m.fn_calls,
     };
     // An annotation the walk did not reach (outside any function) is
     // bound as written, and resolving says what is wrong with it.
@@ -139,6 +143,15 @@ pub fn eliminate(
 fn uses_memory(p: &ast::Program, annots: &[crate::syntax::acsl::Annotation]) -> bool {
     let mut uses = false;
     let check_ty = |t: &CType| !t.is_int();
+    // A function used as a value is a function pointer.
+    let functions: HashSet<&str> = p
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            ast::Item::Function(f) => Some(f.name.name.as_str()),
+            _ => None,
+        })
+        .collect();
     for it in &p.items {
         match it {
             ast::Item::Struct(_) => uses = true,
@@ -162,7 +175,9 @@ fn uses_memory(p: &ast::Program, annots: &[crate::syntax::acsl::Annotation]) -> 
                             | AK::PtrCast(..)
                             | AK::SizeOfType(_)
                             | AK::InitList(_)
+                            | AK::CallPtr(..)
                     ) || matches!(&e.kind, AK::Call(n, _) if heap::MODELLED.contains(&n.name.as_str()))
+                        || matches!(&e.kind, AK::Var(n) if functions.contains(n.name.as_str()))
                 });
                 crate::ir::lower::block_decls(&f.body, &mut |d| uses |= check_ty(&d.ctype));
             }
@@ -211,6 +226,12 @@ struct Mem {
     taken: HashSet<usize>,
     objects: Objects,
     sigs: HashMap<String, Sig>,
+    /// Each defined function's type (`fnptr.rs`).
+    fn_types: HashMap<String, ast::FnType>,
+    /// Functions used as values (first pass): they get objects.
+    fn_taken: BTreeSet<String>,
+    /// The spans of calls through function pointers.
+    fn_calls: HashSet<(u32, u32)>,
     globals: HashMap<String, VarInfo>,
     /// How often each name is declared anywhere (to rename taken locals).
     name_uses: HashMap<String, usize>,
@@ -283,6 +304,9 @@ impl Mem {
             taken: HashSet::new(),
             objects: Objects::default(),
             sigs: HashMap::new(),
+            fn_types: HashMap::new(),
+            fn_taken: BTreeSet::new(),
+            fn_calls: HashSet::new(),
             globals: HashMap::new(),
             name_uses: HashMap::new(),
             ordinal: HashMap::new(),
@@ -321,6 +345,13 @@ impl Mem {
             match it {
                 ast::Item::Function(f) => {
                     m.fn_start.insert(f.name.name.clone(), f.span.lo);
+                    let ret = match (&f.ret_mem, f.ret) {
+                        (Some(t), _) => t.clone(),
+                        (None, ast::RetType::Void) => CType::Void,
+                        (None, ast::RetType::Int(t)) => CType::Int(t),
+                    };
+                    let params = Some(f.params.iter().map(|q| q.ctype.clone()).collect());
+                    m.fn_types.insert(f.name.name.clone(), ast::FnType { ret, params });
                     m.sigs.insert(
                         f.name.name.clone(),
                         Sig {
@@ -465,6 +496,12 @@ impl Mem {
         let null = leaves.iter().all(|l| matches!(l.kind, AK::Int(0, _)));
         if a == b || null {
             return;
+        }
+        // Function pointers of compatible types (`int (*)()` and `int (*)(int)`).
+        if let (CType::Func(f), CType::Func(g)) = (&**a, &**b) {
+            if f.compatible(g) {
+                return;
+            }
         }
         match (&**a, &**b) {
             (CType::Void, t) => self.from_void.push((t.clone(), span)),

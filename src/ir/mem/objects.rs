@@ -112,6 +112,7 @@ impl Objects {
             .map(|o| crate::ir::ObjectName {
                 base: o.base.clone(),
                 index_at: o.index_at,
+                function: matches!(o.ty, CType::Func(_)),
             })
             .collect()
     }

@@ -136,6 +136,7 @@ impl Types {
         };
         match ty {
             CType::Void => return Err("a value of type `void`".into()),
+            CType::Func(_) => return Err("a function is not a value (a pointer to it is)".into()),
             CType::Int(t) => out.push(leaf(path.to_string(), *t)),
             CType::Ptr(_) => {
                 out.push(leaf(path.to_string(), IntType::Int));
@@ -177,6 +178,8 @@ impl Types {
         }
         Ok(match ty {
             CType::Void => (1, 1),
+            // gcc's `sizeof` of a function type.
+            CType::Func(_) => (1, 1),
             CType::Int(t) => (t.size(), t.size().min(4)),
             CType::Ptr(_) => (4, 4),
             CType::Struct(tag) if tag.starts_with(ast::UNION) => {

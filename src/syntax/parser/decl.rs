@@ -552,7 +552,17 @@ impl Parser<'_> {
                         None
                     }
                     Shape::Object { array: Some(_), .. } => Some("array typedefs are not modelled yet".to_string()),
-                    Shape::Function { .. } => Some("function typedefs are not modelled yet".to_string()),
+                    Shape::Function { ret_stars, params } => {
+                        let ret = self.decl_type(&specs, ret_stars);
+                        match declarator::function_pointer(ret, vec![declarator::Step::Func(params, false)]) {
+                            Ok(t) => {
+                                self.unmodelled_types.remove(&name.name);
+                                self.typedefs.insert(name.name.clone(), t);
+                                None
+                            }
+                            Err(m) => Some(m),
+                        }
+                    }
                     Shape::NotModelled(m) => Some(m),
                 }
             };

@@ -10,7 +10,8 @@ use super::*;
 pub(super) enum Step {
     Ptr,
     Array(Option<Expr>),
-    Func(ParamList),
+    /// A parameter list, and whether it is `()` (parameters unspecified).
+    Func(ParamList, bool),
 }
 
 /// A parameter list: the parameters (`None` when unspecified or outside
@@ -75,7 +76,8 @@ impl Parser<'_> {
                 self.expect("]", "after the array size")?;
                 steps.push(Step::Array(size));
             } else if self.is("(") {
-                steps.push(Step::Func(self.param_list()?));
+                let unspecified = self.nth(1).is_punct(")");
+                steps.push(Step::Func(self.param_list()?, unspecified));
             } else {
                 break;
             }
@@ -112,8 +114,13 @@ impl Parser<'_> {
         let mut steps = d.steps;
         match steps.first() {
             Some(Step::Array(_)) if param => steps[0] = Step::Ptr,
-            Some(Step::Func(_)) if param => steps.insert(0, Step::Ptr),
+            Some(Step::Func(..)) if param => steps.insert(0, Step::Ptr),
+            // A parameter of a function type named by a typedef.
+            None if param && matches!(base, CType::Func(_)) => steps.push(Step::Ptr),
             _ => {}
+        }
+        if steps.is_empty() && !param && matches!(base, CType::Func(_)) {
+            return Shape::NotModelled("a function declared with a typedef name is not modelled yet".into());
         }
         let is_ptr = |s: &Step| matches!(s, Step::Ptr);
         let (first, rest) = match steps.split_first() {
@@ -133,16 +140,17 @@ impl Parser<'_> {
             }
             return Shape::Object { ctype: t, array: None };
         }
-        let rest_has_func = rest.iter().any(|s| matches!(s, Step::Func(_)));
+        let rest_has_func = rest.iter().any(|s| matches!(s, Step::Func(..)));
+        let rest_has_array = rest.iter().any(|s| matches!(s, Step::Array(_)));
         let msg = match first {
-            Step::Func(_) if rest_ptrs => {
+            Step::Func(..) if rest_ptrs => {
                 let n = steps.len() - 1;
-                let Some(Step::Func(params)) = steps.into_iter().next() else {
+                let Some(Step::Func(params, _)) = steps.into_iter().next() else {
                     unreachable!("the first step is a function")
                 };
                 return Shape::Function { ret_stars: n, params };
             }
-            Step::Func(_) => "functions returning arrays or function pointers are not modelled yet",
+            Step::Func(..) => "functions returning arrays or function pointers are not modelled yet",
             Step::Array(_) if rest_ptrs => {
                 let n = rest.len();
                 let Some(Step::Array(size)) = steps.into_iter().next() else {
@@ -157,7 +165,20 @@ impl Parser<'_> {
                     array: Some(size),
                 };
             }
-            _ if rest_has_func => "function pointers are not modelled yet",
+            Step::Ptr | Step::Array(_) if rest_has_func && !rest_has_array => {
+                let array = match steps.remove(0) {
+                    Step::Array(size) => Some(size),
+                    s => {
+                        steps.insert(0, s);
+                        None
+                    }
+                };
+                return match function_pointer(base, steps) {
+                    Ok(ctype) => Shape::Object { ctype, array },
+                    Err(msg) => Shape::NotModelled(msg),
+                };
+            }
+            _ if rest_has_func => "arrays of functions or in function types are not modelled yet",
             Step::Ptr if param => "multi-dimensional array parameters are not modelled yet",
             Step::Array(_) => "multi-dimensional arrays are not modelled yet",
             Step::Ptr => "pointers to arrays are not modelled yet",
@@ -174,4 +195,30 @@ impl Parser<'_> {
         let issues = std::mem::replace(&mut self.in_function, saved).unwrap_or_default();
         Ok((specs?, issues))
     }
+}
+
+/// The type `steps` (pointers and functions, read from the name outwards)
+/// make of `base`: `(*fp)(int)` on `int` is `int (*)(int)`.
+pub(super) fn function_pointer(base: CType, steps: Vec<Step>) -> Result<CType, String> {
+    let mut t = base;
+    for s in steps.into_iter().rev() {
+        t = match s {
+            Step::Ptr => t.ptr(),
+            Step::Func((params, issues), unspecified) => {
+                if let Some((_, why)) = issues.into_iter().next() {
+                    return Err(why);
+                }
+                if matches!(t, CType::Func(_)) {
+                    return Err("a function cannot return a function".into());
+                }
+                let params = match (params, unspecified) {
+                    (_, true) | (None, _) => None,
+                    (Some(ps), false) => Some(ps.into_iter().map(|q| q.ctype).collect()),
+                };
+                CType::Func(Box::new(FnType { ret: t, params }))
+            }
+            Step::Array(_) => return Err("arrays of function pointers inside other types are not modelled yet".into()),
+        };
+    }
+    Ok(t)
 }

@@ -267,7 +267,7 @@ impl Parser<'_> {
                     },
                 };
             } else if self.is("(") {
-                let open = self.bump();
+                self.bump();
                 let mut args = Vec::new();
                 if !self.is(")") {
                     loop {
@@ -284,13 +284,10 @@ impl Parser<'_> {
                         kind: ExprKind::Call(name, args),
                         span,
                     },
-                    _ => {
-                        self.unsupported(
-                            open.span,
-                            "calls through expressions (function pointers) are not part of Cimple",
-                        );
-                        e
-                    }
+                    _ => Expr {
+                        kind: ExprKind::CallPtr(Box::new(e), args),
+                        span,
+                    },
                 };
             } else if self.is(".") || self.is("->") {
                 let arrow = self.bump().is_punct("->");
