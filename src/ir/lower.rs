@@ -82,6 +82,9 @@ enum Builtin {
     /// `crate::ir::mem::LEAK(k)`: a run ends with object `k` leaked (a
     /// `leak` error).
     Leak,
+    /// `crate::ir::dims::INDEX(i, n)`: `i`, a `bounds` error unless
+    /// `0 <= i < n` (an index of an array of arrays).
+    Index,
 }
 
 /// Whether `name` is one of Cimple's builtins (`assert`, `__VERIFIER_nondet_int`, ...).
@@ -100,6 +103,7 @@ fn builtin(name: &str) -> Option<Builtin> {
         super::mem::HAVOC => Builtin::Havoc,
         super::mem::BEYOND_MODEL => Builtin::BeyondModel,
         super::mem::LEAK => Builtin::Leak,
+        super::dims::INDEX => Builtin::Index,
         _ => {
             let suffix = name.strip_prefix("__VERIFIER_nondet_")?;
             Builtin::Nondet(match suffix {

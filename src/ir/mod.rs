@@ -14,6 +14,7 @@
 pub mod bits;
 pub mod cond;
 pub mod contract;
+pub mod dims;
 pub mod libc;
 pub mod lower;
 pub mod mem;

@@ -82,6 +82,7 @@ impl Cx<'_> {
                 self.emit(fl, NodeKind::Error { site }, span);
                 None
             }
+            Builtin::Index => self.index_check(fl, name, args, span),
             Builtin::Stop => {
                 for a in args {
                     self.value(fl, a);
@@ -122,5 +123,43 @@ impl Cx<'_> {
                 Some(e)
             }
         }
+    }
+
+    /// `INDEX(i, n)`: `i` evaluated once, checked `0 <= i < n` (a `bounds`
+    /// site at the access), then its value.
+    fn index_check(&mut self, fl: &mut FnLower, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        if !self.check_arity(name, args.len(), 2) {
+            return None;
+        }
+        let i = self.value(fl, &args[0]);
+        let i = if matches!(i.kind, ExprKind::Const(_) | ExprKind::Var(_)) {
+            i
+        } else {
+            self.snapshot(fl, i, args[0].span)
+        };
+        let n = self.value(fl, &args[1]);
+        let zero = Expr {
+            kind: ExprKind::Const(0),
+            span,
+        };
+        let site = self.new_site(SiteKind::Bounds, span, fl.pid, None);
+        let low = Atom {
+            lhs: i.clone(),
+            op: RelOp::Ge,
+            rhs: zero,
+        };
+        let (t, mut f) = self.emit_branch(fl, Cond::Atom(low), span);
+        fl.open = t;
+        let high = Atom {
+            lhs: i.clone(),
+            op: RelOp::Lt,
+            rhs: n,
+        };
+        let (t, f2) = self.emit_branch(fl, Cond::Atom(high), span);
+        f.extend(f2);
+        fl.open = f;
+        self.emit(fl, NodeKind::Error { site }, span);
+        fl.open = t;
+        Some(i)
     }
 }
