@@ -649,3 +649,63 @@ fn generated_list_programs_agree_with_gcc_and_asan() {
     }
     eprintln!("{bad} of {n} list programs go wrong on some input; {decided} checked programs decided");
 }
+
+#[path = "support/array_gen.rs"]
+mod array_gen;
+
+/// Generated programs with arrays of arrays (`support/array_gen.rs`): the
+/// interpreter computes gcc's `out` on each input, and stops with a bounds
+/// error exactly where UBSan's `-fsanitize=bounds` stops gcc's build (an
+/// index past its dimension, inside the object); `check` is unsafe on such
+/// a program's bounds, and otherwise agrees with every run on `out`.
+#[test]
+fn generated_array_of_array_programs_agree_with_gcc_and_every_verdict() {
+    let n = std::env::var("FOCUSCHECK_MEM_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(PROGRAMS);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut stopped = 0;
+    for seed in 0..n {
+        let (text, oob) = array_gen::program(seed);
+        let name = format!("a{seed}");
+        if !oob {
+            let want = interpreter_agrees(dir.path(), &name, seed, &text, 40);
+            if seed % 4 == 0 {
+                engines_agree(dir.path(), &name, seed, &text, &want, false);
+                // No run leaves a dimension: no bounds condition is unsafe.
+                let f = dir.path().join(format!("{name}.fc.c"));
+                let (_, out) = focuscheck(&["check", "--timeout", "60", f.to_str().expect("utf-8")]);
+                assert!(out.contains(" 0 unsafe"), "seed {seed}:\n{out}\n{text}");
+            }
+            continue;
+        }
+        let file = dir.path().join(format!("{name}.fc.c"));
+        std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
+        let f = file.to_str().expect("utf-8 path");
+        for (input, gcc) in sanitized_gcc::runs(dir.path(), &name, &text).into_iter().enumerate() {
+            let choices = format!("{input}{}", ",1".repeat(40));
+            let (_, ran) = focuscheck(&["run", "--choices", &choices, f]);
+            match gcc {
+                Ok(want) => assert_eq!(run_out(&ran), Some(want), "seed {seed}, input {input}:\n{ran}\n{text}"),
+                Err(e) => {
+                    stopped += 1;
+                    assert!(
+                        e.contains("out of bounds for type"),
+                        "seed {seed}, input {input}: {e}\n{text}"
+                    );
+                    assert!(
+                        ran.contains("index out of bounds in `g2[0]["),
+                        "seed {seed}, input {input}: gcc stops at the index, the interpreter:\n{ran}\n{text}"
+                    );
+                }
+            }
+        }
+        let (_, out) = focuscheck(&["check", "--timeout", "60", f]);
+        assert!(
+            out.contains("unsafe: array bounds in `g2[0]["),
+            "seed {seed}:\n{out}\n{text}"
+        );
+    }
+    assert!(stopped > 0, "no program went out of a dimension");
+}
