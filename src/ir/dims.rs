@@ -19,6 +19,9 @@ use std::collections::HashMap;
 
 /// `INDEX(i, n)`: the value of `i`, a `bounds` error unless `0 <= i < n`.
 pub const INDEX: &str = "__focuscheck_index";
+/// `VLA(n, most)`: a `bounds` error unless `n > 0`, a `limit` site unless
+/// `n <= most`.
+pub const VLA: &str = "__focuscheck_vla";
 
 /// What a name declared with inner dimensions is.
 #[derive(Clone)]
@@ -28,20 +31,31 @@ struct Dims {
     inner: Vec<Expr>,
 }
 
-/// The program with its arrays of arrays flat; `None` when it has none.
-pub fn flatten(p: &ast::Program, diags: &mut Vec<Diag>) -> Option<ast::Program> {
-    if p.dims.is_empty() {
-        return None;
-    }
+/// The program with its arrays of arrays and variable-length arrays flat
+/// (a variable-length array an object of `vla_elems` elements); `None`
+/// when it has none.
+pub fn flatten(p: &ast::Program, vla_elems: u32, diags: &mut Vec<Diag>) -> Option<ast::Program> {
     let mut f = Flatten {
         declared: p.dims.iter().map(|d| (d.name, d)).collect(),
         scopes: vec![HashMap::new()],
+        const_globals: HashMap::new(),
+        vla_elems,
+        changed: false,
         diags,
     };
     let mut items = p.items.clone();
     for item in &mut items {
         match item {
-            ast::Item::Globals(ds) => ds.iter_mut().for_each(|d| f.decl(d)),
+            ast::Item::Globals(ds) => {
+                for d in ds {
+                    f.decl(d, None);
+                    if let (true, Some(Init::Expr(e))) = (d.is_const, &d.init) {
+                        if let Some(v) = const_eval(e) {
+                            f.const_globals.insert(d.name.name.clone(), v);
+                        }
+                    }
+                }
+            }
             ast::Item::Function(func) => {
                 f.scopes.push(HashMap::new());
                 for param in &func.params {
@@ -59,7 +73,7 @@ pub fn flatten(p: &ast::Program, diags: &mut Vec<Diag>) -> Option<ast::Program> 
             _ => {}
         }
     }
-    Some(ast::Program {
+    f.changed.then_some(ast::Program {
         items,
         dims: Vec::new(),
     })
@@ -70,6 +84,12 @@ struct Flatten<'a> {
     /// Names in scope, innermost last: `None` for a name declared without
     /// inner dimensions (it hides an outer one).
     scopes: Vec<HashMap<String, Option<Dims>>>,
+    /// File-scope `const int`s with a constant value: sizes in C's eyes
+    /// only inside a variable-length array, constants to `crate::ir::lower`.
+    const_globals: HashMap<String, i64>,
+    vla_elems: u32,
+    /// Whether any declaration had dimensions to flatten.
+    changed: bool,
     diags: &'a mut Vec<Diag>,
 }
 
@@ -110,17 +130,74 @@ impl Flatten<'_> {
             .push(Diag::error(Class::Unsupported, span, msg).with_label("not modelled yet"));
     }
 
+    /// A block; a declaration with a variable-length array among its
+    /// declarators is split, one statement per declarator, so that the
+    /// statements evaluating its sizes come right before it.
     fn block(&mut self, b: &mut ast::Block) {
         self.scopes.push(HashMap::new());
-        b.stmts.iter_mut().for_each(|s| self.stmt(s));
+        let mut out = Vec::with_capacity(b.stmts.len());
+        for mut s in std::mem::take(&mut b.stmts) {
+            let StmtKind::Decl(ds) = &mut s.kind else {
+                self.stmt(&mut s);
+                out.push(s);
+                continue;
+            };
+            let mut split = Vec::new();
+            let mut any_vla = false;
+            for mut d in std::mem::take(ds) {
+                let mut pre = Vec::new();
+                self.decl(&mut d, Some(&mut pre));
+                any_vla |= !pre.is_empty();
+                split.extend(pre);
+                split.push(Stmt {
+                    kind: StmtKind::Decl(vec![d]),
+                    span: s.span,
+                });
+            }
+            if any_vla {
+                out.extend(split);
+            } else {
+                let ds = split.into_iter().flat_map(|x| match x.kind {
+                    StmtKind::Decl(ds) => ds,
+                    _ => Vec::new(),
+                });
+                s.kind = StmtKind::Decl(ds.collect());
+                out.push(s);
+            }
+        }
+        b.stmts = out;
         self.scopes.pop();
     }
 
-    fn decl(&mut self, d: &mut ast::VarDecl) {
+    /// A size that names a file-scope `const int` (not hidden): its value.
+    fn resolve_const(&self, e: &mut Expr) {
+        if let AK::Var(n) = &e.kind {
+            let scope = self.scopes.iter().rposition(|s| s.contains_key(&n.name));
+            if let (Some(0) | None, Some(&v)) = (scope, self.const_globals.get(&n.name)) {
+                *e = int(v, e.span);
+            }
+        }
+    }
+
+    /// A declaration; `pre` (inside a function body) receives what a
+    /// variable-length array makes before it.
+    fn decl(&mut self, d: &mut ast::VarDecl, pre: Option<&mut Vec<Stmt>>) {
         if let Some(a) = &mut d.array {
             self.expr(a, false);
         }
         let dims = self.declared.get(&d.name.span).map(|x| (x.inner.clone(), x.open));
+        let variable = |e: &Expr| const_eval(e).is_none();
+        let is_vla = pre.is_some()
+            && d.array.is_some()
+            && d.array.iter().chain(dims.iter().flat_map(|x| &x.0)).any(|e| {
+                let mut e = e.clone();
+                self.resolve_const(&mut e);
+                variable(&e)
+            });
+        if is_vla {
+            self.vla(d, dims.map(|x| x.0).unwrap_or_default(), pre.expect("in a body"));
+            return;
+        }
         let Some((mut inner, open)) = dims else {
             match &mut d.init {
                 Some(Init::Expr(e)) => self.expr(e, true),
@@ -133,7 +210,14 @@ impl Flatten<'_> {
                 .insert(d.name.name.clone(), None);
             return;
         };
-        inner.iter_mut().for_each(|x| self.expr(x, false));
+        self.changed = true;
+        inner.iter_mut().for_each(|x| {
+            self.expr(x, false);
+            self.resolve_const(x);
+        });
+        if let Some(a) = &mut d.array {
+            self.resolve_const(a);
+        }
         let span = d.name.span;
         match &mut d.init {
             Some(Init::Expr(e)) => self.expr(e, true),
@@ -154,6 +238,81 @@ impl Flatten<'_> {
             .last_mut()
             .expect("a scope")
             .insert(d.name.name.clone(), Some(dims));
+    }
+
+    /// A variable-length array `T a[e0][e1]` (C11 6.7.6.2): each size
+    /// evaluated once into a `long long` of its own, checked positive (a
+    /// `bounds` error) and, multiplied, at most `--vla-elems` (a `limit`
+    /// site); the array an object of `--vla-elems` elements whose
+    /// dimensions are those values.
+    fn vla(&mut self, d: &mut ast::VarDecl, mut inner: Vec<Expr>, pre: &mut Vec<Stmt>) {
+        self.changed = true;
+        if d.is_static || d.init.is_some() {
+            let what = if d.is_static { "`static`" } else { "initialised" };
+            let msg = format!("variable-length array `{}` {what} (not allowed in C)", d.name.name);
+            self.diags
+                .push(Diag::error(Class::Semantic, d.name.span, msg).with_label("a variable size"));
+            return;
+        }
+        let mut sizes = vec![d.array.take().expect("an array")];
+        inner.iter_mut().for_each(|x| self.expr(x, false));
+        sizes.extend(inner);
+        let most = int(i64::from(self.vla_elems), d.name.span);
+        let mut lens = Vec::new();
+        let mut total: Option<Expr> = None;
+        for (k, size) in sizes.into_iter().enumerate() {
+            let span = size.span;
+            // The checks are the size's, where it is written.
+            let at = span;
+            let name = Ident {
+                name: format!("__vla{k}_{}", d.name.name),
+                span,
+            };
+            pre.push(Stmt {
+                kind: StmtKind::Decl(vec![ast::VarDecl {
+                    ty: IntType::LongLong,
+                    ctype: CType::Int(IntType::LongLong),
+                    name: name.clone(),
+                    array: None,
+                    init: Some(Init::Expr(size)),
+                    span,
+                    is_static: false,
+                    is_const: false,
+                    arbitrary: false,
+                }]),
+                span,
+            });
+            self.scopes.last_mut().expect("a scope").insert(name.name.clone(), None);
+            let len = mk(AK::Var(name), span);
+            let check = |n: Expr| Stmt {
+                kind: StmtKind::Expr(mk(
+                    AK::Call(
+                        Ident {
+                            name: VLA.into(),
+                            span: at,
+                        },
+                        vec![n, most.clone()],
+                    ),
+                    at,
+                )),
+                span: at,
+            };
+            pre.push(check(len.clone()));
+            if let Some(t) = total.take() {
+                let t = bin(BinOp::Mul, t, len.clone());
+                pre.push(check(t.clone()));
+                total = Some(t);
+            } else {
+                total = Some(len.clone());
+            }
+            lens.push(len);
+        }
+        d.array = Some(most);
+        let first = Some(lens.remove(0));
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .insert(d.name.name.clone(), Some(Dims { first, inner: lens }));
     }
 
     /// A nested initialiser `{{1, 2}, {3}}` as the flat list C makes of it
@@ -195,7 +354,7 @@ impl Flatten<'_> {
 
     fn stmt(&mut self, s: &mut Stmt) {
         match &mut s.kind {
-            StmtKind::Decl(ds) => ds.iter_mut().for_each(|d| self.decl(d)),
+            StmtKind::Decl(ds) => ds.iter_mut().for_each(|d| self.decl(d, None)),
             StmtKind::Expr(e) | StmtKind::Switch(e, _) | StmtKind::Case(e, _) => {
                 self.expr(e, false);
                 if let StmtKind::Switch(_, b) | StmtKind::Case(_, b) = &mut s.kind {
@@ -315,7 +474,8 @@ impl Flatten<'_> {
         let rest = if idx.len() > n { idx.split_off(n) } else { Vec::new() };
         let m = idx.len();
         if m == 0 {
-            if !bare {
+            // A one-dimensional (variable-length) array decays as any array.
+            if !bare && n > 1 {
                 let what = if dims.first.is_some() {
                     "an array of arrays"
                 } else {
@@ -390,7 +550,20 @@ impl Flatten<'_> {
         );
         let n = dims.inner.len() + 1;
         match idx.len() {
-            0 => dims.first.as_ref().map(|_| mk(AK::SizeOf(Box::new(x.clone())), span)),
+            0 => dims.first.as_ref().map(|first| {
+                if std::iter::once(first)
+                    .chain(&dims.inner)
+                    .all(|e| const_eval(e).is_some())
+                {
+                    mk(AK::SizeOf(Box::new(x.clone())), span)
+                } else {
+                    bin(
+                        BinOp::Mul,
+                        bin(BinOp::Mul, elem.clone(), first.clone()),
+                        product(&dims.inner, span),
+                    )
+                }
+            }),
             m if m >= n => Some(elem),
             m => Some(bin(BinOp::Mul, elem, product(&dims.inner[m - 1..], span))),
         }

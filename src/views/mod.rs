@@ -46,6 +46,9 @@ pub fn describe_site(p: &Program, site: SiteId) -> String {
         SiteKind::Overflow => format!("signed overflow in `{text}`"),
         SiteKind::Shift => format!("undefined shift in `{text}`"),
         SiteKind::Deref => format!("invalid pointer access in `{text}`"),
+        SiteKind::Limit if s.vla => {
+            format!("variable-length array larger than the model holds (--vla-elems) in `{text}`")
+        }
         SiteKind::Limit if s.past_elements() => {
             format!("access past the elements the model holds (--param-elems) in `{text}`")
         }

@@ -4,7 +4,11 @@
 //! arrays passed as `int m[][C]` and `int (*m)[C]`, pointers to rows,
 //! `sizeof` of arrays and rows, indices computed from the input, and
 //! (some seeds) an index that leaves its dimension, but not the object,
-//! on one input: an error in C that gcc's `-fsanitize=bounds` stops at.
+//! on one input: an error in C that gcc's `-fsanitize=bounds` stops at;
+//! variable-length arrays `v[n]`, `w[n][C]` sized from the input (their
+//! size changed after the declaration, their rows passed, `sizeof`), and
+//! (other seeds) one of size `in`, which input 0 makes 0: an error in C
+//! that `-fsanitize=vla-bound` stops at.
 //!
 //! Each program reads one input `in` in `0..=2` and ends by storing what it
 //! computed in `int out[4]`; `main` is left open for the caller to close.
@@ -13,9 +17,8 @@
 
 use std::fmt::Write as _;
 
-#[path = "xorshift.rs"]
-mod xorshift;
-use xorshift::Rng;
+// The includer has `support/xorshift.rs` as `xorshift`.
+use super::xorshift::Rng;
 
 /// The sizes of a program's arrays.
 struct Sizes {
@@ -25,9 +28,18 @@ struct Sizes {
     lc: u64,
 }
 
-/// Program `seed`; `oob` says whether one of its accesses leaves its
-/// dimension on input 2 (the caller expects a bounds error there).
-pub fn program(seed: u64) -> (String, bool) {
+/// What goes wrong in a program, on one input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bug {
+    None,
+    /// `g2[0][C - 2 + in]`: past its dimension on input 2.
+    Index,
+    /// `int z[in]`: size 0 on input 0.
+    VlaSize,
+}
+
+/// Program `seed` and what goes wrong in it.
+pub fn program(seed: u64) -> (String, Bug) {
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let z = Sizes {
         r: 1 + r.below(3),
@@ -49,7 +61,8 @@ pub fn program(seed: u64) -> (String, bool) {
         "int rsum(int *row, int n) {{ int t = 0; for (int k = 0; k < n; k++) t = t * 3 + row[k]; return t; }}\n\
          int msum(int m[][{cc}], int rows) {{ int t = 0; for (int i = 0; i < rows; i++) for (int j = 0; j < {cc}; j++) t += m[i][j] * (i + 2 * j + 1); return t; }}\n\
          void mset(int (*m)[{cc}], int i, int j, int v) {{ m[i][j] = v; }}\n\
-         int count(void) {{ static int seen[2][2]; seen[1][0] += 1; return seen[1][0]; }}"
+         int count(void) {{ static int seen[2][2]; seen[1][0] += 1; return seen[1][0]; }}\n\
+         int msum_vla(int rows, int m[][{lc}]) {{ int t = 0; for (int i = 0; i < rows; i++) t += m[i][{lc} - 1] * (i + 1); return t; }}"
     );
     s.push_str("int main(void) {\n  int in = __VERIFIER_nondet_int();\n  __VERIFIER_assume(0 <= in && in <= 2);\n");
     if r.below(2) == 0 {
@@ -61,11 +74,29 @@ pub fn program(seed: u64) -> (String, bool) {
         );
     }
     s.push_str("  char str[2][4] = {\"ab\", \"xyz\"};\n  int acc = 0;\n");
-    let oob = seed % 5 == 3;
+    let bug = match seed % 5 {
+        3 => Bug::Index,
+        4 => Bug::VlaSize,
+        _ => Bug::None,
+    };
+    // `v` and `w` only where nothing goes wrong: they make `check` slow.
+    let vlas = bug == Bug::None;
+    let _ = writeln!(
+        s,
+        "  int n = 1 + in % 2 + {};\n  int v[{vl}], w[{vl}][{lc}];\n  n = n + 5;\n  for (int i = 0; i < n - 5; i++) {{ v[i] = i * 2 - in; for (int j = 0; j < {lc}; j++) w[i][j] = i + j * in; }}",
+        r.below(3),
+        vl = if vlas { "n" } else { "4" }
+    );
     for _ in 0..(5 + r.below(8)) {
         let _ = writeln!(s, "  {}", statement(&mut r, &z));
     }
-    if oob {
+    for _ in 0..(1 + r.below(3)) {
+        let _ = writeln!(s, "  {}", vla_statement(&mut r, lc));
+    }
+    if bug == Bug::VlaSize {
+        s.push_str("  int z[in];\n  z[0] = 3;\n  acc += z[0] + (int)sizeof z;\n");
+    }
+    if bug == Bug::Index {
         // On input 2 the column is `cc`: inside `g2` when it has another
         // row, outside its dimension always.
         let _ = writeln!(s, "  acc += g2[0][{cc} - 2 + in];");
@@ -81,7 +112,20 @@ pub fn program(seed: u64) -> (String, bool) {
         lr - 1
     );
     s.push_str("  out[3] = gp[0][1].x + gp[1][0].y * 3 + gp[1][1].x * 7 + g2[0][1] - l[1][0];\n");
-    (s, oob)
+    s.push_str("  out[3] += rsum(v, n - 5) * 11 + (int)sizeof v * 13 + (int)sizeof w + (int)sizeof w[0] * 3;\n");
+    (s, bug)
+}
+
+/// A statement on `v[n]` and `w[n][lc]` (`n - 5` their size by now).
+fn vla_statement(r: &mut Rng, lc: u64) -> String {
+    let i: &str = r.pick(&["0", "in % (n - 5)", "n - 6", "(n - 5) / 2"]);
+    let j = format!("{}", r.below(lc));
+    match r.below(4) {
+        0 => format!("v[{i}] += w[{i}][{j}] + in;"),
+        1 => format!("w[{i}][{j}] = v[{i}] * 3 - acc % 7;"),
+        2 => format!("acc += rsum(w[{i}], {lc}) + msum_vla(n - 5, w);"),
+        _ => format!("{{ int *vp = v; vp[{i}] -= 2; acc += v[{i}]; }}"),
+    }
 }
 
 /// `{{...}, {...}}` for `rows` x `cols`, some rows and elements left out.

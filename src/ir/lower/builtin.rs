@@ -21,7 +21,7 @@ impl Cx<'_> {
             Some(p) if !builtin_always(&name.name) => self.proc_list[p.index()].ret == ast::RetType::Void,
             _ => matches!(
                 self.builtin_for(name),
-                Some(Builtin::ReachError | Builtin::Stop | Builtin::Assert | Builtin::Assume)
+                Some(Builtin::ReachError | Builtin::Stop | Builtin::Assert | Builtin::Assume | Builtin::Vla)
             ),
         }
     }
@@ -83,6 +83,10 @@ impl Cx<'_> {
                 None
             }
             Builtin::Index => self.index_check(fl, name, args, span),
+            Builtin::Vla => {
+                self.vla_check(fl, name, args, span);
+                None
+            }
             Builtin::Stop => {
                 for a in args {
                     self.value(fl, a);
@@ -161,5 +165,40 @@ impl Cx<'_> {
         self.emit(fl, NodeKind::Error { site }, span);
         fl.open = t;
         Some(i)
+    }
+
+    /// `VLA(n, most)`: a `bounds` error unless `0 < n`, then a `limit`
+    /// site unless `n <= most`.
+    fn vla_check(&mut self, fl: &mut FnLower, name: &ast::Ident, args: &[ast::Expr], span: Span) {
+        if !self.check_arity(name, args.len(), 2) {
+            return;
+        }
+        let n = self.value(fl, &args[0]);
+        let most = self.value(fl, &args[1]);
+        let zero = Expr {
+            kind: ExprKind::Const(0),
+            span,
+        };
+        let positive = Atom {
+            lhs: n.clone(),
+            op: RelOp::Gt,
+            rhs: zero,
+        };
+        let (t, f) = self.emit_branch(fl, Cond::Atom(positive), span);
+        fl.open = f;
+        let site = self.new_site(SiteKind::Bounds, span, fl.pid, None);
+        self.emit(fl, NodeKind::Error { site }, span);
+        fl.open = t;
+        let fits = Atom {
+            lhs: n,
+            op: RelOp::Le,
+            rhs: most,
+        };
+        let (t, f) = self.emit_branch(fl, Cond::Atom(fits), span);
+        fl.open = f;
+        let site = self.new_site(SiteKind::Limit, span, fl.pid, None);
+        self.sites[site.index()].vla = true;
+        self.emit(fl, NodeKind::Error { site }, span);
+        fl.open = t;
     }
 }
