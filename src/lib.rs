@@ -33,7 +33,8 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<ir::Program>,
     diags.extend(acsl_errors);
     let syntax_errors = diags.iter().any(|d| d.is_error());
     let constants = ir::lower::macro_constants(&parsed.macros);
-    let linked = ir::libc::link(&parsed.ast, &file, &mut diags);
+    let flat = ir::dims::flatten(&parsed.ast, opts.vla_elems, &mut diags);
+    let linked = ir::libc::link(flat.as_ref().unwrap_or(&parsed.ast), &file, &mut diags);
     let (ast, memory, annotations) = ir::mem::eliminate(&linked, &annotations, opts, &file, &mut diags);
     let mut program = ir::lower::lower(file, &ast, constants, opts, &mut diags);
     if syntax_errors {

@@ -357,8 +357,11 @@ fn prototype_disagrees_with_definition() {
 
 #[test]
 fn non_constant_array_size() {
-    let text = "int main() {\n  int n = 3;\n  int a[n];\n  return 0;\n}\n";
-    assert_bad("size.c", text, "3:9", &["size of array `a` is not a constant"]);
+    // A variable-length array is of block scope only, and never `static`.
+    let text = "int n = 3;\nint a[n];\nint main() {\n  return a[0];\n}\n";
+    assert_bad("size.c", text, "2:7", &["size of array `a` is not a constant"]);
+    let text = "int main() {\n  int n = 3;\n  static int a[n];\n  return 0;\n}\n";
+    assert_bad("vla.c", text, "3:14", &["variable-length array `a` `static`"]);
 }
 
 #[test]

@@ -29,7 +29,9 @@ pub fn apply(p: &Program, conds: &[Condition], results: &mut Vec<CondReport>) {
         let at = site.span;
         let text = p.text(at).split_whitespace().collect::<Vec<_>>().join(" ");
         let where_ = format!("`{text}` at {}", p.source.start(at));
-        let beyond = if site.past_elements() {
+        let beyond = if site.vla {
+            "declares a variable-length array larger than the model holds (more elements than --vla-elems)"
+        } else if site.past_elements() {
             "reaches past the elements the model holds of a parameter's array (--param-elems)"
         } else {
             "allocates beyond the heap model (more elements than --heap-elems, or more allocations at this call than --heap-instances)"

@@ -228,6 +228,7 @@ fn failure_text(p: &Program, f: Failure) -> String {
             SiteKind::Overflow => format!("`{t}` overflows"),
             SiteKind::Shift => format!("`{t}` is an undefined shift"),
             SiteKind::Deref => format!("`{t}` is an invalid pointer access"),
+            SiteKind::Limit if p.site(s).vla => format!("`{t}` is larger than the model holds (--vla-elems)"),
             SiteKind::Limit if p.site(s).past_elements() => {
                 format!("`{t}` reaches past the elements the model holds (--param-elems)")
             }

@@ -178,6 +178,12 @@ pub struct FrontArgs {
     #[arg(long, default_value_t = crate::ir::lower::HEAP_INSTANCES, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub heap_instances: u32,
+    /// Elements a variable-length array (`int a[n][m]`) holds at most, all
+    /// its dimensions together. A run that declares a larger one is beyond
+    /// the model: no condition is `safe` while such a run may exist.
+    #[arg(long, default_value_t = crate::ir::lower::VLA_ELEMS, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub vla_elems: u32,
     /// Elements of the array a pointer parameter of the entry points to
     /// (`--entry sum` on `int sum(int *a, int n)`): its elements are the
     /// run's inputs, and an access past them is a `deref` error.
@@ -214,6 +220,9 @@ impl FrontArgs {
         if self.heap_instances != crate::ir::lower::HEAP_INSTANCES {
             out.push(format!("--heap-instances {}", self.heap_instances));
         }
+        if self.vla_elems != crate::ir::lower::VLA_ELEMS {
+            out.push(format!("--vla-elems {}", self.vla_elems));
+        }
         if self.param_elems != crate::ir::mem::PARAM_ELEMS {
             out.push(format!("--param-elems {}", self.param_elems));
         }
@@ -234,6 +243,7 @@ impl FrontArgs {
             overflow_checks: false,
             heap_elems: self.heap_elems,
             heap_instances: self.heap_instances,
+            vla_elems: self.vla_elems,
             leaks: self.leaks,
             param_elems: self.param_elems,
             valid_params: self.valid_params,

@@ -168,7 +168,9 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     let steps = run.trace.len();
     match &run.outcome {
         Outcome::Error { site, node, .. } if p.site(*site).kind == crate::ir::SiteKind::Limit => {
-            let beyond = if p.site(*site).past_elements() {
+            let beyond = if p.site(*site).vla {
+                "declares a variable-length array larger than the model holds (raise --vla-elems)"
+            } else if p.site(*site).past_elements() {
                 "reaches past the elements the model holds of a parameter's array (raise --param-elems)"
             } else {
                 "allocates beyond the heap model (more than --heap-elems elements, or a second allocation at this call)"

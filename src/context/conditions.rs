@@ -53,6 +53,7 @@ impl Condition {
                     SiteKind::Shift => format!("undefined shift in `{text}`"),
                     SiteKind::Deref if p.memory.is_fn_call(site.span) => format!("function pointer call in `{text}`"),
                     SiteKind::Deref => format!("pointer access in `{text}`"),
+                    SiteKind::Limit if site.vla => format!("--vla-elems limit at `{text}`"),
                     SiteKind::Limit if site.past_elements() => format!("--param-elems limit at `{text}`"),
                     SiteKind::Limit => format!("heap model limit at `{text}`"),
                     SiteKind::Leak => format!("memory leak at `{text}`"),

@@ -29,6 +29,9 @@ pub struct LowerOptions {
     /// Objects each allocating call has, one per execution
     /// (`--heap-instances`).
     pub heap_instances: u32,
+    /// Elements a variable-length array holds at most (`--vla-elems`;
+    /// `crate::ir::dims`).
+    pub vla_elems: u32,
     /// The leaks that are errors (`--property valid-memsafety`,
     /// `valid-memcleanup`; `crate::ir::mem::Leaks`).
     pub leaks: Option<super::mem::Leaks>,
@@ -45,6 +48,9 @@ pub const HEAP_ELEMS: u32 = 1024;
 /// `--heap-instances`' default: a list or tree of a few nodes per
 /// allocating call (each instance is one more case in a dereference).
 pub const HEAP_INSTANCES: u32 = 4;
+/// `--vla-elems`' default: the elements of a variable-length array's object
+/// (each a value every engine tracks).
+pub const VLA_ELEMS: u32 = 64;
 
 impl Default for LowerOptions {
     fn default() -> Self {
@@ -54,6 +60,7 @@ impl Default for LowerOptions {
             overflow_checks: false,
             heap_elems: HEAP_ELEMS,
             heap_instances: HEAP_INSTANCES,
+            vla_elems: VLA_ELEMS,
             leaks: None,
             param_elems: crate::ir::mem::PARAM_ELEMS,
             valid_params: false,
@@ -82,6 +89,12 @@ enum Builtin {
     /// `crate::ir::mem::LEAK(k)`: a run ends with object `k` leaked (a
     /// `leak` error).
     Leak,
+    /// `crate::ir::dims::INDEX(i, n)`: `i`, a `bounds` error unless
+    /// `0 <= i < n` (an index of an array of arrays).
+    Index,
+    /// `crate::ir::dims::VLA(n, most)`: a `bounds` error unless `n > 0`
+    /// (C11 6.7.6.2p5), a `limit` site if `n > most` (`--vla-elems`).
+    Vla,
 }
 
 /// Whether `name` is one of Cimple's builtins (`assert`, `__VERIFIER_nondet_int`, ...).
@@ -100,6 +113,8 @@ fn builtin(name: &str) -> Option<Builtin> {
         super::mem::HAVOC => Builtin::Havoc,
         super::mem::BEYOND_MODEL => Builtin::BeyondModel,
         super::mem::LEAK => Builtin::Leak,
+        super::dims::INDEX => Builtin::Index,
+        super::dims::VLA => Builtin::Vla,
         _ => {
             let suffix = name.strip_prefix("__VERIFIER_nondet_")?;
             Builtin::Nondet(match suffix {
@@ -671,6 +686,7 @@ impl Cx<'_> {
             proc,
             array,
             static_ok: false,
+            vla: false,
         });
         SiteId(self.sites.len() as u32 - 1)
     }

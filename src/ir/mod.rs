@@ -14,6 +14,7 @@
 pub mod bits;
 pub mod cond;
 pub mod contract;
+pub mod dims;
 pub mod libc;
 pub mod lower;
 pub mod mem;
@@ -441,6 +442,9 @@ pub struct ErrorSite {
     /// Cannot fail whatever the state: a constant index inside the array,
     /// a nonzero constant divisor. Not reported.
     pub static_ok: bool,
+    /// A `limit` site where a variable-length array is larger than the
+    /// model holds (`--vla-elems`, `crate::ir::dims`).
+    pub vla: bool,
 }
 
 impl ErrorSite {

@@ -260,9 +260,26 @@ pub enum RetType {
     Int(IntType),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Program {
     pub items: Vec<Item>,
+    /// The declarations of arrays of arrays and of pointers to arrays (by
+    /// the span of the declared name): the sizes of their inner dimensions,
+    /// outermost first, and whether the outermost size comes from the
+    /// initialiser. `crate::ir::dims` makes them flat arrays before the
+    /// memory model runs and leaves this empty.
+    pub dims: Vec<ArrayDims>,
+}
+
+/// The inner dimensions of a declaration `int a[3][4]` (`[4]`) or
+/// `int (*p)[4]`, by the span of its name.
+#[derive(Clone, Debug)]
+pub struct ArrayDims {
+    pub name: Span,
+    pub inner: Vec<Expr>,
+    /// `int a[][4] = {...}`: the outermost size was counted by the parser
+    /// as the initialiser's top-level elements.
+    pub open: bool,
 }
 
 #[derive(Clone, Debug)]

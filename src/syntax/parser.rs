@@ -33,7 +33,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         if depth > MAX_NESTING {
             let msg = format!("brackets are nested more than {MAX_NESTING} deep");
             diags.push(Diag::error(Class::Unsupported, t.span, msg).with_label("too deep"));
-            return Program { items: Vec::new() };
+            return Program::default();
         }
     }
     let mut p = Parser {
@@ -47,6 +47,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         in_function: None,
         unmodelled_types: HashMap::new(),
         strings: Vec::new(),
+        dims: Vec::new(),
     };
     p.typedefs.insert("bool".into(), CType::Int(IntType::Bool));
     let mut items = Vec::new();
@@ -64,7 +65,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         // Before every use: string literals are objects of file scope.
         items.insert(0, Item::Globals(string_objects(&p.strings)));
     }
-    Program { items }
+    Program { items, dims: p.dims }
 }
 
 struct Parser<'a> {
@@ -88,6 +89,8 @@ struct Parser<'a> {
     /// The string literals so far (bytes without the NUL), in text order;
     /// literal `k` is the object `string#k+1` (`STRING`).
     strings: Vec<(Vec<u8>, Span)>,
+    /// Arrays of arrays and pointers to arrays declared (`Program::dims`).
+    dims: Vec<ArrayDims>,
 }
 
 /// The elements of a `char` array holding `bytes` (`{'a', 'b', 0}`).
@@ -488,6 +491,7 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         in_function: Some(Vec::new()),
         unmodelled_types: HashMap::new(),
         strings: Vec::new(),
+        dims: Vec::new(),
     };
     let e = p.expr().ok()?;
     if let Some((_, span)) = p.strings.first() {

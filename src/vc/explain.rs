@@ -471,6 +471,11 @@ impl<'a> Sentences<'a> {
                     SiteKind::Overflow => ("overflow", l, format!("`{t} does not overflow")),
                     SiteKind::Shift => ("shift", l, format!("the shift `{t} is defined")),
                     SiteKind::Deref => ("deref", l, format!("the access `{t} is valid")),
+                    SiteKind::Limit if p.site(s).vla => (
+                        "limit",
+                        l,
+                        format!("the variable-length array `{t} fits the model (--vla-elems)"),
+                    ),
                     SiteKind::Limit if p.site(s).past_elements() => (
                         "limit",
                         l,

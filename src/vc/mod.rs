@@ -324,6 +324,10 @@ pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[In
                     format!("possible call through an invalid function pointer: `{t}`"),
                 ),
                 SiteKind::Deref => ("deref", format!("possible invalid pointer access: `{t}`")),
+                SiteKind::Limit if site.vla => (
+                    "limit",
+                    format!("possible variable-length array larger than the model holds (--vla-elems): `{t}`"),
+                ),
                 SiteKind::Limit if site.past_elements() => (
                     "limit",
                     format!("possible access past the elements the model holds (--param-elems): `{t}`"),

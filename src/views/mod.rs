@@ -94,6 +94,9 @@ pub fn describe_site(p: &Program, site: SiteId) -> String {
             format!("call through an invalid function pointer (null, or not a function of its type) in `{text}`")
         }
         SiteKind::Deref => format!("invalid pointer access in `{text}`"),
+        SiteKind::Limit if s.vla => {
+            format!("variable-length array larger than the model holds (--vla-elems) in `{text}`")
+        }
         SiteKind::Limit if s.past_elements() => {
             format!("access past the elements the model holds (--param-elems) in `{text}`")
         }

@@ -297,6 +297,7 @@ impl Ins {
             proc: f,
             array,
             static_ok,
+            vla: false,
         });
         SiteId(self.p.sites.len() as u32 - 1)
     }

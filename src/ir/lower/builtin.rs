@@ -21,7 +21,7 @@ impl Cx<'_> {
             Some(p) if !builtin_always(&name.name) => self.proc_list[p.index()].ret == ast::RetType::Void,
             _ => matches!(
                 self.builtin_for(name),
-                Some(Builtin::ReachError | Builtin::Stop | Builtin::Assert | Builtin::Assume)
+                Some(Builtin::ReachError | Builtin::Stop | Builtin::Assert | Builtin::Assume | Builtin::Vla)
             ),
         }
     }
@@ -82,6 +82,11 @@ impl Cx<'_> {
                 self.emit(fl, NodeKind::Error { site }, span);
                 None
             }
+            Builtin::Index => self.index_check(fl, name, args, span),
+            Builtin::Vla => {
+                self.vla_check(fl, name, args, span);
+                None
+            }
             Builtin::Stop => {
                 for a in args {
                     self.value(fl, a);
@@ -122,5 +127,78 @@ impl Cx<'_> {
                 Some(e)
             }
         }
+    }
+
+    /// `INDEX(i, n)`: `i` evaluated once, checked `0 <= i < n` (a `bounds`
+    /// site at the access), then its value.
+    fn index_check(&mut self, fl: &mut FnLower, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        if !self.check_arity(name, args.len(), 2) {
+            return None;
+        }
+        let i = self.value(fl, &args[0]);
+        let i = if matches!(i.kind, ExprKind::Const(_) | ExprKind::Var(_)) {
+            i
+        } else {
+            self.snapshot(fl, i, args[0].span)
+        };
+        let n = self.value(fl, &args[1]);
+        let zero = Expr {
+            kind: ExprKind::Const(0),
+            span,
+        };
+        let site = self.new_site(SiteKind::Bounds, span, fl.pid, None);
+        let low = Atom {
+            lhs: i.clone(),
+            op: RelOp::Ge,
+            rhs: zero,
+        };
+        let (t, mut f) = self.emit_branch(fl, Cond::Atom(low), span);
+        fl.open = t;
+        let high = Atom {
+            lhs: i.clone(),
+            op: RelOp::Lt,
+            rhs: n,
+        };
+        let (t, f2) = self.emit_branch(fl, Cond::Atom(high), span);
+        f.extend(f2);
+        fl.open = f;
+        self.emit(fl, NodeKind::Error { site }, span);
+        fl.open = t;
+        Some(i)
+    }
+
+    /// `VLA(n, most)`: a `bounds` error unless `0 < n`, then a `limit`
+    /// site unless `n <= most`.
+    fn vla_check(&mut self, fl: &mut FnLower, name: &ast::Ident, args: &[ast::Expr], span: Span) {
+        if !self.check_arity(name, args.len(), 2) {
+            return;
+        }
+        let n = self.value(fl, &args[0]);
+        let most = self.value(fl, &args[1]);
+        let zero = Expr {
+            kind: ExprKind::Const(0),
+            span,
+        };
+        let positive = Atom {
+            lhs: n.clone(),
+            op: RelOp::Gt,
+            rhs: zero,
+        };
+        let (t, f) = self.emit_branch(fl, Cond::Atom(positive), span);
+        fl.open = f;
+        let site = self.new_site(SiteKind::Bounds, span, fl.pid, None);
+        self.emit(fl, NodeKind::Error { site }, span);
+        fl.open = t;
+        let fits = Atom {
+            lhs: n,
+            op: RelOp::Le,
+            rhs: most,
+        };
+        let (t, f) = self.emit_branch(fl, Cond::Atom(fits), span);
+        fl.open = f;
+        let site = self.new_site(SiteKind::Limit, span, fl.pid, None);
+        self.sites[site.index()].vla = true;
+        self.emit(fl, NodeKind::Error { site }, span);
+        fl.open = t;
     }
 }

@@ -558,7 +558,7 @@ impl Cx<'_> {
             }
             AK::Call(name, args) => {
                 if let Some(b) = self.builtin_for(name) {
-                    if let Builtin::Nondet(_) = b {
+                    if let Builtin::Nondet(_) | Builtin::Index = b {
                         return self
                             .builtin_call(fl, b, name, args, span, None)
                             .unwrap_or(mk(ExprKind::Const(0)));

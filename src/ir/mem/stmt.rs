@@ -31,7 +31,10 @@ impl Mem {
         if !extra.is_empty() {
             items.insert(0, ast::Item::Globals(extra));
         }
-        ast::Program { items }
+        ast::Program {
+            items,
+            dims: Vec::new(),
+        }
     }
 
     /// A new declaration of `name`: its number, whether its address is

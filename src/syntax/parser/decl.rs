@@ -310,8 +310,12 @@ impl Parser<'_> {
                         Shape::Object {
                             ctype: CType::Void,
                             array: None | Some(Some(_)),
+                            ..
                         } => Some("a field of type `void`".to_string()),
-                        Shape::Object { ctype, array } => match array {
+                        Shape::Object { dims, .. } if !dims.is_empty() => {
+                            Some("arrays of arrays and pointers to arrays as fields are not modelled yet".to_string())
+                        }
+                        Shape::Object { ctype, array, .. } => match array {
                             Some(None) => Some("flexible array members are not modelled yet".to_string()),
                             array => {
                                 fields.push(Field {
@@ -485,7 +489,7 @@ impl Parser<'_> {
                     self.expect(";", "after a function declaration")?;
                     return Ok(());
                 }
-                Shape::Object { ctype, array } => {
+                Shape::Object { ctype, array, dims } => {
                     if ctype == CType::Void {
                         self.error(
                             name.span,
@@ -494,7 +498,7 @@ impl Parser<'_> {
                         );
                         return Err(());
                     }
-                    let d = self.var_declarator(ctype, name, array, &specs)?;
+                    let d = self.var_declarator(ctype, name, array, dims, &specs)?;
                     if issues.is_empty() && !specs.unsupported {
                         decls.push(d);
                     }
@@ -502,7 +506,7 @@ impl Parser<'_> {
                 }
                 Shape::NotModelled(msg) => {
                     self.report_issues(&[(span, msg)]);
-                    self.var_declarator(CType::Int(IntType::Int), name, None, &specs)?;
+                    self.var_declarator(CType::Int(IntType::Int), name, None, Vec::new(), &specs)?;
                 }
             }
             if self.eat(",") {
@@ -545,8 +549,12 @@ impl Parser<'_> {
                     Shape::Object {
                         ctype: CType::Void,
                         array: None,
+                        ..
                     } => Some("`void`".to_string()),
-                    Shape::Object { ctype, array: None } => {
+                    Shape::Object { dims, .. } if !dims.is_empty() => {
+                        Some("typedefs of arrays of arrays or pointers to arrays are not modelled yet".to_string())
+                    }
+                    Shape::Object { ctype, array: None, .. } => {
                         self.unmodelled_types.remove(&name.name);
                         self.typedefs.insert(name.name.clone(), ctype);
                         None
@@ -620,7 +628,16 @@ impl Parser<'_> {
                 let name = d.name.clone();
                 let base = self.decl_type(&specs, 0);
                 let (ctype, not_modelled) = match self.shape(base.clone(), d, true) {
-                    Shape::Object { ctype, .. } => (ctype, false),
+                    Shape::Object { ctype, dims, .. } => {
+                        if let (Some(n), false) = (&name, dims.is_empty()) {
+                            self.dims.push(ArrayDims {
+                                name: n.span,
+                                inner: dims,
+                                open: false,
+                            });
+                        }
+                        (ctype, false)
+                    }
                     Shape::Function { .. } => unreachable!("a function parameter is adjusted to a pointer"),
                     Shape::NotModelled(msg) => {
                         issues.push((span, msg));

@@ -26,8 +26,15 @@ pub(super) struct Declarator {
 
 /// What a declarator declares, as far as the model goes.
 pub(super) enum Shape {
-    /// An object of type `ctype`, an array of `ctype` when `array`.
-    Object { ctype: CType, array: Option<Option<Expr>> },
+    /// An object of type `ctype`, an array of `ctype` when `array`; `dims`
+    /// the sizes of inner dimensions: an array of arrays (`int a[3][4]`:
+    /// `array` 3, `dims` `[4]`), or with no `array` a pointer to arrays
+    /// (`int (*p)[4]`, a parameter `int p[][4]`: `ctype` `int *`).
+    Object {
+        ctype: CType,
+        array: Option<Option<Expr>>,
+        dims: Vec<Expr>,
+    },
     /// A function returning `ret` (a pointer count on the specifiers' type).
     Function { ret_stars: usize, params: ParamList },
     /// A type the model does not hold yet (the message says which).
@@ -122,12 +129,16 @@ impl Parser<'_> {
         if steps.is_empty() && !param && matches!(base, CType::Func(_)) {
             return Shape::NotModelled("a function declared with a typedef name is not modelled yet".into());
         }
+        if let Some(shape) = arrays_of_arrays(base.clone(), &mut steps) {
+            return shape;
+        }
         let is_ptr = |s: &Step| matches!(s, Step::Ptr);
         let (first, rest) = match steps.split_first() {
             None => {
                 return Shape::Object {
                     ctype: base,
                     array: None,
+                    dims: Vec::new(),
                 }
             }
             Some((f, r)) => (f, r),
@@ -138,7 +149,11 @@ impl Parser<'_> {
             for _ in 0..steps.len() {
                 t = t.ptr();
             }
-            return Shape::Object { ctype: t, array: None };
+            return Shape::Object {
+                ctype: t,
+                array: None,
+                dims: Vec::new(),
+            };
         }
         let rest_has_func = rest.iter().any(|s| matches!(s, Step::Func(..)));
         let rest_has_array = rest.iter().any(|s| matches!(s, Step::Array(_)));
@@ -163,6 +178,7 @@ impl Parser<'_> {
                 return Shape::Object {
                     ctype: t,
                     array: Some(size),
+                    dims: Vec::new(),
                 };
             }
             Step::Ptr | Step::Array(_) if rest_has_func && !rest_has_array => {
@@ -174,7 +190,11 @@ impl Parser<'_> {
                     }
                 };
                 return match function_pointer(base, steps) {
-                    Ok(ctype) => Shape::Object { ctype, array },
+                    Ok(ctype) => Shape::Object {
+                        ctype,
+                        array,
+                        dims: Vec::new(),
+                    },
                     Err(msg) => Shape::NotModelled(msg),
                 };
             }
@@ -221,4 +241,46 @@ pub(super) fn function_pointer(base: CType, steps: Vec<Step>) -> Result<CType, S
         };
     }
     Ok(t)
+}
+
+/// `int a[3][4]` (`[Array, Array]`), `int (*p)[4]` (`[Ptr, Array]`), each
+/// inner size given, then pointer steps only (`int *a[2][3]`): an object
+/// with inner dimensions. Anything else is left to `Parser::shape`.
+fn arrays_of_arrays(base: CType, steps: &mut Vec<Step>) -> Option<Shape> {
+    if steps.is_empty() {
+        return None;
+    }
+    let inner = steps
+        .iter()
+        .skip(1)
+        .take_while(|s| matches!(s, Step::Array(Some(_))))
+        .count();
+    let rest_ptrs = steps[1 + inner..].iter().all(|s| matches!(s, Step::Ptr));
+    if inner == 0 || !rest_ptrs || matches!(steps[0], Step::Func(..)) {
+        return None;
+    }
+    let mut t = base;
+    for _ in 1 + inner..steps.len() {
+        t = t.ptr();
+    }
+    let mut drained = steps.drain(..1 + inner);
+    let first = drained.next();
+    let dims = drained
+        .map(|s| match s {
+            Step::Array(Some(e)) => e,
+            _ => unreachable!("inner sizes are given"),
+        })
+        .collect();
+    Some(match first {
+        Some(Step::Array(size)) => Shape::Object {
+            ctype: t,
+            array: Some(size),
+            dims,
+        },
+        _ => Shape::Object {
+            ctype: t.ptr(),
+            array: None,
+            dims,
+        },
+    })
 }

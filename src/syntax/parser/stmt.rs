@@ -224,15 +224,15 @@ impl Parser<'_> {
                     );
                     return Err(());
                 }
-                Shape::Object { ctype, array } => {
-                    let d = self.var_declarator(ctype, name, array, &specs)?;
+                Shape::Object { ctype, array, dims } => {
+                    let d = self.var_declarator(ctype, name, array, dims, &specs)?;
                     if !specs.unsupported {
                         decls.push(d);
                     }
                 }
                 Shape::NotModelled(msg) => {
                     self.unsupported(span, msg);
-                    self.var_declarator(CType::Int(IntType::Int), name, None, &specs)?;
+                    self.var_declarator(CType::Int(IntType::Int), name, None, Vec::new(), &specs)?;
                 }
             }
             if !self.eat(",") {

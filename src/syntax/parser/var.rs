@@ -6,12 +6,14 @@ use super::*;
 
 impl Parser<'_> {
     /// A variable's initialiser, after its declarator (of type `ctype`, an
-    /// array when `array`).
+    /// array when `array`, with inner dimensions `dims`, kept in
+    /// `Program::dims`).
     pub(super) fn var_declarator(
         &mut self,
         ctype: CType,
         name: Ident,
         array: Option<Option<Expr>>,
+        dims: Vec<Expr>,
         specs: &Specs,
     ) -> PResult<VarDecl> {
         let scalar = matches!(ctype, CType::Int(_));
@@ -39,7 +41,9 @@ impl Parser<'_> {
         if self.eat("=") {
             if self.is("{") {
                 let open = self.bump().span;
-                let (elems, close) = self.init_list()?;
+                // In an array of `char` arrays, `"ab"` stands for its characters.
+                let rows = !dims.is_empty() && matches!(ctype, CType::Int(t) if t.size() == 1);
+                let (elems, close) = self.init_list(rows)?;
                 init = Some(Init::List(elems, open.to(close)));
             } else if matches!(self.tok().kind, TokKind::Str(_)) && (array.is_some() || open_size.is_some()) {
                 // `char s[8] = "ab";`: the characters, and the NUL when it fits.
@@ -67,6 +71,13 @@ impl Parser<'_> {
             });
         }
         let span = specs_span.to(self.prev_span());
+        if !dims.is_empty() {
+            self.dims.push(ArrayDims {
+                name: name.span,
+                inner: dims,
+                open: open_size.is_some(),
+            });
+        }
         let is_array = array.is_some();
         Ok(VarDecl {
             ty,
@@ -82,13 +93,20 @@ impl Parser<'_> {
     }
 
     /// The elements of `{ ... }` after its `{`, and the span of its `}`;
-    /// a nested list is an `InitList` element.
-    fn init_list(&mut self) -> PResult<(Vec<Expr>, Span)> {
+    /// a nested list is an `InitList` element, and so is a string literal
+    /// when `rows` (its characters and a NUL, cut to the row's size later).
+    fn init_list(&mut self, rows: bool) -> PResult<(Vec<Expr>, Span)> {
         let mut elems = Vec::new();
         while !self.is("}") && !self.at_eof() {
-            if self.is("{") {
+            if rows && matches!(self.tok().kind, TokKind::Str(_)) {
+                let (bytes, span) = self.string_literal();
+                elems.push(Expr {
+                    kind: ExprKind::InitList(super::char_elements(&bytes, true, span)),
+                    span,
+                });
+            } else if self.is("{") {
                 let open = self.bump().span;
-                let (inner, close) = self.init_list()?;
+                let (inner, close) = self.init_list(rows)?;
                 elems.push(Expr {
                     kind: ExprKind::InitList(inner),
                     span: open.to(close),
