@@ -3,8 +3,8 @@
 //! witness parses as YAML, validates against the schema written from the
 //! format's text (`tests/witness/schema.json`), names its input file by
 //! its SHA-256, puts each `function_return` at the `)` of a nondet call,
-//! and its values, given to the interpreter (`focuscheck run --choices`),
-//! make the run call the error at the target's line and column.
+//! and the interpreter, following its waypoints only (`focuscheck run
+//! --witness`), calls the error at the target's line and column.
 //! Set `FOCUSCHECK_WITNESS_ALL=1` to check every corpus folder, not only
 //! `svcomp` and `programs`.
 
@@ -102,7 +102,6 @@ fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, f
     }
     let source = std::fs::read_to_string(program).unwrap();
     let lines: Vec<&str> = source.lines().collect();
-    let mut values = Vec::new();
     let mut target = None;
     for seg in entry["content"].as_array().unwrap() {
         let ways = seg["segment"].as_array().unwrap();
@@ -135,32 +134,33 @@ fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, f
                     ));
                 }
                 let c = last["constraint"]["value"].as_str().unwrap();
-                values.push(
-                    c.strip_prefix("\\result == ")
-                        .ok_or(format!("constraint `{c}`"))?
-                        .to_string(),
-                );
+                if !c.starts_with("\\result == ") {
+                    return Err(format!("constraint `{c}`"));
+                }
             }
             "target" => target = Some(format!("{program}:{line}:{col}")),
             t => return Err(format!("unexpected waypoint type {t}")),
         }
     }
     let target = target.ok_or("no target")?;
-    let choices = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(choices.path(), values.join("\n")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
-        .current_dir(root)
-        .args(["run", program, "--color", "never", "--choices-file"])
-        .arg(choices.path())
-        .output()
-        .unwrap();
-    let said = text(&out.stdout);
-    if !said.contains(&format!("is called at {target} ")) {
+    let (said, code) = follow(root, program, file);
+    if code != Some(1) || !said.contains(&format!("is called at {target} ")) || !said.contains("witness: confirmed") {
         return Err(format!(
-            "the run on the witness's values does not reach {target}:\n{said}"
+            "the run that follows the witness's waypoints does not reach {target}:\n{said}"
         ));
     }
     Ok(())
+}
+
+/// `focuscheck run PROGRAM --witness FILE`: what it says and its exit code.
+fn follow(root: &str, program: &str, file: &Path) -> (String, Option<i32>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .args(["run", program, "--color", "never", "--witness"])
+        .arg(file)
+        .output()
+        .unwrap();
+    (text(&out.stdout) + &text(&out.stderr), out.status.code())
 }
 
 #[test]
@@ -235,4 +235,54 @@ fn the_yaml_reader_of_this_test_refuses_what_it_does_not_know() {
         parse_yaml("- \"a\":\n    - 1\n    - \"x\"\n  \"b\": true\n").unwrap(),
         serde_json::json!([{"a": [1, "x"], "b": true}])
     );
+}
+
+/// A witness as other tools write it (`tests/witness/goto_error.other.yml`,
+/// by hand, PyYAML's layout, avoid waypoints) is confirmed; changed, it is
+/// rejected where the run leaves it, or not confirmed, or malformed.
+#[test]
+fn a_witness_of_another_tool_is_followed_by_its_waypoints() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "programs/examples/goto_error.c";
+    let original = std::fs::read_to_string(format!("{root}/tests/witness/goto_error.other.yml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let made = std::cell::Cell::new(0);
+    let variant = |from: &str, to: &str| {
+        assert!(original.contains(from), "{from}");
+        made.set(made.get() + 1);
+        let path = dir.path().join(format!("{}.yml", made.get()));
+        std::fs::write(&path, original.replacen(from, to, 1)).unwrap();
+        follow(root, program, &path)
+    };
+    let (said, code) = variant("", "");
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("witness: confirmed") && said.contains("called at programs/examples/goto_error.c:17:3"),
+        "{said}"
+    );
+    // c != 'y': the first count does not count, the avoided branch is taken.
+    let (said, code) = variant("== 121", "== 120");
+    assert_eq!(code, Some(3), "{said}");
+    assert!(
+        said.contains("witness: rejected: at programs/examples/goto_error.c:24:"),
+        "{said}"
+    );
+    // `if (!flag)` taken: against the waypoint at line 31.
+    let (said, code) = variant("value: 'false'", "value: 'true'");
+    assert_eq!(code, Some(3), "{said}");
+    assert!(
+        said.contains("witness: rejected: at programs/examples/goto_error.c:31:"),
+        "{said}"
+    );
+    // The same run, another target.
+    let (said, code) = variant("line: 17", "line: 18");
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("witness: not confirmed"), "{said}");
+    // Malformed: said with the witness's line.
+    let (said, code) = variant("    type: target", "    kind: target");
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains(".yml:") && said.contains("missing `type`"), "{said}");
+    let (said, code) = variant("value: \\result == 121", "value: \\result > 3");
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("only `\\result == V` is read"), "{said}");
 }

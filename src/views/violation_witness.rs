@@ -10,7 +10,7 @@
 //! Branch waypoints are not written (yet): the nondet values alone fix the
 //! path of a deterministic C program.
 
-use super::harness;
+use super::{harness, waypoints};
 use crate::analysis::witness::Counterexample;
 use crate::ir::{NodeKind, Program, SiteId, SiteKind};
 use crate::syntax::source::Span;
@@ -27,26 +27,6 @@ fn location(p: &Program, offset: u32, function: &str) -> Value {
     })
 }
 
-/// The offset of the `)` that closes the call whose name starts at `start`
-/// of `text`.
-fn closing_paren(text: &str, start: usize) -> Option<usize> {
-    let open = start + text[start..].find('(')?;
-    let mut depth = 0usize;
-    for (i, c) in text[open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// The `function_return` waypoints of `cx`, in the order of its run, or
 /// why the counterexample has no witness.
 fn returns(p: &Program, cx: &Counterexample) -> Result<Vec<Value>, String> {
@@ -57,17 +37,13 @@ fn returns(p: &Program, cx: &Counterexample) -> Result<Vec<Value>, String> {
         if !matches!(node.kind, NodeKind::Havoc { .. }) {
             continue;
         }
-        let text = p.text(node.span);
-        let start = text
-            .find("__VERIFIER_nondet_")
-            .ok_or("a drawn value is not a nondet call")?;
-        let close = closing_paren(text, start).ok_or("a nondet call without its `)`")?;
+        let (_, close) = waypoints::nondet_call(p, step.node).ok_or("a drawn value is not a nondet call")?;
         let value = step.value.ok_or("a nondet call without its value")?;
         let function = &p.proc(node.proc).name;
         out.push(json!({"waypoint": {
             "type": "function_return",
             "action": "follow",
-            "location": location(p, node.span.lo + close as u32, function),
+            "location": location(p, close, function),
             "constraint": {"value": format!("\\result == {value}"), "format": "c_expression"},
         }}));
     }
