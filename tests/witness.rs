@@ -286,3 +286,88 @@ fn a_witness_of_another_tool_is_followed_by_its_waypoints() {
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("only `\\result == V` is read"), "{said}");
 }
+
+#[path = "support/xorshift.rs"]
+mod xorshift;
+
+/// Generated programs, one per nondet type, reach the error when the
+/// nondet value equals `(T)K` for a random constant `K`: the witness's
+/// `\result == V` is `(T)K` as gcc reads it (its `printf` of the value; the
+/// types chosen are the same width in ILP32 and on this gcc), and the
+/// witness is confirmed by `run --witness`.
+#[test]
+fn witness_values_are_written_as_c_reads_the_call_type() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let types = [
+        ("int", "int"),
+        ("uint", "unsigned int"),
+        ("char", "char"),
+        ("uchar", "unsigned char"),
+        ("short", "short"),
+        ("ushort", "unsigned short"),
+        ("bool", "_Bool"),
+    ];
+    let mut rng = xorshift::Rng(0x5eed_0055);
+    let dir = tempfile::tempdir().unwrap();
+    let progs = dir.path().join("progs");
+    std::fs::create_dir(&progs).unwrap();
+    let mut cases = Vec::new();
+    for round in 0..2 {
+        for (suffix, ty) in types {
+            let k = match rng.pick(&["negative", "wide", "small"]) {
+                "negative" => -(rng.below(300) as i64) - 1,
+                "wide" => rng.below(1 << 33) as i64 - (1 << 32),
+                _ => rng.below(70000) as i64,
+            };
+            let name = format!("{suffix}_{round}");
+            let body = format!(
+                "  {ty} a = __VERIFIER_nondet_{suffix}();\n  if (a == ({ty})({k}LL))\n    reach_error();\n  return 0;\n}}\n"
+            );
+            let c = format!("extern void reach_error(void);\nextern {ty} __VERIFIER_nondet_{suffix}(void);\nint main(void) {{\n{body}");
+            std::fs::write(progs.join(format!("{name}.c")), &c).unwrap();
+            let probe = format!(
+                "#include <stdio.h>\nint main(void) {{\n  {ty} a = ({ty})({k}LL);\n  printf(\"%lld\\n\", (long long)a);\n  return 0;\n}}\n"
+            );
+            let src = dir.path().join(format!("{name}.probe.c"));
+            std::fs::write(&src, probe).unwrap();
+            let exe = dir.path().join(format!("{name}.probe"));
+            let built = Command::new("gcc")
+                .args(["-w", "-o"])
+                .arg(&exe)
+                .arg(&src)
+                .output()
+                .unwrap();
+            assert!(built.status.success(), "{}", text(&built.stderr));
+            let value = text(&Command::new(&exe).output().unwrap().stdout).trim().to_string();
+            cases.push((name, value));
+        }
+    }
+    let out_dir = dir.path().join("witnesses");
+    std::fs::create_dir(&out_dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .arg("check")
+        .arg(&progs)
+        .args(["--no-explain", "--color", "never", "--witness"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    for (name, value) in &cases {
+        let program = progs.join(format!("{name}.c")).display().to_string();
+        let line = err
+            .lines()
+            .find(|l| l.starts_with(&format!("{program}:")))
+            .unwrap_or_else(|| panic!("nothing said about {program}:\n{err}"));
+        let (_, file) = line
+            .split_once(": violation witness ")
+            .unwrap_or_else(|| panic!("{line}"));
+        let witness = std::fs::read_to_string(file).unwrap();
+        assert!(
+            witness.contains(&format!("\"\\\\result == {value}\"")),
+            "{name}: gcc reads {value}:\n{witness}"
+        );
+        let (said, code) = follow(root, &program, Path::new(file));
+        assert_eq!(code, Some(1), "{said}");
+    }
+}

@@ -217,7 +217,7 @@ fn show_outcome(ui: &Ui, p: &Program, run: &interp::Run, args: &RunArgs, conditi
         Outcome::Error { site, node, index } => {
             outln!(
                 "result: error: {} at {} (after {steps} steps)",
-                crate::views::describe_error(&p, *site, *index),
+                crate::views::describe_error(p, *site, *index),
                 p.location(p.node(*node).span)
             );
             EXIT_ERROR_FOUND
@@ -236,7 +236,7 @@ fn show_outcome(ui: &Ui, p: &Program, run: &interp::Run, args: &RunArgs, conditi
                 p.location(p.node(*node).span),
                 one_line(p.text(p.node(*node).span))
             );
-            print_globals(&p, &run.globals);
+            print_globals(p, &run.globals);
             EXIT_OK
         }
         Outcome::Finished => {
@@ -245,7 +245,7 @@ fn show_outcome(ui: &Ui, p: &Program, run: &interp::Run, args: &RunArgs, conditi
                 .map(|v| format!(", `{}` returned {v}", p.proc(p.entry).name))
                 .unwrap_or_default();
             outln!("result: finished without error{returned} (after {steps} steps)");
-            print_globals(&p, &run.globals);
+            print_globals(p, &run.globals);
             EXIT_OK
         }
         Outcome::Overflow { node } => {

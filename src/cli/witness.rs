@@ -1,9 +1,11 @@
 //! `check --witness FILE|DIR`: an SV-COMP violation witness
 //! (`views::violation_witness`) of the first unsafe condition that has
-//! one, or the reason there is none, said per error.
+//! one, or the reason there is none, said per error. A witness is kept
+//! only if the interpreter, following its waypoints, confirms it.
 
 use crate::analysis::Verdict;
 use crate::check::Report;
+use crate::interp;
 use crate::ir::Program;
 use crate::views::{testcomp, violation_witness};
 use std::path::{Path, PathBuf};
@@ -15,6 +17,22 @@ fn target(to: &Path, file: &Path) -> PathBuf {
         to.join(super::harness::harness_name(file, 0).replace(".0.harness.c", ".witness.yml"))
     } else {
         to.to_path_buf()
+    }
+}
+
+/// Whether the witness written at `path`, read back and followed by the
+/// interpreter (as `run --witness` does), is confirmed.
+fn confirmed(p: &Program, path: &Path) -> Result<(), String> {
+    let loaded = super::follow_witness::load(p, path, 0)?;
+    let cfg = interp::Config::default();
+    let (run, at) = interp::run_following(p, &cfg, &loaded.follow)
+        .map_err(|_| "the run that follows the witness cannot be made".to_string())?;
+    match super::follow_witness::verdict(p, path, &loaded, &run, &at) {
+        (_, super::EXIT_ERROR_FOUND) => Ok(()),
+        (said, _) => Err(format!(
+            "the run that follows its waypoints (other values 0) does not confirm it ({})",
+            said.trim_start_matches("witness: ")
+        )),
     }
 }
 
@@ -44,18 +62,16 @@ pub fn write(to: &Path, file: &Path, p: &Program, report: &Report) -> String {
             (_, None) => Err("no counterexample was kept".into()),
             (None, _) => Err("the error is not at a statement of the program".into()),
         };
-        match made {
-            Ok(v) => {
-                let path = target(to, file);
-                let written = std::fs::write(&path, violation_witness::yaml(&v));
-                return match written {
-                    Ok(()) => format!("{out}{at}: violation witness {}\n", path.display()),
-                    Err(e) => format!(
-                        "{out}{at}: no violation witness: cannot write `{}`: {e}\n",
-                        path.display()
-                    ),
-                };
-            }
+        let path = target(to, file);
+        let written = made.and_then(|v| {
+            std::fs::write(&path, violation_witness::yaml(&v))
+                .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+            confirmed(p, &path).inspect_err(|_| {
+                let _ = std::fs::remove_file(&path);
+            })
+        });
+        match written {
+            Ok(()) => return format!("{out}{at}: violation witness {}\n", path.display()),
             Err(why) => out.push_str(&format!("{at}: no violation witness: {why}\n")),
         }
     }

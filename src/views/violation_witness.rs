@@ -5,14 +5,13 @@
 //! `target` at the `reach_error()` (or, in older tasks, `__VERIFIER_error()`)
 //! call the run reaches.
 //!
-//! Only counterexamples a C harness can replay (`super::harness`) get a
-//! witness: their every drawn value is a `__VERIFIER_nondet_*` result.
-//! Branch waypoints are not written (yet): the nondet values alone fix the
-//! path of a deterministic C program.
+//! Only counterexamples C can make get a witness: no `if (*)`, no inputs
+//! read; every `__VERIFIER_nondet_*` value is written as the call's type
+//! reads it (the interpreter draws it in that type's range).
 
 use super::{harness, waypoints};
 use crate::analysis::witness::Counterexample;
-use crate::ir::{NodeKind, Program, SiteId, SiteKind};
+use crate::ir::{Cond, NodeKind, Program, SiteId, SiteKind};
 use crate::syntax::source::Span;
 use serde_json::{json, Value};
 
@@ -28,16 +27,37 @@ fn location(p: &Program, offset: u32, function: &str) -> Value {
 }
 
 /// The `function_return` waypoints of `cx`, in the order of its run, or
-/// why the counterexample has no witness.
+/// why the counterexample has no witness. A value drawn for an
+/// uninitialised local gets none: C does not fix it, so a validator may
+/// choose it (`cli::witness` keeps the witness only if the run that
+/// follows it with such values 0 reaches the error).
 fn returns(p: &Program, cx: &Counterexample) -> Result<Vec<Value>, String> {
-    harness::nondet_calls(p, cx)?;
+    let read: Vec<&str> = cx.read_inputs().map(|(n, _)| n.as_str()).collect();
+    if !read.is_empty() {
+        return Err(format!(
+            "the run reads inputs C gives no value to ({})",
+            read.join(", ")
+        ));
+    }
     let mut out = Vec::new();
     for step in &cx.run.trace {
         let node = p.node(step.node);
-        if !matches!(node.kind, NodeKind::Havoc { .. }) {
-            continue;
+        match node.kind {
+            NodeKind::Branch { cond: Cond::Nondet, .. } => {
+                return Err("the path takes an `if (*)`/`while (*)` choice, which is not C".into())
+            }
+            NodeKind::Havoc { .. } => {}
+            _ => continue,
         }
-        let (_, close) = waypoints::nondet_call(p, step.node).ok_or("a drawn value is not a nondet call")?;
+        let Some((_, close)) = waypoints::nondet_call(p, step.node) else {
+            continue;
+        };
+        let line = p.source.start(node.span).line;
+        let name = waypoints::nondet_name(p, step.node)
+            .ok_or_else(|| format!("line {line} calls several nondet functions in one statement"))?;
+        if !harness::is_nondet_integer(name) {
+            return Err(format!("`{name}` at line {line} does not return an integer type"));
+        }
         let value = step.value.ok_or("a nondet call without its value")?;
         let function = &p.proc(node.proc).name;
         out.push(json!({"waypoint": {

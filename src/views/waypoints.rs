@@ -26,8 +26,9 @@ fn closing_paren(text: &str, start: usize) -> Option<usize> {
     None
 }
 
-/// For a draw (`Havoc`) whose value is a `__VERIFIER_nondet_*` result: the
-/// offsets of its statement's start and of the call's `)`.
+/// For a draw (`Havoc`) whose value is a `__VERIFIER_nondet_*` result:
+/// the offsets of the start of its line (where other tools may put the
+/// waypoint) and of the call's `)` (where the format puts it).
 pub fn nondet_call(p: &Program, node: NodeId) -> Option<(u32, u32)> {
     let n = p.node(node);
     if !matches!(n.kind, NodeKind::Havoc { .. }) || p.source.resolve(n.span).0 != 0 {
@@ -35,8 +36,25 @@ pub fn nondet_call(p: &Program, node: NodeId) -> Option<(u32, u32)> {
     }
     let text = p.text(n.span);
     let start = text.find("__VERIFIER_nondet_")?;
-    let close = closing_paren(text, start)?;
-    Some((n.span.lo, n.span.lo + close as u32))
+    let close = n.span.lo + closing_paren(text, start)? as u32;
+    let line = p.source.line_col(n.span.lo);
+    let line_start = p.source.offset(crate::syntax::source::LineCol {
+        line: line.line,
+        col: 1,
+    })?;
+    Some((line_start, close))
+}
+
+/// The name of the `__VERIFIER_nondet_*` function a draw calls, when its
+/// statement calls one only.
+pub fn nondet_name(p: &Program, node: NodeId) -> Option<&str> {
+    let text = p.text(p.node(node).span);
+    let start = text.find("__VERIFIER_nondet_")?;
+    let rest = &text[start..];
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (text.matches("__VERIFIER_nondet_").count() == 1).then_some(&rest[..end])
 }
 
 /// The offset of the `if`, `while` or `for` keyword whose condition is
