@@ -138,6 +138,16 @@ fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, f
                     return Err(format!("constraint `{c}`"));
                 }
             }
+            "branching" => {
+                let rest: String = at[(col - 1).min(at.len())..].iter().collect();
+                let word = rest.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
+                let c = &last["constraint"]["value"];
+                if !["if", "while", "for"].contains(&word) || !(c == "true" || c == "false") {
+                    return Err(format!(
+                        "branching at {line}:{col} (`{word}`, {c}) is not at a condition's keyword"
+                    ));
+                }
+            }
             "target" => target = Some(format!("{program}:{line}:{col}")),
             t => return Err(format!("unexpected waypoint type {t}")),
         }
@@ -163,33 +173,25 @@ fn follow(root: &str, program: &str, file: &Path) -> (String, Option<i32>) {
     (text(&out.stdout) + &text(&out.stderr), out.status.code())
 }
 
-#[test]
-fn witnesses_are_valid_and_replay_into_their_target() {
+/// `check --witness` over `dirs` (with `extra` options): the unsafe
+/// verdicts, the witnesses written (as `(program:line, file)`), the
+/// reasons given, and the witnesses that fail `check_witness`.
+fn written_witnesses(
+    dirs: &[String],
+    extra: &[&str],
+    dir: &Path,
+) -> (usize, Vec<(String, String)>, usize, Vec<String>) {
     let root = env!("CARGO_MANIFEST_DIR");
     let schema: Value =
         serde_json::from_str(&std::fs::read_to_string(format!("{root}/tests/witness/schema.json")).unwrap()).unwrap();
     let validator = jsonschema::draft7::new(&schema).expect("the witness schema compiles");
-    let corpus = format!("{root}/../shared/corpus");
-    let mut dirs = vec![format!("{corpus}/svcomp"), "programs".to_string()];
-    if std::env::var_os("FOCUSCHECK_WITNESS_ALL").is_some() {
-        dirs.extend(["svcomp-c", "svcomp-float", "svcomp-fnptr", "svcomp-heap"].map(|d| format!("{corpus}/{d}")));
-    }
-    let dir = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
         .current_dir(root)
         .arg("check")
-        .args(&dirs)
-        .args([
-            "--timeout",
-            "5",
-            "--no-explain",
-            "--format",
-            "json",
-            "--color",
-            "never",
-            "--witness",
-        ])
-        .arg(dir.path())
+        .args(dirs)
+        .args(extra)
+        .args(["--format", "json", "--color", "never", "--witness"])
+        .arg(dir)
         .env("SOURCE_DATE_EPOCH", "0")
         .output()
         .unwrap();
@@ -201,9 +203,10 @@ fn witnesses_are_valid_and_replay_into_their_target() {
         .filter(|c| c["verdict"] == "unsafe")
         .count();
     let err = text(&out.stderr);
-    let made: Vec<(&str, &str)> = err
+    let made: Vec<(String, String)> = err
         .lines()
         .filter_map(|l| l.split_once(": violation witness "))
+        .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
     let none = err.lines().filter(|l| l.contains(": no violation witness: ")).count();
     // One line per unsafe verdict until a program's witness is written.
@@ -218,13 +221,53 @@ fn witnesses_are_valid_and_replay_into_their_target() {
             wrong.push(format!("{file}: {e}"));
         }
     }
+    (unsafe_count, made, none, wrong)
+}
+
+#[test]
+fn witnesses_are_valid_and_replay_into_their_target() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let corpus = format!("{root}/../shared/corpus");
+    let mut dirs = vec![format!("{corpus}/svcomp"), "programs".to_string()];
+    if std::env::var_os("FOCUSCHECK_WITNESS_ALL").is_some() {
+        dirs.extend(["svcomp-c", "svcomp-float", "svcomp-fnptr", "svcomp-heap"].map(|d| format!("{corpus}/{d}")));
+    }
+    let (unsafe_count, made, none, wrong) = written_witnesses(
+        &dirs,
+        &["--timeout", "5", "--no-explain"],
+        tempfile::tempdir().unwrap().path(),
+    );
     eprintln!(
         "{unsafe_count} unsafe verdicts, {} witnesses written, {} valid and replayed, {none} reasons",
         made.len(),
         made.len() - wrong.len()
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert!(made.len() >= 5, "too few witnesses written:\n{err}");
+    assert!(made.len() >= 5, "too few witnesses written");
+}
+
+/// With explanations, the witness holds a `branching` waypoint per
+/// decision of a condition the top FSS holds, and still replays.
+#[test]
+fn witnesses_of_explained_errors_have_branching_waypoints() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let corpus = format!("{root}/../shared/corpus");
+    let dirs = [
+        "programs/examples/goto_error.c".to_string(),
+        format!("{corpus}/svcomp/loops/sum01-1.i"),
+        format!("{corpus}/svcomp-c/ldv-regression/test21-2.c"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let (_, made, _, wrong) = written_witnesses(&dirs, &["--timeout", "30"], dir.path());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(made.len(), dirs.len(), "{made:?}");
+    for (at, file) in &made {
+        let w = std::fs::read_to_string(file).unwrap();
+        assert!(
+            w.contains("\"type\": \"branching\""),
+            "{at}: no branching waypoint:\n{w}"
+        );
+    }
 }
 
 #[test]

@@ -3,11 +3,13 @@
 //! one, or the reason there is none, said per error. A witness is kept
 //! only if the interpreter, following its waypoints, confirms it.
 
+use crate::analysis::CondReport;
 use crate::analysis::Verdict;
 use crate::check::Report;
 use crate::interp;
-use crate::ir::Program;
+use crate::ir::{NodeKind, Program, UnitId};
 use crate::views::{testcomp, violation_witness};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Where the witness of `file` goes: `to`, or in the directory `to` the
@@ -18,6 +20,19 @@ fn target(to: &Path, file: &Path) -> PathBuf {
     } else {
         to.to_path_buf()
     }
+}
+
+/// The condition units of the branches the top FSS of `res` holds (the
+/// FSS whose witness run is the top counterexample); none without one.
+fn held_conditions(p: &Program, report: &Report, res: &CondReport) -> HashSet<UnitId> {
+    let top = (report.explanations.get(&res.id)).and_then(|e| e.fss.iter().find(|f| f.witness.is_some()));
+    let Some(top) = top else {
+        return HashSet::new();
+    };
+    (top.fss.iter())
+        .filter(|ev| matches!(p.node(ev.node).kind, NodeKind::Branch { .. }))
+        .map(|ev| p.node(ev.node).unit)
+        .collect()
 }
 
 /// Whether the witness written at `path`, read back and followed by the
@@ -58,7 +73,7 @@ pub fn write(to: &Path, file: &Path, p: &Program, report: &Report) -> String {
         };
         let cx = report.top_counterexample(res);
         let made = match (c.site(), cx) {
-            (Some(s), Some(cx)) => violation_witness::value(p, s, cx, &meta),
+            (Some(s), Some(cx)) => violation_witness::value(p, s, cx, &held_conditions(p, report, res), &meta),
             (_, None) => Err("no counterexample was kept".into()),
             (None, _) => Err("the error is not at a statement of the program".into()),
         };
