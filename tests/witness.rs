@@ -3,8 +3,8 @@
 //! witness parses as YAML, validates against the schema written from the
 //! format's text (`tests/witness/schema.json`), names its input file by
 //! its SHA-256, puts each `function_return` at the `)` of a nondet call,
-//! and its values, given to the interpreter (`focuscheck run --choices`),
-//! make the run call the error at the target's line and column.
+//! and the interpreter, following its waypoints only (`focuscheck run
+//! --witness`), calls the error at the target's line and column.
 //! Set `FOCUSCHECK_WITNESS_ALL=1` to check every corpus folder, not only
 //! `svcomp` and `programs`.
 
@@ -102,7 +102,6 @@ fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, f
     }
     let source = std::fs::read_to_string(program).unwrap();
     let lines: Vec<&str> = source.lines().collect();
-    let mut values = Vec::new();
     let mut target = None;
     for seg in entry["content"].as_array().unwrap() {
         let ways = seg["segment"].as_array().unwrap();
@@ -135,61 +134,64 @@ fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, f
                     ));
                 }
                 let c = last["constraint"]["value"].as_str().unwrap();
-                values.push(
-                    c.strip_prefix("\\result == ")
-                        .ok_or(format!("constraint `{c}`"))?
-                        .to_string(),
-                );
+                if !c.starts_with("\\result == ") {
+                    return Err(format!("constraint `{c}`"));
+                }
+            }
+            "branching" => {
+                let rest: String = at[(col - 1).min(at.len())..].iter().collect();
+                let word = rest.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
+                let c = &last["constraint"]["value"];
+                if !["if", "while", "for"].contains(&word) || !(c == "true" || c == "false") {
+                    return Err(format!(
+                        "branching at {line}:{col} (`{word}`, {c}) is not at a condition's keyword"
+                    ));
+                }
             }
             "target" => target = Some(format!("{program}:{line}:{col}")),
             t => return Err(format!("unexpected waypoint type {t}")),
         }
     }
     let target = target.ok_or("no target")?;
-    let choices = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(choices.path(), values.join("\n")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
-        .current_dir(root)
-        .args(["run", program, "--color", "never", "--choices-file"])
-        .arg(choices.path())
-        .output()
-        .unwrap();
-    let said = text(&out.stdout);
-    if !said.contains(&format!("is called at {target} ")) {
+    let (said, code) = follow(root, program, file);
+    if code != Some(1) || !said.contains(&format!("is called at {target} ")) || !said.contains("witness: confirmed") {
         return Err(format!(
-            "the run on the witness's values does not reach {target}:\n{said}"
+            "the run that follows the witness's waypoints does not reach {target}:\n{said}"
         ));
     }
     Ok(())
 }
 
-#[test]
-fn witnesses_are_valid_and_replay_into_their_target() {
+/// `focuscheck run PROGRAM --witness FILE`: what it says and its exit code.
+fn follow(root: &str, program: &str, file: &Path) -> (String, Option<i32>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .args(["run", program, "--color", "never", "--witness"])
+        .arg(file)
+        .output()
+        .unwrap();
+    (text(&out.stdout) + &text(&out.stderr), out.status.code())
+}
+
+/// `check --witness` over `dirs` (with `extra` options): the unsafe
+/// verdicts, the witnesses written (as `(program:line, file)`), the
+/// reasons given, and the witnesses that fail `check_witness`.
+fn written_witnesses(
+    dirs: &[String],
+    extra: &[&str],
+    dir: &Path,
+) -> (usize, Vec<(String, String)>, usize, Vec<String>) {
     let root = env!("CARGO_MANIFEST_DIR");
     let schema: Value =
         serde_json::from_str(&std::fs::read_to_string(format!("{root}/tests/witness/schema.json")).unwrap()).unwrap();
     let validator = jsonschema::draft7::new(&schema).expect("the witness schema compiles");
-    let corpus = format!("{root}/../shared/corpus");
-    let mut dirs = vec![format!("{corpus}/svcomp"), "programs".to_string()];
-    if std::env::var_os("FOCUSCHECK_WITNESS_ALL").is_some() {
-        dirs.extend(["svcomp-c", "svcomp-float", "svcomp-fnptr", "svcomp-heap"].map(|d| format!("{corpus}/{d}")));
-    }
-    let dir = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
         .current_dir(root)
         .arg("check")
-        .args(&dirs)
-        .args([
-            "--timeout",
-            "5",
-            "--no-explain",
-            "--format",
-            "json",
-            "--color",
-            "never",
-            "--witness",
-        ])
-        .arg(dir.path())
+        .args(dirs)
+        .args(extra)
+        .args(["--format", "json", "--color", "never", "--witness"])
+        .arg(dir)
         .env("SOURCE_DATE_EPOCH", "0")
         .output()
         .unwrap();
@@ -201,9 +203,10 @@ fn witnesses_are_valid_and_replay_into_their_target() {
         .filter(|c| c["verdict"] == "unsafe")
         .count();
     let err = text(&out.stderr);
-    let made: Vec<(&str, &str)> = err
+    let made: Vec<(String, String)> = err
         .lines()
         .filter_map(|l| l.split_once(": violation witness "))
+        .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
     let none = err.lines().filter(|l| l.contains(": no violation witness: ")).count();
     // One line per unsafe verdict until a program's witness is written.
@@ -218,13 +221,53 @@ fn witnesses_are_valid_and_replay_into_their_target() {
             wrong.push(format!("{file}: {e}"));
         }
     }
+    (unsafe_count, made, none, wrong)
+}
+
+#[test]
+fn witnesses_are_valid_and_replay_into_their_target() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let corpus = format!("{root}/../shared/corpus");
+    let mut dirs = vec![format!("{corpus}/svcomp"), "programs".to_string()];
+    if std::env::var_os("FOCUSCHECK_WITNESS_ALL").is_some() {
+        dirs.extend(["svcomp-c", "svcomp-float", "svcomp-fnptr", "svcomp-heap"].map(|d| format!("{corpus}/{d}")));
+    }
+    let (unsafe_count, made, none, wrong) = written_witnesses(
+        &dirs,
+        &["--timeout", "5", "--no-explain"],
+        tempfile::tempdir().unwrap().path(),
+    );
     eprintln!(
         "{unsafe_count} unsafe verdicts, {} witnesses written, {} valid and replayed, {none} reasons",
         made.len(),
         made.len() - wrong.len()
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert!(made.len() >= 5, "too few witnesses written:\n{err}");
+    assert!(made.len() >= 5, "too few witnesses written");
+}
+
+/// With explanations, the witness holds a `branching` waypoint per
+/// decision of a condition the top FSS holds, and still replays.
+#[test]
+fn witnesses_of_explained_errors_have_branching_waypoints() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let corpus = format!("{root}/../shared/corpus");
+    let dirs = [
+        "programs/examples/goto_error.c".to_string(),
+        format!("{corpus}/svcomp/loops/sum01-1.i"),
+        format!("{corpus}/svcomp-c/ldv-regression/test21-2.c"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let (_, made, _, wrong) = written_witnesses(&dirs, &["--timeout", "30"], dir.path());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(made.len(), dirs.len(), "{made:?}");
+    for (at, file) in &made {
+        let w = std::fs::read_to_string(file).unwrap();
+        assert!(
+            w.contains("\"type\": \"branching\""),
+            "{at}: no branching waypoint:\n{w}"
+        );
+    }
 }
 
 #[test]
@@ -235,4 +278,139 @@ fn the_yaml_reader_of_this_test_refuses_what_it_does_not_know() {
         parse_yaml("- \"a\":\n    - 1\n    - \"x\"\n  \"b\": true\n").unwrap(),
         serde_json::json!([{"a": [1, "x"], "b": true}])
     );
+}
+
+/// A witness as other tools write it (`tests/witness/goto_error.other.yml`,
+/// by hand, PyYAML's layout, avoid waypoints) is confirmed; changed, it is
+/// rejected where the run leaves it, or not confirmed, or malformed.
+#[test]
+fn a_witness_of_another_tool_is_followed_by_its_waypoints() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "programs/examples/goto_error.c";
+    let original = std::fs::read_to_string(format!("{root}/tests/witness/goto_error.other.yml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let made = std::cell::Cell::new(0);
+    let variant = |from: &str, to: &str| {
+        assert!(original.contains(from), "{from}");
+        made.set(made.get() + 1);
+        let path = dir.path().join(format!("{}.yml", made.get()));
+        std::fs::write(&path, original.replacen(from, to, 1)).unwrap();
+        follow(root, program, &path)
+    };
+    let (said, code) = variant("", "");
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("witness: confirmed") && said.contains("called at programs/examples/goto_error.c:17:3"),
+        "{said}"
+    );
+    // c != 'y': the first count does not count, the avoided branch is taken.
+    let (said, code) = variant("== 121", "== 120");
+    assert_eq!(code, Some(3), "{said}");
+    assert!(
+        said.contains("witness: rejected: at programs/examples/goto_error.c:24:"),
+        "{said}"
+    );
+    // `if (!flag)` taken: against the waypoint at line 31.
+    let (said, code) = variant("value: 'false'", "value: 'true'");
+    assert_eq!(code, Some(3), "{said}");
+    assert!(
+        said.contains("witness: rejected: at programs/examples/goto_error.c:31:"),
+        "{said}"
+    );
+    // The same run, another target.
+    let (said, code) = variant("line: 17", "line: 18");
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("witness: not confirmed"), "{said}");
+    // Malformed: said with the witness's line.
+    let (said, code) = variant("    type: target", "    kind: target");
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains(".yml:") && said.contains("missing `type`"), "{said}");
+    let (said, code) = variant("value: \\result == 121", "value: \\result > 3");
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("only `\\result == V` is read"), "{said}");
+}
+
+#[path = "support/xorshift.rs"]
+mod xorshift;
+
+/// Generated programs, one per nondet type, reach the error when the
+/// nondet value equals `(T)K` for a random constant `K`: the witness's
+/// `\result == V` is `(T)K` as gcc reads it (its `printf` of the value; the
+/// types chosen are the same width in ILP32 and on this gcc), and the
+/// witness is confirmed by `run --witness`.
+#[test]
+fn witness_values_are_written_as_c_reads_the_call_type() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let types = [
+        ("int", "int"),
+        ("uint", "unsigned int"),
+        ("char", "char"),
+        ("uchar", "unsigned char"),
+        ("short", "short"),
+        ("ushort", "unsigned short"),
+        ("bool", "_Bool"),
+    ];
+    let mut rng = xorshift::Rng(0x5eed_0055);
+    let dir = tempfile::tempdir().unwrap();
+    let progs = dir.path().join("progs");
+    std::fs::create_dir(&progs).unwrap();
+    let mut cases = Vec::new();
+    for round in 0..2 {
+        for (suffix, ty) in types {
+            let k = match rng.pick(&["negative", "wide", "small"]) {
+                "negative" => -(rng.below(300) as i64) - 1,
+                "wide" => rng.below(1 << 33) as i64 - (1 << 32),
+                _ => rng.below(70000) as i64,
+            };
+            let name = format!("{suffix}_{round}");
+            let body = format!(
+                "  {ty} a = __VERIFIER_nondet_{suffix}();\n  if (a == ({ty})({k}LL))\n    reach_error();\n  return 0;\n}}\n"
+            );
+            let c = format!("extern void reach_error(void);\nextern {ty} __VERIFIER_nondet_{suffix}(void);\nint main(void) {{\n{body}");
+            std::fs::write(progs.join(format!("{name}.c")), &c).unwrap();
+            let probe = format!(
+                "#include <stdio.h>\nint main(void) {{\n  {ty} a = ({ty})({k}LL);\n  printf(\"%lld\\n\", (long long)a);\n  return 0;\n}}\n"
+            );
+            let src = dir.path().join(format!("{name}.probe.c"));
+            std::fs::write(&src, probe).unwrap();
+            let exe = dir.path().join(format!("{name}.probe"));
+            let built = Command::new("gcc")
+                .args(["-w", "-o"])
+                .arg(&exe)
+                .arg(&src)
+                .output()
+                .unwrap();
+            assert!(built.status.success(), "{}", text(&built.stderr));
+            let value = text(&Command::new(&exe).output().unwrap().stdout).trim().to_string();
+            cases.push((name, value));
+        }
+    }
+    let out_dir = dir.path().join("witnesses");
+    std::fs::create_dir(&out_dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .arg("check")
+        .arg(&progs)
+        .args(["--no-explain", "--color", "never", "--witness"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    for (name, value) in &cases {
+        let program = progs.join(format!("{name}.c")).display().to_string();
+        let line = err
+            .lines()
+            .find(|l| l.starts_with(&format!("{program}:")))
+            .unwrap_or_else(|| panic!("nothing said about {program}:\n{err}"));
+        let (_, file) = line
+            .split_once(": violation witness ")
+            .unwrap_or_else(|| panic!("{line}"));
+        let witness = std::fs::read_to_string(file).unwrap();
+        assert!(
+            witness.contains(&format!("\"\\\\result == {value}\"")),
+            "{name}: gcc reads {value}:\n{witness}"
+        );
+        let (said, code) = follow(root, &program, Path::new(file));
+        assert_eq!(code, Some(1), "{said}");
+    }
 }

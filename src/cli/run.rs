@@ -43,6 +43,11 @@ pub struct RunArgs {
     /// Call this procedure (no arguments) before the entry, as `diff --init`.
     #[arg(long, value_name = "NAME")]
     init: Option<String>,
+    /// Follow a violation witness (format 2.0, YAML): each
+    /// `__VERIFIER_nondet_*` value is the one its waypoint gives (others take
+    /// `--fill`, default 0); says whether the run confirms the witness.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["choices", "choices_file", "seed", "init"])]
+    witness: Option<std::path::PathBuf>,
 }
 
 fn parse_value(s: &str) -> Option<i64> {
@@ -128,7 +133,21 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             }
         },
     };
-    let run = match interp::run_after(&p, &cfg, init) {
+    let followed = match &args.witness {
+        None => None,
+        Some(w) => match super::follow_witness::load(&p, w, args.fill.unwrap_or(0)) {
+            Ok(l) => Some((w, l)),
+            Err(e) => {
+                ui.error(&e);
+                return EXIT_USAGE;
+            }
+        },
+    };
+    let made = match &followed {
+        None => interp::run_after(&p, &cfg, init).map(|r| (r, None)),
+        Some((_, l)) => interp::run_following(&p, &cfg, &l.follow).map(|(r, at)| (r, Some(at))),
+    };
+    let (run, progress) = match made {
         Ok(r) => r,
         Err(e) => {
             ui.error(&run_error_message(&p, &e));
@@ -165,6 +184,22 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
         outln!("trace:");
         out!("{}", render_trace(&p, &run.trace));
     }
+    match (&followed, &progress) {
+        (Some((w, l)), Some(at)) => {
+            // A rejected run stopped at the waypoint, not at its end.
+            if at.rejected.is_none() {
+                show_outcome(ui, &p, &run, args, &conditions);
+            }
+            let (said, code) = super::follow_witness::verdict(&p, w, l, &run, at);
+            outln!("{said}");
+            code
+        }
+        _ => show_outcome(ui, &p, &run, args, &conditions),
+    }
+}
+
+/// The `result:` line of a run (and its globals); the exit code.
+fn show_outcome(ui: &Ui, p: &Program, run: &interp::Run, args: &RunArgs, conditions: &[cond::UserCond]) -> i32 {
     let steps = run.trace.len();
     match &run.outcome {
         Outcome::Error { site, node, .. } if p.site(*site).kind == crate::ir::SiteKind::Limit => {
@@ -184,7 +219,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
         Outcome::Error { site, node, index } => {
             outln!(
                 "result: error: {} at {} (after {steps} steps)",
-                crate::views::describe_error(&p, *site, *index),
+                crate::views::describe_error(p, *site, *index),
                 p.location(p.node(*node).span)
             );
             EXIT_ERROR_FOUND
@@ -203,7 +238,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
                 p.location(p.node(*node).span),
                 one_line(p.text(p.node(*node).span))
             );
-            print_globals(&p, &run.globals);
+            print_globals(p, &run.globals);
             EXIT_OK
         }
         Outcome::Finished => {
@@ -212,7 +247,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
                 .map(|v| format!(", `{}` returned {v}", p.proc(p.entry).name))
                 .unwrap_or_default();
             outln!("result: finished without error{returned} (after {steps} steps)");
-            print_globals(&p, &run.globals);
+            print_globals(p, &run.globals);
             EXIT_OK
         }
         Outcome::Overflow { node } => {

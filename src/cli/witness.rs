@@ -1,11 +1,15 @@
 //! `check --witness FILE|DIR`: an SV-COMP violation witness
 //! (`views::violation_witness`) of the first unsafe condition that has
-//! one, or the reason there is none, said per error.
+//! one, or the reason there is none, said per error. A witness is kept
+//! only if the interpreter, following its waypoints, confirms it.
 
+use crate::analysis::CondReport;
 use crate::analysis::Verdict;
 use crate::check::Report;
-use crate::ir::Program;
+use crate::interp;
+use crate::ir::{NodeKind, Program, UnitId};
 use crate::views::{testcomp, violation_witness};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Where the witness of `file` goes: `to`, or in the directory `to` the
@@ -15,6 +19,35 @@ fn target(to: &Path, file: &Path) -> PathBuf {
         to.join(super::harness::harness_name(file, 0).replace(".0.harness.c", ".witness.yml"))
     } else {
         to.to_path_buf()
+    }
+}
+
+/// The condition units of the branches the top FSS of `res` holds (the
+/// FSS whose witness run is the top counterexample); none without one.
+fn held_conditions(p: &Program, report: &Report, res: &CondReport) -> HashSet<UnitId> {
+    let top = (report.explanations.get(&res.id)).and_then(|e| e.fss.iter().find(|f| f.witness.is_some()));
+    let Some(top) = top else {
+        return HashSet::new();
+    };
+    (top.fss.iter())
+        .filter(|ev| matches!(p.node(ev.node).kind, NodeKind::Branch { .. }))
+        .map(|ev| p.node(ev.node).unit)
+        .collect()
+}
+
+/// Whether the witness written at `path`, read back and followed by the
+/// interpreter (as `run --witness` does), is confirmed.
+fn confirmed(p: &Program, path: &Path) -> Result<(), String> {
+    let loaded = super::follow_witness::load(p, path, 0)?;
+    let cfg = interp::Config::default();
+    let (run, at) = interp::run_following(p, &cfg, &loaded.follow)
+        .map_err(|_| "the run that follows the witness cannot be made".to_string())?;
+    match super::follow_witness::verdict(p, path, &loaded, &run, &at) {
+        (_, super::EXIT_ERROR_FOUND) => Ok(()),
+        (said, _) => Err(format!(
+            "the run that follows its waypoints (other values 0) does not confirm it ({})",
+            said.trim_start_matches("witness: ")
+        )),
     }
 }
 
@@ -40,22 +73,20 @@ pub fn write(to: &Path, file: &Path, p: &Program, report: &Report) -> String {
         };
         let cx = report.top_counterexample(res);
         let made = match (c.site(), cx) {
-            (Some(s), Some(cx)) => violation_witness::value(p, s, cx, &meta),
+            (Some(s), Some(cx)) => violation_witness::value(p, s, cx, &held_conditions(p, report, res), &meta),
             (_, None) => Err("no counterexample was kept".into()),
             (None, _) => Err("the error is not at a statement of the program".into()),
         };
-        match made {
-            Ok(v) => {
-                let path = target(to, file);
-                let written = std::fs::write(&path, violation_witness::yaml(&v));
-                return match written {
-                    Ok(()) => format!("{out}{at}: violation witness {}\n", path.display()),
-                    Err(e) => format!(
-                        "{out}{at}: no violation witness: cannot write `{}`: {e}\n",
-                        path.display()
-                    ),
-                };
-            }
+        let path = target(to, file);
+        let written = made.and_then(|v| {
+            std::fs::write(&path, violation_witness::yaml(&v))
+                .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+            confirmed(p, &path).inspect_err(|_| {
+                let _ = std::fs::remove_file(&path);
+            })
+        });
+        match written {
+            Ok(()) => return format!("{out}{at}: violation witness {}\n", path.display()),
             Err(why) => out.push_str(&format!("{at}: no violation witness: {why}\n")),
         }
     }

@@ -12,6 +12,7 @@ use draw::SplitMix;
 
 pub mod access;
 mod draw;
+pub mod follow;
 mod run;
 
 pub use run::*;
@@ -30,6 +31,8 @@ enum Stop {
     Error(SiteId),
     Overflow,
     Run(RunError),
+    /// A waypoint of the followed witness was gone against.
+    Rejected,
 }
 
 const FRESH: u8 = 1;
@@ -85,6 +88,9 @@ struct Machine<'a> {
     /// What a recording run keeps (`run_recorded`).
     rec: Option<std::cell::RefCell<Recorder>>,
     next_act: u32,
+    /// The witness a run follows (`run_following`), and how far it got.
+    follow: Option<&'a follow::Follow>,
+    progress: follow::Progress,
 }
 
 pub fn run(p: &Program, cfg: &Config) -> Result<Run, RunError> {
@@ -104,7 +110,15 @@ pub fn run_after(p: &Program, cfg: &Config, init: Option<ProcId>) -> Result<Run,
     } else {
         p
     };
-    run_full(p, cfg, init, &std::collections::BTreeSet::new(), None).map(|(r, _, _)| r)
+    run_full(p, cfg, init, &std::collections::BTreeSet::new(), None, None).map(|(r, ..)| r)
+}
+
+/// `run`, its draws answered by a witness's waypoints (`follow`); how far
+/// it got through them. A run that goes against a waypoint stops there
+/// (`Outcome::Halted` at that node, the waypoint in `Progress::rejected`).
+pub fn run_following(p: &Program, cfg: &Config, follow: &follow::Follow) -> Result<(Run, follow::Progress), RunError> {
+    let none = std::collections::BTreeSet::new();
+    run_full(p, cfg, None, &none, None, Some(follow)).map(|(r, _, _, at)| (r, at))
 }
 
 /// `run`, also recording what each step read and wrote (`accesses`) and
@@ -119,7 +133,14 @@ pub fn run_recorded(
     operand: &dyn Fn(NodeId, SiteId) -> Option<Expr>,
 ) -> Result<(Run, access::Accesses), RunError> {
     let rec = Recorder::new(accesses, sites_of);
-    let (run, _, log) = run_full(p, cfg, None, &std::collections::BTreeSet::new(), Some((rec, operand)))?;
+    let (run, _, log, _) = run_full(
+        p,
+        cfg,
+        None,
+        &std::collections::BTreeSet::new(),
+        Some((rec, operand)),
+        None,
+    )?;
     Ok((run, log.unwrap_or_default()))
 }
 
@@ -134,7 +155,7 @@ pub fn run_observed(
     cfg: &Config,
     observe: &std::collections::BTreeSet<NodeId>,
 ) -> Result<(Run, Vec<Snapshot>), RunError> {
-    run_full(p, cfg, None, observe, None).map(|(r, s, _)| (r, s))
+    run_full(p, cfg, None, observe, None, None).map(|(r, s, ..)| (r, s))
 }
 
 type Recording<'o> = (Recorder, &'o dyn Fn(NodeId, SiteId) -> Option<Expr>);
@@ -145,7 +166,8 @@ fn run_full(
     init: Option<ProcId>,
     observe: &std::collections::BTreeSet<NodeId>,
     recording: Option<Recording>,
-) -> Result<(Run, Vec<Snapshot>, Option<access::Accesses>), RunError> {
+    follow: Option<&follow::Follow>,
+) -> Result<(Run, Vec<Snapshot>, Option<access::Accesses>, follow::Progress), RunError> {
     let (rec, operand) = match recording {
         Some((r, o)) => (Some(std::cell::RefCell::new(r)), Some(o)),
         None => (None, None),
@@ -174,6 +196,8 @@ fn run_full(
         error_values: Vec::new(),
         rec,
         next_act: 1,
+        follow,
+        progress: follow::Progress::default(),
     };
     let inputs = m.set_inputs()?;
     if let Some(g) = init {
@@ -200,6 +224,7 @@ fn run_full(
             }
         }
         Err(Stop::Overflow) => Outcome::Overflow { node: m.pc_node },
+        Err(Stop::Rejected) => Outcome::Halted { node: m.pc_node },
         Err(Stop::Run(e)) => return Err(e),
     };
     let fresh = m.fresh.into_inner();
@@ -231,7 +256,7 @@ fn run_full(
         bad_access: m.bad_var.get().zip(m.bad_index.get()),
     };
     let log = m.rec.map(|r| r.into_inner().log);
-    Ok((run, m.snapshots, log))
+    Ok((run, m.snapshots, log, m.progress))
 }
 
 impl Machine<'_> {
@@ -311,8 +336,15 @@ impl Machine<'_> {
 
     fn choice(&mut self, node: NodeId, range: (i64, i64)) -> Result<i64, Stop> {
         let index = self.choices_used.len();
-        let v = match self.cfg.choices.get(index) {
-            Some(&v) => v,
+        let given = match self.follow {
+            Some(f) => Some(f.draw(&mut self.progress, node, range).map_err(|w| {
+                self.progress.rejected = Some((w, node));
+                Stop::Rejected
+            })?),
+            None => self.cfg.choices.get(index).copied(),
+        };
+        let v = match given {
+            Some(v) => v,
             None => match (&mut self.rng, self.cfg.fill) {
                 (Some(r), _) => r.draw(range),
                 (None, Some(v)) => v.clamp(range.0, range.1),
@@ -547,6 +579,12 @@ impl Machine<'_> {
                         Cond::Atom(a) => a.op.holds(self.eval(&a.lhs)?, self.eval(&a.rhs)?),
                         Cond::Nondet => self.choice(n, IntType::Bool.range())? != 0,
                     };
+                    if let (Some(f), Some(&value)) = (self.follow, p.cond_exits.get(&(n, b))) {
+                        if let Err(w) = f.decided(&mut self.progress, p.node(n).unit, value) {
+                            self.progress.rejected = Some((w, n));
+                            return Err(Stop::Rejected);
+                        }
+                    }
                     step.outcome = Some(b);
                     if b {
                         *then_

@@ -6,6 +6,7 @@ pub mod lexer;
 pub mod parser;
 pub mod preprocess;
 pub mod source;
+pub mod yaml;
 
 use crate::diag::Diag;
 use std::collections::BTreeMap;

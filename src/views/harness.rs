@@ -48,6 +48,14 @@ const NONDET: &[(&str, &str)] = &[
     ("unsigned_long_long", "unsigned long long"),
 ];
 
+/// Whether `name` is a `__VERIFIER_nondet_*` function of an integer type
+/// a harness defines.
+pub fn is_nondet_integer(name: &str) -> bool {
+    NONDET
+        .iter()
+        .any(|(s, _)| name.strip_prefix("__VERIFIER_nondet_") == Some(s))
+}
+
 /// The values a harness returns: per nondet call of the counterexample,
 /// in order, the function called and the value.
 pub struct Calls(pub Vec<(String, i64)>);

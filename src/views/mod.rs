@@ -14,6 +14,7 @@ pub mod testcomp;
 pub mod text;
 pub mod trace;
 pub mod violation_witness;
+pub mod waypoints;
 pub mod wrap;
 
 use crate::ir::{Program, SiteId, SiteKind};

@@ -1,20 +1,23 @@
 //! A confirmed counterexample as an SV-COMP violation witness (sosy-lab's
 //! witness format 2.0, YAML): one `violation_sequence` entry whose segments
 //! each follow one waypoint: a `function_return` per nondet value the run
-//! draws (`\result == V` at the call's closing parenthesis), then the
+//! draws (`\result == V` at the call's closing parenthesis) and a
+//! `branching` per decision of a condition the top FSS holds (at its
+//! `if`/`while`/`for` keyword), in the run's order, then the
 //! `target` at the `reach_error()` (or, in older tasks, `__VERIFIER_error()`)
 //! call the run reaches.
 //!
-//! Only counterexamples a C harness can replay (`super::harness`) get a
-//! witness: their every drawn value is a `__VERIFIER_nondet_*` result.
-//! Branch waypoints are not written (yet): the nondet values alone fix the
-//! path of a deterministic C program.
+//! Only counterexamples C can make get a witness: no `if (*)`, no inputs
+//! read; every `__VERIFIER_nondet_*` value is written as the call's type
+//! reads it (the interpreter draws it in that type's range).
 
-use super::harness;
+use super::{harness, waypoints};
 use crate::analysis::witness::Counterexample;
-use crate::ir::{NodeKind, Program, SiteId, SiteKind};
+use crate::interp::Step;
+use crate::ir::{Cond, NodeKind, Program, SiteId, SiteKind, UnitId};
 use crate::syntax::source::Span;
 use serde_json::{json, Value};
+use std::collections::HashSet;
 
 /// Where a waypoint is: the file, 1-based line and column, the function.
 fn location(p: &Program, offset: u32, function: &str) -> Value {
@@ -27,51 +30,74 @@ fn location(p: &Program, offset: u32, function: &str) -> Value {
     })
 }
 
-/// The offset of the `)` that closes the call whose name starts at `start`
-/// of `text`.
-fn closing_paren(text: &str, start: usize) -> Option<usize> {
-    let open = start + text[start..].find('(')?;
-    let mut depth = 0usize;
-    for (i, c) in text[open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// The `function_return` waypoints of `cx`, in the order of its run, or
-/// why the counterexample has no witness.
-fn returns(p: &Program, cx: &Counterexample) -> Result<Vec<Value>, String> {
-    harness::nondet_calls(p, cx)?;
+/// why the counterexample has no witness. A value drawn for an
+/// uninitialised local gets none: C does not fix it, so a validator may
+/// choose it (`cli::witness` keeps the witness only if the run that
+/// follows it with such values 0 reaches the error).
+fn returns(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Result<Vec<Value>, String> {
+    let read: Vec<&str> = cx.read_inputs().map(|(n, _)| n.as_str()).collect();
+    if !read.is_empty() {
+        return Err(format!(
+            "the run reads inputs C gives no value to ({})",
+            read.join(", ")
+        ));
+    }
     let mut out = Vec::new();
+    let mut branches = 0;
     for step in &cx.run.trace {
         let node = p.node(step.node);
-        if !matches!(node.kind, NodeKind::Havoc { .. }) {
-            continue;
+        match node.kind {
+            NodeKind::Branch { cond: Cond::Nondet, .. } => {
+                return Err("the path takes an `if (*)`/`while (*)` choice, which is not C".into())
+            }
+            NodeKind::Branch { .. } if held.contains(&node.unit) && branches < MAX_BRANCHING => {
+                if let Some(w) = branching(p, step) {
+                    branches += 1;
+                    out.push(w);
+                }
+                continue;
+            }
+            NodeKind::Havoc { .. } => {}
+            _ => continue,
         }
-        let text = p.text(node.span);
-        let start = text
-            .find("__VERIFIER_nondet_")
-            .ok_or("a drawn value is not a nondet call")?;
-        let close = closing_paren(text, start).ok_or("a nondet call without its `)`")?;
+        let Some((_, close)) = waypoints::nondet_call(p, step.node) else {
+            continue;
+        };
+        let line = p.source.start(node.span).line;
+        let name = waypoints::nondet_name(p, step.node)
+            .ok_or_else(|| format!("line {line} calls several nondet functions in one statement"))?;
+        if !harness::is_nondet_integer(name) {
+            return Err(format!("`{name}` at line {line} does not return an integer type"));
+        }
         let value = step.value.ok_or("a nondet call without its value")?;
         let function = &p.proc(node.proc).name;
         out.push(json!({"waypoint": {
             "type": "function_return",
             "action": "follow",
-            "location": location(p, node.span.lo + close as u32, function),
+            "location": location(p, close, function),
             "constraint": {"value": format!("\\result == {value}"), "format": "c_expression"},
         }}));
     }
     Ok(out)
+}
+
+/// At most this many `branching` waypoints are written (a long loop's
+/// passages are left to the values that fix them).
+const MAX_BRANCHING: usize = 1000;
+
+/// The `branching` waypoint of a step that decides an `if`/`while`/`for`
+/// condition: at its keyword, the value the condition had.
+fn branching(p: &Program, step: &Step) -> Option<Value> {
+    let node = p.node(step.node);
+    let value = *p.cond_exits.get(&(step.node, step.outcome?))?;
+    let at = waypoints::condition_keyword(p, node.unit)?;
+    Some(json!({"waypoint": {
+        "type": "branching",
+        "action": "follow",
+        "location": location(p, at, &p.proc(node.proc).name),
+        "constraint": {"value": value.to_string(), "format": "c_expression"},
+    }}))
 }
 
 /// What the witness says about its task and maker.
@@ -95,7 +121,15 @@ fn uuid(content: &str) -> String {
 
 /// The witness of the run `cx` into the error at `site`, as a JSON value
 /// of the YAML document, or why there is none.
-pub fn value(p: &Program, site: SiteId, cx: &Counterexample, meta: &Meta) -> Result<Value, String> {
+/// `held`: the condition units whose passages get `branching` waypoints
+/// (those of the branches the top FSS holds).
+pub fn value(
+    p: &Program,
+    site: SiteId,
+    cx: &Counterexample,
+    held: &HashSet<UnitId>,
+    meta: &Meta,
+) -> Result<Value, String> {
     let s = p.site(site);
     let text = p.text(s.span).trim_start();
     let called = ["reach_error", "__VERIFIER_error"]
@@ -106,7 +140,10 @@ pub fn value(p: &Program, site: SiteId, cx: &Counterexample, meta: &Meta) -> Res
             "SV-COMP's unreach-call specification names calls of reach_error (or __VERIFIER_error) only".into(),
         );
     };
-    let mut segments: Vec<Value> = returns(p, cx)?.into_iter().map(|w| json!({"segment": [w]})).collect();
+    let mut segments: Vec<Value> = returns(p, cx, held)?
+        .into_iter()
+        .map(|w| json!({"segment": [w]}))
+        .collect();
     let target = json!({"waypoint": {
         "type": "target",
         "action": "follow",
