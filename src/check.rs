@@ -189,6 +189,10 @@ fn vc_report(
 /// proves the condition at once.
 pub const PROBE_SEARCH_STEPS: u64 = 10_000;
 
+/// The Datalog engine's counterexample search with these options, of the
+/// conditions given (all when `None`).
+type Search<'a> = dyn Fn(&CheckOptions, Option<&[CondId]>) -> Vec<CondReport> + 'a;
+
 /// The verdicts of `auto` once the exploration is done: the Datalog
 /// engine's search within its first share of steps, then the VC engine
 /// for what that left open (`early`: its decisions taken already, after the
@@ -197,7 +201,7 @@ pub const PROBE_SEARCH_STEPS: u64 = 10_000;
 /// counterexample the Datalog engine finds is explained from its graph as
 /// before. Both shares are counts: the outcome does not depend on the load.
 fn auto_verdicts(
-    search: &dyn Fn(&CheckOptions, Option<&[CondId]>) -> Vec<CondReport>,
+    search: &Search,
     opts: &CheckOptions,
     vc_check: &VcCheck,
     vc: &mut VcStats,
