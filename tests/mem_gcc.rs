@@ -24,6 +24,15 @@ use std::process::Command;
 
 const PROGRAMS: u64 = 40;
 
+/// How many generated programs a test runs: `FOCUSCHECK_MEM_PROGRAMS`, or
+/// `PROGRAMS`.
+fn programs() -> u64 {
+    std::env::var("FOCUSCHECK_MEM_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(PROGRAMS)
+}
+
 #[path = "support/xorshift.rs"]
 mod xorshift;
 use xorshift::Rng;
@@ -295,10 +304,7 @@ fn run_out(text: &str) -> Option<Vec<i64>> {
 
 #[test]
 fn generated_pointer_programs_agree_with_gcc_and_every_verdict() {
-    let n = std::env::var("FOCUSCHECK_MEM_PROGRAMS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(PROGRAMS);
+    let n = programs();
     let dir = tempfile::tempdir().expect("a temporary directory");
     for seed in 0..n {
         let text = program(seed);
@@ -519,10 +525,7 @@ fn union_program(seed: u64) -> String {
 
 #[test]
 fn generated_union_programs_agree_with_gcc_and_every_verdict() {
-    let n = std::env::var("FOCUSCHECK_MEM_PROGRAMS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(PROGRAMS);
+    let n = programs();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let (mut checks, mut decided) = (0, 0);
     for seed in 0..n {
@@ -580,10 +583,7 @@ fn asan_runs(dir: &Path, name: &str, text: &str) -> Vec<Result<Vec<i64>, String>
 /// input goes wrong).
 #[test]
 fn generated_list_programs_agree_with_gcc_and_asan() {
-    let n = std::env::var("FOCUSCHECK_MEM_PROGRAMS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(PROGRAMS);
+    let n = programs();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let (mut bad, mut decided) = (0, 0);
     for seed in 0..n {
@@ -665,10 +665,7 @@ mod fnptr_gen;
 /// interpreter, and `check` finds it; the verdicts agree with every run.
 #[test]
 fn generated_function_pointer_programs_agree_with_gcc_and_every_verdict() {
-    let n = std::env::var("FOCUSCHECK_MEM_PROGRAMS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(PROGRAMS);
+    let n = programs();
     let dir = tempfile::tempdir().expect("a temporary directory");
     for seed in 0..n {
         let (text, null) = fnptr_gen::program(seed);
@@ -723,10 +720,7 @@ mod array_gen;
 /// program's bounds, and otherwise never contradicts a run on `out`.
 #[test]
 fn generated_array_of_array_programs_agree_with_gcc_and_every_verdict() {
-    let n = std::env::var("FOCUSCHECK_MEM_PROGRAMS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(PROGRAMS);
+    let n = programs();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let (mut stopped, mut found_bugs) = (0, 0);
     for seed in 0..n {

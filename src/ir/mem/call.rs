@@ -49,25 +49,7 @@ impl Mem {
         let mut out = Vec::new();
         for (k, a) in args.iter().enumerate() {
             let want = sig.as_ref().and_then(|s| s.params.get(k)).cloned();
-            let v = match &want {
-                Some(CType::Ptr(_)) if is_null(a) => Val {
-                    pre: vec![],
-                    leaves: vec![int(0, a.span), int(0, a.span)],
-                    ty: want.clone().expect("matched"),
-                },
-                _ => self.rv(a),
-            };
-            if let Some(w) = &want {
-                let n = self.types.leaves(w).map_or(1, |l| l.len());
-                if n != v.leaves.len() {
-                    self.unsupported(
-                        a.span,
-                        format!("passing a `{}` where `{}` is expected", v.ty.c_name(), w.c_name()),
-                    );
-                }
-                self.convert_ptr(&v.ty, w, &v.leaves, a.span);
-            }
-            let Val { pre, leaves, .. } = v;
+            let Val { pre, leaves, .. } = self.argument(a, want.as_ref());
             for (j, l) in leaves.into_iter().enumerate() {
                 // The statements run before the first leaf is read.
                 out.push(if j == 0 { wrap(pre.clone(), l) } else { l });
@@ -115,6 +97,33 @@ impl Mem {
     }
 }
 
+impl Mem {
+    /// An argument's value for a parameter of type `want` (when known): a
+    /// null pointer constant as the parameter's pointer, another pointer
+    /// converted to it; a value of another shape is not modelled.
+    pub(super) fn argument(&mut self, a: &ast::Expr, want: Option<&CType>) -> Val {
+        let v = match want {
+            Some(w @ CType::Ptr(_)) if is_null(a) => Val {
+                pre: vec![],
+                leaves: vec![int(0, a.span), int(0, a.span)],
+                ty: w.clone(),
+            },
+            _ => self.rv(a),
+        };
+        if let Some(w) = want {
+            let n = self.types.leaves(w).map_or(1, |l| l.len());
+            if n != v.leaves.len() {
+                self.unsupported(
+                    a.span,
+                    format!("passing a `{}` where `{}` is expected", v.ty.c_name(), w.c_name()),
+                );
+            }
+            self.convert_ptr(&v.ty, w, &v.leaves, a.span);
+        }
+        v
+    }
+}
+
 fn is_null(e: &ast::Expr) -> bool {
     match &e.kind {
         ExprKind::Int(0, _) => true,
@@ -127,14 +136,7 @@ fn is_null(e: &ast::Expr) -> bool {
 /// Functions that can call themselves (directly or through others; a
 /// call through a function pointer may call any function used as a value).
 pub(super) fn recursive_functions(p: &ast::Program) -> HashSet<String> {
-    let defined: HashSet<&str> = p
-        .items
-        .iter()
-        .filter_map(|it| match it {
-            ast::Item::Function(f) => Some(f.name.name.as_str()),
-            _ => None,
-        })
-        .collect();
+    let defined = super::defined_functions(p);
     let mut taken = Vec::new();
     let mut calls: HashMap<String, Vec<String>> = HashMap::new();
     let mut through = Vec::new();

@@ -151,25 +151,7 @@ impl Mem {
         let mut out = Vec::new();
         for (k, a) in args.iter().enumerate() {
             let want = ft.params.as_ref().and_then(|ps| ps.get(k)).cloned();
-            let v = match &want {
-                Some(w @ CType::Ptr(_)) if is_null_constant(a) => Val {
-                    pre: vec![],
-                    leaves: vec![int(0, a.span), int(0, a.span)],
-                    ty: w.clone(),
-                },
-                _ => self.rv(a),
-            };
-            if let Some(w) = &want {
-                let n = self.types.leaves(w).map_or(1, |l| l.len());
-                if n != v.leaves.len() {
-                    self.unsupported(
-                        a.span,
-                        format!("passing a `{}` where `{}` is expected", v.ty.c_name(), w.c_name()),
-                    );
-                }
-                self.convert_ptr(&v.ty, w, &v.leaves, a.span);
-            }
-            let Val { pre: p, leaves, ty } = v;
+            let Val { pre: p, leaves, ty } = self.argument(a, want.as_ref());
             pre.extend(p);
             let int_types: Vec<IntType> = match self.types.leaves(&ty) {
                 Ok(ls) => ls.iter().map(|l| l.ty).collect(),

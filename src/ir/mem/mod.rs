@@ -138,20 +138,24 @@ pub fn eliminate(
     (out, memory, annots)
 }
 
+/// The names of the functions the program defines.
+pub(super) fn defined_functions(p: &ast::Program) -> HashSet<&str> {
+    p.items
+        .iter()
+        .filter_map(|it| match it {
+            ast::Item::Function(f) => Some(f.name.name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether the program has pointers, structs or heap calls. A pointer
 /// parameter counts when its body or an annotation (its contract) names it.
 fn uses_memory(p: &ast::Program, annots: &[crate::syntax::acsl::Annotation]) -> bool {
     let mut uses = false;
     let check_ty = |t: &CType| !t.is_int();
     // A function used as a value is a function pointer.
-    let functions: HashSet<&str> = p
-        .items
-        .iter()
-        .filter_map(|it| match it {
-            ast::Item::Function(f) => Some(f.name.name.as_str()),
-            _ => None,
-        })
-        .collect();
+    let functions = defined_functions(p);
     for it in &p.items {
         match it {
             ast::Item::Struct(_) => uses = true,
