@@ -755,20 +755,28 @@ fn generated_array_of_array_programs_agree_with_gcc_and_every_verdict() {
                         _ => ("variable length array bound evaluates to non-positive value 0", "in"),
                     };
                     assert!(e.contains(sanitizer), "seed {seed}, input {input}: {e}\n{text}");
+                    let said = match bug {
+                        array_gen::Bug::Index => format!("index out of bounds in `{at}"),
+                        _ => "variable-length array size `in` is not positive".to_string(),
+                    };
                     assert!(
-                        ran.contains(&format!("index out of bounds in `{at}")),
+                        ran.contains(&said),
                         "seed {seed}, input {input}: gcc stops at `{at}`, the interpreter:\n{ran}\n{text}"
                     );
                 }
             }
         }
         let (_, out) = focuscheck(&["check", "--vla-elems", "16", "--timeout", "60", f]);
-        let at = if bug == array_gen::Bug::Index { "g2[0][" } else { "in`" };
+        let what = if bug == array_gen::Bug::Index {
+            "array bounds in `g2[0]["
+        } else {
+            "variable-length array size `in`"
+        };
         // Found, or (the machine loaded, the timeout reached) unknown;
         // never safe.
-        let found = out.contains(&format!("unsafe: array bounds in `{at}"));
+        let found = out.contains(&format!("unsafe: {what}"));
         assert!(
-            found || out.contains(&format!("unknown: array bounds in `{at}")),
+            found || out.contains(&format!("unknown: {what}")),
             "seed {seed}:\n{out}\n{text}"
         );
         found_bugs += usize::from(found);

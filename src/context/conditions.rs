@@ -47,6 +47,7 @@ impl Condition {
                 match site.kind {
                     SiteKind::Assert => format!("assertion `{text}`"),
                     SiteKind::ReachError => format!("call `{text}`"),
+                    SiteKind::Bounds if site.vla => format!("variable-length array size `{text}`"),
                     SiteKind::Bounds => format!("array bounds in `{text}`"),
                     SiteKind::DivByZero => format!("division by zero in `{text}`"),
                     SiteKind::Overflow => format!("signed overflow in `{text}`"),

@@ -442,8 +442,9 @@ pub struct ErrorSite {
     /// Cannot fail whatever the state: a constant index inside the array,
     /// a nonzero constant divisor. Not reported.
     pub static_ok: bool,
-    /// A `limit` site where a variable-length array is larger than the
-    /// model holds (`--vla-elems`, `crate::ir::dims`).
+    /// A site of a variable-length array's size (`crate::ir::dims`): a
+    /// `bounds` site where it is not positive, a `limit` site where it is
+    /// larger than the model holds (`--vla-elems`).
     pub vla: bool,
 }
 

@@ -65,6 +65,10 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
     if s.kind == SiteKind::DivByZero {
         parts.push("the divisor is 0".to_string());
     }
+    if s.vla {
+        // The size is held in a hidden variable (`crate::ir::dims`).
+        return run.error_values.first().map(|(_, n)| format!("the size is {n}"));
+    }
     let values: Vec<String> = run
         .error_values
         .iter()
@@ -87,6 +91,7 @@ pub fn describe_site(p: &Program, site: SiteId) -> String {
     match s.kind {
         SiteKind::Assert => format!("assertion `{text}` fails"),
         SiteKind::ReachError => format!("`{text}` is called"),
+        SiteKind::Bounds if s.vla => format!("variable-length array size `{text}` is not positive"),
         SiteKind::Bounds => format!("index out of bounds in `{text}`"),
         SiteKind::DivByZero => format!("division by zero in `{text}`"),
         SiteKind::Overflow => format!("signed overflow in `{text}`"),

@@ -187,6 +187,7 @@ impl Cx<'_> {
         let (t, f) = self.emit_branch(fl, Cond::Atom(positive), span);
         fl.open = f;
         let site = self.new_site(SiteKind::Bounds, span, fl.pid, None);
+        self.sites[site.index()].vla = true;
         self.emit(fl, NodeKind::Error { site }, span);
         fl.open = t;
         let fits = Atom {
