@@ -73,8 +73,12 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
         .error_values
         .iter()
         .filter(|(v, _)| {
+            // Names of the tool's own (temporaries, the memory model's,
+            // `diff`'s results): C reserves `__` for the implementation.
             let var = p.var(*v);
-            var.kind != crate::ir::VarKind::Temp && !crate::ir::pointers::is_internal(&var.name)
+            var.kind != crate::ir::VarKind::Temp
+                && !var.name.starts_with("__")
+                && !crate::ir::pointers::is_internal(&var.name)
         })
         .map(|(v, x)| format!("{} = {x}", crate::ir::product::strip_reference(&p.var(*v).name)))
         .collect();
