@@ -27,10 +27,16 @@ const PROGRAMS: u64 = 40;
 /// How many generated programs a test runs: `FOCUSCHECK_MEM_PROGRAMS`, or
 /// `PROGRAMS`.
 fn programs() -> u64 {
+    programs_or(PROGRAMS)
+}
+
+/// `programs`, with another default (generators whose programs are slow
+/// to check: a few minutes for 40 of them on 2 cores).
+fn programs_or(default: u64) -> u64 {
     std::env::var("FOCUSCHECK_MEM_PROGRAMS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(PROGRAMS)
+        .unwrap_or(default)
 }
 
 #[path = "support/xorshift.rs"]
@@ -665,7 +671,7 @@ mod fnptr_gen;
 /// interpreter, and `check` finds it; the verdicts agree with every run.
 #[test]
 fn generated_function_pointer_programs_agree_with_gcc_and_every_verdict() {
-    let n = programs();
+    let n = programs_or(20);
     let dir = tempfile::tempdir().expect("a temporary directory");
     for seed in 0..n {
         let (text, null) = fnptr_gen::program(seed);
@@ -720,7 +726,7 @@ mod array_gen;
 /// program's bounds, and otherwise never contradicts a run on `out`.
 #[test]
 fn generated_array_of_array_programs_agree_with_gcc_and_every_verdict() {
-    let n = programs();
+    let n = programs_or(16);
     let dir = tempfile::tempdir().expect("a temporary directory");
     let (mut stopped, mut found_bugs) = (0, 0);
     for seed in 0..n {

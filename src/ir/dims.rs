@@ -31,6 +31,12 @@ struct Dims {
     inner: Vec<Expr>,
 }
 
+/// Whether `d` is a variable-length array's: its sizes are the hidden
+/// variables `vla` declares.
+fn is_vla(d: &Dims) -> bool {
+    matches!(&d.first, Some(Expr { kind: AK::Var(n), .. }) if n.name.starts_with("__vla"))
+}
+
 /// The program with its arrays of arrays and variable-length arrays flat
 /// (a variable-length array an object of `vla_elems` elements); `None`
 /// when it has none.
@@ -414,6 +420,13 @@ impl Flatten<'_> {
                 }
             }
             AK::AddrOf(x) => match self.chain(x) {
+                Some((name, _)) if self.lookup(&name.name).is_some_and(is_vla) => {
+                    let msg = format!(
+                        "not modelled yet: a pointer into the variable-length array `{}` (`&`)",
+                        name.name
+                    );
+                    self.not_modelled(e.span, msg);
+                }
                 // `&a[i]` is the row's address, as `a[i]` is.
                 Some((_, idx)) if !idx.is_empty() => {
                     self.expr(x, true);
@@ -477,6 +490,17 @@ impl Flatten<'_> {
         let n = dims.inner.len() + 1;
         let rest = if idx.len() > n { idx.split_off(n) } else { Vec::new() };
         let m = idx.len();
+        if m < n && is_vla(&dims) {
+            // Its object is `--vla-elems` long, longer than the run's
+            // array: an access through the pointer would not be checked
+            // against the run's size.
+            let msg = format!(
+                "not modelled yet: a pointer into the variable-length array `{}` (passed, assigned or a row of it)",
+                name.name
+            );
+            self.not_modelled(span, msg);
+            return None;
+        }
         if m == 0 {
             // A one-dimensional (variable-length) array decays as any array.
             if !bare && n > 1 {
