@@ -212,17 +212,13 @@ fn auto_verdicts(
         ..opts.clone()
     };
     let mut results = search(&probe, None);
+    // Cut by the clock before the exploration, the VC engine may have left
+    // open what it decides alone on a less loaded machine (which then
+    // answers without this exploration): the whole document depends on
+    // the load.
+    let load_dependent = early.is_some() && vc.cut;
     let decided = match early {
-        Some(decided) => {
-            if vc.cut {
-                // Cut by the clock, it may have left open what it decides
-                // alone on a less loaded machine (which then answers
-                // without this exploration): the whole document depends
-                // on the load.
-                results.iter_mut().for_each(|r| r.clock_cut = true);
-            }
-            decided
-        }
+        Some(decided) => decided,
         None => {
             let wanted: Vec<CondId> = results
                 .iter()
@@ -248,6 +244,9 @@ fn auto_verdicts(
                 *r = full;
             }
         }
+    }
+    if load_dependent {
+        results.iter_mut().for_each(|r| r.clock_cut = true);
     }
     vc_check.apply(&mut results, decided, vc);
     results
