@@ -564,21 +564,7 @@ fn asan_runs(dir: &Path, name: &str, text: &str) -> Vec<Result<Vec<i64>, String>
          int main(void) {{ fc_main(); for (int i = 0; i < 4; i++) printf(\"%d\\n\", out[i]); return 0; }}\n"
     );
     let exe = sanitized_gcc::build(dir, name, &harness);
-    (0..3)
-        .map(|input| {
-            let o = Command::new(&exe)
-                .env("FC_IN", input.to_string())
-                .output()
-                .expect("run the compiled program");
-            if !o.status.success() {
-                return Err(String::from_utf8_lossy(&o.stderr).into_owned());
-            }
-            Ok(String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .map(|l| l.trim().parse().expect("a number"))
-                .collect())
-        })
-        .collect()
+    sanitized_gcc::outputs(&exe, |l| Some(l))
 }
 
 /// Generated programs that build, walk and free lists and trees in loops

@@ -41,19 +41,26 @@ pub fn runs(dir: &Path, name: &str, text: &str) -> Vec<Result<Vec<i64>, String>>
          int main(void) {{ fc_main(); for (int i = 0; i < 4; i++) printf(\"\\nOUT %d\\n\", out[i]); return 0; }}\n"
     );
     let exe = build(dir, name, &harness);
+    // The values follow `OUT ` (the program may print too).
+    outputs(&exe, |l| l.strip_prefix("OUT "))
+}
+
+/// What `exe` prints on inputs 0, 1 and 2 (`FC_IN`): per input the
+/// numbers of the lines `pick` keeps, or the sanitizer's report of a run
+/// that fails.
+pub fn outputs(exe: &Path, pick: impl Fn(&str) -> Option<&str>) -> Vec<Result<Vec<i64>, String>> {
     (0..3)
         .map(|input| {
-            let o = Command::new(&exe)
+            let o = Command::new(exe)
                 .env("FC_IN", input.to_string())
                 .output()
                 .expect("run the compiled program");
             if !o.status.success() {
                 return Err(String::from_utf8_lossy(&o.stderr).into_owned());
             }
-            // The values follow `OUT ` (the program may print too).
             Ok(String::from_utf8_lossy(&o.stdout)
                 .lines()
-                .filter_map(|l| l.strip_prefix("OUT "))
+                .filter_map(&pick)
                 .map(|l| l.trim().parse().expect("a number"))
                 .collect())
         })
