@@ -184,20 +184,21 @@ impl Cx<'_> {
             op: RelOp::Gt,
             rhs: zero,
         };
-        let (t, f) = self.emit_branch(fl, Cond::Atom(positive), span);
-        fl.open = f;
-        let site = self.new_site(SiteKind::Bounds, span, fl.pid, None);
-        self.sites[site.index()].vla = true;
-        self.emit(fl, NodeKind::Error { site }, span);
-        fl.open = t;
+        self.vla_site_unless(fl, positive, SiteKind::Bounds, span);
         let fits = Atom {
             lhs: n,
             op: RelOp::Le,
             rhs: most,
         };
-        let (t, f) = self.emit_branch(fl, Cond::Atom(fits), span);
+        self.vla_site_unless(fl, fits, SiteKind::Limit, span);
+    }
+
+    /// An error site of a variable-length array's size, reached where
+    /// `holds` is false.
+    fn vla_site_unless(&mut self, fl: &mut FnLower, holds: Atom, kind: SiteKind, span: Span) {
+        let (t, f) = self.emit_branch(fl, Cond::Atom(holds), span);
         fl.open = f;
-        let site = self.new_site(SiteKind::Limit, span, fl.pid, None);
+        let site = self.new_site(kind, span, fl.pid, None);
         self.sites[site.index()].vla = true;
         self.emit(fl, NodeKind::Error { site }, span);
         fl.open = t;
