@@ -744,11 +744,13 @@ fn generated_array_of_array_programs_agree_with_gcc_and_every_verdict() {
                     stopped += 1;
                     let (sanitizer, at) = match bug {
                         array_gen::Bug::Index => ("out of bounds for type", "g2[0]["),
+                        array_gen::Bug::VlaPtr => ("dynamic-stack-buffer-overflow", "row[k]"),
                         _ => ("variable length array bound evaluates to non-positive value 0", "in"),
                     };
                     assert!(e.contains(sanitizer), "seed {seed}, input {input}: {e}\n{text}");
                     let said = match bug {
                         array_gen::Bug::Index => format!("index out of bounds in `{at}"),
+                        array_gen::Bug::VlaPtr => format!("invalid pointer access in `{at}"),
                         _ => "variable-length array size `in` is not positive".to_string(),
                     };
                     assert!(
@@ -759,10 +761,10 @@ fn generated_array_of_array_programs_agree_with_gcc_and_every_verdict() {
             }
         }
         let (_, out) = focuscheck(&["check", "--vla-elems", "16", "--timeout", "60", f]);
-        let what = if bug == array_gen::Bug::Index {
-            "array bounds in `g2[0]["
-        } else {
-            "variable-length array size `in`"
+        let what = match bug {
+            array_gen::Bug::Index => "array bounds in `g2[0][",
+            array_gen::Bug::VlaPtr => "pointer access in `row[k]",
+            _ => "variable-length array size `in`",
         };
         // Found, or (the machine loaded, the timeout reached) unknown;
         // never safe.

@@ -338,17 +338,36 @@ int main(void) {
     let (code, out, err) = focuscheck(&["check", &local]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("unsafe: array bounds in `a[SIZE]`"), "{out}{err}");
-    // A pointer into it is refused: its object is `--vla-elems` long, so
-    // an access through the pointer would not be checked against the
-    // run's size (`p[3]` of a 3-element array would be called safe).
+    // A pointer into it is checked against the run's size, not against
+    // its object's `--vla-elems` elements: `p[3]` of a 3-element array is
+    // an error, `p[2]` is not.
     let taken = write(
         "taken.c",
-        "const int SIZE = 40;\nint f(int *p) { return p[3]; }\nint main(void) {\n  int SIZE = 3;\n  int a[SIZE];\n  return f(a);\n}\n",
+        "const int SIZE = 40;\nint f(int *p) { return p[3]; }\nint main(void) {\n  int SIZE = 3;\n  int a[SIZE];\n  a[2] = 0;\n  return f(a);\n}\n",
     );
     let (code, out, err) = focuscheck(&["check", &taken]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("unsafe: pointer access in `p[3]`"), "{out}{err}");
+    assert!(
+        out.contains("fact: element 3 of `a`, which has 3 elements"),
+        "{out}{err}"
+    );
+    let inside = write(
+        "inside.c",
+        "int f(int *p) { return p[2]; }\nint main(void) {\n  int n = 3;\n  int a[n];\n  int *q = &a[2];\n  *q = 5;\n  return f(a) - 5;\n}\n",
+    );
+    let (code, out, err) = focuscheck(&["check", &inside]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(" 0 unsafe, 0 unknown"), "{out}{err}");
+    // `&a` of the whole array, a pointer to a variable-length array type.
+    let whole = write(
+        "whole.c",
+        "int main(void) {\n  int n = 3;\n  int a[n];\n  void *p = &a;\n  return p == 0;\n}\n",
+    );
+    let (code, out, err) = focuscheck(&["check", &whole]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        err.contains("taken.c:6:12: not modelled yet: a pointer into the variable-length array `a`"),
+        err.contains("whole.c:4:13: not modelled yet: a pointer to the variable-length array `a` as a whole"),
         "{out}{err}"
     );
 }

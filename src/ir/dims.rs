@@ -47,6 +47,9 @@ pub fn flatten(p: &ast::Program, vla_elems: u32, diags: &mut Vec<Diag>) -> Optio
         const_globals: HashMap::new(),
         vla_elems,
         changed: false,
+        func: String::new(),
+        lengths: HashMap::new(),
+        length_globals: Vec::new(),
         diags,
     };
     let mut items = p.items.clone();
@@ -63,6 +66,7 @@ pub fn flatten(p: &ast::Program, vla_elems: u32, diags: &mut Vec<Diag>) -> Optio
                 }
             }
             ast::Item::Function(func) => {
+                f.func = func.name.name.clone();
                 f.scopes.push(HashMap::new());
                 for param in &func.params {
                     if let Some(n) = &param.name {
@@ -79,9 +83,13 @@ pub fn flatten(p: &ast::Program, vla_elems: u32, diags: &mut Vec<Diag>) -> Optio
             _ => {}
         }
     }
+    if !f.length_globals.is_empty() {
+        items.insert(0, ast::Item::Globals(std::mem::take(&mut f.length_globals)));
+    }
     f.changed.then_some(ast::Program {
         items,
         dims: Vec::new(),
+        vla_lengths: f.lengths,
     })
 }
 
@@ -96,6 +104,11 @@ struct Flatten<'a> {
     vla_elems: u32,
     /// Whether any declaration had dimensions to flatten.
     changed: bool,
+    /// The function being flattened.
+    func: String,
+    /// `ast::Program::vla_lengths`, and the globals it names.
+    lengths: HashMap<Span, String>,
+    length_globals: Vec<ast::VarDecl>,
     diags: &'a mut Vec<Diag>,
 }
 
@@ -313,6 +326,41 @@ impl Flatten<'_> {
             }
             lens.push(len);
         }
+        // The run's number of elements, for the memory model's checks of
+        // accesses through pointers into the array (`vla_lengths`); a name
+        // of the model's own (`::(`), hidden in reports.
+        let elems = format!("{}::{}::(elems{})", self.func, d.name.name, self.lengths.len());
+        let span = d.name.span;
+        self.length_globals.push(ast::VarDecl {
+            ty: IntType::LongLong,
+            ctype: CType::Int(IntType::LongLong),
+            name: Ident {
+                name: elems.clone(),
+                span,
+            },
+            array: None,
+            init: Some(Init::Expr(int(0, span))),
+            span,
+            is_static: false,
+            is_const: false,
+            arbitrary: false,
+        });
+        let target = mk(
+            AK::Var(Ident {
+                name: elems.clone(),
+                span,
+            }),
+            span,
+        );
+        let total = total.expect("a size");
+        pre.push(Stmt {
+            kind: StmtKind::Expr(mk(
+                AK::Assign(ast::AssignOp::Set, Box::new(target), Box::new(total)),
+                span,
+            )),
+            span,
+        });
+        self.lengths.insert(span, elems);
         d.array = Some(most);
         let first = Some(lens.remove(0));
         self.scopes
@@ -420,15 +468,18 @@ impl Flatten<'_> {
                 }
             }
             AK::AddrOf(x) => match self.chain(x) {
-                Some((name, _)) if self.lookup(&name.name).is_some_and(is_vla) => {
+                Some((name, idx)) if idx.is_empty() && self.lookup(&name.name).is_some_and(is_vla) => {
                     let msg = format!(
-                        "not modelled yet: a pointer into the variable-length array `{}` (`&`)",
-                        name.name
+                        "not modelled yet: a pointer to the variable-length array `{}` as a whole (`&{}`)",
+                        name.name, name.name
                     );
                     self.not_modelled(e.span, msg);
                 }
-                // `&a[i]` is the row's address, as `a[i]` is.
-                Some((_, idx)) if !idx.is_empty() => {
+                // `&a[i]` is the row's address, as `a[i]` is (`&a[i][j]`
+                // an element's, below).
+                Some((name, idx))
+                    if !idx.is_empty() && self.lookup(&name.name).is_some_and(|d| idx.len() <= d.inner.len()) =>
+                {
                     self.expr(x, true);
                     *e = (**x).clone();
                 }
@@ -490,17 +541,6 @@ impl Flatten<'_> {
         let n = dims.inner.len() + 1;
         let rest = if idx.len() > n { idx.split_off(n) } else { Vec::new() };
         let m = idx.len();
-        if m < n && is_vla(&dims) {
-            // Its object is `--vla-elems` long, longer than the run's
-            // array: an access through the pointer would not be checked
-            // against the run's size.
-            let msg = format!(
-                "not modelled yet: a pointer into the variable-length array `{}` (passed, assigned or a row of it)",
-                name.name
-            );
-            self.not_modelled(span, msg);
-            return None;
-        }
         if m == 0 {
             // A one-dimensional (variable-length) array decays as any array.
             if !bare && n > 1 {

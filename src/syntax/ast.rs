@@ -269,6 +269,10 @@ pub struct Program {
     /// initialiser. `crate::ir::dims` makes them flat arrays before the
     /// memory model runs and leaves this empty.
     pub dims: Vec<ArrayDims>,
+    /// Each variable-length array (by the span of its name): the global
+    /// `crate::ir::dims` sets to its number of elements where it is
+    /// declared, which an access through a pointer into it checks.
+    pub vla_lengths: std::collections::HashMap<Span, String>,
 }
 
 /// The inner dimensions of a declaration `int a[3][4]` (`[4]`) or

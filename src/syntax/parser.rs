@@ -65,7 +65,11 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         // Before every use: string literals are objects of file scope.
         items.insert(0, Item::Globals(string_objects(&p.strings)));
     }
-    Program { items, dims: p.dims }
+    Program {
+        items,
+        dims: p.dims,
+        ..Program::default()
+    }
 }
 
 struct Parser<'a> {

@@ -51,15 +51,20 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
     };
     match (s.kind, index, s.array, run.bad_access) {
         (SiteKind::Bounds, Some(i), Some(a), _) => {
-            parts.push(format!("index {i}, `{}` has {} elements", shown(a), p.var(a).slots()));
+            parts.push(format!(
+                "index {i}, `{}` has {}",
+                shown(a),
+                elements(p.var(a).slots() as i64)
+            ));
         }
         (SiteKind::Deref, _, _, Some((a, i))) => {
             parts.push(format!(
-                "element {i} of `{}`, which has {} elements",
+                "element {i} of `{}`, which has {}",
                 shown(a),
-                p.var(a).slots()
+                elements(p.var(a).slots() as i64)
             ));
         }
+        (SiteKind::Deref, _, _, None) => parts.extend(vla_fact(p, &run.error_values)),
         _ => {}
     }
     if s.kind == SiteKind::DivByZero {
@@ -86,6 +91,24 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
         parts.push(values.join(", "));
     }
     (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// An access through a pointer past a variable-length array's elements in
+/// the run (its storage is longer, `crate::ir::dims`): the failed check
+/// read the offset and the global holding the array's length.
+fn vla_fact(p: &Program, values: &[(crate::ir::VarId, i64)]) -> Option<String> {
+    let (k, name, n) = values.iter().enumerate().find_map(|(k, (v, n))| {
+        let name = &p.var(*v).name;
+        name.contains("::(elems").then_some((k, name, *n))
+    })?;
+    let i = values.iter().enumerate().find(|(j, _)| *j != k)?.1 .1;
+    let array = name.split("::(elems").next()?.rsplit("::").next()?;
+    Some(format!("element {i} of `{array}`, which has {}", elements(n)))
+}
+
+/// `1 element`, `8 elements`.
+fn elements(n: i64) -> String {
+    format!("{n} element{}", if n == 1 { "" } else { "s" })
 }
 
 /// What happens at an error site, as a sentence fragment.

@@ -8,7 +8,10 @@
 //! variable-length arrays `v[n]`, `w[n][C]` sized from the input (their
 //! size changed after the declaration, their rows passed, `sizeof`), and
 //! (other seeds) one of size `in`, which input 0 makes 0: an error in C
-//! that `-fsanitize=vla-bound` stops at.
+//! that `-fsanitize=vla-bound` stops at; pointers into variable-length
+//! arrays (the array or a row passed, `&v[i]`), and (other seeds) a read
+//! through one past the run's size on input 0, which AddressSanitizer
+//! stops at.
 //!
 //! Each program reads one input `in` in `0..=2` and ends by storing what it
 //! computed in `int out[4]`; `main` is left open for the caller to close.
@@ -36,6 +39,10 @@ pub enum Bug {
     Index,
     /// `int z[in]`: size 0 on input 0.
     VlaSize,
+    /// `rsum(z, 2)` of `int z[1 + in]`: an access through a pointer past
+    /// the array on input 0 (AddressSanitizer's
+    /// dynamic-stack-buffer-overflow).
+    VlaPtr,
 }
 
 /// Program `seed` and what goes wrong in it.
@@ -74,9 +81,10 @@ pub fn program(seed: u64) -> (String, Bug) {
         );
     }
     s.push_str("  char str[2][4] = {\"ab\", \"xyz\"};\n  int acc = 0;\n");
-    let bug = match seed % 5 {
+    let bug = match seed % 6 {
         3 => Bug::Index,
         4 => Bug::VlaSize,
+        5 => Bug::VlaPtr,
         _ => Bug::None,
     };
     // `v` and `w` only where nothing goes wrong: they make `check` slow.
@@ -91,10 +99,13 @@ pub fn program(seed: u64) -> (String, Bug) {
         let _ = writeln!(s, "  {}", statement(&mut r, &z));
     }
     for _ in 0..(1 + r.below(3)) {
-        let _ = writeln!(s, "  {}", vla_statement(&mut r, lc, vlas));
+        let _ = writeln!(s, "  {}", vla_statement(&mut r, lc));
     }
     if bug == Bug::VlaSize {
         s.push_str("  int z[in];\n  z[0] = 3;\n  acc += z[0] + (int)sizeof z;\n");
+    }
+    if bug == Bug::VlaPtr {
+        s.push_str("  { int z[1 + in]; for (int k = 0; k <= in; k++) z[k] = k + 2; acc += rsum(z, 2); }\n");
     }
     if bug == Bug::Index {
         // On input 2 the column is `cc`: inside `g2` when it has another
@@ -117,17 +128,20 @@ pub fn program(seed: u64) -> (String, Bug) {
     (s, bug)
 }
 
-/// A statement on `v[n]` and `w[n][lc]` (`n - 5` their size by now);
-/// pointers into them only where they are not variable-length arrays
-/// (`vlas`), which focuscheck does not model yet.
-fn vla_statement(r: &mut Rng, lc: u64, vlas: bool) -> String {
+/// A statement on `v[n]` and `w[n][lc]` (`n - 5` their size by now,
+/// when they are variable-length arrays): elements, rows, pointers into
+/// them and the arrays passed to functions.
+fn vla_statement(r: &mut Rng, lc: u64) -> String {
     let i: &str = r.pick(&["0", "in % (n - 5)", "n - 6", "(n - 5) / 2"]);
     let j = format!("{}", r.below(lc));
-    match r.below(if vlas { 2 } else { 4 }) {
+    match r.below(7) {
         0 => format!("v[{i}] += w[{i}][{j}] + in;"),
         1 => format!("w[{i}][{j}] = v[{i}] * 3 - acc % 7;"),
         2 => format!("acc += rsum(w[{i}], {lc}) + msum_vla(n - 5, w);"),
-        _ => format!("{{ int *vp = v; vp[{i}] -= 2; acc += v[{i}]; }}"),
+        3 => format!("{{ int *vp = v; vp[{i}] -= 2; acc += v[{i}]; }}"),
+        4 => format!("{{ int *vp = &v[{i}]; *vp += in + 1; acc += vp[0]; }}"),
+        5 => "acc += rsum(v, n - 5) * 2;".to_string(),
+        _ => format!("{{ int *wp = &w[{i}][{j}]; *wp = acc % 9; acc += rsum(w[0], (n - 5) * {lc}); }}"),
     }
 }
 

@@ -285,6 +285,7 @@ impl Mem {
                         len: r.len.clone(),
                         owner,
                         alive,
+                        elems: r.elems.clone(),
                     },
                 );
             }
@@ -437,6 +438,12 @@ impl Mem {
         // past the object, however long the allocation.
         if o.heap.is_some() && o.index_at.is_some_and(|at| at < o.base.len()) {
             let past = bin(BinOp::Ge, off.clone(), int(crate::ir::pointers::FIELD_STEP, span), span);
+            out.push(if_(past, invalid(), vec![], span));
+        }
+        if let Some(n) = &o.elems {
+            // Inside the storage, past the run's elements.
+            let wide = mk(ExprKind::Cast(IntType::LongLong, Box::new(off.clone())), span);
+            let past = bin(BinOp::Ge, wide, var(&super::file_scope(n), span), span);
             out.push(if_(past, invalid(), vec![], span));
         }
         if o.len.is_none() && !matches!(off.kind, ExprKind::Int(0, _)) {

@@ -198,6 +198,8 @@ struct VarInfo {
     out: String,
     ty: CType,
     len: Option<ast::Expr>,
+    /// A variable-length array's number of elements (`objects::Obj::elems`).
+    elems: Option<String>,
     decl: usize,
 }
 
@@ -218,10 +220,13 @@ struct Taken {
     owner: Option<String>,
     /// Its flag of being alive (`objects::Obj::alive`).
     alive: Option<String>,
+    elems: Option<String>,
 }
 
 struct Mem {
     types: Types,
+    /// `ast::Program::vla_lengths`.
+    vla_lengths: HashMap<Span, String>,
     entry: String,
     /// Second pass: output is kept; first pass: only `found` is.
     emit: bool,
@@ -302,6 +307,7 @@ impl Mem {
     fn new(p: &ast::Program, entry: &str) -> Mem {
         let mut m = Mem {
             types: Types::new(p),
+            vla_lengths: p.vla_lengths.clone(),
             entry: entry.to_string(),
             emit: false,
             found: BTreeMap::new(),
@@ -424,6 +430,9 @@ impl Mem {
             self.taken.insert(*id);
             self.objects
                 .add(&self.types, &t.base, &t.ty, t.len.as_ref(), t.alive.as_deref());
+            if let Some(n) = &t.elems {
+                self.objects.set_elems(&t.base, n);
+            }
             if let Some(f) = &t.owner {
                 self.owners.insert(f.clone());
             }

@@ -28,6 +28,10 @@ pub struct Obj {
     /// For a heap object (or a field of one): the object of its allocating
     /// call, whose state and length globals an access checks.
     pub heap: Option<String>,
+    /// For a variable-length array (or a field of its elements): the
+    /// global holding the run's number of elements, below the elements
+    /// its storage holds (`crate::ir::dims`).
+    pub elems: Option<String>,
 }
 
 /// What an object's validity depends on: the flag of the call or block
@@ -79,6 +83,7 @@ impl Objects {
             alive: life.alive.map(str::to_string),
             index_at,
             heap: life.heap.map(str::to_string),
+            elems: None,
         });
         // A union's members share its storage: they are not objects.
         let record = match ty {
@@ -96,6 +101,19 @@ impl Objects {
                 };
                 self.add_at(types, &name, &f.ty, flen, life, at);
             }
+        }
+    }
+
+    /// Makes object `base`, a variable-length array, and the objects of its
+    /// elements' fields as long as global `elems` says.
+    pub fn set_elems(&mut self, base: &str, elems: &str) {
+        let prefix = format!("{base}.");
+        for o in self
+            .list
+            .iter_mut()
+            .filter(|o| o.base == base || o.base.starts_with(&prefix))
+        {
+            o.elems = Some(elems.to_string());
         }
     }
 

@@ -33,7 +33,7 @@ impl Mem {
         }
         ast::Program {
             items,
-            dims: Vec::new(),
+            ..ast::Program::default()
         }
     }
 
@@ -145,6 +145,7 @@ impl Mem {
                 out: d.name.name.clone(),
                 ty: d.ctype.clone(),
                 len: d.array.clone(),
+                elems: None,
                 decl,
             };
             self.globals.insert(d.name.name.clone(), info);
@@ -224,6 +225,7 @@ impl Mem {
                         out: out.clone(),
                         ty: q.ctype.clone(),
                         len: None,
+                        elems: None,
                         decl,
                     },
                 );
@@ -276,6 +278,7 @@ impl Mem {
                             out,
                             ty,
                             len: None,
+                            elems: None,
                             decl,
                         },
                     );
@@ -317,6 +320,7 @@ impl Mem {
                     out,
                     ty: q.ctype.clone(),
                     len: None,
+                    elems: None,
                     decl,
                 },
             );
@@ -686,6 +690,7 @@ impl Mem {
                     out: name.clone(),
                     ty: d.ctype.clone(),
                     len: d.array.clone(),
+                    elems: self.vla_lengths.get(&d.name.span).cloned(),
                     decl,
                 };
                 // Its storage is global, where a size that names a local
@@ -714,6 +719,7 @@ impl Mem {
                 out: d.name.name.clone(),
                 ty: d.ctype.clone(),
                 len: d.array.clone(),
+                elems: self.vla_lengths.get(&d.name.span).cloned(),
                 decl,
             };
             // In scope in its own initialiser (C11 6.2.1p7), as
