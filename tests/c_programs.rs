@@ -101,6 +101,8 @@ fn a_null_callback_in_a_handler_table_is_found_and_explained() {
         "{out}"
     );
     assert!(out.contains("--> programs/c/callback_bug.c:26:"), "{out}");
+    // The NEST marks the call as the error, in words of its own.
+    assert!(out.contains("^^^^^^^^^^^^ the error"), "{out}");
     // The run that replays it calls through the null entry, and a valid
     // entry's call says which function it calls.
     let (_, run, _) = focuscheck(&["run", "programs/c/callback_bug.c", "--choices", "0,0,2,3,0", "--trace"]);

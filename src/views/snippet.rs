@@ -87,8 +87,13 @@ pub fn snippet(
         if s == primary {
             d.label = t;
         } else if s.lo == primary.lo && error.is_some() && d.label.is_empty() {
-            // The failing operand of an assertion is the error itself.
-            d.label = format!("{t}: the error");
+            // The failing operand of an assertion is the error itself (an
+            // access's check has no words of its own).
+            d.label = if t.is_empty() {
+                "the error".into()
+            } else {
+                format!("{t}: the error")
+            };
         } else {
             d = d.with_secondary(s, t);
         }
