@@ -8,9 +8,9 @@ use crate::context::conditions::Property;
 use crate::diff::{self, DiffOptions, Observe, Part, Product};
 use crate::interp;
 use crate::ir::{NodeKind, VarKind};
+use crate::views::diff::{DiffDoc, DiffFileDoc, Observations};
 use crate::views::text::{shell_word, LineNames, View};
 use crate::views::{self};
-use serde_json::json;
 use std::sync::Arc;
 
 #[derive(Args)]
@@ -308,39 +308,29 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
                 };
                 (product.local_line(line), part)
             });
-            let extra = json!({
-                "reference": product.ref_name,
-                "new": product.new_name,
-                "entry": args.entry,
-                "init": args.init,
-                "verdict": verdict,
-                "reason": why,
-                "decided_by": decided_by,
-                "observations": outputs.as_ref().map(|o| json!({"inputs": o.inputs, "reference": o.reference, "new": o.new})),
-                "analysed_lines": analysed_lines(&new, &opts),
-                "observed": product.observed,
-                "unobserved": product.unobserved,
-            });
-            if let (Some(obj), Some(e)) = (v.as_object_mut(), extra.as_object()) {
-                obj.remove("file");
-                for (k, val) in e {
-                    obj.insert(k.clone(), val.clone());
-                }
-            }
-            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            let doc = DiffFileDoc::new(
+                v,
+                DiffDoc {
+                    reference: product.ref_name.clone(),
+                    new: product.new_name.clone(),
+                    entry: args.entry.clone(),
+                    init: args.init.clone(),
+                    verdict,
+                    reason: why,
+                    decided_by,
+                    observations: outputs,
+                    analysed_lines: analysed_lines(&new, &opts),
+                    observed: product.observed.clone(),
+                    unobserved: product.unobserved.clone(),
+                },
+            );
+            outln!("{}", crate::views::documents::sorted_json(&doc, true));
         }
     }
     match verdict {
         "equivalent" => EXIT_OK,
         _ => EXIT_ERROR_FOUND,
     }
-}
-
-/// What each version computes on a counterexample's inputs.
-struct Observations {
-    inputs: String,
-    reference: String,
-    new: String,
 }
 
 /// A counterexample of the product split by version: each version's
