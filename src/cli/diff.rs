@@ -90,32 +90,6 @@ impl LineNames for DiffLines<'_> {
     }
 }
 
-/// Rewrites every `text` and `condition` of the document in the versions' terms, by the
-/// product line of its object (or of the nearest enclosing one).
-fn user_texts(v: &mut serde_json::Value, lines: &DiffLines, line: Option<u32>) {
-    match v {
-        serde_json::Value::Object(map) => {
-            let line = map.get("line").and_then(|l| l.as_u64()).map(|l| l as u32).or(line);
-            for key in ["text", "condition"] {
-                if let (Some(l), Some(serde_json::Value::String(t))) = (line, map.get_mut(key)) {
-                    *t = lines.text(l, t);
-                }
-            }
-            for (k, x) in map.iter_mut() {
-                if k != "text" && k != "condition" {
-                    user_texts(x, lines, line);
-                }
-            }
-        }
-        serde_json::Value::Array(xs) => {
-            for x in xs {
-                user_texts(x, lines, line);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// A text of the harness in the versions' terms: `__new_result` is NEW's
 /// result, `__ref_f` is REF's `f`, a call without that prefix is NEW's.
 fn harness_text(s: &str) -> String {
@@ -297,19 +271,19 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
             );
         }
         DiffFormat::Json => {
-            let doc = views::json::file_doc_with(p, &report, &args.show.project, &args.show.listing());
-            let mut v = serde_json::to_value(&doc).unwrap_or_default();
-            user_texts(&mut v, &lines, None);
-            views::json::map_lines(&mut v, &|line| {
+            let check = views::json::file_doc_with(p, &report, &args.show.project, &args.show.listing());
+            let version = |line| {
                 let part = match product.part_of_line(line) {
                     Part::New => "new",
                     Part::Ref => "reference",
                     Part::Harness => "product",
                 };
                 (product.local_line(line), part)
-            });
+            };
             let doc = DiffFileDoc::new(
-                v,
+                &check,
+                &lines,
+                &version,
                 DiffDoc {
                     reference: product.ref_name.clone(),
                     new: product.new_name.clone(),

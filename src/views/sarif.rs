@@ -316,7 +316,7 @@ pub fn log(files: &[(&FileDoc, Option<&SourceFile>)]) -> Value {
 /// A SARIF 2.1.0 log of one run of focuscheck: its rules, its results, and
 /// the notifications of its execution, which was successful when every
 /// file was analysed.
-pub fn envelope(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>, success: bool) -> Value {
+fn envelope(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>, success: bool) -> Value {
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
