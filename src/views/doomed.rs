@@ -373,6 +373,8 @@ fn region_diag(p: &Program, a: &Analysis, r: &Region) -> (Diag, RegionDoc) {
     (d, doc)
 }
 
+/// The findings of the analysis of `p` (`seconds` long): a diagnostic and
+/// a document per doomed region and per unreachable block.
 pub fn render(p: &Program, a: &Analysis, report: &Report, seconds: f64) -> Findings {
     let mut diags = Vec::new();
     let mut doomed_docs = Vec::new();
