@@ -46,8 +46,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "views",
         &[
-            "fixes", "check", "engines", "explain", "analysis", "context", "vc", "ir", "facts", "interp", "syntax",
-            "diag",
+            "fixes", "check", "diagnose", "engines", "explain", "analysis", "context", "vc", "ir", "facts", "interp",
+            "syntax", "diag",
         ],
     ),
 ];

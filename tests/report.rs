@@ -232,3 +232,155 @@ fn overlapping_or_broken_parts_are_refused() {
     assert_eq!(bad_shard.status.code(), Some(2));
     assert!(text(&bad_shard.stderr).contains("0 <= K < N"));
 }
+
+/// `docs/report.schema.json` with its root replaced by one command's
+/// document (`$defs/NAME`), or as published (`None`).
+fn schema_validator(name: Option<&str>) -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json");
+    let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    if let Some(n) = name {
+        let root = schema.as_object_mut().unwrap();
+        root.remove("anyOf");
+        root.insert("$ref".into(), format!("#/$defs/{n}").into());
+    }
+    jsonschema::draft202012::new(&schema).expect("the report schema compiles")
+}
+
+/// The documents a command prints with `--format json` (one, or a list).
+fn documents(args: &[&str]) -> Vec<Value> {
+    let out = focuscheck(args);
+    let doc: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}{}", text(&out.stdout), text(&out.stderr)));
+    match doc {
+        Value::Array(docs) => docs,
+        doc => vec![doc],
+    }
+}
+
+fn errors(v: &jsonschema::Validator, doc: &Value) -> Vec<String> {
+    v.iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn every_command_writes_documents_the_report_schema_describes() {
+    let any = schema_validator(None);
+    let runs: &[(&str, &[&str])] = &[
+        (
+            "check",
+            &[
+                "check",
+                "programs/examples/array_bounds.c",
+                "programs/paper/median_bug14.c",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "check",
+            &[
+                "check",
+                "programs/doomed/trivial.c",
+                "--doomed",
+                "--view",
+                "full",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "verify",
+            &[
+                "verify",
+                "programs/examples/recursion.c",
+                "programs/examples/division.c",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "vcs",
+            &[
+                "verify",
+                "programs/contracts/negate_first_bug.c",
+                "--vcs",
+                "all",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "doomed",
+            &[
+                "doomed",
+                "programs/doomed/trivial.c",
+                "programs/doomed/pathprog.c",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "not_checked",
+            &["doomed", "programs/no_such_file.c", "--format", "json"],
+        ),
+        (
+            "diagnose",
+            &[
+                "diagnose",
+                "programs/diagnose/late_bug.c",
+                "--no-infer",
+                "--answers",
+                "programs/diagnose/late_bug.answers",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "diff",
+            &[
+                "diff",
+                "programs/diff/shipping_ref.c",
+                "programs/diff/shipping_new.c",
+                "--entry",
+                "shipping",
+                "--format",
+                "json",
+            ],
+        ),
+    ];
+    for (name, args) in runs {
+        let own = schema_validator(Some(name));
+        for doc in documents(args) {
+            assert_eq!(
+                errors(&own, &doc),
+                Vec::<String>::new(),
+                "{args:?}: not a `{name}` document"
+            );
+            assert_eq!(
+                errors(&any, &doc),
+                Vec::<String>::new(),
+                "{args:?}: not a report document"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_report_schema_rejects_a_field_of_the_wrong_type_or_missing() {
+    let any = schema_validator(None);
+    let mut verify = documents(&["verify", "programs/examples/recursion.c", "--format", "json"]).remove(0);
+    assert!(any.is_valid(&verify));
+    let mut wrong = verify.clone();
+    wrong["procedures"][0]["warnings"][0]["line"] = "7".into();
+    assert!(!any.is_valid(&wrong), "a line given as a string is rejected");
+    verify["procedures"][0].as_object_mut().unwrap().remove("result");
+    assert!(!any.is_valid(&verify), "a procedure without its result is rejected");
+    let mut check = documents(&["check", "programs/examples/array_bounds.c", "--format", "json"]).remove(0);
+    assert!(any.is_valid(&check));
+    check["conditions"][0]["verdict"] = "maybe".into();
+    assert!(
+        !any.is_valid(&check),
+        "a verdict that is none of safe, unsafe, unknown is rejected"
+    );
+}

@@ -233,3 +233,41 @@ fn fix_candidates_are_sarif_fixes_that_validate() {
     });
     assert!(real, "{fixes:#?}");
 }
+
+#[test]
+fn verify_and_doomed_results_name_their_file_by_an_escaped_uri() {
+    let v = validator();
+    let d = tempfile::tempdir().unwrap();
+    let programs = [
+        (
+            "verify",
+            "programs/examples/division.c",
+            "a division.c",
+            "a%20division.c",
+        ),
+        (
+            "doomed",
+            "programs/doomed/trivial.c",
+            "a trivial #1.c",
+            "a%20trivial%20%231.c",
+        ),
+    ];
+    for (cmd, from, name, uri) in programs {
+        std::fs::copy(root().join(from), d.path().join(name)).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+            .current_dir(d.path())
+            .args(["--color", "never", cmd, name, "--format", "sarif"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{cmd} {from}: something is found");
+        let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_valid(&v, &log);
+        let results = log["runs"][0]["results"].as_array().expect("results");
+        assert!(!results.is_empty(), "{cmd} {from}: a result");
+        for r in results {
+            let at = &r["locations"][0]["physicalLocation"];
+            assert_eq!(at["artifactLocation"]["uri"], uri, "{cmd}: {r}");
+            assert!(at["region"]["startLine"].as_u64().is_some_and(|l| l >= 1), "{cmd}: {r}");
+        }
+    }
+}

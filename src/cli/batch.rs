@@ -5,6 +5,7 @@
 
 use crate::diag::Diag;
 use crate::syntax::source::SourceFile;
+use crate::views::documents::{sorted_json, Document, FileEntry};
 use crate::views::json::MessageDoc;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -172,11 +173,11 @@ impl Bar {
 }
 
 /// One file's output for the commands that print as they go and collect a
-/// JSON document per file (`verify`, `doomed`).
-pub struct FileOut {
+/// document per file (`verify`, `doomed`).
+pub struct FileOut<D> {
     pub stderr: String,
     pub stdout: String,
-    pub doc: Option<serde_json::Value>,
+    pub doc: Option<D>,
     /// Something was found (a warning, a doomed region).
     pub found: bool,
     /// Something is unknown (neither found nor proved).
@@ -194,9 +195,9 @@ pub struct FileOut {
     pub note: String,
 }
 
-impl FileOut {
+impl<D> FileOut<D> {
     /// Bad until the file is loaded; `note` says so on the progress line.
-    pub fn new(note: &str) -> FileOut {
+    pub fn new(note: &str) -> FileOut<D> {
         FileOut {
             stderr: String::new(),
             stdout: String::new(),
@@ -223,12 +224,13 @@ impl FileOut {
 
 /// A file read and loaded for `verify` or `doomed`; when it cannot be, the
 /// output that says why.
-pub fn load(
+#[allow(clippy::type_complexity)]
+pub fn load<D>(
     path: &std::path::Path,
     lower: &crate::ir::lower::LowerOptions,
     note: &str,
     color: bool,
-) -> Result<(std::sync::Arc<SourceFile>, crate::ir::Program, FileOut), Box<FileOut>> {
+) -> Result<(std::sync::Arc<SourceFile>, crate::ir::Program, FileOut<D>), Box<FileOut<D>>> {
     let mut out = FileOut::new(note);
     let name = path.display().to_string();
     let bytes = match std::fs::read(path) {
@@ -258,12 +260,7 @@ pub fn load(
     }
 }
 
-/// The document of a file that was not analysed: why, and its errors.
-fn unchecked_doc(file: &str, status: &str, errors: &[MessageDoc]) -> serde_json::Value {
-    serde_json::json!({"file": file, "status": status, "errors": errors})
-}
-
-impl Progress for FileOut {
+impl<D> Progress for FileOut<D> {
     fn progress_note(&self) -> String {
         self.note.clone()
     }
@@ -274,23 +271,23 @@ impl Progress for FileOut {
 /// SARIF log `sarif` makes of the documents. A file that crashes counts as
 /// found (nothing is known about it), as under `check`. `doing` names the
 /// work in the crash message. The exit code.
-pub fn run_documents(
+pub fn run_documents<D: Document + Send>(
     ui: &super::Ui,
     files: &[PathBuf],
     jobs: Option<usize>,
     format: super::check::Format,
     doing: &str,
-    per_file: impl Fn(&PathBuf) -> FileOut + Sync,
-    sarif: impl Fn(&[serde_json::Value]) -> serde_json::Value,
+    per_file: impl Fn(&PathBuf) -> FileOut<D> + Sync,
+    sarif: impl Fn(&[FileEntry<D>]) -> serde_json::Value,
 ) -> i32 {
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let mut outcomes = super::Outcomes::default();
     let mut docs = Vec::new();
     // A file that was not analysed has a document too (its status and
     // errors), so that no format hides it.
-    let jsonl = |doc: &serde_json::Value| {
+    let jsonl = |doc: &FileEntry<D>| {
         if format == super::check::Format::Jsonl {
-            outln!("{}", serde_json::to_string(doc).unwrap_or_default());
+            outln!("{}", sorted_json(doc, false));
         }
     };
     run(files, jobs, per_file, |i, result| match result {
@@ -301,16 +298,13 @@ pub fn run_documents(
             outcomes.found |= r.found;
             outcomes.unknown |= r.unknown;
             match r.doc {
-                Some(mut doc) => {
-                    doc["status"] = "checked".into();
-                    if !r.warnings.is_empty() {
-                        doc["warnings"] = serde_json::json!(r.warnings);
-                    }
+                Some(doc) => {
+                    let doc = FileEntry::checked(doc, r.warnings);
                     jsonl(&doc);
                     docs.push(doc);
                 }
                 None if r.bad => {
-                    let doc = unchecked_doc(&files[i].display().to_string(), r.status, &r.errors);
+                    let doc = FileEntry::not_checked(&files[i].display().to_string(), r.status, r.errors);
                     jsonl(&doc);
                     docs.push(doc);
                 }
@@ -330,7 +324,7 @@ pub fn run_documents(
                 line: None,
                 column: None,
             };
-            let doc = unchecked_doc(&files[i].display().to_string(), "internal_error", &[error]);
+            let doc = FileEntry::not_checked(&files[i].display().to_string(), "internal_error", vec![error]);
             jsonl(&doc);
             docs.push(doc);
         }
@@ -338,11 +332,11 @@ pub fn run_documents(
     match format {
         super::check::Format::Json => {
             let text = if docs.len() == 1 && files.len() == 1 {
-                serde_json::to_string_pretty(&docs[0])
+                sorted_json(&docs[0], true)
             } else {
-                serde_json::to_string_pretty(&docs)
+                sorted_json(&docs, true)
             };
-            outln!("{}", text.unwrap_or_default());
+            outln!("{}", text);
         }
         super::check::Format::Sarif => outln!("{}", serde_json::to_string_pretty(&sarif(&docs)).unwrap_or_default()),
         _ => {}

@@ -9,8 +9,8 @@ use crate::context::conditions::{CondKind, Property};
 use crate::diagnose::{self, oracle::RunOracle, Answer, Diagnosis, Evidence, Oracle};
 use crate::ir::cond::{self, UserCond};
 use crate::vc::gc::CheckKey;
-use crate::vc::ProcResult;
-use serde_json::{json, Value};
+use crate::views::diagnose::{condition_doc, vc_word, DiagnoseDoc};
+use crate::views::documents::sorted_json;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -115,7 +115,7 @@ fn matches_id(id: &str, t: &Target) -> bool {
 
 struct FileOut {
     code: i32,
-    doc: Option<Value>,
+    doc: Option<DiagnoseDoc>,
 }
 
 pub fn cmd_diagnose(ui: &Ui, args: &DiagnoseArgs) -> i32 {
@@ -155,11 +155,11 @@ pub fn cmd_diagnose(ui: &Ui, args: &DiagnoseArgs) -> i32 {
     }
     if args.format != Format::Text {
         let text = if docs.len() == 1 && files.len() == 1 {
-            serde_json::to_string_pretty(&docs[0])
+            sorted_json(&docs[0], true)
         } else {
-            serde_json::to_string_pretty(&docs)
+            sorted_json(&docs, true)
         };
-        outln!("{}", text.unwrap_or_default());
+        outln!("{}", text);
     }
     if let Some(t) = &args.transcript {
         if let Err(e) = std::fs::write(t, &transcript) {
@@ -367,7 +367,8 @@ fn diagnose_file(
             if text {
                 super::write_stdout(&condition_text(&d, replay.as_deref(), args.stats));
             }
-            conds.push(condition_json(t, &d, replay.as_deref(), &prep.verify));
+            let vc = prep.verify.decides(t.key);
+            conds.push(condition_doc(&t.describe, t.kind, t.at, vc, &d, replay.as_deref()));
         }
     } else if text {
         out.push_str(&format!("{name}: no undecided condition\n"));
@@ -380,16 +381,11 @@ fn diagnose_file(
     } else {
         EXIT_OK
     };
-    let doc = json!({ "file": name, "conditions": conds });
+    let doc = DiagnoseDoc {
+        file: name,
+        conditions: conds,
+    };
     FileOut { code, doc: Some(doc) }
-}
-
-fn vc_word(vc: Option<bool>) -> &'static str {
-    match vc {
-        Some(true) => "confirmed",
-        Some(false) => "verified",
-        None => "not verified",
-    }
 }
 
 fn location(file: &str, t: &Target) -> String {
@@ -461,42 +457,6 @@ fn condition_text(d: &Diagnosis, replay: Option<&str>, stats: bool) -> String {
         ));
     }
     out
-}
-
-fn condition_json(t: &Target, d: &Diagnosis, replay: Option<&str>, vr: &ProcResult) -> Value {
-    let queries: Vec<Value> = d
-        .queries
-        .iter()
-        .map(|q| {
-            json!({
-                "kind": q.question.kind.name(),
-                "line": q.question.line,
-                "text": q.question.text,
-                "question": q.question.sentence(),
-                "answer": q.answer.name(),
-                "by": q.by.name(),
-            })
-        })
-        .collect();
-    let inputs: Option<serde_json::Map<String, Value>> = d
-        .run
-        .as_ref()
-        .map(|e| e.inputs.iter().map(|(n, v)| (n.clone(), json!(v))).collect());
-    json!({
-        "condition": t.describe,
-        "kind": t.kind,
-        "line": t.at.map(|a| a.0),
-        "column": t.at.map(|a| a.1),
-        "verify": vc_word(vr.decides(t.key)),
-        "result": d.verdict.name(),
-        "reason": d.reason,
-        "queries": queries,
-        "inputs": inputs,
-        "choices": d.run.as_ref().map(|e| e.choices.clone()),
-        "replay": replay,
-        "seconds": d.time.as_secs_f64(),
-        "question_seconds": d.question_times.iter().map(|t| t.as_secs_f64()).collect::<Vec<_>>(),
-    })
 }
 
 /// `focuscheck run FILE --input n=3 --choices 1,0`: the run the oracle found.

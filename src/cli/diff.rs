@@ -8,9 +8,9 @@ use crate::context::conditions::Property;
 use crate::diff::{self, DiffOptions, Observe, Part, Product};
 use crate::interp;
 use crate::ir::{NodeKind, VarKind};
+use crate::views::diff::{DiffDoc, DiffFileDoc, Observations};
 use crate::views::text::{shell_word, LineNames, View};
 use crate::views::{self};
-use serde_json::json;
 use std::sync::Arc;
 
 #[derive(Args)]
@@ -87,32 +87,6 @@ impl LineNames for DiffLines<'_> {
 
     fn shown(&self, line: u32) -> bool {
         self.0.part_of_line(line) != Part::Harness
-    }
-}
-
-/// Rewrites every `text` and `condition` of the document in the versions' terms, by the
-/// product line of its object (or of the nearest enclosing one).
-fn user_texts(v: &mut serde_json::Value, lines: &DiffLines, line: Option<u32>) {
-    match v {
-        serde_json::Value::Object(map) => {
-            let line = map.get("line").and_then(|l| l.as_u64()).map(|l| l as u32).or(line);
-            for key in ["text", "condition"] {
-                if let (Some(l), Some(serde_json::Value::String(t))) = (line, map.get_mut(key)) {
-                    *t = lines.text(l, t);
-                }
-            }
-            for (k, x) in map.iter_mut() {
-                if k != "text" && k != "condition" {
-                    user_texts(x, lines, line);
-                }
-            }
-        }
-        serde_json::Value::Array(xs) => {
-            for x in xs {
-                user_texts(x, lines, line);
-            }
-        }
-        _ => {}
     }
 }
 
@@ -297,50 +271,40 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
             );
         }
         DiffFormat::Json => {
-            let doc = views::json::file_doc_with(p, &report, &args.show.project, &args.show.listing());
-            let mut v = serde_json::to_value(&doc).unwrap_or_default();
-            user_texts(&mut v, &lines, None);
-            views::json::map_lines(&mut v, &|line| {
+            let check = views::json::file_doc_with(p, &report, &args.show.project, &args.show.listing());
+            let version = |line| {
                 let part = match product.part_of_line(line) {
                     Part::New => "new",
                     Part::Ref => "reference",
                     Part::Harness => "product",
                 };
                 (product.local_line(line), part)
-            });
-            let extra = json!({
-                "reference": product.ref_name,
-                "new": product.new_name,
-                "entry": args.entry,
-                "init": args.init,
-                "verdict": verdict,
-                "reason": why,
-                "decided_by": decided_by,
-                "observations": outputs.as_ref().map(|o| json!({"inputs": o.inputs, "reference": o.reference, "new": o.new})),
-                "analysed_lines": analysed_lines(&new, &opts),
-                "observed": product.observed,
-                "unobserved": product.unobserved,
-            });
-            if let (Some(obj), Some(e)) = (v.as_object_mut(), extra.as_object()) {
-                obj.remove("file");
-                for (k, val) in e {
-                    obj.insert(k.clone(), val.clone());
-                }
-            }
-            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            };
+            let doc = DiffFileDoc::new(
+                &check,
+                &lines,
+                &version,
+                DiffDoc {
+                    reference: product.ref_name.clone(),
+                    new: product.new_name.clone(),
+                    entry: args.entry.clone(),
+                    init: args.init.clone(),
+                    verdict,
+                    reason: why,
+                    decided_by,
+                    observations: outputs,
+                    analysed_lines: analysed_lines(&new, &opts),
+                    observed: product.observed.clone(),
+                    unobserved: product.unobserved.clone(),
+                },
+            );
+            outln!("{}", crate::views::documents::sorted_json(&doc, true));
         }
     }
     match verdict {
         "equivalent" => EXIT_OK,
         _ => EXIT_ERROR_FOUND,
     }
-}
-
-/// What each version computes on a counterexample's inputs.
-struct Observations {
-    inputs: String,
-    reference: String,
-    new: String,
 }
 
 /// A counterexample of the product split by version: each version's

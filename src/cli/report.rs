@@ -81,12 +81,7 @@ fn row(doc: &FileDoc) -> Row {
         max_fss: fss.iter().copied().max().unwrap_or(0),
         seconds: doc.seconds,
         problem: problem(doc),
-        doomed: doc
-            .doomed
-            .as_ref()
-            .and_then(|d| d.get("doomed"))
-            .and_then(|d| d.as_array())
-            .map_or(0, Vec::len),
+        doomed: doc.doomed.as_ref().map_or(0, |d| d.doomed.len()),
         bugs: doc
             .conditions
             .iter()

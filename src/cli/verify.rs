@@ -6,10 +6,8 @@ use super::check::{collect_files, Format};
 use super::*;
 use crate::context::conditions::Property;
 use crate::ir::cond::{self, UserCond};
-use crate::syntax::source::Span;
-use crate::vc::{self, contract::VcStatus, gc::EventKind, Loops, Outcome, ProcResult, Status, Warning};
-use crate::views::fold::{self, Docs, Foldable, RepeatDoc};
-use serde_json::{json, Value};
+use crate::vc::{self, contract::VcStatus, Loops, Outcome, ProcResult, Warning};
+use crate::views::verify::VerifyFileDoc;
 use std::time::Duration;
 
 #[derive(Args)]
@@ -92,7 +90,7 @@ pub fn verify_program(p: &Program, users: &[UserCond], opts: &vc::Options) -> Re
     Ok(vc::verify(p, users, &invariants, opts))
 }
 
-fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
+fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut<VerifyFileDoc> {
     let lower = crate::ir::lower::LowerOptions {
         overflow_checks: args.cond.property == Property::NoOverflow,
         ..args.front.lower_options()
@@ -111,17 +109,15 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
     let opts = vc_options(args);
     let heads = facts::Analysis::new(&p).loop_at;
     if args.vcs.is_some() || p.contracts.has_specs(&|n| heads.contains_key(&n)) {
-        let which = args.vcs.unwrap_or(vcs::VcsShow::Failed);
+        let all = args.vcs == Some(vcs::VcsShow::All);
         let fs = vcs::run(&p, &opts);
         out.bad = false;
         out.found = vcs::any(&fs, VcStatus::Failed);
         out.unknown = vcs::any(&fs, VcStatus::Unknown);
         out.note = if out.found { "failed VCs" } else { "every VC proved" }.into();
         match args.format {
-            Format::Text => out.stdout = vcs::text(&p, &fs, which, args.stats),
-            _ => {
-                out.doc = Some(vcs::json_doc(&p, &fs, which));
-            }
+            Format::Text => out.stdout = crate::views::vcs::text(&p, &fs, all, args.stats),
+            _ => out.doc = Some(VerifyFileDoc::Vcs(crate::views::vcs::doc(&p, &fs, all))),
         }
         return out;
     }
@@ -138,9 +134,10 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut {
     out.note = if out.found { "warnings" } else { "no warning" }.into();
     let replay = |w: &Warning| replay_command(args, path, w);
     match args.format {
-        Format::Text => out.stdout = text(&p, &r, &replay, args.stats, args.full_trace),
+        Format::Text => out.stdout = crate::views::verify::text(&p, &r, &replay, args.stats, args.full_trace),
         _ => {
-            out.doc = Some(json_doc(&p, &r, &replay, args.full_trace));
+            let doc = crate::views::verify::doc(&p, &r, &replay, args.full_trace);
+            out.doc = Some(VerifyFileDoc::Warnings(doc));
         }
     }
     out
@@ -157,297 +154,6 @@ fn replay_command(args: &VerifyArgs, file: &Path, w: &Warning) -> String {
     out
 }
 
-fn loc(p: &Program, span: Span) -> (u32, u32) {
-    let at = p.source.start(span);
-    (at.line, at.col)
-}
-
-/// One trace line in the seed's words.
-pub fn trace_text(p: &Program, s: &vc::TraceStep) -> String {
-    let (line, col) = loc(p, s.span);
-    let what = match s.kind {
-        EventKind::Then => "Executed then branch".to_string(),
-        EventKind::Else => "Executed else branch".to_string(),
-        EventKind::LoopHead => {
-            let n = s.iteration.unwrap_or(0);
-            format!(
-                "Reached top of loop after {n} iteration{}",
-                if n == 1 { "" } else { "s" }
-            )
-        }
-        EventKind::Call if s.havocked => format!(
-            "Called {} (not inlined: its result and the globals it writes are any values)",
-            s.callee.as_deref().unwrap_or("?")
-        ),
-        EventKind::Call => format!("Called {}", s.callee.as_deref().unwrap_or("?")),
-        EventKind::Return => format!("Returned from {}", s.callee.as_deref().unwrap_or("?")),
-    };
-    format!("{what} in \"{}\", line {line}, col {col}.", p.source.name)
-}
-
-/// A trace step, folded like every trace (`views::fold`): by its event and
-/// place; a loop head's iteration is its value.
-struct Step<'a>(&'a vc::TraceStep);
-
-impl Foldable for Step<'_> {
-    fn fold_key(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::hash::DefaultHasher::new();
-        (
-            self.0.kind.name(),
-            self.0.span.lo,
-            self.0.span.hi,
-            &self.0.callee,
-            self.0.havocked,
-        )
-            .hash(&mut h);
-        h.finish()
-    }
-    fn fold_values(&self) -> Vec<(String, i64)> {
-        self.0
-            .iteration
-            .map(|n| ("iteration".to_string(), n as i64))
-            .into_iter()
-            .collect()
-    }
-}
-
-/// A warning's trace as JSON objects: every step with `full`, else
-/// repetitions folded (`event: repeat`, with `repeat: {count, first, last,
-/// ranges, ...}`).
-fn trace_docs(p: &Program, w: &Warning, full: bool) -> Vec<Value> {
-    let steps = w.trace.iter().map(Step);
-    let folded = if full { fold::unfolded(steps) } else { fold::fold(steps) };
-    let plain = |l: u32| l.to_string();
-    Docs {
-        one: &|s: Step| {
-            let (line, column) = loc(p, s.0.span);
-            json!({
-                "event": s.0.kind.name(),
-                "line": line,
-                "column": column,
-                "iteration": s.0.iteration,
-                "callee": s.0.callee,
-                "seq": s.0.seq,
-                "text": trace_text(p, s.0),
-            })
-        },
-        lines: &|v: &Value| match v.get("repeat") {
-            Some(r) => (
-                r["lines"][0].as_u64().unwrap_or(0) as u32,
-                r["lines"][1].as_u64().unwrap_or(0) as u32,
-            ),
-            None => {
-                let l = v["line"].as_u64().unwrap_or(0) as u32;
-                (l, l)
-            }
-        },
-        repeat: &|r: RepeatDoc<Value>| {
-            json!({
-                "event": "repeat",
-                "line": r.first[0]["line"],
-                "column": r.first[0]["column"],
-                "text": fold::repeat_text(&r, &plain),
-                "repeat": r,
-            })
-        },
-        omitted: &|steps, next: Option<&Value>| {
-            json!({
-                "event": "omitted",
-                "line": next.map(|n| n["line"].clone()),
-                "column": next.map(|n| n["column"].clone()),
-                "text": fold::omitted_text(steps),
-                "omitted": steps,
-            })
-        },
-    }
-    .make(folded)
-}
-
-/// Trace objects as text lines; a repetition as its text, its first run,
-/// how many runs are not shown, its last run.
-fn trace_listing(steps: &[Value], indent: &str, out: &mut String) {
-    for s in steps {
-        let text = s["text"].as_str().unwrap_or("");
-        match s.get("repeat") {
-            Some(r) => {
-                out.push_str(&format!("{indent}{text} (first and last shown):\n"));
-                let inner = format!("{indent}  ");
-                trace_listing(r["first"].as_array().map_or(&[], Vec::as_slice), &inner, out);
-                let hidden = r["count"].as_u64().unwrap_or(2).saturating_sub(2);
-                out.push_str(&format!(
-                    "{inner}... {hidden} more run{} ...\n",
-                    if hidden == 1 { "" } else { "s" }
-                ));
-                trace_listing(r["last"].as_array().map_or(&[], Vec::as_slice), &inner, out);
-            }
-            None => out.push_str(&format!("{indent}{text}\n")),
-        }
-    }
-}
-
-fn inputs_text(inputs: &[(String, i64)]) -> String {
-    if inputs.is_empty() {
-        return "(no inputs)".into();
-    }
-    inputs
-        .iter()
-        .map(|(n, v)| format!("{n} = {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn text(p: &Program, r: &ProcResult, replay: &dyn Fn(&Warning) -> String, stats: bool, full: bool) -> String {
-    let mut out = String::new();
-    for w in &r.warnings {
-        let d = diag::Diag::warning(w.span, format!("{} ({})", w.message, w.kind));
-        out.push_str(&d.one_line(&p.source));
-        out.push('\n');
-        out.push_str("Execution trace information:\n");
-        trace_listing(&trace_docs(p, w, full), "    ", &mut out);
-        let shown = if w.status == Status::Confirmed {
-            &w.used_inputs
-        } else {
-            &w.inputs
-        };
-        out.push_str(&format!("Counterexample: {}\n", inputs_text(shown)));
-        if !w.choices.is_empty() {
-            let c: Vec<String> = w.choices.iter().map(|c| c.to_string()).collect();
-            out.push_str(&format!("Choices: {}\n", c.join(",")));
-        }
-        match (&w.status, &w.replay_note) {
-            (Status::Confirmed, _) => out.push_str("status: confirmed (the replay reaches this error)\n"),
-            (_, Some(n)) => out.push_str(&format!("status: possible ({n})\n")),
-            _ => out.push_str("status: possible\n"),
-        }
-        if w.key_is_replayable() {
-            out.push_str(&format!("replay: {}\n", replay(w)));
-        }
-        out.push('\n');
-    }
-    let confirmed = r.warnings.iter().filter(|w| w.status == Status::Confirmed).count();
-    let summary = match r.outcome {
-        Outcome::Warnings => format!(
-            "{} warning{} ({confirmed} confirmed); {}",
-            r.warnings.len(),
-            if r.warnings.len() == 1 { "" } else { "s" },
-            r.reason
-        ),
-        _ => r.reason.clone(),
-    };
-    out.push_str(&format!(
-        "{}: `{}`: {}: {summary}\n",
-        p.source.name,
-        r.name,
-        r.outcome.name()
-    ));
-    if stats {
-        out.push_str(&format!(
-            "stats: {} blocks, {} commands; Z3 {:.3}s of {:.3}s\n",
-            r.blocks,
-            r.commands,
-            r.solver_time.as_secs_f64(),
-            r.total_time.as_secs_f64()
-        ));
-        for (line, t, user) in &r.invariants {
-            out.push_str(&format!(
-                "invariant at line {line}: {t}{}\n",
-                if *user { " (given)" } else { " (inferred)" }
-            ));
-        }
-    }
-    out
-}
-
-impl Warning {
-    fn key_is_replayable(&self) -> bool {
-        matches!(self.key, vc::gc::CheckKey::Site(_) | vc::gc::CheckKey::User(_))
-    }
-}
-
-pub fn json_doc(p: &Program, r: &ProcResult, replay: &dyn Fn(&Warning) -> String, full: bool) -> Value {
-    let warnings: Vec<Value> = r
-        .warnings
-        .iter()
-        .map(|w| {
-            let (line, column) = loc(p, w.span);
-            let trace = trace_docs(p, w, full);
-            // A confirmed warning shows the inputs its replay reads.
-            let shown = if w.status == Status::Confirmed {
-                &w.used_inputs
-            } else {
-                &w.inputs
-            };
-            let inputs: serde_json::Map<String, Value> = shown.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
-            json!({
-                "kind": w.kind,
-                "line": line,
-                "column": column,
-                "message": w.message,
-                "status": w.status.name(),
-                "trace": trace,
-                "inputs": inputs,
-                "choices": w.choices,
-                "replay": if w.key_is_replayable() { Some(replay(w)) } else { None },
-            })
-        })
-        .collect();
-    json!({
-        "file": p.source.name,
-        "procedures": [{
-            "name": r.name,
-            "warnings": warnings,
-            "result": r.outcome.name(),
-            "reason": r.reason,
-            "invariants": r.invariants.iter().map(|(l, t, u)| json!({"line": l, "text": t, "user": u})).collect::<Vec<_>>(),
-            "blocks": r.blocks,
-            "commands": r.commands,
-            "seconds": r.total_time.as_secs_f64(),
-            "solver_seconds": r.solver_time.as_secs_f64(),
-        }],
-    })
-}
-
-/// SARIF 2.1.0: one result per warning, its trace as a code flow.
-fn sarif(docs: &[Value]) -> Value {
-    let mut results = Vec::new();
-    for d in docs {
-        let file = d["file"].as_str().unwrap_or_default();
-        let loc = |line: &Value, col: &Value, msg: Option<&str>| {
-            let mut l = json!({
-                "physicalLocation": {
-                    "artifactLocation": {"uri": file},
-                    "region": {"startLine": line, "startColumn": col},
-                }
-            });
-            if let Some(m) = msg {
-                l["message"] = json!({ "text": m });
-            }
-            l
-        };
-        results.extend(vcs::sarif_results(d));
-        for proc_ in d["procedures"].as_array().into_iter().flatten() {
-            for w in proc_["warnings"].as_array().into_iter().flatten() {
-                let mut steps: Vec<Value> = w["trace"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|s| json!({ "location": loc(&s["line"], &s["column"], s["text"].as_str()) }))
-                    .collect();
-                steps.push(json!({ "location": loc(&w["line"], &w["column"], w["message"].as_str()) }));
-                results.push(json!({
-                    "ruleId": w["kind"],
-                    "level": if w["status"] == "confirmed" { "error" } else { "warning" },
-                    "message": {"text": format!("{} ({})", w["message"].as_str().unwrap_or_default(), w["status"].as_str().unwrap_or_default())},
-                    "locations": [loc(&w["line"], &w["column"], None)],
-                    "codeFlows": [{"threadFlows": [{"locations": steps}]}],
-                }));
-            }
-        }
-    }
-    crate::views::sarif::documents_log(Vec::new(), results, docs)
-}
-
 pub fn cmd_verify(ui: &Ui, args: &VerifyArgs) -> i32 {
     let files = collect_files(&args.files);
     if files.is_empty() {
@@ -461,6 +167,6 @@ pub fn cmd_verify(ui: &Ui, args: &VerifyArgs) -> i32 {
         args.format,
         "verifying",
         |path| verify_file(path, args, ui),
-        sarif,
+        crate::views::sarif::verify_log,
     )
 }

@@ -41,7 +41,7 @@ pub struct FileDoc {
     /// `check --doomed`: `doomed`, `unreachable`, `skipped`, `stats` as
     /// `focuscheck doomed` writes them.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub doomed: Option<serde_json::Map<String, serde_json::Value>>,
+    pub doomed: Option<super::doomed::DoomedDoc>,
     /// The engine of `check --engine` (absent for a file not checked), and
     /// what the VC engine did (absent when it did not run).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -2,6 +2,10 @@
 //! they never compute them.
 
 pub mod assumptions;
+pub mod diagnose;
+pub mod diff;
+pub mod documents;
+pub mod doomed;
 pub mod fixes;
 pub mod fold;
 pub mod harness;
@@ -13,6 +17,8 @@ pub mod snippet;
 pub mod testcomp;
 pub mod text;
 pub mod trace;
+pub mod vcs;
+pub mod verify;
 pub mod violation_witness;
 pub mod waypoints;
 pub mod wrap;

@@ -2,9 +2,14 @@
 //! The FSSs are code flows (the top-ranked first), each statement a location
 //! with what it did (branch outcome, assumption); the top NEST's statements
 //! are related locations. Built from the JSON documents, so it says exactly
-//! what `--format json` says.
+//! what `--format json` says. `verify` and `doomed` logs are written here
+//! too, from their documents, with the same locations, results and
+//! notifications.
 
+use super::documents::{Document, FileEntry};
+use super::doomed::DoomedFileDoc;
 use super::json::{CondDoc, FileDoc, FssDoc, MessageDoc, StatementDoc};
+use super::verify::{VerifyDoc, VerifyFileDoc};
 use crate::syntax::source::SourceFile;
 use serde_json::{json, Value};
 
@@ -55,15 +60,44 @@ fn rule_index(kind: &str) -> usize {
     RULES.iter().position(|r| r.0 == kind).unwrap_or(RULES.len() - 1)
 }
 
-fn region(line: u32, column: u32) -> Value {
-    json!({"startLine": line.max(1), "startColumn": column.max(1)})
+/// A location in an artifact (`{"uri": ...}`, with its `index` when the log
+/// lists the artifacts): its region from `line` when it is known (with
+/// `column` and `end_line` when they are).
+fn located(artifact: &Value, line: Option<u32>, column: Option<u32>, end_line: Option<u32>) -> Value {
+    let mut physical = json!({ "artifactLocation": artifact });
+    if let Some(l) = line {
+        let mut region = json!({ "startLine": l });
+        if let Some(c) = column {
+            region["startColumn"] = c.into();
+        }
+        if let Some(e) = end_line {
+            region["endLine"] = e.into();
+        }
+        physical["region"] = region;
+    }
+    json!({ "physicalLocation": physical })
 }
 
+/// A location with a message.
+fn with_message(mut loc: Value, text: &str) -> Value {
+    loc["message"] = json!({ "text": text });
+    loc
+}
+
+/// A location in a listed artifact at a line and column (1 at least).
 fn location(uri: &str, index: usize, line: u32, column: u32) -> Value {
-    json!({"physicalLocation": {
-        "artifactLocation": {"uri": uri, "index": index},
-        "region": region(line, column),
-    }})
+    let artifact = json!({"uri": uri, "index": index});
+    located(&artifact, Some(line.max(1)), Some(column.max(1)), None)
+}
+
+/// A result: its rule, level, message and location; callers add the rest.
+fn result_at(rule: &str, level: &str, text: &str, at: Value) -> Value {
+    json!({
+        "ruleId": rule,
+        "level": level,
+        "message": {"text": text},
+        "locations": [at],
+    })
 }
 
 /// What a statement of an FSS did, as a message.
@@ -98,25 +132,24 @@ fn statement_message(s: &StatementDoc, f: &FssDoc) -> String {
 /// its last run.
 fn flow_locations(uri: &str, index: usize, statements: &[StatementDoc], f: &FssDoc, out: &mut Vec<Value>) {
     for s in statements {
-        let mut loc = location(uri, index, s.line, s.column);
+        let loc = location(uri, index, s.line, s.column);
         match &s.repeat {
             Some(r) => {
                 flow_locations(uri, index, &r.first, f, out);
-                loc["message"] = json!({"text": format!(
+                let text = format!(
                     "{} ({} runs between the first and the last are left out)",
                     s.text,
                     r.count.saturating_sub(2)
-                )});
-                out.push(json!({"location": loc, "nestingLevel": s.depth}));
+                );
+                out.push(json!({"location": with_message(loc, &text), "nestingLevel": s.depth}));
                 flow_locations(uri, index, &r.last, f, out);
             }
             None if s.omitted.is_some() => {
-                loc["message"] = json!({"text": s.text});
-                out.push(json!({"location": loc, "nestingLevel": s.depth}));
+                out.push(json!({"location": with_message(loc, &s.text), "nestingLevel": s.depth}));
             }
             None => {
-                loc["message"] = json!({"text": statement_message(s, f)});
-                out.push(json!({"location": loc, "nestingLevel": s.depth}));
+                let text = statement_message(s, f);
+                out.push(json!({"location": with_message(loc, &text), "nestingLevel": s.depth}));
             }
         }
     }
@@ -159,18 +192,11 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
         "unknown" => format!("{}: unknown ({})", c.condition, c.reason),
         _ => format!("{}: safe", c.condition),
     };
-    let mut r = json!({
-        "ruleId": RULES[rule_index(c.kind)].0,
-        "ruleIndex": rule_index(c.kind),
-        "kind": kind,
-        "level": level,
-        "message": {"text": text},
-        "properties": {
-            "verdict": c.verdict,
-            "reason": c.reason,
-            "inputs": c.inputs,
-            "choices": c.choices,
-        },
+    let mut props = json!({
+        "verdict": c.verdict,
+        "reason": c.reason,
+        "inputs": c.inputs,
+        "choices": c.choices,
     });
     // Where it fails: the site; for a condition on variables the last
     // statement of the top FSS or counterexample, else where its variable
@@ -193,12 +219,15 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
             }
             loc
         }
-        None => json!({"physicalLocation": {"artifactLocation": {"uri": uri, "index": index}}}),
+        None => located(&json!({"uri": uri, "index": index}), None, None, None),
     };
     if let Some(cmd) = &c.replay {
-        r["properties"]["replay"] = json!(cmd);
+        props["replay"] = json!(cmd);
     }
-    r["locations"] = json!([loc]);
+    let mut r = result_at(RULES[rule_index(c.kind)].0, level, &text, loc);
+    r["ruleIndex"] = rule_index(c.kind).into();
+    r["kind"] = kind.into();
+    r["properties"] = props;
     if let Some(f) = c.fixes.as_ref().filter(|f| !f.fixes.is_empty()) {
         r["fixes"] = super::fixes::sarif(uri, index, f);
     }
@@ -214,9 +243,9 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
             .filter(|s| seen.insert(s.line))
             .enumerate()
             .map(|(i, s)| {
-                let mut loc = location(uri, index, s.line, s.column);
+                let text = format!("NEST of FSS {}: `{}`", top.rank, s.text);
+                let mut loc = with_message(location(uri, index, s.line, s.column), &text);
                 loc["id"] = json!(i + 1);
-                loc["message"] = json!({"text": format!("NEST of FSS {}: `{}`", top.rank, s.text)});
                 loc
             })
             .collect();
@@ -240,7 +269,7 @@ fn notifications(uri: &str, index: usize, d: &FileDoc) -> Vec<Value> {
         out.push(json!({
             "level": "warning",
             "message": {"text": format!("{}: the check was cut short ({why}); what it left open is unknown", d.file)},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri, "index": index}}}],
+            "locations": [located(&artifact, None, None, None)],
             "descriptor": {"id": "truncated"},
         }));
     }
@@ -287,7 +316,7 @@ pub fn log(files: &[(&FileDoc, Option<&SourceFile>)]) -> Value {
 /// A SARIF 2.1.0 log of one run of focuscheck: its rules, its results, and
 /// the notifications of its execution, which was successful when every
 /// file was analysed.
-pub fn envelope(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>, success: bool) -> Value {
+fn envelope(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>, success: bool) -> Value {
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -306,50 +335,131 @@ pub fn envelope(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>, succe
     })
 }
 
-/// The log for commands whose files are JSON documents (`verify`,
-/// `doomed`): a document whose `status` is not `checked` was not analysed,
-/// and each of its `errors` becomes an error notification in its file;
-/// each of its `warnings` a warning notification. A result's rule that
-/// `rules` does not describe is declared by its id.
-pub fn documents_log(mut rules: Vec<Value>, results: Vec<Value>, docs: &[Value]) -> Value {
+/// The log for commands whose files are documents (`verify`, `doomed`): a
+/// file that was not analysed has its `errors` as error notifications;
+/// every file its `warnings` as warning notifications. A result's rule
+/// that `rules` does not describe is declared by its id.
+fn documents_log<D: Document>(mut rules: Vec<Value>, results: Vec<Value>, docs: &[FileEntry<D>]) -> Value {
     for r in &results {
         if r["ruleId"].is_string() && !rules.iter().any(|x| x["id"] == r["ruleId"]) {
             rules.push(json!({"id": r["ruleId"]}));
         }
     }
     let mut notes = Vec::new();
-    for d in docs.iter().filter(|d| d["status"] != "checked") {
-        let artifact = json!({"uri": uri(d["file"].as_str().unwrap_or_default())});
-        let errors: Vec<MessageDoc> = serde_json::from_value(d["errors"].clone()).unwrap_or_default();
-        let id = d["status"].as_str().unwrap_or("error");
-        notes.extend(errors.iter().map(|m| notification(&artifact, m, "error", id)));
+    for d in docs.iter().filter(|d| d.status() != "checked") {
+        let artifact = json!({"uri": uri(d.file())});
+        notes.extend(
+            d.errors()
+                .iter()
+                .map(|m| notification(&artifact, m, "error", d.status())),
+        );
     }
     for d in docs {
-        let artifact = json!({"uri": uri(d["file"].as_str().unwrap_or_default())});
-        let warnings: Vec<MessageDoc> = serde_json::from_value(d["warnings"].clone()).unwrap_or_default();
+        let artifact = json!({"uri": uri(d.file())});
         notes.extend(
-            warnings
+            d.warnings()
                 .iter()
                 .map(|m| notification(&artifact, m, "warning", "warning")),
         );
     }
-    let success = docs.iter().all(|d| d["status"] == "checked");
+    let success = docs.iter().all(|d| d.status() == "checked");
     envelope(rules, results, notes, success)
 }
 
 /// A tool execution notification about a file, at the message's line when
 /// it has one.
 fn notification(artifact: &Value, m: &MessageDoc, level: &str, id: &str) -> Value {
-    let mut at = json!({"physicalLocation": {"artifactLocation": artifact}});
-    if let (Some(l), Some(c)) = (m.line, m.column) {
-        at["physicalLocation"]["region"] = region(l, c);
-    }
+    let at = match (m.line, m.column) {
+        (Some(l), Some(c)) => located(artifact, Some(l.max(1)), Some(c.max(1)), None),
+        _ => located(artifact, None, None, None),
+    };
     json!({
         "level": level,
         "message": {"text": m.message},
         "locations": [at],
         "descriptor": {"id": id},
     })
+}
+
+/// `doomed`: a result per doomed region (`error`, its lines related
+/// locations) and per unreachable block of lines (`note`).
+pub fn doomed_log(docs: &[FileEntry<DoomedFileDoc>]) -> Value {
+    let mut results = Vec::new();
+    for d in docs.iter().filter_map(FileEntry::doc) {
+        let artifact = json!({"uri": uri(&d.file)});
+        for r in &d.found.doomed {
+            let at = match &r.fails_at {
+                Some(f) => located(&artifact, Some(f.line), Some(f.column), None),
+                None => located(&artifact, r.entry_lines.first().copied(), Some(1), None),
+            };
+            let related: Vec<Value> = (r.lines.iter())
+                .map(|&l| located(&artifact, Some(l), None, None))
+                .collect();
+            let mut result = result_at("doomed", "error", &r.message, at);
+            result["relatedLocations"] = related.into();
+            results.push(result);
+        }
+        for u in &d.found.unreachable {
+            let text = format!("no execution of `{}` reaches these lines", u.procedure);
+            let at = located(&artifact, u.lines.first().copied(), Some(1), None);
+            results.push(result_at("unreachable", "note", &text, at));
+        }
+    }
+    let rules = vec![
+        json!({"id": "doomed", "shortDescription": {"text": "no execution through these lines ends normally"}}),
+        json!({"id": "unreachable", "shortDescription": {"text": "no execution reaches these lines"}}),
+    ];
+    documents_log(rules, results, docs)
+}
+
+/// `verify`: a result per warning, its trace a code flow (ending at the
+/// warning); with contracts, a result per VC not proved.
+pub fn verify_log(docs: &[FileEntry<VerifyFileDoc>]) -> Value {
+    let mut results = Vec::new();
+    for d in docs.iter().filter_map(FileEntry::doc) {
+        match d {
+            VerifyFileDoc::Vcs(v) => results.extend(vcs_results(v)),
+            VerifyFileDoc::Warnings(w) => results.extend(warning_results(w)),
+        }
+    }
+    documents_log(Vec::new(), results, docs)
+}
+
+fn warning_results(d: &VerifyDoc) -> Vec<Value> {
+    let artifact = json!({"uri": uri(&d.file)});
+    let mut out = Vec::new();
+    for w in d.procedures.iter().flat_map(|p| &p.warnings) {
+        let at = |line, column| located(&artifact, line, column, None);
+        let mut steps: Vec<Value> = (w.trace.iter())
+            .map(|s| json!({ "location": with_message(at(s.line(), s.column()), s.text()) }))
+            .collect();
+        steps.push(json!({ "location": with_message(at(Some(w.line), Some(w.column)), &w.message) }));
+        let level = if w.status == "confirmed" { "error" } else { "warning" };
+        let text = format!("{} ({})", w.message, w.status);
+        let mut r = result_at(w.kind, level, &text, at(Some(w.line), Some(w.column)));
+        r["codeFlows"] = json!([{"threadFlows": [{"locations": steps}]}]);
+        out.push(r);
+    }
+    out
+}
+
+/// A result per VC that is not proved, at the line of what it shows.
+fn vcs_results(d: &super::vcs::VcsDoc) -> Vec<Value> {
+    let artifact = json!({"uri": uri(&d.file)});
+    let mut out = Vec::new();
+    for vc in d.functions.iter().flat_map(|f| &f.vcs) {
+        if vc.status == "proved" {
+            continue;
+        }
+        let mut text = format!("VC {} ({}): show that {}", vc.id, vc.status, vc.show.text);
+        if let Some(e) = &vc.explanation {
+            text.push_str(&format!(". {e}"));
+        }
+        let level = if vc.status == "failed" { "error" } else { "warning" };
+        let at = located(&artifact, Some(vc.show.line), None, Some(vc.show.line));
+        out.push(result_at(vc.kind, level, &text, at));
+    }
+    out
 }
 
 /// A file path as a relative URI reference (`/` separators, spaces and
