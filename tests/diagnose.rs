@@ -248,3 +248,17 @@ fn a_bad_answers_file_is_a_located_error() {
     assert_eq!(code, 2);
     assert!(err.contains("bad.answers:2:1"), "{err}");
 }
+
+/// Every question is asked in C's words: a query part that is a
+/// conjunction of one clause is shown as that clause, never as Z3's
+/// S-expression text (`(and (or (not ...`).
+#[test]
+fn questions_are_in_c_syntax() {
+    for name in programs() {
+        let file = format!("{DIR}/{name}.c");
+        let (_, out, err) = focuscheck(&["diagnose", "--no-infer", "--default-answer", "no", &file]);
+        for raw in ["(and ", "(or ", "(not ", "(<= ", "(>= "] {
+            assert!(!out.contains(raw), "{name}: Z3 text `{raw}` in a question:\n{out}{err}");
+        }
+    }
+}

@@ -38,6 +38,11 @@ pub fn show(b: &Bool, names: &dyn Names) -> String {
             parts.dedup();
             parts.join(sep)
         }
+        // `(and x)`, as a conjunction of one query part is: `x`.
+        "and" | "or" if b.num_children() == 1 => match b.children()[0].as_bool() {
+            Some(k) => show(&k, names),
+            None => literal(b, names),
+        },
         _ => literal(b, names),
     }
 }
@@ -143,7 +148,8 @@ fn term(e: &Dynamic, names: &dyn Names) -> String {
         ("div", 2) => format!("{} div {}", wrap(&kids[0]), wrap(&kids[1])),
         ("mod", 2) => format!("{} mod {}", wrap(&kids[0]), wrap(&kids[1])),
         ("rem", 2) => format!("{} rem {}", wrap(&kids[0]), wrap(&kids[1])),
-        ("ite", 3) => format!(
+        // Z3 names the operator `if` (it prints `ite`).
+        ("ite" | "if", 3) => format!(
             "({} ? {} : {})",
             kids[0].as_bool().map(|c| show(&c, names)).unwrap_or_default(),
             sum(&kids[1]),
