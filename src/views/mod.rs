@@ -2,6 +2,7 @@
 //! they never compute them.
 
 pub mod assumptions;
+pub mod correctness_witness;
 pub mod fixes;
 pub mod fold;
 pub mod harness;
@@ -15,6 +16,7 @@ pub mod text;
 pub mod trace;
 pub mod violation_witness;
 pub mod waypoints;
+pub mod witness_entry;
 pub mod wrap;
 
 use crate::ir::{Program, SiteId, SiteKind};
