@@ -73,6 +73,22 @@ fn atoms<'a>(e: &'a BoolExpr, out: &mut Vec<&'a Atom>) {
     }
 }
 
+/// Is `var` declared as a plain scalar (no `*` before its name, no `[`
+/// after it)? The memory model turns pointers into scalars too, and a
+/// comparison of those is not C's.
+fn plain_declarator(p: &Program, var: &Var) -> bool {
+    let all = p.source.text.as_str();
+    let (lo, hi) = (var.span.lo as usize, (var.span.hi as usize).min(all.len()));
+    let b = all.as_bytes();
+    let word = |i: usize| i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_');
+    all[lo..hi].match_indices(var.name.as_str()).any(|(i, _)| {
+        let (start, end) = (lo + i, lo + i + var.name.len());
+        let before = all[..start].trim_end();
+        let after = all[end..].trim_start();
+        !(start > 0 && word(start - 1)) && !word(end) && !before.ends_with('*') && !after.starts_with('[')
+    })
+}
+
 /// Is `v` a variable of the source in scope at offset `at` of a loop in
 /// `proc`: a global, or a parameter or local of `proc` declared before
 /// `at` in a block that is still open there?
@@ -81,7 +97,7 @@ fn in_scope(p: &Program, v: VarId, proc: ProcId, at: u32) -> bool {
     let named = var.name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && var.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !var.name.starts_with("__");
-    if !named {
+    if !named || !plain_declarator(p, var) {
         return false;
     }
     match var.kind {
