@@ -85,7 +85,8 @@ fn plain_declarator(p: &Program, var: &Var) -> bool {
         let (start, end) = (lo + i, lo + i + var.name.len());
         let before = all[..start].trim_end();
         let after = all[end..].trim_start();
-        !(start > 0 && word(start - 1)) && !word(end) && !before.ends_with('*') && !after.starts_with('[')
+        let whole = !word(end) && (start == 0 || !word(start - 1));
+        whole && !before.ends_with('*') && !after.starts_with('[')
     })
 }
 
