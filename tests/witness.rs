@@ -5,10 +5,15 @@
 //! its SHA-256, puts each `function_return` at the `)` of a nondet call,
 //! and the interpreter, following its waypoints only (`focuscheck run
 //! --witness`), calls the error at the target's line and column.
+//! Every program whose verdict is safe gets a correctness witness
+//! (`invariant_set`) or a reason; every one is valid against the schema,
+//! puts each `loop_invariant` at a loop's keyword, and `focuscheck verify
+//! PROGRAM --witness W` re-proves the program with its invariants only.
 //! Set `FOCUSCHECK_WITNESS_ALL=1` to check every corpus folder, not only
 //! `svcomp` and `programs`.
 
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -221,7 +226,114 @@ fn written_witnesses(
             wrong.push(format!("{file}: {e}"));
         }
     }
+    let safe: Vec<String> = docs
+        .iter()
+        .filter(|d| {
+            let conds = d["conditions"].as_array();
+            d["status"] == "checked" && conds.is_some_and(|c| c.iter().all(|c| c["verdict"] == "safe"))
+        })
+        .filter_map(|d| d["file"].as_str().map(str::to_string))
+        .collect();
+    let proofs: Vec<(String, String)> = err
+        .lines()
+        .filter_map(|l| l.split_once(": correctness witness "))
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    let mut counts: BTreeMap<String, [usize; 5]> = BTreeMap::new();
+    let folder = |f: &str| {
+        dirs.iter()
+            .filter(|d| f.starts_with(d.as_str()))
+            .max_by_key(|d| d.len())
+            .cloned()
+            .unwrap_or_default()
+    };
+    for f in &safe {
+        counts.entry(folder(f)).or_default()[0] += 1;
+    }
+    for (program, file) in &proofs {
+        let c = counts.entry(folder(program)).or_default();
+        c[1] += 1;
+        match check_correctness(root, &validator, program, Path::new(file)) {
+            Ok(invariants) => {
+                c[2] += 1;
+                c[3] += 1;
+                c[4] += usize::from(invariants > 0);
+            }
+            Err((valid, e)) => {
+                c[2] += usize::from(valid);
+                wrong.push(format!("{file}: {e}"));
+            }
+        }
+    }
+    for (dir, [safe, written, valid, confirmed, nontrivial]) in &counts {
+        eprintln!(
+            "{dir}: {safe} safe verdicts, {written} correctness witnesses, {valid} schema-valid, \
+             {confirmed} confirmed, {nontrivial} with invariants"
+        );
+    }
+    let said = err.lines().filter(|l| l.contains(": no correctness witness: ")).count();
+    assert!(
+        proofs.len() + said == safe.len(),
+        "{} safe, {} said\n{err}",
+        safe.len(),
+        proofs.len() + said
+    );
     (unsafe_count, made, none, wrong)
+}
+
+/// Checks one correctness witness of `program`: the number of its
+/// invariants, or whether it is schema-valid and what is wrong.
+fn check_correctness(
+    root: &str,
+    validator: &jsonschema::Validator,
+    program: &str,
+    file: &Path,
+) -> Result<usize, (bool, String)> {
+    let doc = parse_yaml(&std::fs::read_to_string(file).unwrap()).map_err(|e| (false, e))?;
+    if let Err(e) = validator.validate(&doc) {
+        return Err((false, format!("not valid against the schema: {e}")));
+    }
+    let entry = &doc[0];
+    let task = &entry["metadata"]["task"];
+    if entry["entry_type"] != "invariant_set"
+        || task["input_files"][0] != program
+        || task["input_file_hashes"][program] != sha256(program)
+    {
+        return Err((true, format!("not an invariant set of {program}: {entry}")));
+    }
+    let source = std::fs::read_to_string(program).unwrap();
+    let lines: Vec<&str> = source.lines().collect();
+    let items = entry["content"].as_array().unwrap();
+    for item in items {
+        let inv = &item["invariant"];
+        let loc = &inv["location"];
+        let (line, col) = (
+            loc["line"].as_u64().unwrap() as usize,
+            loc["column"].as_u64().unwrap() as usize,
+        );
+        let at: String = lines[line - 1].chars().skip(col - 1).collect();
+        let word = at.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
+        if inv["type"] != "loop_invariant" || !["while", "for"].contains(&word) || inv["value"] == "" {
+            return Err((true, format!("not a loop invariant at a loop's keyword: {item}")));
+        }
+    }
+    let (said, code) = validate(root, program, file);
+    if code != Some(0) || !said.starts_with("witness: confirmed") {
+        return Err((true, format!("not re-proved by `verify --witness`:\n{said}")));
+    }
+    Ok(items.len())
+}
+
+/// `focuscheck verify PROGRAM --witness FILE`: what it says and its exit
+/// code.
+fn validate(root: &str, program: &str, file: &Path) -> (String, Option<i32>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .args(["verify", program, "--color", "never", "--witness"])
+        .arg(file)
+        .output()
+        .unwrap();
+    (text(&out.stdout) + &text(&out.stderr), out.status.code())
 }
 
 #[test]
@@ -413,4 +525,48 @@ fn witness_values_are_written_as_c_reads_the_call_type() {
         let (said, code) = follow(root, &program, Path::new(file));
         assert_eq!(code, Some(1), "{said}");
     }
+}
+
+/// A correctness witness is confirmed only when its invariants are
+/// inductive and prove the program: one that does not hold on entry, one
+/// that is not maintained, and one too weak are not; one that is not at a
+/// loop or not C is an error naming the witness's line.
+#[test]
+fn a_wrong_correctness_witness_is_not_confirmed() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    // `x = -50; y` in (-1000, 1000000); `while (x < 0) { x = x + y; y++; }`
+    // at line 15, column 5; then `__VERIFIER_assert(y > 0)`.
+    let program = format!("{root}/../shared/corpus/svcomp/loop-lit/gsv2008.i");
+    let dir = tempfile::tempdir().unwrap();
+    let witness = |line: u32, column: u32, value: &str| {
+        let path = dir.path().join(format!("{line}-{column}-{}.yml", value.len()));
+        let w = format!(
+            "- entry_type: invariant_set\n  content:\n    - invariant:\n        type: loop_invariant\n        \
+             location:\n          file_name: gsv2008.i\n          line: {line}\n          column: {column}\n        \
+             value: \"{value}\"\n        format: c_expression\n"
+        );
+        std::fs::write(&path, w).unwrap();
+        validate(root, &program, &path)
+    };
+    let (said, code) = witness(15, 5, "-1000 < y && (x < 0 || y > 0)");
+    assert_eq!(code, Some(0), "{said}");
+    // Not on entry (y may be -999), not maintained, too weak.
+    for (value, why) in [
+        ("y > 0", "may not hold on entry"),
+        ("x <= -50", "may not be maintained"),
+        ("-1000 < y", "possible call of `__VERIFIER_error()`"),
+    ] {
+        let (said, code) = witness(15, 5, value);
+        assert_eq!(code, Some(3), "{value}: {said}");
+        assert!(
+            said.contains("witness: not confirmed") && said.contains(why),
+            "{value}: {said}"
+        );
+    }
+    let (said, code) = witness(14, 5, "y > -1000");
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains(".yml:3: line 14, column 5, of the program is not at a loop"),
+        "{said}"
+    );
 }

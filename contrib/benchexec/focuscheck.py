@@ -77,7 +77,8 @@ class Tool(benchexec.tools.template.BaseTool2):
             # Its own limit a little before BenchExec's, so that what it
             # decided so far is reported as `unknown` rather than killed.
             timeout = ["--timeout", str(max(1, int(rlimits.cputime * 0.9)))]
-        # SV-COMP collects a violation witness (format 2.0) from the run's
+        # SV-COMP collects the witness (format 2.0: a violation witness
+        # for `false`, a correctness witness for `true`) from the run's
         # working directory: `<resultfiles>witness.yml</resultfiles>`.
         witness = [] if "--witness" in options else ["--witness", "witness.yml"]
         return (

@@ -440,7 +440,8 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
         out.messages.push_str(&super::harness::write(dir, path, &p, &report));
     }
     if let Some(to) = &args.witness {
-        out.messages.push_str(&super::witness::write(to, path, &p, &report));
+        out.messages
+            .push_str(&super::witness::write(to, path, &p, &report, &lower));
     }
     let doomed = args.doomed.then(|| super::doomed::findings(&p, &Default::default()));
     if let Some(Ok(f)) = &doomed {

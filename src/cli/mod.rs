@@ -24,6 +24,7 @@ mod options;
 mod report;
 mod run;
 mod shard;
+mod validate_witness;
 mod values;
 mod vcs;
 mod verify;

@@ -60,6 +60,11 @@ pub struct VerifyArgs {
     /// Files checked at once (default: the number of cores).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
+    /// Validate a correctness witness (format 2.0, `invariant_set`) of the
+    /// one program given: prove it with the witness's loop invariants as
+    /// the only ones. Exit 0 confirmed, 3 not confirmed, 2 unreadable.
+    #[arg(long, value_name = "W")]
+    witness: Option<PathBuf>,
 }
 
 fn parse_loops(s: &str) -> Result<Loops, String> {
@@ -154,7 +159,32 @@ fn replay_command(args: &VerifyArgs, file: &Path, w: &Warning) -> String {
     out
 }
 
+/// `verify PROGRAM --witness W`: the witness's verdict and exit code.
+fn validate(ui: &Ui, args: &VerifyArgs, w: &Path) -> i32 {
+    let [program] = args.files.as_slice() else {
+        ui.error("`--witness` validates the witness of one program: give one file");
+        return EXIT_USAGE;
+    };
+    match super::validate_witness::validate(program, &args.front.lower_options(), w) {
+        Ok(Ok(why)) => {
+            super::write_stdout(&format!("witness: confirmed: {why}\n"));
+            EXIT_OK
+        }
+        Ok(Err(why)) => {
+            super::write_stdout(&format!("witness: not confirmed: {why}\n"));
+            EXIT_UNKNOWN
+        }
+        Err(super::validate_witness::Malformed(why)) => {
+            ui.error(&why);
+            EXIT_USAGE
+        }
+    }
+}
+
 pub fn cmd_verify(ui: &Ui, args: &VerifyArgs) -> i32 {
+    if let Some(w) = &args.witness {
+        return validate(ui, args, w);
+    }
     let files = collect_files(&args.files);
     if files.is_empty() {
         ui.error("no `.c`, `.i` or `.cimple` files in the given directories");

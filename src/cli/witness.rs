@@ -1,14 +1,21 @@
 //! `check --witness FILE|DIR`: an SV-COMP violation witness
 //! (`views::violation_witness`) of the first unsafe condition that has
-//! one, or the reason there is none, said per error. A witness is kept
-//! only if the interpreter, following its waypoints, confirms it.
+//! one, or the reason there is none, said per error; for a program whose
+//! every condition is safe, a correctness witness
+//! (`views::correctness_witness`) of the loop invariants the VC engine
+//! proves. A violation witness is kept only if the interpreter, following
+//! its waypoints, confirms it; a correctness witness only if the VC
+//! engine, given its invariants only, proves the program
+//! (`validate_witness`).
 
 use crate::analysis::CondReport;
 use crate::analysis::Verdict;
 use crate::check::Report;
 use crate::interp;
+use crate::ir::lower::LowerOptions;
 use crate::ir::{NodeKind, Program, UnitId};
-use crate::views::{testcomp, violation_witness};
+use crate::vc;
+use crate::views::{correctness_witness, testcomp, violation_witness, witness_entry};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -53,17 +60,20 @@ fn confirmed(p: &Program, path: &Path) -> Result<(), String> {
 
 /// Writes the witness of `report`'s first unsafe condition that has one;
 /// the lines that say where it went, or why an error has none.
-pub fn write(to: &Path, file: &Path, p: &Program, report: &Report) -> String {
+pub fn write(to: &Path, file: &Path, p: &Program, report: &Report, lower: &LowerOptions) -> String {
     let name = file.display().to_string();
     let sha256 = std::fs::read(file)
         .map(|b| testcomp::sha256_hex(&b))
         .unwrap_or_default();
     let created = super::harness::creation_time();
-    let meta = violation_witness::Meta {
+    let meta = witness_entry::Meta {
         program: &name,
         sha256: &sha256,
         created: &created,
     };
+    if report.results.iter().all(|r| r.verdict == Verdict::Safe) {
+        return correctness(to, file, p, report, lower, &meta);
+    }
     let mut out = String::new();
     for res in report.results.iter().filter(|r| r.verdict == Verdict::Unsafe) {
         let c = report.condition(res);
@@ -79,7 +89,7 @@ pub fn write(to: &Path, file: &Path, p: &Program, report: &Report) -> String {
         };
         let path = target(to, file);
         let written = made.and_then(|v| {
-            std::fs::write(&path, violation_witness::yaml(&v))
+            std::fs::write(&path, witness_entry::yaml(&v))
                 .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
             confirmed(p, &path).inspect_err(|_| {
                 let _ = std::fs::remove_file(&path);
@@ -91,4 +101,54 @@ pub fn write(to: &Path, file: &Path, p: &Program, report: &Report) -> String {
         }
     }
     out
+}
+
+/// The loop invariants a correctness witness of `p` states: those
+/// `--loops havoc` proves (Houdini's, and the user's), when its inference
+/// finishes (what the VC engine's proofs, k-induction's too, rest on),
+/// that C can state at the loop's keyword; of those, the largest subset
+/// inductive on its own (Houdini again: some of them may have rested on
+/// loop-entry relations a witness cannot state).
+fn proven_invariants(p: &Program, report: &Report) -> Vec<vc::Invariant> {
+    let a = &report.analysis;
+    let users = vc::houdini::user_invariants(p, a).unwrap_or_default();
+    let opts = vc::Options {
+        loops: vc::Loops::Havoc,
+        property: crate::context::conditions::Property::UnreachCall,
+        ..vc::Options::default()
+    };
+    let proven = vc::solve::havoc(p, a, &[], &users, &opts).proven.unwrap_or_default();
+    let mut stated = correctness_witness::stateable(p, a, &proven);
+    stated.iter_mut().for_each(|i| i.user = false);
+    let alone = vc::Options { infer: false, ..opts };
+    vc::solve::run(p, a, &[], &stated, &alone).proven.unwrap_or_default()
+}
+
+/// Writes the correctness witness of a safe program; the line that says
+/// where it went, or why it has none.
+fn correctness(
+    to: &Path,
+    file: &Path,
+    p: &Program,
+    report: &Report,
+    lower: &LowerOptions,
+    meta: &witness_entry::Meta,
+) -> String {
+    let name = file.display().to_string();
+    let loops = correctness_witness::loop_invariants(p, &report.analysis, &proven_invariants(p, report));
+    let v = correctness_witness::value(p, &loops, meta);
+    let path = target(to, file);
+    if let Err(e) = std::fs::write(&path, witness_entry::yaml(&v)) {
+        return format!(
+            "{name}: no correctness witness: cannot write `{}`: {e}\n",
+            path.display()
+        );
+    }
+    let why = match super::validate_witness::validate(file, lower, &path) {
+        Ok(Ok(_)) => return format!("{name}: correctness witness {}\n", path.display()),
+        Ok(Err(why)) => format!("the VC engine, given its invariants only, does not prove the program ({why})"),
+        Err(super::validate_witness::Malformed(why)) => format!("it cannot be read back ({why})"),
+    };
+    let _ = std::fs::remove_file(&path);
+    format!("{name}: no correctness witness: {why}\n")
 }

@@ -2,6 +2,7 @@
 //! they never compute them.
 
 pub mod assumptions;
+pub mod correctness_witness;
 pub mod diagnose;
 pub mod diff;
 pub mod documents;
@@ -21,6 +22,7 @@ pub mod vcs;
 pub mod verify;
 pub mod violation_witness;
 pub mod waypoints;
+pub mod witness_entry;
 pub mod wrap;
 
 use crate::ir::{Program, SiteId, SiteKind};

@@ -11,24 +11,13 @@
 //! read; every `__VERIFIER_nondet_*` value is written as the call's type
 //! reads it (the interpreter draws it in that type's range).
 
+use super::witness_entry::{self, location, Meta};
 use super::{harness, waypoints};
 use crate::analysis::witness::Counterexample;
 use crate::interp::Step;
 use crate::ir::{Cond, NodeKind, Program, SiteId, SiteKind, UnitId};
-use crate::syntax::source::Span;
 use serde_json::{json, Value};
 use std::collections::HashSet;
-
-/// Where a waypoint is: the file, 1-based line and column, the function.
-fn location(p: &Program, offset: u32, function: &str) -> Value {
-    let at = p.source.line_col(offset);
-    json!({
-        "file_name": p.source.name_of(Span::new(offset as usize, offset as usize + 1)),
-        "line": at.line,
-        "column": at.col,
-        "function": function,
-    })
-}
 
 /// The `function_return` waypoints of `cx`, in the order of its run, or
 /// why the counterexample has no witness. A value drawn for an
@@ -100,25 +89,6 @@ fn branching(p: &Program, step: &Step) -> Option<Value> {
     }}))
 }
 
-/// What the witness says about its task and maker.
-pub struct Meta<'a> {
-    /// The checked file's path as given.
-    pub program: &'a str,
-    /// SHA-256 of its bytes, lower-case hex.
-    pub sha256: &'a str,
-    /// ISO 8601 UTC.
-    pub created: &'a str,
-}
-
-/// A UUID (RFC 9562 version 8, name-based) from the witness's own text,
-/// so that the same witness has the same id run to run.
-fn uuid(content: &str) -> String {
-    let h = super::testcomp::sha256_hex(content.as_bytes());
-    let b = h.as_bytes();
-    let s = |r: std::ops::Range<usize>| std::str::from_utf8(&b[r]).unwrap_or("0");
-    format!("{}-{}-8{}-a{}-{}", s(0..8), s(8..12), s(13..16), s(17..20), s(20..32))
-}
-
 /// The witness of the run `cx` into the error at `site`, as a JSON value
 /// of the YAML document, or why there is none.
 /// `held`: the condition units whose passages get `branching` waypoints
@@ -150,97 +120,10 @@ pub fn value(
         "location": location(p, s.span.lo, &p.proc(s.proc).name),
     }});
     segments.push(json!({"segment": [target]}));
-    let task = json!({
-        "input_files": [meta.program],
-        "input_file_hashes": {meta.program: meta.sha256},
-        "specification": format!("G ! call({called}())"),
-        "data_model": "ILP32",
-        "language": "C",
-    });
-    let id = uuid(&format!("{}{}", meta.sha256, Value::Array(segments.clone())));
-    Ok(json!([{
-        "entry_type": "violation_sequence",
-        "metadata": {
-            "format_version": "2.0",
-            "uuid": id,
-            "creation_time": meta.created,
-            "producer": {"name": "focuscheck", "version": env!("CARGO_PKG_VERSION")},
-            "task": task,
-        },
-        "content": segments,
-    }]))
-}
-
-/// `v` as block-style YAML: strings double-quoted (JSON's escapes are
-/// YAML's), numbers and booleans plain.
-pub fn yaml(v: &Value) -> String {
-    let mut out = String::new();
-    write_yaml(v, 0, &mut out);
-    out
-}
-
-fn scalar(v: &Value) -> String {
-    match v {
-        Value::Array(a) if a.is_empty() => "[]".into(),
-        Value::Object(o) if o.is_empty() => "{}".into(),
-        _ => v.to_string(),
-    }
-}
-
-fn is_block(v: &Value) -> bool {
-    matches!(v, Value::Array(a) if !a.is_empty()) || matches!(v, Value::Object(o) if !o.is_empty())
-}
-
-/// Writes `v` at `indent` spaces; the caller has written the key or `- `.
-fn write_yaml(v: &Value, indent: usize, out: &mut String) {
-    let pad = " ".repeat(indent);
-    match v {
-        Value::Array(items) if !items.is_empty() => {
-            for item in items {
-                out.push_str(&pad);
-                out.push_str("- ");
-                if let Value::Object(o) = item {
-                    // The first key on the dash's line, the others under it.
-                    let mut first = true;
-                    for (k, x) in o {
-                        if !first {
-                            out.push_str(&" ".repeat(indent + 2));
-                        }
-                        first = false;
-                        entry(k, x, indent + 2, out);
-                    }
-                } else if is_block(item) {
-                    out.push('\n');
-                    write_yaml(item, indent + 2, out);
-                } else {
-                    out.push_str(&scalar(item));
-                    out.push('\n');
-                }
-            }
-        }
-        Value::Object(o) if !o.is_empty() => {
-            for (k, x) in o {
-                out.push_str(&pad);
-                entry(k, x, indent, out);
-            }
-        }
-        _ => {
-            out.push_str(&pad);
-            out.push_str(&scalar(v));
-            out.push('\n');
-        }
-    }
-}
-
-/// `key: value` at `indent`, the key already indented.
-fn entry(k: &str, x: &Value, indent: usize, out: &mut String) {
-    out.push_str(&Value::String(k.to_string()).to_string());
-    if is_block(x) {
-        out.push_str(":\n");
-        write_yaml(x, indent + 2, out);
-    } else {
-        out.push_str(": ");
-        out.push_str(&scalar(x));
-        out.push('\n');
-    }
+    Ok(witness_entry::entry(
+        "violation_sequence",
+        meta,
+        called,
+        Value::Array(segments),
+    ))
 }

@@ -1,0 +1,261 @@
+//! `verify PROGRAM --witness W`: a correctness witness (format 2.0, an
+//! `invariant_set`, written by focuscheck or any other tool) validated on
+//! its own: the VC engine proves the program with the witness's loop
+//! invariants as its only ones (no inferred ones): each must hold on entry
+//! and be maintained, and no `reach_error` call (nor failed `assert`) may
+//! be reachable. `--loops havoc` first; when that leaves a check open but
+//! every invariant is inductive, k-induction (k = 2) assuming them.
+//!
+//! The invariants are read as the program's own `/*@ loop invariant E; */`
+//! comments would be: each is written into the program's text as one, at
+//! its location (the loop's keyword), on the same line.
+
+use crate::facts::Analysis;
+use crate::ir::lower::LowerOptions;
+use crate::ir::{Program, SiteKind};
+use crate::syntax::yaml::{self, Yaml};
+use crate::vc::{self, gc::CheckKey, kinduction, Loops, Outcome};
+use std::path::Path;
+
+/// One loop invariant of the witness: its line in the witness, where it
+/// is in the program (line, column if given), its C expression.
+#[derive(Clone, Debug)]
+struct Stated {
+    at: u32,
+    line: u32,
+    column: Option<u32>,
+    value: String,
+}
+
+/// Why a witness is not read: `W:LINE: ...` (exit 2).
+pub struct Malformed(pub String);
+
+fn field<'a>(w: &str, node: &'a Yaml, key: &str) -> Result<&'a Yaml, Malformed> {
+    node.get(key)
+        .ok_or_else(|| Malformed(format!("{w}:{}: missing `{key}`", node.line)))
+}
+
+fn number(w: &str, node: &Yaml) -> Result<u32, Malformed> {
+    node.as_str()
+        .and_then(|s| s.parse::<u32>().ok())
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| Malformed(format!("{w}:{}: expected a positive number", node.line)))
+}
+
+/// The loop invariants of a correctness witness's text.
+fn read(w: &str, text: &str) -> Result<Vec<Stated>, Malformed> {
+    let doc = yaml::parse(text).map_err(|(line, why)| Malformed(format!("{w}:{line}: {why}")))?;
+    let entries = doc
+        .as_seq()
+        .ok_or_else(|| Malformed(format!("{w}:{}: a witness is a sequence of entries", doc.line)))?;
+    let mut out = Vec::new();
+    for entry in entries {
+        let kind = field(w, entry, "entry_type")?;
+        match kind.as_str() {
+            Some("invariant_set") => {}
+            Some("violation_sequence") => {
+                return Err(Malformed(format!(
+                    "{w}:{}: a violation witness (follow it with `focuscheck run --witness`)",
+                    kind.line
+                )))
+            }
+            other => {
+                return Err(Malformed(format!(
+                    "{w}:{}: entry type `{}` is not read (only `invariant_set`)",
+                    kind.line,
+                    other.unwrap_or("?")
+                )))
+            }
+        }
+        let content = field(w, entry, "content")?;
+        let items = content
+            .as_seq()
+            .ok_or_else(|| Malformed(format!("{w}:{}: `content` is a sequence", content.line)))?;
+        for item in items {
+            let inv = field(w, item, "invariant")?;
+            let ty = field(w, inv, "type")?;
+            if ty.as_str() != Some("loop_invariant") {
+                return Err(Malformed(format!(
+                    "{w}:{}: invariant type `{}` is not read (only `loop_invariant`)",
+                    ty.line,
+                    ty.as_str().unwrap_or("?")
+                )));
+            }
+            if let Some(f) = inv.get("format") {
+                if f.as_str() != Some("c_expression") {
+                    return Err(Malformed(format!(
+                        "{w}:{}: only the format `c_expression` is read",
+                        f.line
+                    )));
+                }
+            }
+            let loc = field(w, inv, "location")?;
+            let value = field(w, inv, "value")?;
+            let value = value
+                .as_str()
+                .filter(|v| !v.trim().is_empty() && !v.contains("*/") && !v.contains(';') && !v.contains('\n'))
+                .ok_or_else(|| Malformed(format!("{w}:{}: `value` is not one C expression", value.line)))?;
+            out.push(Stated {
+                at: item.line,
+                line: number(w, field(w, loc, "line")?)?,
+                column: loc.get("column").map(|c| number(w, c)).transpose()?,
+                value: value.to_string(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Is there a loop keyword at byte `i` of `line`?
+fn keyword_at(line: &str, i: usize) -> bool {
+    let word_start = i == 0 || !line.as_bytes()[i - 1].is_ascii_alphanumeric() && line.as_bytes()[i - 1] != b'_';
+    let rest = &line[i..];
+    word_start
+        && ["while", "for", "do"].iter().any(|k| {
+            rest.strip_prefix(k)
+                .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        })
+}
+
+/// The program's text with each invariant as a `/*@ loop invariant E; */`
+/// comment before its loop's keyword.
+fn instrument(w: &str, text: &str, stated: &[Stated]) -> Result<String, Malformed> {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let mut at: Vec<(usize, &Stated)> = Vec::new();
+    for s in stated {
+        let not_loop = || {
+            Malformed(format!(
+                "{w}:{}: line {}{} of the program is not at a loop's `while`, `for` or `do`",
+                s.at,
+                s.line,
+                s.column.map(|c| format!(", column {c},")).unwrap_or_default()
+            ))
+        };
+        let start = *starts.get(s.line as usize - 1).ok_or_else(not_loop)?;
+        let line = &text[start..text[start..].find('\n').map_or(text.len(), |e| start + e)];
+        let col = match s.column {
+            Some(c) => {
+                (c as usize - 1 <= line.len() && line.is_char_boundary(c as usize - 1)).then_some(c as usize - 1)
+            }
+            None => (0..line.len()).find(|&i| line.is_char_boundary(i) && keyword_at(line, i)),
+        };
+        let col = col.filter(|&c| keyword_at(line, c)).ok_or_else(not_loop)?;
+        at.push((start + col, s));
+    }
+    at.sort_by_key(|(i, _)| std::cmp::Reverse(*i));
+    let mut out = text.to_string();
+    for (i, s) in at {
+        out.insert_str(i, &format!("/*@ loop invariant {}; */ ", s.value));
+    }
+    Ok(out)
+}
+
+/// What validating a witness says: confirmed (`Ok`) or not, and why.
+pub type Validation = Result<String, String>;
+
+/// Is this check one a failure of which refutes the witness (an
+/// invariant, an unreach-call error, a limit of the model)?
+fn refutes(p: &Program, key: CheckKey) -> bool {
+    match key {
+        CheckKey::Invariant { .. } => true,
+        CheckKey::Site(s) => matches!(
+            p.site(s).kind,
+            SiteKind::ReachError | SiteKind::Assert | SiteKind::Limit
+        ),
+        _ => false,
+    }
+}
+
+/// The VC engine's proof of `p` with only the invariants it was given.
+fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
+    let a = Analysis::new(p);
+    let invariants = vc::houdini::user_invariants(p, &a)?;
+    let opts = vc::Options {
+        loops: Loops::Havoc,
+        infer: false,
+        max_warnings: usize::MAX,
+        ..vc::Options::default()
+    };
+    let failed = |r: &vc::ProcResult| {
+        r.warnings
+            .iter()
+            .find(|w| refutes(p, w.key))
+            .map(|w| format!("{} at line {}", w.message, p.line(w.span)))
+    };
+    let havoc = vc::solve::havoc(p, &a, &[], &invariants, &opts);
+    if let Some(why) = failed(&havoc) {
+        return Ok(Err(why));
+    }
+    let n = invariants.len();
+    let said = |how: &str| format!("{n} loop invariant{} and {how}", if n == 1 { "" } else { "s" });
+    if havoc.exhaustive {
+        return Ok(Ok(said(
+            "--loops havoc: they are inductive and no error call is reachable",
+        )));
+    }
+    let kind = kinduction::run_after(
+        p,
+        &a,
+        &[],
+        &vc::Options {
+            loops: Loops::KInduction(2),
+            ..opts
+        },
+        2,
+        havoc.clone(),
+    );
+    if let Some(why) = failed(&kind) {
+        return Ok(Err(why));
+    }
+    if kind.exhaustive {
+        return Ok(Ok(said(
+            "k-induction (k = 2): they are inductive, and no error call is reachable with them assumed",
+        )));
+    }
+    let why = match (kind.outcome, havoc.outcome) {
+        (Outcome::Unknown, _) => kind.reason,
+        (_, Outcome::Unknown) => havoc.reason,
+        _ => "a call deeper than the inlining depth is not proved".to_string(),
+    };
+    Ok(Err(format!("the program is not proved with them: {why}")))
+}
+
+/// Validates the witness `w` of `program`: `Ok(Ok(why))` confirmed,
+/// `Ok(Err(why))` not confirmed, `Err` the witness (or the program with
+/// its invariants) cannot be read.
+pub fn validate(program: &Path, lower: &LowerOptions, w: &Path) -> Result<Validation, Malformed> {
+    let wname = w.display().to_string();
+    let wtext = std::fs::read_to_string(w)
+        .map_err(|e| Malformed(format!("cannot read `{wname}`: {}", super::io_reason(&e))))?;
+    let stated = read(&wname, &wtext)?;
+    let name = program.display().to_string();
+    let bytes =
+        std::fs::read(program).map_err(|e| Malformed(format!("cannot read `{name}`: {}", super::io_reason(&e))))?;
+    let (file, bad) = crate::source_from_bytes(&name, bytes);
+    if let Some(d) = bad {
+        return Err(Malformed(format!("{name}: {}", d.message)));
+    }
+    let text = instrument(&wname, &file.text, &stated)?;
+    let (file, _) = crate::source_from_bytes(&name, text.into_bytes());
+    let unreadable = |diags: &[crate::diag::Diag]| {
+        let d = diags.iter().find(|d| d.is_error()).or(diags.first());
+        let line = d.map_or(0, |d| file.line_col(d.span.lo).line);
+        let which = stated.iter().find(|s| s.line == line);
+        Malformed(match which {
+            Some(s) => format!(
+                "{wname}:{}: the invariant `{}` cannot be read: {}",
+                s.at,
+                s.value,
+                d.map_or("", |d| d.message.as_str())
+            ),
+            None => format!("{name}:{line}: {}", d.map_or("", |d| d.message.as_str())),
+        })
+    };
+    let (program, diags) = crate::load(file.clone(), lower);
+    let Some(p) = program.filter(|_| !diags.iter().any(|d| d.is_error())) else {
+        return Err(unreadable(&diags));
+    };
+    prove(&p).map_err(|d| unreadable(&d))
+}

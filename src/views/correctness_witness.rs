@@ -1,0 +1,250 @@
+//! A safe program as an SV-COMP correctness witness (format 2.0, YAML): one
+//! `invariant_set` entry with a `loop_invariant` at the `while`/`for`
+//! keyword of each loop the VC engine proved invariants of, their
+//! conjunction as a C expression over the program's own variables.
+//!
+//! Only what C and a validator can read is stated: plain comparisons of
+//! variables in scope at the keyword (no loop-entry values, no
+//! quantifiers, no casts, no temporaries of the lowering); a loop with no
+//! such invariant gets none (an empty set is a witness too).
+
+use super::waypoints;
+use super::witness_entry::{self, location, Meta};
+use crate::facts::Analysis;
+use crate::ir::cond::BoolExpr;
+use crate::ir::*;
+use crate::vc::Invariant;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// The invariant of one loop: at its keyword (an offset), in its function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopInvariant {
+    pub at: u32,
+    pub function: String,
+    pub value: String,
+}
+
+/// The offset of the `while`/`for` keyword of the loop whose head is
+/// `head` (its condition), if it has one in the program's own file.
+pub fn loop_keyword(p: &Program, head: NodeId) -> Option<u32> {
+    let is_keyword = |at: u32| {
+        let rest = p
+            .source
+            .slice(crate::syntax::source::Span::new(at as usize, at as usize + 6));
+        rest.starts_with("while") || rest.starts_with("for")
+    };
+    // The head, or the condition it goes on to.
+    let mut n = head;
+    for _ in 0..8 {
+        let node = p.node(n);
+        if p.source.resolve(node.span).0 == 0 && is_keyword(node.span.lo) {
+            return Some(node.span.lo);
+        }
+        match node.kind {
+            NodeKind::Skip { next } => n = next,
+            NodeKind::Branch { .. } => return waypoints::condition_keyword(p, node.unit).filter(|&at| is_keyword(at)),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Is `e` what C and the witness reader both read the same way: constants,
+/// variables, `+ - *` and negation?
+fn plain_c(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(_) | ExprKind::Var(_) => true,
+        ExprKind::Neg(x) => plain_c(x),
+        ExprKind::Checked { value, .. } => plain_c(value),
+        ExprKind::Arith(_, a, b) => plain_c(a) && plain_c(b),
+        ExprKind::Conv(..) | ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Bit { .. } => false,
+    }
+}
+
+fn atoms<'a>(e: &'a BoolExpr, out: &mut Vec<&'a Atom>) {
+    match e {
+        BoolExpr::Atom(a) => out.push(a),
+        BoolExpr::Not(x) => atoms(x, out),
+        BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
+            atoms(a, out);
+            atoms(b, out);
+        }
+    }
+}
+
+/// Is `var` declared as a plain scalar (no `*` before its name, no `[`
+/// after it)? The memory model turns pointers into scalars too, and a
+/// comparison of those is not C's.
+fn plain_declarator(p: &Program, var: &Var) -> bool {
+    let all = p.source.text.as_str();
+    let (lo, hi) = (var.span.lo as usize, (var.span.hi as usize).min(all.len()));
+    let b = all.as_bytes();
+    let word = |i: usize| i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_');
+    all[lo..hi].match_indices(var.name.as_str()).any(|(i, _)| {
+        let (start, end) = (lo + i, lo + i + var.name.len());
+        let before = all[..start].trim_end();
+        let after = all[end..].trim_start();
+        let whole = !word(end) && (start == 0 || !word(start - 1));
+        whole && !before.ends_with('*') && !after.starts_with('[')
+    })
+}
+
+/// Is `v` a variable of the source in scope at offset `at` of a loop in
+/// `proc`: a global, or a parameter or local of `proc` declared before
+/// `at` in a block that is still open there?
+fn in_scope(p: &Program, v: VarId, proc: ProcId, at: u32) -> bool {
+    let var = p.var(v);
+    let named = var.name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && var.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !var.name.starts_with("__");
+    if !named || !plain_declarator(p, var) {
+        return false;
+    }
+    match var.kind {
+        VarKind::Global => true,
+        VarKind::Param => var.proc == Some(proc),
+        VarKind::Local if var.proc == Some(proc) || var.is_static => {
+            let decl = var.span.lo;
+            if decl >= at || p.source.resolve(var.span).0 != 0 {
+                return false;
+            }
+            // No `}` between the declaration and the loop closes its block.
+            let between = p.text(crate::syntax::source::Span::new(decl as usize, at as usize));
+            let mut depth = 0i64;
+            between.chars().all(|c| {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                depth >= 0
+            })
+        }
+        _ => false,
+    }
+}
+
+/// The invariants of `proven` a witness can state (at a loop with a
+/// keyword, readable in C, over variables in scope there).
+pub fn stateable(p: &Program, a: &Analysis, proven: &[Invariant]) -> Vec<Invariant> {
+    let ok = |inv: &Invariant| {
+        let Some(l) = a.loop_at.get(&inv.head).map(|&i| &a.loops[i]) else {
+            return false;
+        };
+        let Some(at) = loop_keyword(p, inv.head) else {
+            return false;
+        };
+        let mut used = Vec::new();
+        atoms(&inv.expr, &mut used);
+        !inv.entry
+            && inv.visited.is_none()
+            && used.iter().all(|x| {
+                let mut vs = Vec::new();
+                expr_vars(&x.lhs, &mut vs);
+                expr_vars(&x.rhs, &mut vs);
+                plain_c(&x.lhs) && plain_c(&x.rhs) && vs.iter().all(|&v| in_scope(p, v, l.proc, at))
+            })
+    };
+    proven.iter().filter(|i| ok(i)).cloned().collect()
+}
+
+/// The invariants (`stateable` ones) as a witness states them: one
+/// conjunction per loop, in the order of the loops' keywords.
+pub fn loop_invariants(p: &Program, a: &Analysis, invariants: &[Invariant]) -> Vec<LoopInvariant> {
+    let mut by_loop: BTreeMap<u32, (ProcId, Vec<&BoolExpr>)> = BTreeMap::new();
+    for inv in invariants {
+        let (Some(&l), Some(at)) = (a.loop_at.get(&inv.head), loop_keyword(p, inv.head)) else {
+            continue;
+        };
+        by_loop
+            .entry(at)
+            .or_insert((a.loops[l].proc, Vec::new()))
+            .1
+            .push(&inv.expr);
+    }
+    by_loop
+        .into_iter()
+        .map(|(at, (proc, parts))| LoopInvariant {
+            at,
+            function: p.proc(proc).name.clone(),
+            value: simplified(p, &parts).join(" && "),
+        })
+        .collect()
+}
+
+/// The conjuncts of a loop's invariant as a person would write them: each
+/// once, without the disjunctions one of whose sides is a conjunct.
+fn simplified(p: &Program, parts: &[&BoolExpr]) -> Vec<String> {
+    let texts: Vec<String> = parts.iter().map(|e| show(p, e)).collect();
+    let mut out: Vec<String> = Vec::new();
+    for (e, text) in parts.iter().zip(&texts) {
+        let implied = match e {
+            BoolExpr::Or(a, b) => [a, b].iter().any(|x| texts.contains(&show(p, x))),
+            _ => false,
+        };
+        if !implied && !out.contains(text) {
+            out.push(text.clone());
+        }
+    }
+    out
+}
+
+/// `e` in C, parenthesised where `&&` around it would change its meaning.
+fn show(p: &Program, e: &BoolExpr) -> String {
+    let atom = |a: &Atom| format!("{} {} {}", show_c(p, &a.lhs), a.op.symbol(), show_c(p, &a.rhs));
+    match e {
+        BoolExpr::Atom(a) => atom(a),
+        BoolExpr::Not(x) => format!("!({})", show(p, x)),
+        BoolExpr::And(a, b) => format!("{} && {}", show(p, a), show(p, b)),
+        BoolExpr::Or(a, b) => format!("({} || {})", show(p, a), show(p, b)),
+    }
+}
+
+/// A plain expression (`plain_c`) in C, sums and products in parentheses.
+fn show_c(p: &Program, e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Checked { value, .. } => show_c(p, value),
+        ExprKind::Neg(x) => format!("-{}", show_c(p, x)),
+        ExprKind::Arith(op, a, b) => {
+            let s = match op {
+                ArithOp::Add => "+",
+                ArithOp::Sub => "-",
+                ArithOp::Mul => "*",
+            };
+            format!("({} {s} {})", show_c(p, a), show_c(p, b))
+        }
+        _ => show_expr(p, e),
+    }
+}
+
+/// The error function the program's unreach-call specification names:
+/// `__VERIFIER_error` in older tasks that call it and not `reach_error`.
+pub fn error_function(p: &Program) -> &'static str {
+    let calls = |f: &str| {
+        p.sites
+            .iter()
+            .any(|s| s.kind == SiteKind::ReachError && p.text(s.span).trim_start().starts_with(f))
+    };
+    if calls("__VERIFIER_error") && !calls("reach_error") {
+        "__VERIFIER_error"
+    } else {
+        "reach_error"
+    }
+}
+
+/// The witness of a safe program with these loop invariants.
+pub fn value(p: &Program, loops: &[LoopInvariant], meta: &Meta) -> Value {
+    let content: Vec<Value> = loops
+        .iter()
+        .map(|l| {
+            json!({"invariant": {
+                "type": "loop_invariant",
+                "location": location(p, l.at, &l.function),
+                "value": l.value,
+                "format": "c_expression",
+            }})
+        })
+        .collect();
+    witness_entry::entry("invariant_set", meta, error_function(p), Value::Array(content))
+}
