@@ -452,9 +452,13 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui, searc
                 errors: &args.cond.errors,
                 deadline: fix_deadline,
             };
+            // Reduce narrowed the top NEST: it is shorter than its FSS.
             let narrowed = || {
-                let top = report.explanations.get(&r.id).and_then(|e| e.reduced.first());
-                top.is_some_and(|x| x.at.is_some())
+                let e = report.explanations.get(&r.id);
+                let top = e.and_then(|e| Some((e.reduced.first()?, e)));
+                top.is_some_and(|(x, e)| {
+                    x.at.is_some() && e.fss.get(x.index).is_some_and(|f| x.nest.len() < f.entries.len())
+                })
             };
             let s = search.filter(|s| r.verdict == Verdict::Unsafe && (s.narrowed_too || !narrowed()))?;
             Some(views::fixes::doc(
@@ -531,13 +535,14 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         ui.error("no `.c`, `.i` or `.cimple` files in the given directories");
         return EXIT_USAGE;
     }
+    // A shard of a batch is a batch: no default search.
+    let search = fix_search(args, files.len());
     if let Some(shard) = args.shard {
         files = shard.select(files);
     }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let search = fix_search(args, files.len());
     let wall = std::time::Instant::now();
     let mut outcomes = super::Outcomes::default();
     let mut rows: Vec<(PathBuf, Row)> = Vec::new();
