@@ -18,6 +18,13 @@
 //! Then: the text report names the fix region, the fixes in the JSON are the
 //! same with one job and with two (and on copies of a file), and the SARIF
 //! log carries them as SARIF `fixes`.
+//!
+//! Without `--fixes`, a single file gets a small search by default: on
+//! mutants of each kind (an operator, a constant off by one, a wrong
+//! variable, a shifted index) the default localisation (the NEST where
+//! Reduce narrows it, else the fix region) holds the changed line; fixes
+//! that only hide the error rank after those that mend and say so;
+//! `--no-fixes` turns the search off; `--timeout` cuts it.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -383,5 +390,342 @@ fn the_sarif_log_carries_the_fixes() {
             && f["to"] == text
     });
     assert!(same, "the SARIF fix is none of the JSON's: {result:#}\n{fx:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Arrays, a maximum and a sum: mutants of every kind can reach the
+/// assertions or an access out of bounds.
+const ARRAY: &str = "
+int main(void) {
+  int a[6];
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 5) return 0;
+  int lo = 0;
+  int hi = n;
+  for (int i = 0; i < 6; i++) {
+    a[i] = i * 2;
+  }
+  int m = 0;
+  int sum = 0;
+  for (int k = lo; k < hi; k++) {
+    if (a[k] > m) m = a[k];
+    sum = sum + a[k];
+  }
+  __VERIFIER_assert(m == 2 * (n - 1));
+  __VERIFIER_assert(sum == n * (n - 1));
+  return 0;
+}
+";
+
+/// The int locals of the programs, each replaced by another (this test's
+/// own list, not the tool's).
+const LOCALS: [&str; 11] = ["n", "s", "i", "x", "k", "sum", "lo", "hi", "m", "a", "b"];
+
+/// A mutant's kind, from how it was made.
+fn kind(m: &Mutant) -> &'static str {
+    if m.from.contains('[') {
+        "index"
+    } else if m.from.chars().all(|c| c.is_ascii_digit()) {
+        "constant"
+    } else if m.from.chars().all(|c| c.is_ascii_alphanumeric()) {
+        "variable"
+    } else {
+        "operator"
+    }
+}
+
+/// `name` is declared an `int` in the function `lines` ends in, before it.
+fn declared(lines: &[&str], name: &str) -> bool {
+    let start = lines
+        .iter()
+        .rposition(|l| !l.starts_with(' ') && l.ends_with('{'))
+        .unwrap_or(0);
+    lines[start..].iter().any(|l| {
+        l.match_indices(&format!("int {name}"))
+            .any(|(j, m)| !l[j + m.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+    })
+}
+
+/// Mutants `mutants` does not make: a read of a local replaced by another
+/// local, an index `[v]` shifted to `[v + 1]` or `[v - 1]`.
+fn more_mutants(src: &str) -> Vec<Mutant> {
+    let lines: Vec<&str> = src.split('\n').collect();
+    let mut out = Vec::new();
+    let mut push = |i: usize, at: usize, original: &str, mutated: String| {
+        let line: &str = lines[i];
+        let new_line = format!("{}{}{}", &line[..at], mutated, &line[at + original.len()..]);
+        let mut changed = lines.clone();
+        changed[i] = &new_line;
+        out.push(Mutant {
+            text: changed.join("\n"),
+            line: i as u64 + 1,
+            column: at as u64 + 1,
+            from: mutated,
+            to: original.to_string(),
+        });
+    };
+    for (i, line) in lines.iter().enumerate() {
+        let declares = line.trim_start().starts_with("int ");
+        if UNTOUCHED.iter().any(|s| line.contains(s)) || declares {
+            continue;
+        }
+        let words = line
+            .char_indices()
+            .filter(|&(j, c)| c.is_ascii_alphabetic() && (j == 0 || !line.as_bytes()[j - 1].is_ascii_alphanumeric()));
+        for (j, _) in words {
+            let end = line[j..]
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .map_or(line.len(), |e| j + e);
+            let word = &line[j..end];
+            let read = !line[end..].trim_start().starts_with('=') || line[end..].trim_start().starts_with("==");
+            if LOCALS.contains(&word) && word != "a" && read {
+                for other in LOCALS
+                    .iter()
+                    .filter(|o| **o != word && **o != "a" && declared(&lines[..i], o))
+                {
+                    push(i, j, word, other.to_string());
+                }
+            }
+        }
+        for (j, _) in line.match_indices('[') {
+            let close = j + line[j..].find(']').expect("a closing bracket");
+            let inner = &line[j + 1..close];
+            for d in ["+ 1", "- 1"] {
+                push(i, j, &line[j..=close], format!("[{inner} {d}]"));
+            }
+        }
+    }
+    out
+}
+
+/// The default localisation of a check's JSON: the top NEST where Reduce
+/// narrows it (`at` set), else the fix region, else the top NEST.
+fn default_localisation(doc: &Value) -> Option<Vec<u64>> {
+    let cond = unsafe_conditions(doc)
+        .into_iter()
+        .find(|c| c["fss"].as_array().is_some_and(|f| !f.is_empty()))?;
+    let top = cond["reduced"]
+        .as_array()
+        .and_then(|r| r.first())
+        .unwrap_or(&cond["fss"][0]);
+    let nest = lines_of(&top["nest"]);
+    if !top["at"].is_null() {
+        return Some(nest);
+    }
+    let region = cond["fixes"]["region"]
+        .as_array()
+        .map(|_| lines_of(&cond["fixes"]["region"]));
+    Some(region.filter(|r| !r.is_empty()).unwrap_or(nest))
+}
+
+/// Mutants of each kind per program, at most.
+const PER_KIND: usize = 3;
+
+#[test]
+fn the_default_localisation_holds_the_changed_line_for_mutants_of_each_kind() {
+    let dir = temp_dir("default");
+    let mut by_kind: std::collections::BTreeMap<&str, (usize, usize, Vec<String>)> = Default::default();
+    for (name, body) in [("counter", COUNTER), ("clamp", CLAMP), ("array", ARRAY)] {
+        let src = format!("{HEADER}{body}");
+        let mut all = mutants(&src);
+        all.extend(more_mutants(&src));
+        for k in ["operator", "constant", "variable", "index"] {
+            let of_kind: Vec<Mutant> = all
+                .iter()
+                .filter(|m| kind(m) == k)
+                .map(|m| Mutant {
+                    text: m.text.clone(),
+                    line: m.line,
+                    column: m.column,
+                    from: m.from.clone(),
+                    to: m.to.clone(),
+                })
+                .collect();
+            if of_kind.is_empty() {
+                continue;
+            }
+            for (j, m) in spread(of_kind, PER_KIND).into_iter().enumerate() {
+                let file = format!("{name}-{k}-{j}.c");
+                let doc = check(&[&write(&dir, &file, &m.text)], &[]);
+                let Some(loc) = default_localisation(&doc) else {
+                    continue;
+                };
+                let entry = by_kind.entry(k).or_default();
+                entry.0 += 1;
+                if loc.contains(&m.line) {
+                    entry.1 += 1;
+                } else {
+                    entry.2.push(format!(
+                        "{file}: line {} (`{}` for `{}`) not in {loc:?}",
+                        m.line, m.from, m.to
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("{by_kind:?}");
+    // Reduce may narrow to a NEST without the line (a constant of the
+    // caller, its NEST in the callee): one miss a kind is allowed, not
+    // more than a tenth in all.
+    let (mut confirmed_all, mut hit_all) = (0, 0);
+    for k in ["operator", "constant", "variable", "index"] {
+        let (confirmed, hit, misses) = by_kind.get(k).cloned().unwrap_or_default();
+        assert!(confirmed >= 2, "{k}: only {confirmed} mutants confirmed with an FSS");
+        assert!(
+            hit + 1 >= confirmed,
+            "{k}: {hit} of {confirmed} in {}:\n{}",
+            dir.display(),
+            misses.join("\n")
+        );
+        (confirmed_all, hit_all) = (confirmed_all + confirmed, hit_all + hit);
+    }
+    assert!(
+        hit_all * 10 >= confirmed_all * 9,
+        "{hit_all} of {confirmed_all}: {by_kind:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A fault (`+ 2` for `+ 1`) an input guard or an empty loop can hide.
+const HIDE: &str = "
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 1) return 0;
+  int s = 0;
+  for (int i = 0; i < n; i++) {
+    s = s + 2;
+  }
+  __VERIFIER_assert(s <= n);
+  return 0;
+}
+";
+
+#[test]
+fn fixes_that_only_hide_the_error_rank_after_those_that_mend_and_say_so() {
+    let dir = temp_dir("hide");
+    let src = format!("{HEADER}{HIDE}");
+    let path = write(&dir, "hide.c", &src);
+    let line_of = |s: &str| src.split('\n').position(|l| l.contains(s)).expect("a line") as u64 + 1;
+    let (guard, for_, body) = (line_of("n > 1"), line_of("for ("), line_of("s + 2"));
+    let doc = check(&[&path], &[]);
+    let cond = *unsafe_conditions(&doc).first().expect("the program is unsafe");
+    let fixes = cond["fixes"]["fixes"].as_array().expect("the default search ran");
+    let hides = |f: &Value| f["hides"].as_str().map(String::from);
+    let first_hiding = fixes.iter().position(|f| hides(f).is_some()).expect("a fix that hides");
+    assert!(fixes[first_hiding..].iter().all(|f| hides(f).is_some()), "{fixes:#?}");
+    assert!(
+        fixes[..first_hiding]
+            .iter()
+            .any(|f| f["line"] == body && f["from"] == "2" && f["to"] == "1"),
+        "the mend `2` -> `1` is not before the hiding fixes: {fixes:#?}"
+    );
+    let kind_at = |line: u64| {
+        fixes
+            .iter()
+            .filter(|f| f["line"] == line)
+            .filter_map(hides)
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        kind_at(guard).iter().all(|h| h == "input_guard") && !kind_at(guard).is_empty(),
+        "{fixes:#?}"
+    );
+    assert!(kind_at(for_).iter().any(|h| h == "loop_skipped"), "{fixes:#?}");
+    assert_eq!(lines_of(&cond["fixes"]["region"]), vec![body], "{fixes:#?}");
+    // Each edit is a one-line diff of its line.
+    for f in fixes {
+        let old = src.split('\n').nth(f["line"].as_u64().unwrap() as usize - 1).unwrap();
+        assert_eq!(f["old"], old, "{f}");
+        assert_eq!(
+            f["new"].as_str(),
+            apply(&src, f).split('\n').nth(f["line"].as_u64().unwrap() as usize - 1),
+            "{f}"
+        );
+    }
+    let (code, out, err) = focuscheck(&["check", "--timeout", "20", &path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("hides the error: an input guard is changed"), "{out}");
+    assert!(out.contains("hides the error: a loop runs zero times"), "{out}");
+    assert!(
+        out.contains(&format!("hide.c:{body}:13")) && out.contains("- s = s + 2;") && out.contains("+ s = s + 1;"),
+        "{out}"
+    );
+    let (_, out, _) = focuscheck(&["check", "--format", "sarif", "--timeout", "20", &path]);
+    let log: Value = serde_json::from_str(&out).expect("SARIF");
+    let sarif_fixes = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .flat_map(|r| r["fixes"].as_array().cloned().unwrap_or_default())
+        .collect::<Vec<_>>();
+    assert!(
+        sarif_fixes.iter().any(|f| f["properties"]["hides"] == "input_guard"),
+        "{out}"
+    );
+    let html = dir.join("html");
+    let (code, _, err) = focuscheck(&["check", "--timeout", "20", "--html", html.to_str().unwrap(), &path]);
+    assert_eq!(code, 1, "{err}");
+    let pages: String = std::fs::read_dir(html.join("files"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap_or_default())
+        .collect();
+    assert!(pages.contains("hides the error: an input guard is changed") && pages.contains("- s = s + 2;"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_fixes_turns_the_default_search_off_and_a_batch_has_none() {
+    let dir = temp_dir("nofixes");
+    let path = write(&dir, "hide.c", &format!("{HEADER}{HIDE}"));
+    let has_fixes = |doc: &Value| {
+        unsafe_conditions(doc)
+            .iter()
+            .any(|c| c.get("fixes").is_some_and(|f| !f.is_null()))
+    };
+    assert!(has_fixes(&check(&[&path], &[])));
+    assert!(!has_fixes(&check(&[&path], &["--no-fixes"])));
+    let (code, out, err) = focuscheck(&["check", "--no-fixes", "--timeout", "20", &path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!out.contains("fixes for"), "{out}");
+    write(&dir, "copy.c", &format!("{HEADER}{HIDE}"));
+    let batch = check(&[dir.to_str().unwrap()], &[]);
+    assert!(
+        batch.as_array().expect("files").iter().all(|f| !has_fixes(f)),
+        "{batch:#}"
+    );
+    let (code, _, err) = focuscheck(&["check", "--fixes", "--no-fixes", &path]);
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A bug found at once whose edits are slow to check again (loops of
+/// 100,000 iterations).
+const SLOW: &str = "
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 100000) return 0;
+  int s = 0;
+  int t = 0;
+  for (int i = 0; i < 100000; i++) {
+    if (s < n) s = s + 1;
+    if (t < s) t = t + 2;
+  }
+  __VERIFIER_assert(t <= n);
+  return 0;
+}
+";
+
+#[test]
+fn the_timeout_bounds_the_fix_search_and_the_report_says_it_was_cut() {
+    let dir = temp_dir("timeout");
+    let path = write(&dir, "slow.c", &format!("{HEADER}{SLOW}"));
+    let (code, out, err) = focuscheck(&["check", "--format", "json", "--fixes", "--timeout", "3", &path]);
+    assert!(matches!(code, 1 | 3), "{err}");
+    let doc: Value = serde_json::from_str(&out).expect("JSON");
+    let cond = *unsafe_conditions(&doc).first().expect("the bug is found");
+    let fx = &cond["fixes"];
+    assert!(fx["cut"] == true && fx["clock"] == true, "{fx:#}");
+    let (_, out, _) = focuscheck(&["check", "--fixes", "--timeout", "3", &path]);
+    assert!(out.contains("the search was cut by --timeout"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

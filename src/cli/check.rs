@@ -79,13 +79,41 @@ pub struct CheckArgs {
     /// program in it.
     #[arg(long, value_name = "FILE|DIR")]
     witness: Option<PathBuf>,
-    /// Also search fix candidates for each unsafe condition: one-token
-    /// edits of its top FSS's statements (a comparison, a sign, `&&`/`||`,
-    /// a constant by one, a variable) after which its counterexamples pass
-    /// and a check of the edited program finds it no longer unsafe. Their
-    /// lines are the fix region.
-    #[arg(long)]
+    /// Search fix candidates for each unsafe condition, of every file, with
+    /// a larger budget: one-token edits of its top FSS's statements (a
+    /// comparison, a sign, `&&`/`||`, a constant by one, a variable) after
+    /// which its counterexamples pass and a check of the edited program
+    /// finds it no longer unsafe. Their lines are the fix region. Without
+    /// it, a single file gets a small search where the NEST does not narrow.
+    #[arg(long, conflicts_with = "no_fixes")]
     fixes: bool,
+    /// No search for fix candidates (not even the small default one of a
+    /// single file).
+    #[arg(long)]
+    no_fixes: bool,
+}
+
+/// The fix search's budget: `--fixes` a large one for every unsafe
+/// condition; by default a small one for a single file, only where the
+/// NEST does not narrow (`narrowed_too` false).
+#[derive(Clone, Copy)]
+struct FixSearch {
+    limits: crate::fixes::FixOptions,
+    narrowed_too: bool,
+}
+
+fn fix_search(args: &CheckArgs, files: usize) -> Option<FixSearch> {
+    match (args.fixes, args.no_fixes) {
+        (true, _) => Some(FixSearch {
+            limits: Default::default(),
+            narrowed_too: true,
+        }),
+        (false, false) if files == 1 => Some(FixSearch {
+            limits: crate::fixes::FixOptions::small(),
+            narrowed_too: false,
+        }),
+        _ => None,
+    }
 }
 
 /// The command line that shows `view` (and FSS `n`) of `file`: this
@@ -287,7 +315,7 @@ impl FileResult {
     }
 }
 
-fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> FileResult {
+fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui, search: Option<FixSearch>) -> FileResult {
     // The time limit counts from here: reading and lowering count too.
     let start = std::time::Instant::now();
     // Messages go to stderr.
@@ -410,8 +438,8 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
             },
         );
     }
-    // The search for fixes has `--timeout` again, after the check.
-    let fix_deadline = opts.engine.timeout.map(|t| std::time::Instant::now() + t);
+    // `--timeout` bounds the whole check, the search for fixes included.
+    let fix_deadline = opts.engine.timeout.map(|t| start + t);
     let fixes: Vec<Option<views::fixes::FixesDoc>> = report
         .results
         .iter()
@@ -424,8 +452,19 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui) -> Fi
                 errors: &args.cond.errors,
                 deadline: fix_deadline,
             };
-            (args.fixes && r.verdict == Verdict::Unsafe)
-                .then(|| views::fixes::doc(&crate::fixes::find(&original, r, &Default::default())))
+            // Reduce narrowed the top NEST: it is shorter than its FSS.
+            let narrowed = || {
+                let e = report.explanations.get(&r.id);
+                let top = e.and_then(|e| Some((e.reduced.first()?, e)));
+                top.is_some_and(|(x, e)| {
+                    x.at.is_some() && e.fss.get(x.index).is_some_and(|f| x.nest.len() < f.entries.len())
+                })
+            };
+            let s = search.filter(|s| r.verdict == Verdict::Unsafe && (s.narrowed_too || !narrowed()))?;
+            Some(views::fixes::doc(
+                &p.source,
+                &crate::fixes::find(&original, r, &s.limits),
+            ))
         })
         .collect();
     if args.format == Format::Text {
@@ -497,6 +536,8 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         ui.error("no `.c`, `.i` or `.cimple` files in the given directories");
         return EXIT_USAGE;
     }
+    // A shard of a batch is a batch: no default search.
+    let search = fix_search(args, files.len());
     if let Some(shard) = args.shard {
         files = shard.select(files);
     }
@@ -510,7 +551,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
     batch::run(
         &files,
         jobs,
-        |path| check_file(path, args, &opts, ui),
+        |path| check_file(path, args, &opts, ui, search),
         |i, result| {
             let path = files[i].clone();
             // A crash: nothing is known about this file, it was not checked.

@@ -8,6 +8,7 @@
 //! gives the same fixes on any machine.
 
 pub mod edits;
+pub mod hide;
 pub mod spec;
 
 use crate::analysis::witness::Counterexample;
@@ -20,6 +21,7 @@ use crate::ir::lower::LowerOptions;
 use crate::ir::Program;
 use crate::syntax::source::SourceFile;
 use edits::Edit;
+use hide::{Hide, Lines};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
@@ -36,6 +38,20 @@ pub struct FixOptions {
     pub states: u64,
     /// Edits whose recheck found no counterexample, given to the VC engine.
     pub vc_checks: usize,
+}
+
+impl FixOptions {
+    /// The search every single-file `check` makes (`--no-fixes` turns it
+    /// off): few rechecks, each small, and none by the VC engine, whose
+    /// limits are times.
+    pub fn small() -> FixOptions {
+        FixOptions {
+            edits: 150,
+            checks: 8,
+            states: 20_000,
+            vc_checks: 0,
+        }
+    }
 }
 
 impl Default for FixOptions {
@@ -76,9 +92,9 @@ impl Proof {
 #[derive(Clone, Debug)]
 pub struct Fix {
     pub edit: Edit,
-    /// The edit is on an input guard or a value only the check reads: it
-    /// hides the error rather than mends it (ranked after the others).
-    pub adjacent: bool,
+    /// How the edit hides the error rather than mends it (ranked after
+    /// those that mend).
+    pub hides: Option<Hide>,
     pub line: u32,
     pub column: u32,
     pub proof: Proof,
@@ -106,11 +122,11 @@ impl Fixes {
         let Some(best) = self.fixes.first() else {
             return Vec::new();
         };
-        let key = (best.adjacent, best.proof);
+        let key = (best.hides.is_some(), best.proof);
         let lines: BTreeSet<u32> = self
             .fixes
             .iter()
-            .filter(|f| (f.adjacent, f.proof) == key)
+            .filter(|f| (f.hides.is_some(), f.proof) == key)
             .map(|f| f.line)
             .collect();
         lines.into_iter().collect()
@@ -142,6 +158,8 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     let passing = passing_runs(o);
     let spec = spec::specification(p, cond, decisive);
     let adjacent = spec::adjacent(p, &o.report.analysis, decisive, &spec);
+    let before = hide::Before::new(p, &o.report.analysis, cond, decisive);
+    let run_lines: Vec<Lines> = runs.iter().map(|cx| hide::lines_of(p, &cx.run.trace)).collect();
     out.lines = search_lines(o, r, decisive).difference(&spec).copied().collect();
     let mut all = edits::candidates(p, &out.lines);
     // A macro's definition is one edit, however often it is expanded.
@@ -165,8 +183,10 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     opts.engine.timeout = None;
     opts.engine.memory = None;
     let mut checks = 0;
-    // The edited programs the VC engine may be asked about (by fix).
+    // The edited programs the VC engine may be asked about (by fix), and
+    // the fixes that only hide the error, checked after those that mend.
     let mut edited = Vec::new();
+    let mut deferred = Vec::new();
     let past = || o.deadline.is_some_and(|d| Instant::now() >= d);
     for edit in all {
         if past() {
@@ -178,54 +198,135 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
             continue;
         };
         out.compiled += 1;
-        if !runs.iter().all(|cx| passes(&q, &users, cx))
-            || !passing.iter().all(|&(v, n)| still_passes(&q, &users, v, n))
-        {
+        let Some(after_cx) = runs.iter().map(|cx| passes(&q, &users, cx)).collect::<Option<Vec<_>>>() else {
             continue;
-        }
-        let proof = if checks < limits.checks {
+        };
+        let Some(after_passing) = passing
+            .iter()
+            .map(|(v, n, _)| still_passes(&q, &users, *v, *n))
+            .collect::<Option<Vec<_>>>()
+        else {
+            continue;
+        };
+        let at = p.source.line_col(edit.span.lo);
+        let cx_pairs: Vec<(&Lines, &Lines)> = run_lines.iter().zip(&after_cx).collect();
+        let mut all_pairs = cx_pairs.clone();
+        all_pairs.extend(passing.iter().map(|x| &x.2).zip(&after_passing));
+        let hides = if adjacent.guards.contains(&at.line) {
+            Some(Hide::Guard)
+        } else if adjacent.oracles.contains(&at.line) {
+            Some(Hide::Oracle)
+        } else {
+            before.judge(&cx_pairs, &all_pairs)
+        };
+        let proof = if hides.is_some() {
+            deferred.push(out.fixes.len());
+            Proof::Runs
+        } else if checks < limits.checks {
             checks += 1;
-            // The Datalog engine's limits are counts: no clock cuts it.
-            match recheck(
-                &q,
-                &users,
-                &opts,
-                Engine::Fsum,
-                &VcPlan::default(),
-                &target,
-                &safe_before,
-            ) {
+            match datalog(o, &q, &users, &mut opts, &target, &safe_before) {
                 Ok(Some(proof)) => proof,
-                _ => continue,
+                Ok(None) => continue,
+                Err(Clock) => {
+                    (out.cut, out.clock) = (true, true);
+                    break;
+                }
             }
         } else {
             out.cut = true;
             Proof::Runs
         };
-        let at = p.source.line_col(edit.span.lo);
         out.fixes.push(Fix {
-            adjacent: adjacent.contains(&at.line),
+            hides,
             line: at.line,
             column: at.col,
             proof,
             edit,
         });
-        edited.push((proof == Proof::NoCounterexample).then_some((q, users)));
+        edited.push(Some((q, users)));
     }
-    // The best fixes the Datalog engine could not prove go to the VC
-    // engine (its modes that prove: Houdini's invariants, k-induction).
+    let mut refuted = BTreeSet::new();
+    // What is left of the checks goes to the fixes that only hide.
+    for i in deferred {
+        if checks == limits.checks {
+            out.cut = true;
+            break;
+        }
+        checks += 1;
+        let Some((q, users)) = &edited[i] else { continue };
+        match datalog(o, q, users, &mut opts, &target, &safe_before) {
+            Ok(Some(proof)) => out.fixes[i].proof = proof,
+            Ok(None) => {
+                refuted.insert(i);
+            }
+            Err(Clock) => {
+                (out.cut, out.clock) = (true, true);
+                break;
+            }
+        }
+    }
+    for (e, f) in edited.iter_mut().zip(&out.fixes) {
+        if f.proof != Proof::NoCounterexample {
+            *e = None;
+        }
+    }
+    vc_rechecks(
+        o,
+        &mut out,
+        &edited,
+        limits,
+        &opts,
+        (&target, &safe_before),
+        &mut refuted,
+    );
+    let mut i = 0;
+    out.fixes.retain(|_| {
+        i += 1;
+        !refuted.contains(&(i - 1))
+    });
+    out.fixes.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    out
+}
+
+/// A recheck of an edited program with the Datalog engine, its limits
+/// counts; the whole check, this search included, keeps to `--timeout`.
+fn datalog(
+    o: &Original,
+    q: &Program,
+    users: &[crate::ir::cond::UserCond],
+    opts: &mut CheckOptions,
+    target: &Key,
+    safe_before: &BTreeSet<Key>,
+) -> Result<Option<Proof>, Clock> {
+    if let Some(d) = o.deadline {
+        opts.engine.timeout = Some(d.saturating_duration_since(Instant::now()));
+    }
+    recheck(q, users, opts, Engine::Fsum, &VcPlan::default(), target, safe_before)
+}
+
+/// The best fixes the Datalog engine could not prove go to the VC engine
+/// (its modes that prove: Houdini's invariants, k-induction); those it
+/// refutes are added to `refuted`.
+fn vc_rechecks(
+    o: &Original,
+    out: &mut Fixes,
+    edited: &[Option<(Program, Vec<crate::ir::cond::UserCond>)>],
+    limits: &FixOptions,
+    opts: &CheckOptions,
+    (target, safe_before): (&Key, &BTreeSet<Key>),
+    refuted: &mut BTreeSet<usize>,
+) {
     let mut plan = VcPlan {
         unroll: Vec::new(),
         ..VcPlan::default()
     };
     let mut open: Vec<usize> = (0..out.fixes.len())
-        .filter(|&i| out.fixes[i].proof == Proof::NoCounterexample)
+        .filter(|&i| out.fixes[i].proof == Proof::NoCounterexample && !refuted.contains(&i))
         .collect();
     open.sort_by(|&i, &j| rank(&out.fixes[i]).cmp(&rank(&out.fixes[j])));
     // They go round the lines (the best open edit of each line, then the
     // second, ...), so that they are not all spent on one line's edits.
     let open = round_robin(open, |&i| out.fixes[i].line);
-    let mut refuted = BTreeSet::new();
     for i in open.into_iter().take(limits.vc_checks) {
         if let Some(d) = o.deadline {
             match d.checked_duration_since(Instant::now()) {
@@ -239,7 +340,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         let Some((q, users)) = &edited[i] else {
             continue;
         };
-        match recheck(q, users, &opts, Engine::Vc, &plan, &target, &safe_before) {
+        match recheck(q, users, opts, Engine::Vc, &plan, target, safe_before) {
             Ok(None) => {
                 refuted.insert(i);
             }
@@ -248,13 +349,6 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
             Err(Clock) => (out.cut, out.clock) = (true, true),
         }
     }
-    let mut i = 0;
-    out.fixes.retain(|_| {
-        i += 1;
-        !refuted.contains(&(i - 1))
-    });
-    out.fixes.sort_by(|a, b| rank(a).cmp(&rank(b)));
-    out
 }
 
 /// `items` reordered by rounds: the first item of each line (in the order
@@ -276,7 +370,7 @@ fn round_robin<T>(items: Vec<T>, line: impl Fn(&T) -> u32) -> Vec<T> {
 
 /// Best first: not next to the check, best proved, in text order.
 fn rank(f: &Fix) -> (bool, Proof, u32, u32, &str) {
-    (f.adjacent, f.proof, f.line, f.column, &f.edit.to)
+    (f.hides.is_some(), f.proof, f.line, f.column, &f.edit.to)
 }
 
 /// The counterexamples known for the condition: each FSS's witness and
@@ -319,13 +413,11 @@ fn search_lines(o: &Original, r: &CondReport, cx: &Counterexample) -> BTreeSet<u
     out
 }
 
-/// The run ends without an error: the entry returns, or `abort()`/a
-/// failed assumption stops it.
-fn ends_normally(q: &Program, cfg: &interp::Config) -> bool {
-    matches!(
-        interp::run(q, cfg),
-        Ok(run) if matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
-    )
+/// The run ends without an error (the entry returns, or `abort()`/a
+/// failed assumption stops it): the lines it visits.
+fn ends_normally(q: &Program, cfg: &interp::Config) -> Option<Lines> {
+    let run = interp::run(q, cfg).ok()?;
+    matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. }).then(|| hide::lines_of(q, &run.trace))
 }
 
 /// The line a span ends on.
@@ -352,7 +444,7 @@ const PASSING_STEPS: u64 = 100_000;
 /// The runs of the original program that end normally with every input
 /// and choice one of `FILLS` (within `PASSING_STEPS`): the fill and the
 /// run's length.
-fn passing_runs(o: &Original) -> Vec<(i64, u64)> {
+fn passing_runs(o: &Original) -> Vec<(i64, u64, Lines)> {
     let Ok(users) = crate::ir::cond::user_conditions(o.program, o.errors) else {
         return Vec::new();
     };
@@ -366,7 +458,8 @@ fn passing_runs(o: &Original) -> Vec<(i64, u64)> {
                 ..interp::Config::default()
             };
             let run = interp::run(o.program, &cfg).ok()?;
-            matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. }).then_some((v, run.trace.len() as u64))
+            matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
+                .then(|| (v, run.trace.len() as u64, hide::lines_of(o.program, &run.trace)))
         })
         .collect()
 }
@@ -374,7 +467,7 @@ fn passing_runs(o: &Original) -> Vec<(i64, u64)> {
 /// An edit that hides the error by never ending (a loop that no longer
 /// stops) or breaks a run that ended normally is no fix: that run still
 /// ends normally, within four times its length.
-fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], fill: i64, steps: u64) -> bool {
+fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], fill: i64, steps: u64) -> Option<Lines> {
     let cfg = interp::Config {
         fill: Some(fill),
         max_steps: steps * 4 + 10_000,
@@ -388,7 +481,7 @@ fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], fill: i64, ste
 /// end without an error (values it reads beyond them are 0). Other values
 /// there would be guesses: a loop that reads an input until it is 0 runs
 /// forever on any other, in the original too.
-fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample) -> bool {
+fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample) -> Option<Lines> {
     let cfg = interp::Config {
         inputs: cx.inputs.iter().cloned().collect(),
         choices: cx.choices.clone(),
@@ -434,7 +527,7 @@ fn recheck(
     safe_before: &BTreeSet<Key>,
 ) -> Result<Option<Proof>, Clock> {
     let report = crate::check::check_with(q, users, opts, engine, plan, Instant::now());
-    if report.vc.cut {
+    if report.vc.cut || report.results.iter().any(|x| x.clock_cut) {
         // The clock cut it: what it says may differ on another machine.
         return Err(Clock);
     }

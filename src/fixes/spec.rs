@@ -33,7 +33,9 @@ fn is_spec_call(name: &str) -> bool {
 pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
     let site = cond.site().map(|s| p.site(s));
-    if let Some(site) = site {
+    // An assertion's line is the specification; an access's or a
+    // division's is the program's (`a[i + 1]` may be the fault).
+    if let Some(site) = site.filter(|s| matches!(s.kind, SiteKind::Assert | SiteKind::ReachError | SiteKind::Leak)) {
         out.insert(p.line(site.span));
     }
     if site.is_none_or(|s| s.kind == SiteKind::ReachError) {
@@ -65,13 +67,20 @@ pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTre
     out
 }
 
+/// The lines next to the specification, by kind.
+#[derive(Default)]
+pub struct Adjacent {
+    pub guards: BTreeSet<u32>,
+    pub oracles: BTreeSet<u32>,
+}
+
 /// Lines next to the specification: input guards (a branch of the entry
 /// procedure that is not a loop's condition, before the run repeats any
 /// statement, one of whose ways ends the run at once) and oracle
 /// assignments (outside loops, to a scalar read only on specification
-/// lines).
-pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<u32>) -> BTreeSet<u32> {
-    let mut out = BTreeSet::new();
+/// lines): the lines of each.
+pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<u32>) -> Adjacent {
+    let mut out = Adjacent::default();
     let mut seen = BTreeSet::new();
     for s in &cx.run.trace {
         if !seen.insert(s.node) {
@@ -80,7 +89,7 @@ pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<
         if let NodeKind::Branch { then_, else_, .. } = p.node(s.node).kind {
             let guard = s.depth == 0 && (ends_run(p, then_) || ends_run(p, else_));
             if guard && !loop_condition(p, a, s.node) {
-                out.insert(p.line(p.node(s.node).span));
+                out.guards.insert(p.line(p.node(s.node).span));
             }
         }
     }
@@ -101,7 +110,7 @@ pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<
                     .get(&place.var)
                     .is_some_and(|lines| lines.iter().all(|l| spec.contains(l)));
             if oracle {
-                out.insert(p.line(p.node(n).span));
+                out.oracles.insert(p.line(p.node(n).span));
             }
         }
     }

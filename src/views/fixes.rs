@@ -1,5 +1,6 @@
-//! Fix candidates (`check --fixes`) as a document, as text and as SARIF
-//! fixes.
+//! Fix candidates (the default search of a single file, `check --fixes`
+//! for a larger one) as a document, as text and as SARIF fixes; each edit
+//! as a one-line diff, those that only hide the error labelled so.
 
 use crate::fixes::Fixes;
 use crate::syntax::source::SourceFile;
@@ -20,9 +21,35 @@ pub struct FixDoc {
     /// `no_counterexample` (its check found none) or `runs` (only the
     /// known counterexamples were replayed).
     pub proof: String,
-    /// On an input guard or a value only the check reads: it hides the
-    /// error rather than mends it (ranked after the others).
-    pub guard_or_oracle: bool,
+    /// How the edit hides the error rather than mends it (ranked after
+    /// those that mend): `check_unreachable`, `loop_skipped`,
+    /// `input_guard` or `check_value`; absent when it mends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hides: Option<String>,
+    /// The line as written, and as the edit makes it (a one-line diff).
+    #[serde(default)]
+    pub old: String,
+    #[serde(default)]
+    pub new: String,
+}
+
+impl FixDoc {
+    /// `hides the error: ...`, or nothing for a fix that mends.
+    pub fn hide_words(&self) -> String {
+        self.hides
+            .as_deref()
+            .map(|h| format!("hides the error: {}", crate::fixes::hide::Hide::words(h)))
+            .unwrap_or_default()
+    }
+
+    /// The edit as a diff of its line: `- old` and `+ new`, at `file:line`.
+    pub fn diff(&self, file: &str) -> [String; 3] {
+        [
+            format!("{file}:{}:{}", self.line, self.column),
+            format!("- {}", self.old.trim()),
+            format!("+ {}", self.new.trim()),
+        ]
+    }
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug)]
@@ -43,20 +70,22 @@ pub struct FixesDoc {
     pub clock: bool,
 }
 
-pub fn doc(f: &Fixes) -> FixesDoc {
+pub fn doc(source: &SourceFile, f: &Fixes) -> FixesDoc {
     FixesDoc {
         region: f.region(),
         fixes: f
             .fixes
             .iter()
             .map(|x| FixDoc {
+                old: source.line_text(x.line).to_string(),
+                new: edited_line(source, x),
                 line: x.line,
                 column: x.column,
                 from: x.edit.from.clone(),
                 to: x.edit.to.clone(),
                 kind: x.edit.kind.name().to_string(),
                 proof: x.proof.name().to_string(),
-                guard_or_oracle: x.adjacent,
+                hides: x.hides.map(|h| h.name().to_string()),
             })
             .collect(),
         searched: f.lines.iter().copied().collect(),
@@ -65,6 +94,16 @@ pub fn doc(f: &Fixes) -> FixesDoc {
         cut: f.cut,
         clock: f.clock,
     }
+}
+
+/// The edit's line with the edit made.
+fn edited_line(source: &SourceFile, x: &crate::fixes::Fix) -> String {
+    let start = source.text[..x.edit.span.lo as usize].rfind('\n').map_or(0, |i| i + 1);
+    let end = source.text[x.edit.span.hi as usize..]
+        .find('\n')
+        .map_or(source.text.len(), |i| x.edit.span.hi as usize + i);
+    let line = x.edit.apply(&source.text[..end]);
+    line[start..].trim_end_matches('\r').to_string()
 }
 
 /// Fixes shown in text, at most.
@@ -112,17 +151,17 @@ pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc) -> String {
     }
     let _ = writeln!(out, "  fix region: {}", lines(&d.region));
     for f in d.fixes.iter().take(SHOWN) {
+        let [at, old, new] = f.diff(&source.name);
+        let hide = f.hide_words();
         let _ = writeln!(
             out,
-            "  {:>4}:{:<3} `{}` -> `{}`  {}{}  | {}",
-            f.line,
-            f.column,
+            "  {at}  `{}` -> `{}`  {}{}{hide}",
             f.from,
             f.to,
             proof_words(&f.proof),
-            if f.guard_or_oracle { ", next to the check" } else { "" },
-            source.line_text(f.line).trim()
+            if hide.is_empty() { "" } else { "; " },
         );
+        let _ = writeln!(out, "    {old}\n    {new}");
     }
     if d.fixes.len() > SHOWN {
         let _ = writeln!(
@@ -149,8 +188,17 @@ pub fn sarif(uri: &str, index: usize, d: &FixesDoc) -> Value {
         .fixes
         .iter()
         .map(|f| {
-            json!({
-                "description": {"text": format!("replace `{}` by `{}` ({})", f.from, f.to, proof_words(&f.proof))},
+            let mut fix = json!({
+                "description": {"text": format!(
+                    "replace `{}` by `{}` ({}{}{}): {} / {}",
+                    f.from,
+                    f.to,
+                    proof_words(&f.proof),
+                    if f.hides.is_some() { "; " } else { "" },
+                    f.hide_words(),
+                    f.diff(uri)[1],
+                    f.diff(uri)[2]
+                )},
                 "artifactChanges": [{
                     "artifactLocation": {"uri": uri, "index": index},
                     "replacements": [{
@@ -162,7 +210,11 @@ pub fn sarif(uri: &str, index: usize, d: &FixesDoc) -> Value {
                         "insertedContent": {"text": f.to},
                     }],
                 }],
-            })
+            });
+            if let Some(h) = &f.hides {
+                fix["properties"] = json!({"hides": h});
+            }
+            fix
         })
         .collect();
     Value::Array(fixes)

@@ -283,7 +283,7 @@ fn source_lines(b: &mut String, source: &SourceFile, marked: &[u32]) {
     }
 }
 
-/// The fix candidates of `check --fixes`: the fix region (click to
+/// The fix candidates (default search or `check --fixes`): the fix region (click to
 /// highlight it) and the fixes, best first.
 fn fixes_card(b: &mut String, f: &super::fixes::FixesDoc) {
     if f.fixes.is_empty() {
@@ -298,14 +298,19 @@ fn fixes_card(b: &mut String, f: &super::fixes::FixesDoc) {
         .fixes
         .iter()
         .map(|x| {
+            let hide = x.hide_words();
             format!(
-                "<li>line {}:{} <code>{}</code> &rarr; <code>{}</code> <small>({}{})</small></li>",
+                "<li{}>line {}:{} <code>{}</code> &rarr; <code>{}</code> <small>({}{}{})</small><pre class=\"diff\">- {}\n+ {}</pre></li>",
+                if hide.is_empty() { "" } else { " class=\"hides\"" },
                 x.line,
                 x.column,
                 esc(&x.from),
                 esc(&x.to),
                 super::fixes::proof_words(&x.proof),
-                if x.guard_or_oracle { ", next to the check" } else { "" }
+                if hide.is_empty() { "" } else { "; " },
+                esc(&hide),
+                esc(x.old.trim()),
+                esc(x.new.trim())
             )
         })
         .collect();
