@@ -642,7 +642,9 @@ fn fixes_that_only_hide_the_error_rank_after_those_that_mend_and_say_so() {
             "{f}"
         );
     }
-    let (code, out, err) = focuscheck(&["check", "--timeout", "20", &path]);
+    // The labels in text (`--fixes`: the default report shows the best
+    // three, which mend).
+    let (code, out, err) = focuscheck(&["check", "--fixes", "--timeout", "20", &path]);
     assert_eq!(code, 1, "{err}");
     assert!(out.contains("hides the error: an input guard is changed"), "{out}");
     assert!(out.contains("hides the error: a loop runs zero times"), "{out}");

@@ -468,10 +468,15 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui, searc
         })
         .collect();
     if args.format == Format::Text {
+        let shown = match search {
+            Some(s) if !s.narrowed_too => views::fixes::SHOWN_BY_DEFAULT,
+            _ => views::fixes::SHOWN,
+        };
         for (r, f) in report.results.iter().zip(&fixes) {
             if let Some(f) = f {
+                let condition = report.condition(r).describe(&p);
                 out.stdout
-                    .push_str(&views::fixes::text(&p.source, &report.condition(r).describe(&p), f));
+                    .push_str(&views::fixes::text(&p.source, &condition, f, shown));
             }
         }
     }

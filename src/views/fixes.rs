@@ -106,8 +106,10 @@ fn edited_line(source: &SourceFile, x: &crate::fixes::Fix) -> String {
     line[start..].trim_end_matches('\r').to_string()
 }
 
-/// Fixes shown in text, at most.
-const SHOWN: usize = 12;
+/// Fixes shown in text, at most: with `--fixes`, and in the default
+/// report (where the fix region says where, and the best few show how).
+pub const SHOWN: usize = 12;
+pub const SHOWN_BY_DEFAULT: usize = 3;
 
 fn lines(ls: &[u32]) -> String {
     let list: Vec<String> = ls.iter().map(u32::to_string).collect();
@@ -131,8 +133,8 @@ pub fn cut_words(d: &FixesDoc, before: &str, after: &str) -> String {
     }
 }
 
-/// The text block of one condition's fixes.
-pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc) -> String {
+/// The text block of one condition's fixes, the first `shown` of them.
+pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc, shown: usize) -> String {
     let mut out = format!("\nfixes for {condition}:\n");
     if d.fixes.is_empty() {
         let _ = writeln!(
@@ -150,7 +152,7 @@ pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc) -> String {
         return out;
     }
     let _ = writeln!(out, "  fix region: {}", lines(&d.region));
-    for f in d.fixes.iter().take(SHOWN) {
+    for f in d.fixes.iter().take(shown) {
         let [at, old, new] = f.diff(&source.name);
         let hide = f.hide_words();
         let _ = writeln!(
@@ -163,11 +165,11 @@ pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc) -> String {
         );
         let _ = writeln!(out, "    {old}\n    {new}");
     }
-    if d.fixes.len() > SHOWN {
+    if d.fixes.len() > shown {
         let _ = writeln!(
             out,
             "  ... and {} more (--format json lists all)",
-            d.fixes.len() - SHOWN
+            d.fixes.len() - shown
         );
     }
     let _ = writeln!(
