@@ -288,17 +288,7 @@ impl Flatten<'_> {
                 span,
             };
             pre.push(Stmt {
-                kind: StmtKind::Decl(vec![ast::VarDecl {
-                    ty: IntType::LongLong,
-                    ctype: CType::Int(IntType::LongLong),
-                    name: name.clone(),
-                    array: None,
-                    init: Some(Init::Expr(size)),
-                    span,
-                    is_static: false,
-                    is_const: false,
-                    arbitrary: false,
-                }]),
+                kind: StmtKind::Decl(vec![ast::VarDecl::int(&name.name, IntType::LongLong, Some(size), span)]),
                 span,
             });
             self.scopes.last_mut().expect("a scope").insert(name.name.clone(), None);
@@ -331,20 +321,8 @@ impl Flatten<'_> {
         // of the model's own (`::(`), hidden in reports.
         let elems = format!("{}::{}::(elems{})", self.func, d.name.name, self.lengths.len());
         let span = d.name.span;
-        self.length_globals.push(ast::VarDecl {
-            ty: IntType::LongLong,
-            ctype: CType::Int(IntType::LongLong),
-            name: Ident {
-                name: elems.clone(),
-                span,
-            },
-            array: None,
-            init: Some(Init::Expr(int(0, span))),
-            span,
-            is_static: false,
-            is_const: false,
-            arbitrary: false,
-        });
+        self.length_globals
+            .push(ast::VarDecl::int(&elems, IntType::LongLong, Some(int(0, span)), span));
         let target = mk(
             AK::Var(Ident {
                 name: elems.clone(),

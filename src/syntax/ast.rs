@@ -318,6 +318,27 @@ pub struct VarDecl {
     pub arbitrary: bool,
 }
 
+impl VarDecl {
+    /// A plain integer declaration of `name` (no array, not `static`, not
+    /// `const`), as the passes that add variables of their own write them.
+    pub fn int(name: &str, ty: IntType, init: Option<Expr>, span: Span) -> VarDecl {
+        VarDecl {
+            ty,
+            ctype: CType::Int(ty),
+            name: Ident {
+                name: name.into(),
+                span,
+            },
+            array: None,
+            init: init.map(Init::Expr),
+            span,
+            is_static: false,
+            is_const: false,
+            arbitrary: false,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Init {
     Expr(Expr),

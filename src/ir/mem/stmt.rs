@@ -345,17 +345,7 @@ impl Mem {
         let mut stmts = Vec::new();
         for (t, ty) in &self.temps {
             stmts.push(stmt(
-                StmtKind::Decl(vec![VarDecl {
-                    ty: *ty,
-                    ctype: CType::Int(*ty),
-                    name: ast::Ident { name: t.clone(), span },
-                    array: None,
-                    init: Some(Init::Expr(int(0, span))),
-                    span,
-                    is_static: false,
-                    is_const: false,
-                    arbitrary: false,
-                }]),
+                StmtKind::Decl(vec![VarDecl::int(t, *ty, Some(int(0, span)), span)]),
                 span,
             ));
         }
@@ -434,20 +424,7 @@ impl Mem {
         if self.extra_globals.iter().any(|d| d.name.name == name) {
             return;
         }
-        self.extra_globals.push(VarDecl {
-            ty,
-            ctype: CType::Int(ty),
-            name: ast::Ident {
-                name: name.into(),
-                span,
-            },
-            array: None,
-            init: None,
-            span,
-            is_static: false,
-            is_const: false,
-            arbitrary: false,
-        });
+        self.extra_globals.push(VarDecl::int(name, ty, None, span));
     }
 
     /// A global `int` of the model's own, 0 at the start.
@@ -458,18 +435,8 @@ impl Mem {
     /// A global of the model's own that starts with any value.
     pub(super) fn input_global(&mut self, name: &str, ty: IntType, span: Span) {
         self.extra_globals.push(VarDecl {
-            ty,
-            ctype: CType::Int(ty),
-            name: ast::Ident {
-                name: name.into(),
-                span,
-            },
-            array: None,
-            init: None,
-            span,
-            is_static: false,
-            is_const: false,
             arbitrary: true,
+            ..VarDecl::int(name, ty, None, span)
         });
     }
 
@@ -482,20 +449,8 @@ impl Mem {
 
     /// A global of the model's own with initial value `v`.
     pub(super) fn global_with(&mut self, name: &str, ty: IntType, v: i64, span: Span) {
-        self.extra_globals.push(VarDecl {
-            ty,
-            ctype: CType::Int(ty),
-            name: ast::Ident {
-                name: name.into(),
-                span,
-            },
-            array: None,
-            init: Some(Init::Expr(mk(ast::ExprKind::Int(v, ty), span))),
-            span,
-            is_static: false,
-            is_const: false,
-            arbitrary: false,
-        });
+        let init = mk(ast::ExprKind::Int(v, ty), span);
+        self.extra_globals.push(VarDecl::int(name, ty, Some(init), span));
     }
 
     pub(super) fn block(&mut self, b: &Block) -> Block {
