@@ -731,3 +731,24 @@ fn the_timeout_bounds_the_fix_search_and_the_report_says_it_was_cut() {
     assert!(out.contains("the search was cut by --timeout"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The edits of a list program (pointer comparisons, a variable of
+/// another type put in a pointer's place) never stop the check: an
+/// edited comparison of a pointer with an integer was an internal error
+/// of the memory model, which cost the file its verdicts once the fix
+/// search ran by default.
+#[test]
+fn edits_of_pointer_comparisons_never_lose_the_report() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/svcomp-heap");
+    assert!(root.is_dir(), "../shared/corpus/svcomp-heap is missing");
+    for task in ["forester-heap/sll-buckets-2.i", "heap-manipulation/tree-4.i"] {
+        let path = root.join(task);
+        let (code, out, err) = focuscheck(&["check", "--timeout", "60", path.to_str().expect("utf-8")]);
+        assert!(
+            !err.contains("internal error") && !out.contains("internal error"),
+            "{task}:\n{out}{err}"
+        );
+        assert_eq!(code, 1, "{task}: the bug is found\n{out}{err}");
+        assert!(out.contains("unsafe: call `reach_error()`"), "{task}:\n{out}");
+    }
+}
