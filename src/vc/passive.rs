@@ -378,7 +378,11 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
     if !bits.defs.is_empty() {
         blocks[0].cmds.insert(0, PCmd::Assume(Bool::and(&bits.defs)));
     }
-    let draws = fresh.into_values().collect();
+    // In the order of their numbers, not the map's (which changes from run
+    // to run): the order of the constraints Z3 is given decides its model.
+    let mut draws: Vec<(u32, Int)> = fresh.into_iter().collect();
+    draws.sort_by_key(|(n, _)| *n);
+    let draws = draws.into_iter().map(|(_, x)| x).collect();
     let side = if named {
         quantifiers.finish(&indices)
     } else {
