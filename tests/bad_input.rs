@@ -689,3 +689,16 @@ fn call_of_a_value_that_is_not_a_function() {
         &["a call of a value of type `int`, not a function"],
     );
 }
+
+/// An integer other than 0 converted to a pointer inside a comparison is
+/// an unsupported cast at its place, not an internal error (the pointer
+/// it made had one leaf where the comparison reads two).
+#[test]
+fn a_comparison_with_an_integer_cast_to_a_pointer() {
+    assert_bad(
+        "cast.c",
+        "int main(void) {\n  int x = 0;\n  int *p = &x;\n  return p != (void *)1;\n}\n",
+        "4:15",
+        &["a cast from `int` to `void *` is not supported"],
+    );
+}
