@@ -127,16 +127,21 @@ ascent_run! {
     postdominators(e, PostdomSet::one(*e)) <-- is_exit(e);
     postdominators(p, s.with(*p)) <-- pd_edge(p, q), postdominators(q, s);
 
-    /// `near(p, q)`: q is reached from p before any strict postdominator
-    /// of p. The first strict postdominator met on a path is the immediate
-    /// one (two met in either order would postdominate each other).
-    relation near(NodeId, NodeId);
-    near(p, q) <-- pd_edge(p, q);
-    near(p, r) <-- near(p, q), postdominators(p, s), if q == p || !s.contains(q), pd_edge(q, r);
+    /// `climb(p, x)`: x is on the postdominator chain of a successor of p
+    /// (the successor, its immediate postdominator, that one's, ...), up to
+    /// the first strict postdominator of p, which is p's immediate one: a
+    /// strict postdominator of p met earlier on the chain would postdominate
+    /// it and be postdominated by it. A chain that meets p stops there
+    /// (another successor's chain leaves p's loop). Each step moves up the
+    /// postdominator tree, so the cost is the chain's length, not the
+    /// region's (the paths from p, as a relation, were quadratic).
+    relation climb(NodeId, NodeId);
+    climb(p, q) <-- pd_edge(p, q), if p != q;
+    climb(p, y) <-- climb(p, x), postdominators(p, s), if !s.contains(x), ipdom(x, y);
 
     /// `ipdom(p, d)`: d is the immediate postdominator of p.
     relation ipdom(NodeId, NodeId);
-    ipdom(p, d) <-- near(p, d), postdominators(p, s), if d != p && s.contains(d);
+    ipdom(p, d) <-- climb(p, d), postdominators(p, s), if d != p && s.contains(d);
 
     /// `control_dep(p, b, o)`: p runs depending on branch b's outcome o: p
     /// is on the postdominator chain from o's successor up to (not
@@ -145,15 +150,11 @@ ascent_run! {
     control_dep(s, b, o) <-- branch_edge(b, o, s), ipdom(b, d), if s != d;
     control_dep(y, b, o) <-- control_dep(x, b, o), ipdom(x, y), ipdom(b, d), if y != d;
 
-    /// `region(b, o, p)`: p runs between branch b's outcome o and b's
-    /// immediate postdominator (real edges, not back through b).
-    relation region(NodeId, bool, NodeId);
-    region(b, o, s) <-- branch_edge(b, o, s), ipdom(b, d), if s != d && s != b;
-    region(b, o, q) <-- region(b, o, p), cfg_edge(p, q), ipdom(b, d), if q != d && q != b;
-
-    /// `region_may_def(b, o, v)`: the code run when branch b has outcome o may write v.
-    relation region_may_def(NodeId, bool, VarId);
-    region_may_def(b, o, v) <-- region(b, o, p), defs(p, v);
+    // What the region of a branch outcome may write (`region_may_def`) is
+    // computed on demand (`Analysis::region_defs`): as a relation it is
+    // quadratic in the program (4.2 million `region` rows for the 3,000
+    // branches of a 1,000-line heap program), and an explanation asks about
+    // the branches of its runs only.
 
     /// `loop_modifies(h, v)`: the loop headed by h may write v.
     relation loop_modifies(NodeId, VarId);

@@ -134,7 +134,7 @@ fn check_proc(name: &str, p: &Program, a: &Analysis, f: ProcId, out: &mut Vec<St
             }
             let region = reach(s, &|y| Some(y) == stop || y == b, &real);
             let may_def: BTreeSet<_> = region.iter().flat_map(|x| a.defs[x.index()].iter().copied()).collect();
-            if a.region_defs.get(&(b, o)) != Some(&may_def) {
+            if *a.region_defs(b, o) != may_def {
                 out.push(format!(
                     "{name}: region_may_def of ({b}, {o}) differs from its definition"
                 ));
@@ -237,6 +237,11 @@ fn static_facts_meet_their_definitions_on_files() {
     );
     c_files(&shared::shared("corpus/svcomp"), &mut files);
     c_files(&shared::shared("corpus/tcas"), &mut files);
+    // Pointer and heap programs: the memory model's splits make long
+    // chains of nested branches (a thousand-line list program has 3,000).
+    c_files(&shared::shared("corpus/svcomp-c"), &mut files);
+    c_files(&shared::shared("corpus/svcomp-heap/list-simple"), &mut files);
+    c_files(&shared::shared("corpus/svcomp-heap/heap-manipulation"), &mut files);
     let mut diffs = Vec::new();
     let mut checked = 0;
     for f in &files {

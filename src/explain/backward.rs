@@ -221,12 +221,7 @@ impl<'e> Backward<'e> {
                 let control = set.pending.iter().any(|&k| self.cds.holds(k, n));
                 let potential = !control && {
                     let vars: BTreeSet<VarId> = set.vars.iter().map(|&sl| self.slot_var(proc, sl)).collect();
-                    self.e
-                        .cx
-                        .a
-                        .region_defs
-                        .get(&(n, !b))
-                        .is_some_and(|defs| defs.iter().any(|d| vars.contains(d)))
+                    self.e.cx.a.region_defs(n, !b).iter().any(|d| vars.contains(d))
                 };
                 if !(control || potential) {
                     None

@@ -279,12 +279,7 @@ pub fn slice(
                     continue;
                 };
                 let control = top.pending.iter().any(|&c| cds.holds(c, n));
-                let potential = !control
-                    && cx
-                        .a
-                        .region_defs
-                        .get(&(n, !b))
-                        .is_some_and(|defs| defs.iter().any(|&d| e.has_var(s.key(act, d))));
+                let potential = !control && cx.a.region_defs(n, !b).iter().any(|&d| e.has_var(s.key(act, d)));
                 if control || potential {
                     top.pending.retain(|&c| !cds.holds(c, n));
                     for &l in acc.reads(i) {

@@ -134,7 +134,7 @@ relations! {
     derived ipdom(p, q);
     /// `control_dep(p, b, outcome)`: whether p runs depends on branch b having outcome.
     derived control_dep(p, b, outcome);
-    /// `region_may_def(b, outcome, var)`: the code run when branch b has outcome may write var.
+    /// `region_may_def(b, outcome, var)`: the code run when branch b has outcome may write var (computed on demand, `Analysis::region_defs`).
     derived region_may_def(b, outcome, var);
     /// `loop_modifies(head, var)`: the loop headed by head may write var.
     derived loop_modifies(head, var);
@@ -296,11 +296,11 @@ pub fn all_facts(p: &Program, a: &Analysis) -> AllFacts {
         .iter()
         .map(|(x, b, o)| vec![pt(x), pt(b), o.to_string()])
         .collect();
-    f.region_may_def = d
-        .region_may_def
-        .iter()
-        .map(|(b, o, v)| vec![pt(b), o.to_string(), var(v)])
-        .collect();
+    for (b, o, _) in &i.branch_edge {
+        let defs = a.region_defs(*b, *o);
+        f.region_may_def
+            .extend(defs.iter().map(|v| vec![pt(b), o.to_string(), var(v)]));
+    }
     f.loop_modifies = d.loop_modifies.iter().map(|(h, v)| vec![pt(h), var(v)]).collect();
     points_to_facts(p, &mut f);
     f

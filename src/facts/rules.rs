@@ -22,7 +22,6 @@ pub struct Derived {
     pub can_reach_error: Vec<NodeId>,
     pub ipdom: Vec<(NodeId, NodeId)>,
     pub control_dep: Vec<(NodeId, NodeId, bool)>,
-    pub region_may_def: Vec<(NodeId, bool, VarId)>,
     pub loop_modifies: Vec<(NodeId, VarId)>,
 }
 
@@ -100,7 +99,6 @@ pub fn run(input: &InputFacts) -> Derived {
         can_reach_error: ones(res.can_reach_error),
         ipdom: sorted(res.ipdom),
         control_dep: sorted(res.control_dep),
-        region_may_def: sorted(res.region_may_def),
         loop_modifies: sorted(res.loop_modifies),
     }
 }
