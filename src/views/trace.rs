@@ -341,10 +341,20 @@ fn place_text(p: &Program, offsets: &HashMap<VarId, VarId>, place: &Place) -> St
         .iter()
         .any(|v| offsets.contains_key(v) || pointers::is_internal(&p.var(*v).name))
     {
-        format!("{}[...]", p.var(place.var).name)
+        indexed(p, &p.var(place.var).name)
     } else {
         show_place(p, place)
     }
+}
+
+/// An element of storage `name` the run selects by an offset: the object
+/// as C names it (`a[...].next`, `malloc@11#3->next`), or `name[...]`.
+fn indexed(p: &Program, name: &str) -> String {
+    p.memory
+        .objects
+        .iter()
+        .find(|o| o.base == name)
+        .map_or_else(|| format!("{name}[...]"), |o| o.region())
 }
 
 /// A pointer leaf as C names it: `p`; in an array of structs `a[...].next`,
@@ -354,11 +364,7 @@ fn pointer_place(p: &Program, place: &Place) -> String {
     if place.index.is_none() {
         return name.clone();
     }
-    p.memory
-        .objects
-        .iter()
-        .find(|o| &o.base == name)
-        .map_or_else(|| format!("{name}[...]"), |o| o.region())
+    indexed(p, name)
 }
 
 /// Step `pos` writes `off`, the offset leaf of a pointer whose tag the step
