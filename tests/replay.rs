@@ -294,19 +294,34 @@ fn an_error_states_its_fact() {
         ("int a[4];\nint main(void) {\n  int i = __VERIFIER_nondet_int();\n  if (i == 6)\n    a[i] = 1;\n  return 0;\n}\n", "index 6, `a` has 4 elements"),
         ("int get(int *p, int k) { return p[k]; }\nint main(void) {\n  int a[3] = {1, 2, 3};\n  return get(a, 3);\n}\n", "element 3 of `a`, which has 3 elements"),
         ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = 10;\n  if (x == 7)\n    y = 2 * x;\n  assert(y < x + 3);\n  return 0;\n}\n", "y = 1"),
-        ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  return 100 / (x - 5);\n}\n", "the divisor is 0"),
+        ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  return 100 / (x - 5);\n}\n", "the divisor is 0; x = 5"),
+        // Under no-overflow: the result, the type's bound and the operands.
+        ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x > 2000000000)\n    return x + x;\n  return 0;\n}\n", "`x + x` is "),
         ("int main(void) {\n  int n = __VERIFIER_nondet_int();\n  if (n > 5)\n    return 0;\n  int a[n];\n  a[0] = 1;\n  return a[0];\n}\n", "the size is "),
     ];
     for (k, (text, fact)) in cases.iter().enumerate() {
         let f = dir.join(format!("f{k}.c"));
         std::fs::write(&f, text).unwrap();
         let f = f.to_str().unwrap();
-        let (code, out, err) = focuscheck(&["check", f]);
+        let check = |more: &[&str]| {
+            let property = if fact.contains('+') { "no-overflow" } else { "all" };
+            let mut args = vec!["check", f, "--property", property];
+            args.extend(more);
+            focuscheck(&args)
+        };
+        let (code, out, err) = check(&[]);
         assert_eq!(code, 1, "{out}{err}");
         assert!(out.contains(&format!("  fact: {fact}")), "no `{fact}` in\n{out}");
-        let (_, json, _) = focuscheck(&["check", f, "--format", "json"]);
+        if fact.contains('+') {
+            let line = out.lines().find(|l| l.contains("fact:")).unwrap();
+            assert!(
+                line.contains("; `int` holds at most 2147483647; x = "),
+                "the overflow's bound and operands: {line}"
+            );
+        }
+        let (_, json, _) = check(&["--format", "json"]);
         assert!(json.contains(&format!("\"fact\": \"{fact}")), "{json}");
-        let (_, sarif, _) = focuscheck(&["check", f, "--format", "sarif"]);
+        let (_, sarif, _) = check(&["--format", "sarif"]);
         assert!(sarif.contains(&format!("can fail: {fact}")), "{sarif}");
     }
     let _ = std::fs::remove_dir_all(dir);

@@ -85,6 +85,11 @@ struct Machine<'a> {
     returned: Option<i64>,
     /// At an error after a failed check: the values its variables had.
     error_values: Vec<(VarId, i64)>,
+    /// At a run-time check inside an expression that failed (an overflow,
+    /// a division by zero): the values of its operands' variables, and an
+    /// overflowing result with its type.
+    failed_values: std::cell::RefCell<Vec<(VarId, i64)>>,
+    overflowed: std::cell::Cell<Option<(i64, crate::syntax::ast::IntType)>>,
     /// What a recording run keeps (`run_recorded`).
     rec: Option<std::cell::RefCell<Recorder>>,
     next_act: u32,
@@ -194,6 +199,8 @@ fn run_full(
         missing: std::collections::HashMap::new(),
         returned: None,
         error_values: Vec::new(),
+        failed_values: Default::default(),
+        overflowed: Default::default(),
         rec,
         next_act: 1,
         follow,
@@ -252,7 +259,12 @@ fn run_full(
         unused_inputs,
         call_args: m.call_args,
         returned: m.returned,
-        error_values: m.error_values,
+        error_values: if m.error_values.is_empty() {
+            m.failed_values.into_inner()
+        } else {
+            m.error_values
+        },
+        overflow: m.overflowed.get(),
         bad_access: m.bad_var.get().zip(m.bad_index.get()),
     };
     let log = m.rec.map(|r| r.into_inner().log);
@@ -425,6 +437,8 @@ impl Machine<'_> {
                 self.record(|r| r.site(*site, SiteSeen::Checked(v, *ty)));
                 let (lo, hi) = ty.range();
                 if !(lo..=hi).contains(&v) {
+                    self.overflowed.set(Some((v, *ty)));
+                    *self.failed_values.borrow_mut() = self.values_of(&[value]);
                     return Err(Stop::Error(*site));
                 }
                 v
@@ -467,6 +481,7 @@ impl Machine<'_> {
                 let (a, b) = (self.eval(num)?, self.eval(den)?);
                 self.record(|r| r.site(*site, SiteSeen::Div(b)));
                 if b == 0 {
+                    *self.failed_values.borrow_mut() = self.values_of(&[num, den]);
                     return Err(Stop::Error(*site));
                 }
                 if *rem { a.checked_rem(b) } else { a.checked_div(b) }.ok_or(Stop::Overflow)?
@@ -740,9 +755,16 @@ impl Machine<'_> {
         else {
             return Vec::new();
         };
+        self.values_of(&[&a.lhs, &a.rhs])
+    }
+
+    /// The values of the scalar variables `exprs` read, looked at without
+    /// marking them read.
+    fn values_of(&self, exprs: &[&Expr]) -> Vec<(VarId, i64)> {
         let mut vars = Vec::new();
-        expr_vars(&a.lhs, &mut vars);
-        expr_vars(&a.rhs, &mut vars);
+        for e in exprs {
+            expr_vars(e, &mut vars);
+        }
         let mut seen = std::collections::HashSet::new();
         vars.retain(|v| seen.insert(*v));
         vars.into_iter()

@@ -129,8 +129,13 @@ pub struct Run {
     /// What the entry returned (a run that finished, of a non-void entry).
     pub returned: Option<i64>,
     /// An error after a failed check (an assertion, a `reach_error` under
-    /// a condition): the values of the variables the check reads.
+    /// a condition): the values of the variables the check reads; at a
+    /// failed check inside an expression (an overflow, a division by zero),
+    /// those of its operands.
     pub error_values: Vec<(crate::ir::VarId, i64)>,
+    /// A signed result that left its type (`--property no-overflow`): the
+    /// value and the type.
+    pub overflow: Option<(i64, crate::syntax::ast::IntType)>,
     /// The last index that left an array's or object's elements, with it.
     pub bad_access: Option<(crate::ir::VarId, i64)>,
 }

@@ -78,6 +78,12 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
     if s.kind == SiteKind::DivByZero {
         parts.push("the divisor is 0".to_string());
     }
+    if let (SiteKind::Overflow, Some((v, ty))) = (s.kind, run.overflow) {
+        let text = p.text(s.span).split_whitespace().collect::<Vec<_>>().join(" ");
+        let (lo, hi) = ty.range();
+        let bound = if v > hi { format!("at most {hi}") } else { format!("at least {lo}") };
+        parts.push(format!("`{text}` is {v}; `{}` holds {bound}", ty.c_name()));
+    }
     if s.vla {
         // The size is held in a hidden variable (`crate::ir::dims`).
         return run.error_values.first().map(|(_, n)| format!("the size is {n}"));
