@@ -295,6 +295,8 @@ fn an_error_states_its_fact() {
         ("int get(int *p, int k) { return p[k]; }\nint main(void) {\n  int a[3] = {1, 2, 3};\n  return get(a, 3);\n}\n", "element 3 of `a`, which has 3 elements"),
         ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = 10;\n  if (x == 7)\n    y = 2 * x;\n  assert(y < x + 3);\n  return 0;\n}\n", "y = 1"),
         ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  return 100 / (x - 5);\n}\n", "the divisor is 0; x = 5"),
+        // A wrap-around behind the index, said where it happened.
+        ("int a[8];\nint main(void) {\n  unsigned int n = __VERIFIER_nondet_uint();\n  if (n > 8)\n    return 0;\n  unsigned int last = n - 1;\n  a[last] = 1;\n  return 0;\n}\n", "index 4294967295, `a` has 8 elements; `n - 1` wrapped from -1 to 4294967295 at line 6"),
         // Under no-overflow: the result, the type's bound and the operands.
         ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x > 2000000000)\n    return x + x;\n  return 0;\n}\n", "`x + x` is "),
         ("int main(void) {\n  int n = __VERIFIER_nondet_int();\n  if (n > 5)\n    return 0;\n  int a[n];\n  a[0] = 1;\n  return a[0];\n}\n", "the size is "),

@@ -90,6 +90,8 @@ struct Machine<'a> {
     /// overflowing result with its type.
     failed_values: std::cell::RefCell<Vec<(VarId, i64)>>,
     overflowed: std::cell::Cell<Option<(i64, crate::syntax::ast::IntType)>>,
+    /// The last conversions that changed a value (`Run::wraps`).
+    wraps: std::cell::RefCell<std::collections::VecDeque<Wrap>>,
     /// What a recording run keeps (`run_recorded`).
     rec: Option<std::cell::RefCell<Recorder>>,
     next_act: u32,
@@ -201,6 +203,7 @@ fn run_full(
         error_values: Vec::new(),
         failed_values: Default::default(),
         overflowed: Default::default(),
+        wraps: Default::default(),
         rec,
         next_act: 1,
         follow,
@@ -265,6 +268,7 @@ fn run_full(
             m.error_values
         },
         overflow: m.overflowed.get(),
+        wraps: m.wraps.into_inner().into(),
         bad_access: m.bad_var.get().zip(m.bad_index.get()),
     };
     let log = m.rec.map(|r| r.into_inner().log);
@@ -431,7 +435,22 @@ impl Machine<'_> {
             ExprKind::Neg(x) => self.eval(x)?.checked_neg().ok_or(Stop::Overflow)?,
             // `unsigned long long` values from 2^63 on do not fit the
             // interpreter's 64-bit signed values: not modelled.
-            ExprKind::Conv(t, x) => i64::try_from(t.convert(self.eval(x)? as i128)).map_err(|_| Stop::Overflow)?,
+            ExprKind::Conv(t, x) => {
+                let v = self.eval(x)?;
+                let to = i64::try_from(t.convert(v as i128)).map_err(|_| Stop::Overflow)?;
+                if to != v && *t != crate::syntax::ast::IntType::Bool {
+                    let mut wraps = self.wraps.borrow_mut();
+                    if wraps.len() == WRAPS_KEPT {
+                        wraps.pop_front();
+                    }
+                    wraps.push_back(Wrap {
+                        span: x.span,
+                        from: v,
+                        to,
+                    });
+                }
+                to
+            }
             ExprKind::Checked { value, ty, site } => {
                 let v = self.eval(value)?;
                 self.record(|r| r.site(*site, SiteSeen::Checked(v, *ty)));

@@ -111,6 +111,18 @@ pub struct Step {
     pub depth: u32,
 }
 
+/// A C conversion that changed a value: the converted expression, the
+/// value before and after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wrap {
+    pub span: crate::syntax::source::Span,
+    pub from: i64,
+    pub to: i64,
+}
+
+/// How many of a run's last wrap-arounds it keeps.
+pub const WRAPS_KEPT: usize = 16;
+
 #[derive(Clone, Debug)]
 pub struct Run {
     pub outcome: Outcome,
@@ -136,6 +148,10 @@ pub struct Run {
     /// A signed result that left its type (`--property no-overflow`): the
     /// value and the type.
     pub overflow: Option<(i64, crate::syntax::ast::IntType)>,
+    /// The last conversions of the run that changed a value (a wrap-around:
+    /// `n - 1` with `n == 0` stored in an `unsigned`), oldest first, at
+    /// most `WRAPS_KEPT`: what a report names when the error's value is one.
+    pub wraps: Vec<Wrap>,
     /// The last index that left an array's or object's elements, with it.
     pub bad_access: Option<(crate::ir::VarId, i64)>,
 }

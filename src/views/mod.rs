@@ -81,7 +81,11 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
     if let (SiteKind::Overflow, Some((v, ty))) = (s.kind, run.overflow) {
         let text = p.text(s.span).split_whitespace().collect::<Vec<_>>().join(" ");
         let (lo, hi) = ty.range();
-        let bound = if v > hi { format!("at most {hi}") } else { format!("at least {lo}") };
+        let bound = if v > hi {
+            format!("at most {hi}")
+        } else {
+            format!("at least {lo}")
+        };
         parts.push(format!("`{text}` is {v}; `{}` holds {bound}", ty.c_name()));
     }
     if s.vla {
@@ -104,7 +108,19 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
     if !values.is_empty() {
         parts.push(values.join(", "));
     }
+    parts.extend(wrapped(p, run, index.or(run.bad_access.map(|b| b.1))));
     (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// The wrap-around behind a value the fact shows (the index, or a value
+/// the failed check read), said as C does it: "`n - 1` wrapped from -1 to
+/// 4294967295 at line 8".
+fn wrapped(p: &Program, run: &crate::interp::Run, index: Option<i64>) -> Option<String> {
+    let shown: Vec<i64> = index.into_iter().chain(run.error_values.iter().map(|v| v.1)).collect();
+    let w = run.wraps.iter().rev().find(|w| shown.contains(&w.to))?;
+    let text = p.text(w.span).split_whitespace().collect::<Vec<_>>().join(" ");
+    let line = p.source.line_col(w.span.lo).line;
+    Some(format!("`{text}` wrapped from {} to {} at line {line}", w.from, w.to))
 }
 
 /// An access through a pointer past a variable-length array's elements in
