@@ -169,7 +169,7 @@ pub fn groups(items: &[Item]) -> Vec<Group> {
                     let l = ["k", "n", "j", "m"].into_iter().find(|l| !taken(l)).unwrap_or("k");
                     out.push(Group {
                         members,
-                        text: format!("{} for {l} = {lo}..{hi}", key.2.replace("#k", &format!("#{l}"))),
+                        text: counted(&key.2, l, *lo, *hi),
                     });
                 }
             }
@@ -180,6 +180,38 @@ pub fn groups(items: &[Item]) -> Vec<Group> {
         }
     }
     out
+}
+
+/// A group's text. When the counted draw is the template's only numbered
+/// one, as a person says it: `c@6 != 10 for the 1st..6th values read at
+/// line 6`; otherwise with the counter: `v@48#1 == v@48#k for k = 2..100`.
+fn counted(template: &str, l: &str, lo: u64, hi: u64) -> String {
+    let line = template
+        .split("#k")
+        .next()
+        .and_then(|s| s.rsplit('@').next())
+        .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+    match line {
+        Some(line) if template.matches('#').count() == template.matches("#k").count() => format!(
+            "{} for the {}..{} values read at line {line}",
+            template.replace("#k", ""),
+            ordinal(lo),
+            ordinal(hi)
+        ),
+        _ => format!("{} for {l} = {lo}..{hi}", template.replace("#k", &format!("#{l}"))),
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, `112th`.
+fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The assumptions folded (`groups`), long texts shortened.
@@ -231,7 +263,7 @@ mod tests {
         let f = folded(&items);
         assert_eq!(
             f.iter().map(|x| x.text.as_str()).collect::<Vec<_>>(),
-            vec!["v@11#k >= 200 for k = 1..20", "s@16 < 5"]
+            vec!["v@11 >= 200 for the 1st..20th values read at line 11", "s@16 < 5"]
         );
     }
 
@@ -249,7 +281,10 @@ mod tests {
         let f = folded(&items);
         assert_eq!(
             f.iter().map(|x| x.text.as_str()).collect::<Vec<_>>(),
-            vec!["v@5#k >= 200 for k = 1..5", "v@5#k <= 300 for k = 1..5"]
+            vec![
+                "v@5 >= 200 for the 1st..5th values read at line 5",
+                "v@5 <= 300 for the 1st..5th values read at line 5"
+            ]
         );
     }
 
