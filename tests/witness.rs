@@ -570,3 +570,37 @@ fn a_wrong_correctness_witness_is_not_confirmed() {
         "{said}"
     );
 }
+
+/// Programs whose proof needs an invariant read off the explored states
+/// (a loop in two phases, a relation with the inputs' values, a multiple
+/// of the counter) get a correctness witness that `verify --witness`
+/// confirms, and its invariant states the relation the proof needs.
+#[test]
+fn invariants_read_off_the_explored_states_are_confirmed() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let corpus = format!("{root}/../shared/corpus/svcomp");
+    let dir = tempfile::tempdir().unwrap();
+    for (file, needed) in [
+        // `y` stays 50 while `x < 50`, then follows `x`.
+        ("loop-lit/gj2007.i", "(x < 50 || x == y)"),
+        // `x - y` keeps the inputs' difference `i - j`.
+        ("loop-lit/jm2006.i", "(x - y) == (i - j)"),
+        // `sn` is twice the counter less 2.
+        ("loops/sum04-2.i", "sn == ((2 * i) - 2)"),
+    ] {
+        let program = format!("{corpus}/{file}");
+        let w = dir.path().join(file.replace('/', "."));
+        let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+            .current_dir(root)
+            .args(["check", &program, "--no-explain", "--color", "never", "--witness"])
+            .arg(&w)
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert!(err.contains(": correctness witness "), "{file}: {err}");
+        let written = std::fs::read_to_string(&w).unwrap();
+        assert!(written.contains(needed), "{file}: {written}");
+        let (said, code) = validate(root, &program, &w);
+        assert_eq!(code, Some(0), "{file}: {said}");
+    }
+}

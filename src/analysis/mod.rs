@@ -8,6 +8,7 @@ pub mod eval;
 pub mod explore;
 pub mod frames;
 pub mod hash;
+pub mod head_facts;
 pub mod limits;
 pub mod lp;
 pub mod path;

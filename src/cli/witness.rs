@@ -103,13 +103,35 @@ pub fn write(to: &Path, file: &Path, p: &Program, report: &Report, lower: &Lower
     out
 }
 
+/// Candidate loop invariants read off the Datalog engine's states at each
+/// loop head (`analysis::head_facts`), within `EXACT_STATES` states.
+fn state_facts(p: &Program, report: &Report) -> Vec<vc::Invariant> {
+    let cx = crate::context::Context::new(p, &report.analysis, &report.conds);
+    let facts = crate::analysis::head_facts::loop_head_facts(&cx, crate::analysis::explore::EXACT_STATES);
+    facts
+        .into_iter()
+        .map(|(head, expr)| vc::Invariant {
+            head,
+            text: match &expr {
+                crate::ir::cond::BoolExpr::Atom(a) => crate::ir::show_atom(p, a),
+                _ => String::new(),
+            },
+            expr,
+            user: false,
+            entry: false,
+            visited: None,
+        })
+        .collect()
+}
+
 /// The loop invariants a correctness witness of `p` states: those
 /// `--loops havoc` proves (Houdini's, and the user's), when its inference
 /// finishes (what the VC engine's proofs, k-induction's too, rest on),
-/// that C can state at the loop's keyword; of those, the largest subset
+/// that C can state at the loop's keyword, and those read off the explored
+/// states (`state_facts`); of those, the largest subset
 /// inductive on its own (Houdini again: some of them may have rested on
 /// loop-entry relations a witness cannot state).
-fn proven_invariants(p: &Program, report: &Report) -> Vec<vc::Invariant> {
+fn proven_invariants(p: &Program, report: &Report, with_states: bool) -> Vec<vc::Invariant> {
     let a = &report.analysis;
     let users = vc::houdini::user_invariants(p, a).unwrap_or_default();
     let opts = vc::Options {
@@ -119,6 +141,9 @@ fn proven_invariants(p: &Program, report: &Report) -> Vec<vc::Invariant> {
     };
     let proven = vc::solve::havoc(p, a, &[], &users, &opts).proven.unwrap_or_default();
     let mut stated = correctness_witness::stateable(p, a, &proven);
+    if with_states {
+        stated.extend(correctness_witness::stateable(p, a, &state_facts(p, report)));
+    }
     stated.iter_mut().for_each(|i| i.user = false);
     let alone = vc::Options { infer: false, ..opts };
     vc::solve::run(p, a, &[], &stated, &alone).proven.unwrap_or_default()
@@ -135,20 +160,28 @@ fn correctness(
     meta: &witness_entry::Meta,
 ) -> String {
     let name = file.display().to_string();
-    let loops = correctness_witness::loop_invariants(p, &report.analysis, &proven_invariants(p, report));
-    let v = correctness_witness::value(p, &loops, meta);
     let path = target(to, file);
-    if let Err(e) = std::fs::write(&path, witness_entry::yaml(&v)) {
-        return format!(
-            "{name}: no correctness witness: cannot write `{}`: {e}\n",
-            path.display()
-        );
+    // With the invariants read off the states first; when that set is not
+    // confirmed (one of them is not C the reader takes, e.g. a pointer
+    // declared through a typedef, or Z3 gives up on more of them), with
+    // Houdini's alone, as before them (the reason said is that one's).
+    let mut why = String::new();
+    for with_states in [true, false] {
+        let proven = proven_invariants(p, report, with_states);
+        let loops = correctness_witness::loop_invariants(p, &report.analysis, &proven);
+        let v = correctness_witness::value(p, &loops, meta);
+        if let Err(e) = std::fs::write(&path, witness_entry::yaml(&v)) {
+            return format!(
+                "{name}: no correctness witness: cannot write `{}`: {e}\n",
+                path.display()
+            );
+        }
+        match super::validate_witness::validate(file, lower, &path) {
+            Ok(Ok(_)) => return format!("{name}: correctness witness {}\n", path.display()),
+            Ok(Err(w)) => why = format!("the VC engine, given its invariants only, does not prove the program ({w})"),
+            Err(super::validate_witness::Malformed(w)) => why = format!("it cannot be read back ({w})"),
+        }
     }
-    let why = match super::validate_witness::validate(file, lower, &path) {
-        Ok(Ok(_)) => return format!("{name}: correctness witness {}\n", path.display()),
-        Ok(Err(why)) => format!("the VC engine, given its invariants only, does not prove the program ({why})"),
-        Err(super::validate_witness::Malformed(why)) => format!("it cannot be read back ({why})"),
-    };
     let _ = std::fs::remove_file(&path);
     format!("{name}: no correctness witness: {why}\n")
 }
