@@ -1,7 +1,9 @@
 //! A random generator of programs that build and free lists and trees in
 //! loops (issue 53): nodes `malloc`'d in loops, walked, unlinked and freed,
 //! with, on some inputs, a use after free, a double free, or a leak (nodes
-//! never freed, or the last pointer to one overwritten).
+//! never freed, or the last pointer to one overwritten), and an array grown
+//! or shrunk by `realloc` (from `NULL`, to size 0), with, on some input, a
+//! read through the pointer `realloc` freed.
 //!
 //! The one input is `in`, in 0..=2; each program stores what it computed
 //! in `int out[4]` and ends `main` with `return 0;`. At most 3 nodes per
@@ -22,8 +24,50 @@ pub enum Bug {
 
 /// A list program and the bug it may have (on input `on`).
 pub fn program(seed: u64) -> (String, Bug, u64) {
+    let (mut s, bug, on, mut below) = lists(seed);
+    let (bug, on) = grown_array(&mut s, (bug, on), &mut below);
+    s.push_str("  return 0;\n}\n");
+    (s, bug, on)
+}
+
+/// An `int` array of `m0` elements (from `malloc`, or `realloc(0, ...)`)
+/// made `m1` long by `realloc` (`m1` 0 frees it: null), its elements read
+/// where both sizes hold them or written since; without another bug, on
+/// some input, a read through the old pointer (a use after free).
+fn grown_array(s: &mut String, (bug, on): (Bug, u64), below: &mut impl FnMut(u64) -> u64) -> (Bug, u64) {
+    if below(3) == 0 {
+        return (bug, on);
+    }
+    let (m0, m1) = (1 + below(3), below(5));
+    let alloc = if below(4) == 0 { "realloc(0, " } else { "malloc(" };
+    let _ = writeln!(s, "  int *arr = {alloc}{m0} * sizeof(int));");
+    for j in 0..m0 {
+        let _ = writeln!(s, "  arr[{j}] = in * {} + {j};", below(4));
+    }
+    let _ = writeln!(s, "  int *old = arr;\n  arr = realloc(arr, {m1} * sizeof(int));");
+    if m1 == 0 {
+        s.push_str("  if (!arr) out[1] += 7;\n");
+    }
+    for j in m0.min(m1)..m1 {
+        let _ = writeln!(s, "  arr[{j}] = {};", below(9));
+    }
+    for j in 0..m1 {
+        let _ = writeln!(s, "  out[2] += arr[{j}] * {};", 1 + j);
+    }
+    let stale = bug == Bug::None && below(2) == 0;
+    let on = if stale { below(3) } else { on };
+    if stale {
+        let _ = writeln!(s, "  if (in == {on}) out[3] += old[0];");
+    }
+    s.push_str("  free(arr);\n");
+    (if stale { Bug::UseAfterFree } else { bug }, on)
+}
+
+/// The lists and trees of a program, without its end; the bug and its
+/// input, and the generator's draws, to go on with.
+fn lists(seed: u64) -> (String, Bug, u64, impl FnMut(u64) -> u64) {
     let mut r = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut below = |n: u64| {
+    let mut below = move |n: u64| {
         r ^= r << 13;
         r ^= r >> 7;
         r ^= r << 17;
@@ -100,6 +144,6 @@ pub fn program(seed: u64) -> (String, Bug, u64) {
         Bug::None => {}
     }
     s.push_str("  if (head) out[0] += head->val;\n  free_list(head);\n");
-    s.push_str("  if (tree) { free(tree->left); free_list(tree); }\n  return 0;\n}\n");
-    (s, bug, on)
+    s.push_str("  if (tree) { free(tree->left); free_list(tree); }\n");
+    (s, bug, on, below)
 }

@@ -34,7 +34,7 @@ impl Mem {
             self.unsupported(
                 span,
                 format!(
-                    "`{}` is not supported (the heap model has `malloc`, `calloc` and `free`)",
+                    "`{}` is not supported (the heap model has `malloc`, `calloc`, `realloc` and `free`)",
                     name.name
                 ),
             );

@@ -1,4 +1,4 @@
-//! The heap: `malloc`, `calloc` and `free`.
+//! The heap: `malloc`, `calloc`, `realloc` (`realloc.rs`) and `free`.
 //!
 //! Each allocating call in the source has a pool of `--heap-instances`
 //! objects (as CBMC and Frama-C name dynamic objects by their allocation
@@ -25,7 +25,8 @@
 //!   one call than it has instances, is beyond the model: it stops at a
 //!   `limit` site, and no condition is safe while such a run may exist (see
 //!   `crate::analysis::limits`).
-//! - `realloc` is not modelled yet (an error at the call).
+//! - `realloc` allocates the next instance of its own call, copies the
+//!   old block into it and frees the old block (`realloc.rs`).
 
 use super::expr::*;
 use super::*;
@@ -35,14 +36,15 @@ use crate::syntax::ast::{BinOp, Expr, ExprKind, Stmt};
 pub const BEYOND_MODEL: &str = "__focuscheck_beyond_model";
 
 /// Heap functions modelled.
-pub(super) const MODELLED: &[&str] = &["malloc", "calloc", "free"];
+pub(super) const MODELLED: &[&str] = &["malloc", "calloc", "realloc", "free"];
 /// Heap functions not modelled.
-pub(super) const UNMODELLED: &[&str] = &["realloc", "alloca", "__builtin_alloca"];
+pub(super) const UNMODELLED: &[&str] = &["alloca", "__builtin_alloca"];
 
 /// An allocating call (found by the first pass).
 #[derive(Clone, Debug)]
 pub(super) struct Site {
-    /// `malloc` or `calloc` (the call's function, whatever macro wrote it).
+    /// `malloc`, `calloc` or `realloc` (the call's function, whatever macro
+    /// wrote it).
     pub func: &'static str,
     /// The function the source calls: `func`, or an allocation wrapper
     /// (`wrappers.rs`); the object is named after it.
@@ -89,7 +91,7 @@ impl Mem {
     /// bytes) into temporary `t`: the next instance of the site becomes
     /// live with that size; past the last instance, or past the elements
     /// an instance holds, the run is beyond the model.
-    fn allocate(&mut self, site: &Site, elem: i64, bytes: &Expr, t: &str, span: Span) -> Vec<Stmt> {
+    pub(super) fn allocate(&mut self, site: &Site, elem: i64, bytes: &Expr, t: &str, span: Span) -> Vec<Stmt> {
         // Its checks are the model's, hidden in traces as an access's are.
         self.access(span);
         let count = Self::heap_count(&site.base);
@@ -130,10 +132,11 @@ impl Mem {
         out
     }
 
-    /// `malloc(n)`, `calloc(n, size)`, `free(p)`; `called` is the function
-    /// the source calls at `span` (a wrapper's name, or `name`).
+    /// `malloc(n)`, `calloc(n, size)`, `realloc(p, n)`, `free(p)`; `called`
+    /// is the function the source calls at `span` (a wrapper's name, or
+    /// `name`).
     pub(super) fn heap_call(&mut self, name: &str, called: &str, args: &[ast::Expr], span: Span) -> Val {
-        let arity = if name == "calloc" { 2 } else { 1 };
+        let arity = if name == "calloc" || name == "realloc" { 2 } else { 1 };
         if args.len() != arity {
             self.unsupported(span, format!("`{name}` takes {arity} argument(s)"));
             return Self::null(span);
@@ -142,6 +145,14 @@ impl Mem {
             return self.free(&args[0], span);
         }
         let mut pre = Vec::new();
+        // `realloc`'s old pointer, evaluated first (its tag and offset).
+        let old = match name {
+            "realloc" => match self.realloc_old(&args[0], &mut pre, span) {
+                Some(old) => Some(old),
+                None => return Self::null(span),
+            },
+            _ => None,
+        };
         let size_t = |e: Expr| mk(ExprKind::Cast(IntType::UInt, Box::new(e)), span);
         let wide = |e: Expr| mk(ExprKind::Cast(IntType::LongLong, Box::new(e)), span);
         let bytes = if name == "calloc" {
@@ -149,7 +160,7 @@ impl Mem {
             let size = self.int_expr(&args[1]);
             bin(BinOp::Mul, wide(size_t(n)), wide(size_t(size)), span)
         } else {
-            let n = self.int_expr(&args[0]);
+            let n = self.int_expr(args.last().expect("one argument or two"));
             wide(size_t(n))
         };
         let bytes_expr = bytes.clone();
@@ -163,7 +174,11 @@ impl Mem {
         };
         if !self.emit {
             let known = crate::ir::lower::const_eval(&bytes_expr);
-            let func = if name == "calloc" { "calloc" } else { "malloc" };
+            let func = match name {
+                "calloc" => "calloc",
+                "realloc" => "realloc",
+                _ => "malloc",
+            };
             let site = self.heap_sites.entry(key(span)).or_insert(Site {
                 func,
                 called: called.to_string(),
@@ -212,6 +227,9 @@ impl Mem {
                 alloc,
                 span,
             ));
+        } else if let Some(old) = old {
+            let stmts = self.realloc_body(&site, (elem, &obj.ty), old, &bytes, &t, alloc, span);
+            pre.extend(stmts);
         } else {
             pre.extend(alloc);
         }
@@ -238,16 +256,7 @@ impl Mem {
         let k = self.access(span);
         let invalid = || call(INVALID_ACCESS, vec![int(k, span)], span);
         let mut cases = vec![(0, vec![])];
-        // The allocations, and the arrays of the entry's pointer
-        // parameters (the caller may have allocated them: `params.rs`).
-        let bases: Vec<String> = self
-            .heap_sites
-            .values()
-            .filter(|s| !s.base.is_empty())
-            .flat_map(|s| (1..=s.instances).map(|k| Self::instance(&s.base, k)))
-            .chain(self.entry_params.values().cloned())
-            .collect();
-        for base in bases {
+        for base in self.freeable() {
             let Some(o) = self.objects.by_base(&base).cloned() else {
                 continue;
             };
@@ -272,6 +281,18 @@ impl Mem {
             leaves: vec![int(0, span)],
             ty: CType::Int(IntType::Int),
         }
+    }
+
+    /// The objects `free` and `realloc` take: the allocations, and the
+    /// arrays of the entry's pointer parameters (the caller may have
+    /// allocated them: `params.rs`).
+    pub(super) fn freeable(&self) -> Vec<String> {
+        self.heap_sites
+            .values()
+            .filter(|s| !s.base.is_empty())
+            .flat_map(|s| (1..=s.instances).map(|k| Self::instance(&s.base, k)))
+            .chain(self.entry_params.values().cloned())
+            .collect()
     }
 
     /// A `void *` from an allocating call converted to `to`: the type of its

@@ -27,6 +27,7 @@ mod leak;
 mod loc;
 mod objects;
 mod params;
+mod realloc;
 mod scopes;
 mod stmt;
 mod types;
