@@ -277,7 +277,7 @@ struct Mem {
     /// The allocation wrappers, by name (`wrappers.rs`).
     wrappers: HashMap<String, wrappers::Wrapper>,
     /// The entry's pointer parameters, to their objects (`params.rs`).
-    entry_params: HashMap<String, String>,
+    entry_params: BTreeMap<String, String>,
     /// The entry's pointer parameters in order, with their pointee types,
     /// and the names each one's output got (`params.rs`: aliasing).
     entry_order: Vec<(String, CType)>,
@@ -338,7 +338,7 @@ impl Mem {
             heap_temps: HashMap::new(),
             index_at: HashMap::new(),
             wrappers: HashMap::new(),
-            entry_params: HashMap::new(),
+            entry_params: BTreeMap::new(),
             entry_order: Vec::new(),
             entry_outs: HashMap::new(),
             valid_params: false,
