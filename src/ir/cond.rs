@@ -121,6 +121,13 @@ fn eval_wide(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Optio
                 a.checked_div(b)
             }
         }
+        ExprKind::Float { op, ty, args, site } => {
+            let vals = args.iter().map(|a| eval_expr(a, read)).collect::<Option<Vec<i64>>>()?;
+            match super::float::apply(*op, *ty, &vals) {
+                Ok(v) => Some(v as i128),
+                Err(v) => site.is_none().then_some(v as i128),
+            }
+        }
     }
 }
 

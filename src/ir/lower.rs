@@ -10,6 +10,7 @@ mod builtin;
 mod convert;
 mod decl;
 mod expr;
+mod float;
 mod stmt;
 mod stmt_expr;
 mod walk;
@@ -127,6 +128,8 @@ fn builtin(name: &str) -> Option<Builtin> {
                 "ushort" | "unsigned_short" => IntType::UShort,
                 "longlong" | "long_long" => IntType::LongLong,
                 "ulonglong" | "unsigned_long_long" => IntType::ULongLong,
+                "float" => IntType::Float,
+                "double" => IntType::Double,
                 _ => return None,
             })
         }
@@ -462,7 +465,9 @@ fn reachable_names(defs: &[&ast::Function], entry: &str) -> HashMap<String, Span
 /// Evaluates a constant expression (array sizes, case labels, global
 /// initialisers).
 pub fn const_eval(e: &ast::Expr) -> Option<i64> {
-    const_eval_typed(e).and_then(|(v, _)| i64::try_from(v).ok())
+    const_eval_typed(e)
+        .filter(|(_, t)| !t.is_float())
+        .and_then(|(v, _)| i64::try_from(v).ok())
 }
 
 /// The macros whose body is a constant expression, with their value and C
@@ -471,7 +476,7 @@ pub fn macro_constants(macros: &BTreeMap<String, ast::Expr>) -> BTreeMap<String,
     macros
         .iter()
         .filter_map(|(name, e)| {
-            let (v, t) = const_eval_typed(e)?;
+            let (v, t) = const_eval_typed(e).filter(|(_, t)| !t.is_float())?;
             Some((name.clone(), (i64::try_from(v).ok()?, t)))
         })
         .collect()
@@ -633,7 +638,8 @@ impl Cx<'_> {
         let mut vals = Vec::new();
         for e in exprs {
             // Converted to the variable's type, as C initialises.
-            match const_eval_typed(e).and_then(|(v, _)| i64::try_from(d.ty.convert(v)).ok()) {
+            let converted = const_eval_typed(e).and_then(|(v, t)| float::const_convert(v, t, d.ty));
+            match converted.and_then(|v| i64::try_from(v).ok()) {
                 Some(v) => vals.push(v),
                 None => {
                     self.err(
@@ -738,6 +744,7 @@ fn has_checks(e: &Expr) -> bool {
         ExprKind::Bit { site: Some(_), .. } => true,
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => has_checks(x),
         ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => has_checks(a) || has_checks(b),
+        ExprKind::Float { args, site, .. } => site.is_some() || args.iter().any(has_checks),
     }
 }
 

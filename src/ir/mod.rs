@@ -15,6 +15,8 @@ pub mod bits;
 pub mod cond;
 pub mod contract;
 pub mod dims;
+pub mod float;
+pub mod float_z3;
 pub mod libc;
 pub mod lower;
 pub mod mem;
@@ -170,6 +172,12 @@ impl Expr {
                 den.sites(out);
                 out.push(*site);
             }
+            ExprKind::Float { args, site, .. } => {
+                for a in args {
+                    a.sites(out);
+                }
+                out.extend(*site);
+            }
         }
     }
 }
@@ -212,6 +220,16 @@ pub enum ExprKind {
         value: Box<Expr>,
         ty: IntType,
         site: SiteId,
+    },
+    /// A floating-point operation in `ty` (`float::apply`, on bit
+    /// patterns). A conversion to an integer type has a `site` under
+    /// `--property no-overflow`: where it is undefined, an error there
+    /// (`SiteKind::Overflow`).
+    Float {
+        op: float::FloatOp,
+        ty: IntType,
+        args: Vec<Expr>,
+        site: Option<SiteId>,
     },
 }
 
@@ -645,6 +663,13 @@ pub fn static_range(e: &Expr, ty_of: &dyn Fn(VarId) -> IntType) -> (i128, i128) 
                 _ => (-m, m),
             }
         }
+        ExprKind::Float { op, ty, .. } => match op {
+            float::FloatOp::ToInt(t) => t.c_range(),
+            _ => {
+                let (lo, hi) = float::result_range(*op, *ty);
+                (lo as i128, hi as i128)
+            }
+        },
     }
 }
 
@@ -672,6 +697,23 @@ pub fn show_expr(p: &Program, e: &Expr) -> String {
             if *rem { "%" } else { "/" },
             show_expr(p, den)
         ),
+        ExprKind::Float { op, ty, args, .. } => {
+            let arg = |k: usize| args.get(k).map_or(String::new(), |a| show_expr(p, a));
+            match op {
+                float::FloatOp::Add => format!("({} + {})", arg(0), arg(1)),
+                float::FloatOp::Sub => format!("({} - {})", arg(0), arg(1)),
+                float::FloatOp::Mul => format!("({} * {})", arg(0), arg(1)),
+                float::FloatOp::Div => format!("({} / {})", arg(0), arg(1)),
+                float::FloatOp::Neg => format!("-({})", arg(0)),
+                float::FloatOp::Cmp(r) => format!("({} {} {})", arg(0), r.symbol(), arg(1)),
+                float::FloatOp::FromInt(_) | float::FloatOp::Resize => format!("({}){}", ty.c_name(), arg(0)),
+                float::FloatOp::ToInt(t) => format!("({}){}", t.c_name(), arg(0)),
+                float::FloatOp::Math(m) => {
+                    let list: Vec<String> = (0..args.len()).map(arg).collect();
+                    format!("{}({})", m.c_name(), list.join(", "))
+                }
+            }
+        }
     }
 }
 
@@ -703,6 +745,11 @@ pub fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
         ExprKind::Div { num, den, .. } => {
             expr_vars(num, out);
             expr_vars(den, out);
+        }
+        ExprKind::Float { args, .. } => {
+            for a in args {
+                expr_vars(a, out);
+            }
         }
     }
 }

@@ -58,7 +58,11 @@ fn plain_c(e: &Expr) -> bool {
         ExprKind::Neg(x) => plain_c(x),
         ExprKind::Checked { value, .. } => plain_c(value),
         ExprKind::Arith(_, a, b) => plain_c(a) && plain_c(b),
-        ExprKind::Conv(..) | ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Bit { .. } => false,
+        ExprKind::Conv(..)
+        | ExprKind::Elem(..)
+        | ExprKind::Div { .. }
+        | ExprKind::Bit { .. }
+        | ExprKind::Float { .. } => false,
     }
 }
 

@@ -34,6 +34,8 @@ pub(super) fn nondet(t: IntType) -> &'static str {
         IntType::UInt | IntType::ULong => "__VERIFIER_nondet_uint",
         IntType::LongLong => "__VERIFIER_nondet_longlong",
         IntType::ULongLong => "__VERIFIER_nondet_ulonglong",
+        IntType::Float => "__VERIFIER_nondet_float",
+        IntType::Double => "__VERIFIER_nondet_double",
     }
 }
 

@@ -130,7 +130,7 @@ pub(crate) fn stmt_walk(s: &ast::Stmt, f: &mut dyn FnMut(&ast::Expr)) {
 pub(crate) fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     f(e);
     match &e.kind {
-        AK::Int(..) | AK::Bool(_) | AK::Var(_) => {}
+        AK::Int(..) | AK::Float(..) | AK::Bool(_) | AK::Var(_) => {}
         AK::Index(_, i) | AK::DerefIndex(_, i, _) => expr_walk(i, f),
         // Removed by `crate::mem` before lowering.
         AK::Deref(x) | AK::AddrOf(x) | AK::Member(x, ..) | AK::PtrCast(_, x) => expr_walk(x, f),
