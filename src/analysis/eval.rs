@@ -13,8 +13,8 @@ mod bits;
 
 use super::state::Decision;
 use super::value::{AlphaDef, Constraint, LinExpr, Sym, Truth, Value};
-use crate::ir::*;
 use crate::ir::float;
+use crate::ir::*;
 
 /// Reads variables and makes fresh abstraction symbols.
 pub trait SymEnv {

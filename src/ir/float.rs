@@ -264,7 +264,11 @@ fn to_int(x: f64, to: IntType) -> Result<i64, i64> {
     // Exact: every bound is a power of two or one less, and `t` an integer.
     if x.is_nan() || t < lo as f64 || t > hi as f64 || (hi > 0 && t == (hi + 1) as f64) {
         let indefinite = if to.bits() == 64 { i64::MIN } else { i32::MIN as i64 };
-        let v = if to == IntType::Bool { 1 } else { to.convert(indefinite as i128) as i64 };
+        let v = if to == IntType::Bool {
+            1
+        } else {
+            to.convert(indefinite as i128) as i64
+        };
         return Err(v);
     }
     if to == IntType::Bool {
@@ -357,11 +361,20 @@ mod tests {
         let nan = d(f64::NAN);
         assert_eq!(apply(FloatOp::Cmp(RelOp::Eq), IntType::Double, &[nan, nan]), Ok(0));
         assert_eq!(apply(FloatOp::Cmp(RelOp::Ne), IntType::Double, &[nan, nan]), Ok(1));
-        assert_eq!(apply(FloatOp::Cmp(RelOp::Eq), IntType::Double, &[d(-0.0), d(0.0)]), Ok(1));
+        assert_eq!(
+            apply(FloatOp::Cmp(RelOp::Eq), IntType::Double, &[d(-0.0), d(0.0)]),
+            Ok(1)
+        );
         assert_eq!(apply(FloatOp::ToInt(IntType::Int), IntType::Double, &[d(-2.9)]), Ok(-2));
         assert!(apply(FloatOp::ToInt(IntType::Int), IntType::Double, &[d(2147483648.0)]).is_err());
-        assert_eq!(apply(FloatOp::ToInt(IntType::Int), IntType::Double, &[d(2147483647.9)]), Ok(2147483647));
-        assert_eq!(apply(FloatOp::ToInt(IntType::UChar), IntType::Double, &[d(255.5)]), Ok(255));
+        assert_eq!(
+            apply(FloatOp::ToInt(IntType::Int), IntType::Double, &[d(2147483647.9)]),
+            Ok(2147483647)
+        );
+        assert_eq!(
+            apply(FloatOp::ToInt(IntType::UChar), IntType::Double, &[d(255.5)]),
+            Ok(255)
+        );
         assert!(apply(FloatOp::ToInt(IntType::UInt), IntType::Double, &[d(-1.0)]).is_err());
         assert_eq!(apply(FloatOp::ToInt(IntType::UInt), IntType::Double, &[d(-0.5)]), Ok(0));
         assert_eq!(c_text(IntType::Double, d(0.1)), "0.1");

@@ -21,7 +21,11 @@ fn sort(ty: IntType) -> Sort {
 
 /// A floating value from its bits (the low 32 for a `float`).
 fn from_bits(ty: IntType, v: &BV) -> Float {
-    let bits = if ty == IntType::Float { v.extract(31, 0) } else { v.clone() };
+    let bits = if ty == IntType::Float {
+        v.extract(31, 0)
+    } else {
+        v.clone()
+    };
     let ctx = bits.get_ctx();
     // SAFETY: a Z3 call on live terms of one context, its result wrapped
     // at once (as the crate's own constructors do).
@@ -37,8 +41,13 @@ fn from_int(ty: IntType, v: &BV, rm: &RoundingMode) -> Float {
     let ctx = v.get_ctx();
     // SAFETY: as in `from_bits`.
     unsafe {
-        let ast = z3_sys::Z3_mk_fpa_to_fp_signed(ctx.get_z3_context(), rm.get_z3_ast(), v.get_z3_ast(), sort(ty).get_z3_sort())
-            .expect("Z3 converts an integer");
+        let ast = z3_sys::Z3_mk_fpa_to_fp_signed(
+            ctx.get_z3_context(),
+            rm.get_z3_ast(),
+            v.get_z3_ast(),
+            sort(ty).get_z3_sort(),
+        )
+        .expect("Z3 converts an integer");
         Float::wrap(ctx, ast)
     }
 }
@@ -57,7 +66,10 @@ fn truth(b: &Bool) -> BV {
 /// `float::int_bounds` as floats of `ty`.
 fn int_bounds(ty: IntType, to: IntType) -> (Float, Float) {
     let (lo, hi) = super::float::int_bounds(ty, to);
-    (from_bits(ty, &BV::from_i64(lo, 64)), from_bits(ty, &BV::from_i64(hi, 64)))
+    (
+        from_bits(ty, &BV::from_i64(lo, 64)),
+        from_bits(ty, &BV::from_i64(hi, 64)),
+    )
 }
 
 /// When `op` is defined on `args` (only a conversion to an integer type
@@ -136,7 +148,10 @@ fn math(m: MathFn, ty: IntType, args: &[BV]) -> BV {
     let round = |rm: RoundingMode| to_bits(ty, &x.round_to_integral_with_rounding_mode(&rm));
     match m {
         MathFn::Fabs => sign_bit_op(ty, &args[0], false),
-        MathFn::Sqrt => to_bits(ty, &x.sqrt_with_rounding_mode(&RoundingMode::round_nearest_ties_to_even())),
+        MathFn::Sqrt => to_bits(
+            ty,
+            &x.sqrt_with_rounding_mode(&RoundingMode::round_nearest_ties_to_even()),
+        ),
         MathFn::Floor => round(RoundingMode::round_towards_negative()),
         MathFn::Ceil => round(RoundingMode::round_towards_positive()),
         MathFn::Trunc => round(RoundingMode::round_towards_zero()),
@@ -144,7 +159,11 @@ fn math(m: MathFn, ty: IntType, args: &[BV]) -> BV {
         MathFn::Fmin | MathFn::Fmax => {
             let y = from_bits(ty, &args[1]);
             let min = m == MathFn::Fmin;
-            let (lt, gt) = if min { (x.lt(&y), x.gt(&y)) } else { (x.gt(&y), x.lt(&y)) };
+            let (lt, gt) = if min {
+                (x.lt(&y), x.gt(&y))
+            } else {
+                (x.gt(&y), x.lt(&y))
+            };
             // As `float::min_max`: a NaN gives the other; equal values by sign.
             let tie = if min { x.is_negative() } else { x.is_negative().not() };
             let pick_a = x.is_nan().not() & (y.is_nan() | lt | (gt.not() & tie));

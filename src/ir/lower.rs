@@ -100,7 +100,7 @@ enum Builtin {
 
 /// Whether `name` is one of Cimple's builtins (`assert`, `__VERIFIER_nondet_int`, ...).
 pub fn is_builtin(name: &str) -> bool {
-    builtin(name).is_some()
+    builtin(name).is_some() || super::float::MathFn::named(name).is_some()
 }
 
 fn builtin(name: &str) -> Option<Builtin> {

@@ -809,6 +809,16 @@ impl Program {
         }
     }
 
+    /// A value of type `ty` as C writes it: a number, or for `float` and
+    /// `double` the value its bits stand for (`0.1`, `NAN`, `-INFINITY`).
+    pub fn value_text(&self, ty: IntType, v: i64) -> String {
+        if ty.is_float() {
+            float::c_text(ty, v)
+        } else {
+            v.to_string()
+        }
+    }
+
     /// Every input slot of a run, named, with the range of its type.
     pub fn input_slots(&self) -> Vec<InputSlot> {
         let mut out = Vec::new();

@@ -19,7 +19,11 @@ pub fn parse(text: &str) -> Result<(i64, IntType), LitError> {
         _ => (text, IntType::Double),
     };
     let hex = body.len() > 2 && (body.starts_with("0x") || body.starts_with("0X"));
-    let value = if hex { hex_value(&body[2..], ty) } else { decimal_value(body, ty) };
+    let value = if hex {
+        hex_value(&body[2..], ty)
+    } else {
+        decimal_value(body, ty)
+    };
     value.map(|bits| (bits, ty)).ok_or(LitError::Malformed)
 }
 
@@ -80,7 +84,7 @@ fn round_binary(m: u128, sticky: bool, e: i64, ty: IntType) -> i64 {
     // The value is m * 2^e; normalise so the leading bit is at position p.
     let lead = 127 - m.leading_zeros() as i64;
     let exp = lead + e; // unbiased exponent of the leading bit
-    // The lowest exponent a kept bit may have.
+                        // The lowest exponent a kept bit may have.
     let min_bit = (exp - mbits as i64).max(1 - bias - mbits as i64);
     let shift = min_bit - e; // bits of m to drop
     let (mut q, rest_half, rest_sticky) = if shift <= 0 {

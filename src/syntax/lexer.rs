@@ -18,7 +18,10 @@ pub enum TokKind {
     /// A string literal's bytes, escapes decoded, without the NUL.
     Str(Vec<u8>),
     /// A floating literal: its bit pattern and type (`float`, `double`).
-    Float { bits: i64, ty: IntType },
+    Float {
+        bits: i64,
+        ty: IntType,
+    },
     Punct(&'static str),
     Eof,
 }
@@ -552,8 +555,7 @@ impl<'a> Lexer<'a> {
                         (format!("malformed number `{text}`"), "not a valid floating literal")
                     }
                 };
-                self.diags
-                    .push(Diag::error(Class::Syntax, span, msg).with_label(label));
+                self.diags.push(Diag::error(Class::Syntax, span, msg).with_label(label));
                 (0, IntType::Double)
             }
         };

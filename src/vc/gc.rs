@@ -587,11 +587,7 @@ impl Builder<'_> {
                     cmds.push(Cmd::Assert(ok.clone(), c));
                     cmds.push(Cmd::Assume(ok));
                 }
-                Term::Float {
-                    op: *op,
-                    ty: *ty,
-                    args,
-                }
+                Term::Float { op: *op, ty: *ty, args }
             }
         }
     }
@@ -727,14 +723,7 @@ impl Builder<'_> {
                 if site.is_some() {
                     defs.push(Term::float_defined(*op, *ty, &args[0]));
                 }
-                (
-                    Formula::And(defs),
-                    Term::Float {
-                        op: *op,
-                        ty: *ty,
-                        args,
-                    },
-                )
+                (Formula::And(defs), Term::Float { op: *op, ty: *ty, args })
             }
         }
     }

@@ -40,8 +40,15 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
             let ((a, ta), (b, tb)) = (const_eval_typed(a)?, const_eval_typed(b)?);
             if ta.is_float() || tb.is_float() {
                 if op.is_logical() {
-                    let (a, b) = (const_convert(a, ta, IntType::Bool)?, const_convert(b, tb, IntType::Bool)?);
-                    return truth(if *op == BinOp::And { a != 0 && b != 0 } else { a != 0 || b != 0 });
+                    let (a, b) = (
+                        const_convert(a, ta, IntType::Bool)?,
+                        const_convert(b, tb, IntType::Bool)?,
+                    );
+                    return truth(if *op == BinOp::And {
+                        a != 0 && b != 0
+                    } else {
+                        a != 0 || b != 0
+                    });
                 }
                 let t = IntType::common(ta, tb);
                 let (a, b) = (const_convert(a, ta, t)?, const_convert(b, tb, t)?);
@@ -88,7 +95,11 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
             let ((a, ta), (b, tb)) = (const_eval_typed(a)?, const_eval_typed(b)?);
             let (c, tc) = const_eval_typed(c)?;
             let t = IntType::common(ta, tb);
-            let pick = if const_convert(c, tc, IntType::Bool)? != 0 { (a, ta) } else { (b, tb) };
+            let pick = if const_convert(c, tc, IntType::Bool)? != 0 {
+                (a, ta)
+            } else {
+                (b, tb)
+            };
             Some((const_convert(pick.0, pick.1, t)?, t))
         }
         _ => None,

@@ -74,7 +74,12 @@ impl Cx<'_> {
         }
         let e = self.float_expr(op, ty, args, None, span);
         match e.kind {
-            ExprKind::Float { op, ty, args, site: None } if matches!(op, FloatOp::ToInt(_)) && self.overflow_checks => {
+            ExprKind::Float {
+                op,
+                ty,
+                args,
+                site: None,
+            } if matches!(op, FloatOp::ToInt(_)) && self.overflow_checks => {
                 let site = Some(self.new_site(SiteKind::Overflow, span, fl.pid, None));
                 Expr {
                     kind: ExprKind::Float { op, ty, args, site },
@@ -133,24 +138,49 @@ impl Cx<'_> {
                 format!("invalid operands to `{}`: a floating operand", op.symbol()),
                 "not defined on `float` or `double`",
             );
-            return (Expr { kind: ExprKind::Const(0), span }, IntType::Int);
+            return (
+                Expr {
+                    kind: ExprKind::Const(0),
+                    span,
+                },
+                IntType::Int,
+            );
         };
         let l = self.convert_from(fl, l, tl, ty);
         let r = self.convert_from(fl, r, tr, ty);
-        let result = if matches!(fop, FloatOp::Cmp(_)) { IntType::Int } else { ty };
+        let result = if matches!(fop, FloatOp::Cmp(_)) {
+            IntType::Int
+        } else {
+            ty
+        };
         (self.float_expr(fop, ty, vec![l, r], None, span), result)
     }
 
     /// A call of a `<math.h>` function the program does not define: its
     /// value and type, or `None` when `name` is not one.
-    pub(super) fn math_call(&mut self, fl: &mut FnLower, name: &ast::Ident, args: &[ast::Expr]) -> Option<(Expr, IntType)> {
+    pub(super) fn math_call(
+        &mut self,
+        fl: &mut FnLower,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+    ) -> Option<(Expr, IntType)> {
         let (m, ty) = math_for(self, name)?;
         let span = name.span.to(args.last().map_or(name.span, |a| a.span));
         if !self.check_arity(name, args.len(), m.arity()) {
-            return Some((Expr { kind: ExprKind::Const(0), span }, IntType::Int));
+            return Some((
+                Expr {
+                    kind: ExprKind::Const(0),
+                    span,
+                },
+                IntType::Int,
+            ));
         }
         // A classification takes either floating type (an integer as `double`).
-        let arg_ty = ty.unwrap_or_else(|| Some(self.type_of(fl, &args[0])).filter(|t| t.is_float()).unwrap_or(IntType::Double));
+        let arg_ty = ty.unwrap_or_else(|| {
+            Some(self.type_of(fl, &args[0]))
+                .filter(|t| t.is_float())
+                .unwrap_or(IntType::Double)
+        });
         let mut vals = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let from = self.type_of(fl, a);
