@@ -125,7 +125,7 @@ fn sign_bit_op(ty: IntType, v: &BV, flip: bool) -> BV {
     if flip {
         v.bvxor(&mask)
     } else {
-        v.bvand(&mask.bvnot())
+        v.bvand(mask.bvnot())
     }
 }
 

@@ -16,6 +16,7 @@ mod stmt_expr;
 mod walk;
 use convert::const_eval_typed;
 pub(super) use walk::{block_calls, block_decls, block_exprs, block_mentions, expr_walk};
+use walk::{has_checks, has_effects};
 
 #[derive(Clone, Debug)]
 pub struct LowerOptions {
@@ -719,32 +720,6 @@ fn is_boolean(e: &ast::Expr) -> bool {
         AK::Binary(op, ..) => op.is_relational() || op.is_logical(),
         AK::Unary(UnOp::Not, _) => true,
         _ => false,
-    }
-}
-
-/// Does evaluating the expression have side effects (calls, assignments)?
-fn has_effects(e: &ast::Expr) -> bool {
-    let mut found = false;
-    expr_walk(e, &mut |x| {
-        if matches!(
-            x.kind,
-            AK::Call(..) | AK::Assign(..) | AK::IncDec { .. } | AK::StmtExpr(_) | AK::Access(_)
-        ) {
-            found = true;
-        }
-    });
-    found
-}
-
-/// Does evaluating the IR expression check something (bounds, division)?
-fn has_checks(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Const(_) | ExprKind::Var(_) => false,
-        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } => true,
-        ExprKind::Bit { site: Some(_), .. } => true,
-        ExprKind::Neg(x) | ExprKind::Conv(_, x) => has_checks(x),
-        ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => has_checks(a) || has_checks(b),
-        ExprKind::Float { args, site, .. } => site.is_some() || args.iter().any(has_checks),
     }
 }
 
