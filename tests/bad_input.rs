@@ -243,19 +243,25 @@ fn struct_never_defined() {
 }
 
 #[test]
-fn float_type() {
+fn long_double_type() {
     assert_bad(
         "float.c",
-        "float f;\nint main() {\n  return 0;\n}\n",
+        "long double f;\nint main() {\n  return 0;\n}\n",
         "1:1",
-        &["`float`", "not modelled yet", "floating point"],
+        &["`long double`", "not part of Cimple", "use `double`"],
     );
 }
 
 #[test]
-fn float_literal() {
-    let text = "int main() {\n  int x = 1.5;\n  return x;\n}\n";
-    assert_bad("float2.c", text, "2:11", &["floating-point numbers"]);
+fn long_double_literal() {
+    let text = "int main() {\n  double x = 1.5L;\n  return x;\n}\n";
+    assert_bad("float2.c", text, "2:14", &["`long double` literal `1.5L`"]);
+}
+
+#[test]
+fn float_operands_of_integer_operators() {
+    let text = "int main() {\n  double x = 1.5;\n  return x % 2;\n}\n";
+    assert_bad("float3.c", text, "3:10", &["invalid operands to `%`", "floating"]);
 }
 
 // The preprocessor reads `#if` and function-like macros (C11 6.10); what
@@ -610,8 +616,8 @@ fn union_declaration_in_an_unreachable_function_is_a_warning() {
 
 #[test]
 fn reachable_function_outside_the_subset_is_an_error() {
-    let text = "int helper(int x) {\n  float f = 1.0;\n  return x;\n}\nint main() {\n  return helper(1);\n}\n";
-    let out = assert_bad("reach.c", text, "2:3", &["`float`"]);
+    let text = "int helper(int x) {\n  long double f = 1.0;\n  return x;\n}\nint main() {\n  return helper(1);\n}\n";
+    let out = assert_bad("reach.c", text, "2:3", &["`long double`"]);
     assert!(
         out.stderr.contains("called from the entry `main` (line 6)"),
         "{}",

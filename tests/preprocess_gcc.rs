@@ -185,7 +185,7 @@ fn tokens_of(toks: &[lexer::Token]) -> Vec<String> {
             TokKind::Punct(p) => p.to_string(),
             TokKind::Char(c) => format!("'{c}'"),
             TokKind::Str(b) => format!("{b:?}"),
-            TokKind::Float => "float".into(),
+            TokKind::Float { .. } => "float".into(),
             TokKind::Eof => String::new(),
         })
         .collect()

@@ -86,7 +86,8 @@ pub fn exact_model(cons: &[Constraint], alphas: &[(Sym, AlphaDef)], range: &dyn 
         let f = Bool::and(&[v.bvsge(BV::from_i64(lo, width)), v.bvsle(BV::from_i64(hi, width))]);
         enc.facts.push(f);
     }
-    let solver = Solver::new_for_logic("QF_BV").unwrap_or_default();
+    let floats = defs.iter().any(|(_, d)| matches!(d, AlphaDef::Float(..)));
+    let solver = Solver::new_for_logic(if floats { "QF_FPBV" } else { "QF_BV" }).unwrap_or_default();
     let mut params = z3::Params::new();
     params.set_u32("rlimit", RLIMIT);
     solver.set_params(&params);
@@ -139,6 +140,7 @@ fn operands(def: &AlphaDef) -> Vec<&LinExpr> {
     match def {
         AlphaDef::Mul(a, b) | AlphaDef::Div { num: a, den: b, .. } | AlphaDef::Bit(_, _, a, b) => vec![a, b],
         AlphaDef::Conv(a, _) => vec![a],
+        AlphaDef::Float(_, _, args, _) => args.iter().collect(),
         AlphaDef::Quotient | AlphaDef::Opaque => Vec::new(),
     }
 }
@@ -164,6 +166,7 @@ fn typed_range(s: Sym, def: Option<&AlphaDef>, range: &dyn Fn(Sym) -> (i64, i64)
     match def {
         None if !s.is_alpha() => range(s),
         Some(AlphaDef::Conv(_, t) | AlphaDef::Bit(_, t, ..)) => t.range(),
+        Some(AlphaDef::Float(op, ty, ..)) => crate::ir::float::result_range(*op, *ty),
         _ => (i64::MIN, i64::MAX),
     }
 }
@@ -254,6 +257,18 @@ impl Encoding {
             AlphaDef::Bit(op, t, a, b) => {
                 let (x, y) = (self.operand(a), self.operand(b));
                 self.bit(*op, *t, &x, &y, b.is_const().then_some(b.c))
+            }
+            AlphaDef::Float(op, ty, args, checked) => {
+                if *op == crate::ir::float::FloatOp::ToInt(IntType::ULongLong) {
+                    // Beyond `i64`: not a value the analysis holds.
+                    self.total = false;
+                }
+                let xs: Vec<BV> = args.iter().map(|a| self.operand(a)).collect();
+                if *checked {
+                    let ok = crate::ir::float_z3::defined(*op, *ty, &xs);
+                    self.facts.push(ok);
+                }
+                Some(self.widen(&crate::ir::float_z3::apply(*op, *ty, &xs), true))
             }
         }
     }

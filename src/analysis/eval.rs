@@ -13,6 +13,7 @@ mod bits;
 
 use super::state::Decision;
 use super::value::{AlphaDef, Constraint, LinExpr, Sym, Truth, Value};
+use crate::ir::float;
 use crate::ir::*;
 
 /// Reads variables and makes fresh abstraction symbols.
@@ -179,6 +180,22 @@ impl Evaluator<'_, '_> {
                     ev.then(y, |ev, yv| ev.bit(&case, &xv, &yv))
                 })
             }
+            ExprKind::Float { op, ty, args, site } => {
+                let (op, ty, site) = (*op, *ty, *site);
+                let mut acc: Vec<Outcome<Vec<Value>>> = vec![Outcome::ok(Vec::new())];
+                for a in args {
+                    let a = a.clone();
+                    acc = self.then(acc, move |ev, vals: Vec<Value>| {
+                        let x = ev.expr(&a);
+                        ev.then(x, |_, v| {
+                            let mut vals = vals.clone();
+                            vals.push(v);
+                            vec![Outcome::ok(vals)]
+                        })
+                    });
+                }
+                self.then(acc, move |ev, vals| ev.float(op, ty, site, &vals))
+            }
             ExprKind::Div { num, den, rem, site } => {
                 let n = self.expr(num);
                 let den_expr = den.clone();
@@ -189,6 +206,42 @@ impl Evaluator<'_, '_> {
                 })
             }
         }
+    }
+
+    /// A floating-point operation: exact on constants; otherwise an
+    /// abstraction symbol defined by the operation (`AlphaDef::Float`),
+    /// and, for a checked conversion, a split on whether it is defined
+    /// (`Decision::Overflow`: 0 defined, 1 not), which the path's exact
+    /// model settles.
+    fn float(&mut self, op: float::FloatOp, ty: IntType, site: Option<SiteId>, vals: &[Value]) -> Vec<Outcome<Value>> {
+        if let Some(cs) = vals.iter().map(Value::as_const).collect::<Option<Vec<i64>>>() {
+            return vec![match (float::apply(op, ty, &cs), site) {
+                (Ok(v), _) | (Err(v), None) => Outcome::ok(Value::Const(v)),
+                (Err(_), Some(s)) => Outcome {
+                    decisions: Vec::new(),
+                    constraints: Vec::new(),
+                    result: Err(s),
+                },
+            }];
+        }
+        let def = AlphaDef::Float(op, ty, vals.iter().map(Value::lin).collect(), site.is_some());
+        let v = Value::sym(self.env.fresh_alpha(self.node, def));
+        let Some(site) = site else {
+            return vec![Outcome::ok(v)];
+        };
+        let wanted = self.follow(|d| matches!(d, Decision::Overflow(s, _) if *s == site));
+        [0i8, 1]
+            .into_iter()
+            .filter(|k| match wanted {
+                Some(Some(Decision::Overflow(_, w))) => w == *k,
+                _ => true,
+            })
+            .map(|k| Outcome {
+                decisions: vec![Decision::Overflow(site, k)],
+                constraints: Vec::new(),
+                result: if k == 0 { Ok(v.clone()) } else { Err(site) },
+            })
+            .collect()
     }
 
     fn lin_op(&mut self, r: Option<LinExpr>) -> Value {

@@ -293,6 +293,21 @@ fn make_exact(
             cs.add(&LinExpr::sym(s), RelOp::Eq, &LinExpr::constant(r));
             out.extend(cs.done());
         }
+        // Every operand pinned at its model value, the result with them.
+        AlphaDef::Float(op, ty, args, checked) => {
+            let vals = args.iter().map(at).collect::<Option<Vec<i64>>>()?;
+            let r = match crate::ir::float::apply(*op, *ty, &vals) {
+                Ok(r) => r,
+                Err(r) if !checked => r,
+                Err(_) => return None,
+            };
+            let mut cs = Cons::default();
+            for (a, v) in args.iter().zip(&vals) {
+                cs.add(a, RelOp::Eq, &LinExpr::constant(*v));
+            }
+            cs.add(&LinExpr::sym(s), RelOp::Eq, &LinExpr::constant(r));
+            out.extend(cs.done());
+        }
         AlphaDef::Mul(a, b) => {
             let (fixed, other) = if a.is_const() { (b, a) } else { (a, b) };
             for k in pins(fixed)? {

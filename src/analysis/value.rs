@@ -5,6 +5,7 @@
 //! *abstraction symbol* (alpha): a value the analysis chose not to track
 //! exactly (a non-linear result, a variable widened at a loop head).
 
+use crate::ir::float::FloatOp;
 use crate::ir::{BitOp, IntType};
 use crate::ir::{NodeId, ProcId, RelOp};
 use std::cmp::Ordering;
@@ -39,6 +40,10 @@ pub enum AlphaDef {
     Quotient,
     /// Not an operation the executor can redo (an overflow).
     Opaque,
+    /// A floating-point operation (`float::apply`) on its operands' values
+    /// (bit patterns); `true` when it is a checked conversion, defined
+    /// on the path (its undefined case stops the run).
+    Float(FloatOp, IntType, Vec<LinExpr>, bool),
 }
 
 impl AlphaDef {
@@ -49,6 +54,7 @@ impl AlphaDef {
                 a.syms().chain(b.syms()).collect()
             }
             AlphaDef::Conv(a, _) => a.syms().collect(),
+            AlphaDef::Float(_, _, args, _) => args.iter().flat_map(LinExpr::syms).collect(),
             AlphaDef::Quotient | AlphaDef::Opaque => Vec::new(),
         }
     }
@@ -69,6 +75,13 @@ impl AlphaDef {
             AlphaDef::Conv(a, t) => i64::try_from(t.convert(a.eval(f)? as i128)).ok(),
             AlphaDef::Bit(op, t, a, b) => {
                 i64::try_from(op.apply(*t, a.eval(f)? as i128, b.eval(f)? as i128, false)?).ok()
+            }
+            AlphaDef::Float(op, ty, args, checked) => {
+                let vals = args.iter().map(|a| a.eval(f)).collect::<Option<Vec<i64>>>()?;
+                match crate::ir::float::apply(*op, *ty, &vals) {
+                    Ok(v) => Some(v),
+                    Err(v) => (!checked).then_some(v),
+                }
             }
             AlphaDef::Quotient | AlphaDef::Opaque => None,
         }

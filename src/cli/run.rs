@@ -348,8 +348,8 @@ fn render_trace(p: &Program, trace: &[interp::Step]) -> String {
                     _ => text,
                 }
             }
-            NodeKind::Assign { .. } | NodeKind::Havoc { .. } => match s.value {
-                Some(v) => format!("{text}   [= {v}]"),
+            NodeKind::Assign { place, .. } | NodeKind::Havoc { place, .. } => match s.value {
+                Some(v) => format!("{text}   [= {}]", p.value_text(p.var(place.var).ty, v)),
                 None => text,
             },
             NodeKind::Call { callee, .. } => format!("call {}", p.proc(*callee).name),

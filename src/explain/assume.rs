@@ -490,6 +490,10 @@ impl SymNames {
                 }
                 AlphaDef::Conv(a, t) => format!("({}){}", t.c_name(), operand(&out, a)),
                 AlphaDef::Bit(op, _, a, b) => format!("{} {} {}", operand(&out, a), op.symbol(), operand(&out, b)),
+                AlphaDef::Float(op, ty, args, _) => {
+                    let xs: Vec<String> = args.iter().map(|a| operand(&out, a)).collect();
+                    float_text(*op, *ty, &xs)
+                }
                 AlphaDef::Quotient | AlphaDef::Opaque => continue,
             };
             out.ops.insert(*s, text);
@@ -511,6 +515,7 @@ impl SymNames {
             },
             AlphaDef::Conv(a, t) => AlphaDef::Conv(e(a), *t),
             AlphaDef::Bit(op, t, a, b) => AlphaDef::Bit(*op, *t, e(a), e(b)),
+            AlphaDef::Float(op, t, args, checked) => AlphaDef::Float(*op, *t, args.iter().map(e).collect(), *checked),
             AlphaDef::Quotient | AlphaDef::Opaque => return None,
         })
     }
@@ -687,4 +692,21 @@ pub fn feasible(e: Explored, run: &FssRun, linear_only: bool) -> Feasible {
 /// The events that show in views: no frame markers, no parameter passing.
 pub fn visible(ev: &Event) -> bool {
     !matches!(ev.kind, EvKind::Leave)
+}
+
+/// A floating operation on operands written `xs`, as C writes it.
+fn float_text(op: crate::ir::float::FloatOp, ty: crate::ir::IntType, xs: &[String]) -> String {
+    use crate::ir::float::FloatOp;
+    let x = |k: usize| xs.get(k).cloned().unwrap_or_default();
+    match op {
+        FloatOp::Add => format!("{} + {}", x(0), x(1)),
+        FloatOp::Sub => format!("{} - {}", x(0), x(1)),
+        FloatOp::Mul => format!("{} * {}", x(0), x(1)),
+        FloatOp::Div => format!("{} / {}", x(0), x(1)),
+        FloatOp::Neg => format!("-{}", x(0)),
+        FloatOp::Cmp(r) => format!("{} {} {}", x(0), r.symbol(), x(1)),
+        FloatOp::FromInt(_) | FloatOp::Resize => format!("({}){}", ty.c_name(), x(0)),
+        FloatOp::ToInt(t) => format!("({}){}", t.c_name(), x(0)),
+        FloatOp::Math(m) => format!("{}({})", m.c_name(), xs.join(", ")),
+    }
 }

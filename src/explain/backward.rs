@@ -418,6 +418,14 @@ fn find_site<'x>(e: &'x Expr, site: SiteId, found: &mut Option<&'x Expr>) {
             find_site(a, site, found);
             find_site(b, site, found);
         }
+        ExprKind::Float { args, site: s, .. } => {
+            if *s == Some(site) {
+                *found = args.first();
+            }
+            for a in args {
+                find_site(a, site, found);
+            }
+        }
         ExprKind::Const(_) | ExprKind::Var(_) => {}
     }
 }

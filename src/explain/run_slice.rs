@@ -48,6 +48,7 @@ fn decision(site: SiteId, seen: SiteSeen) -> Decision {
             };
             Decision::Overflow(site, kind)
         }
+        SiteSeen::FloatToInt(defined) => Decision::Overflow(site, (!defined) as i8),
     }
 }
 

@@ -43,6 +43,9 @@ pub enum SiteSeen {
         b: i64,
         strict: bool,
     },
+    /// A floating value converted to an integer type: whether the
+    /// conversion was defined.
+    FloatToInt(bool),
 }
 
 /// A call step: the activation it starts and where each argument's reads

@@ -496,6 +496,22 @@ impl Machine<'_> {
                     None => return Err(Stop::Error(site.expect("an undefined operation has a site"))),
                 }
             }
+            ExprKind::Float { op, ty, args, site } => {
+                let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<i64>, Stop>>()?;
+                let r = crate::ir::float::apply(*op, *ty, &vals);
+                if let Some(s) = site {
+                    self.record(|rec| rec.site(*s, SiteSeen::FloatToInt(r.is_ok())));
+                    if r.is_err() {
+                        return Err(Stop::Error(*s));
+                    }
+                }
+                let v = r.unwrap_or_else(|v| v);
+                // `unsigned long long` values from 2^63 on: not modelled.
+                if *op == crate::ir::float::FloatOp::ToInt(IntType::ULongLong) && v < 0 {
+                    return Err(Stop::Overflow);
+                }
+                v
+            }
             ExprKind::Div { num, den, rem, site } => {
                 let (a, b) = (self.eval(num)?, self.eval(den)?);
                 self.record(|r| r.site(*site, SiteSeen::Div(b)));

@@ -121,6 +121,13 @@ fn eval_wide(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Optio
                 a.checked_div(b)
             }
         }
+        ExprKind::Float { op, ty, args, site } => {
+            let vals = args.iter().map(|a| eval_expr(a, read)).collect::<Option<Vec<i64>>>()?;
+            match super::float::apply(*op, *ty, &vals) {
+                Ok(v) => Some(v as i128),
+                Err(v) => site.is_none().then_some(v as i128),
+            }
+        }
     }
 }
 
@@ -329,6 +336,18 @@ impl Resolver<'_> {
                         );
                         (mk(ExprKind::Const(0)), int)
                     }
+                    Some(v) if self.p.var(v).ty.is_float() => {
+                        self.err(
+                            id.span,
+                            format!(
+                                "`{}` is a `{}`: floating point in an error condition is not supported yet",
+                                id.name,
+                                self.p.var(v).ty.c_name()
+                            ),
+                            "floating variable",
+                        );
+                        (mk(ExprKind::Const(0)), int)
+                    }
                     Some(v) => (mk(ExprKind::Var(v)), self.p.var(v).ty),
                     None => (mk(ExprKind::Const(0)), int),
                 }
@@ -336,6 +355,17 @@ impl Resolver<'_> {
             AK::Index(id, i) => {
                 let (idx, _) = self.value(i);
                 match self.var(id) {
+                    Some(v) if self.p.var(v).ty.is_float() => {
+                        self.err(
+                            id.span,
+                            format!(
+                                "`{}` holds floating values: floating point in an error condition is not supported yet",
+                                id.name
+                            ),
+                            "floating array",
+                        );
+                        (mk(ExprKind::Const(0)), int)
+                    }
                     Some(v) if self.p.var(v).len.is_some() => {
                         (mk(ExprKind::Elem(v, Box::new(idx), SiteId(u32::MAX))), self.p.var(v).ty)
                     }

@@ -463,7 +463,7 @@ impl Flatten<'_> {
                 }
                 _ => self.expr(x, false),
             },
-            AK::Int(..) | AK::Bool(_) | AK::Var(_) | AK::SizeOfType(_) => {}
+            AK::Int(..) | AK::Float(..) | AK::Bool(_) | AK::Var(_) | AK::SizeOfType(_) => {}
             AK::Index(_, i) | AK::DerefIndex(_, i, _) => self.expr(i, false),
             AK::Deref(x) | AK::Member(x, ..) | AK::PtrCast(_, x) => self.expr(x, false),
             AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } => self.expr(x, false),

@@ -10,11 +10,13 @@ mod builtin;
 mod convert;
 mod decl;
 mod expr;
+mod float;
 mod stmt;
 mod stmt_expr;
 mod walk;
 use convert::const_eval_typed;
 pub(super) use walk::{block_calls, block_decls, block_exprs, block_mentions, expr_walk};
+use walk::{has_checks, has_effects};
 
 #[derive(Clone, Debug)]
 pub struct LowerOptions {
@@ -99,7 +101,7 @@ enum Builtin {
 
 /// Whether `name` is one of Cimple's builtins (`assert`, `__VERIFIER_nondet_int`, ...).
 pub fn is_builtin(name: &str) -> bool {
-    builtin(name).is_some()
+    builtin(name).is_some() || super::float::MathFn::named(name).is_some()
 }
 
 fn builtin(name: &str) -> Option<Builtin> {
@@ -127,6 +129,8 @@ fn builtin(name: &str) -> Option<Builtin> {
                 "ushort" | "unsigned_short" => IntType::UShort,
                 "longlong" | "long_long" => IntType::LongLong,
                 "ulonglong" | "unsigned_long_long" => IntType::ULongLong,
+                "float" => IntType::Float,
+                "double" => IntType::Double,
                 _ => return None,
             })
         }
@@ -462,7 +466,9 @@ fn reachable_names(defs: &[&ast::Function], entry: &str) -> HashMap<String, Span
 /// Evaluates a constant expression (array sizes, case labels, global
 /// initialisers).
 pub fn const_eval(e: &ast::Expr) -> Option<i64> {
-    const_eval_typed(e).and_then(|(v, _)| i64::try_from(v).ok())
+    const_eval_typed(e)
+        .filter(|(_, t)| !t.is_float())
+        .and_then(|(v, _)| i64::try_from(v).ok())
 }
 
 /// The macros whose body is a constant expression, with their value and C
@@ -471,7 +477,7 @@ pub fn macro_constants(macros: &BTreeMap<String, ast::Expr>) -> BTreeMap<String,
     macros
         .iter()
         .filter_map(|(name, e)| {
-            let (v, t) = const_eval_typed(e)?;
+            let (v, t) = const_eval_typed(e).filter(|(_, t)| !t.is_float())?;
             Some((name.clone(), (i64::try_from(v).ok()?, t)))
         })
         .collect()
@@ -633,7 +639,8 @@ impl Cx<'_> {
         let mut vals = Vec::new();
         for e in exprs {
             // Converted to the variable's type, as C initialises.
-            match const_eval_typed(e).and_then(|(v, _)| i64::try_from(d.ty.convert(v)).ok()) {
+            let converted = const_eval_typed(e).and_then(|(v, t)| float::const_convert(v, t, d.ty));
+            match converted.and_then(|v| i64::try_from(v).ok()) {
                 Some(v) => vals.push(v),
                 None => {
                     self.err(
@@ -713,31 +720,6 @@ fn is_boolean(e: &ast::Expr) -> bool {
         AK::Binary(op, ..) => op.is_relational() || op.is_logical(),
         AK::Unary(UnOp::Not, _) => true,
         _ => false,
-    }
-}
-
-/// Does evaluating the expression have side effects (calls, assignments)?
-fn has_effects(e: &ast::Expr) -> bool {
-    let mut found = false;
-    expr_walk(e, &mut |x| {
-        if matches!(
-            x.kind,
-            AK::Call(..) | AK::Assign(..) | AK::IncDec { .. } | AK::StmtExpr(_) | AK::Access(_)
-        ) {
-            found = true;
-        }
-    });
-    found
-}
-
-/// Does evaluating the IR expression check something (bounds, division)?
-fn has_checks(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Const(_) | ExprKind::Var(_) => false,
-        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } => true,
-        ExprKind::Bit { site: Some(_), .. } => true,
-        ExprKind::Neg(x) | ExprKind::Conv(_, x) => has_checks(x),
-        ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => has_checks(a) || has_checks(b),
     }
 }
 

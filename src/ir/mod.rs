@@ -15,6 +15,8 @@ pub mod bits;
 pub mod cond;
 pub mod contract;
 pub mod dims;
+pub mod float;
+pub mod float_z3;
 pub mod libc;
 pub mod lower;
 pub mod mem;
@@ -22,6 +24,8 @@ pub mod narrow;
 pub mod pointers;
 pub mod points_to;
 pub mod product;
+mod relop;
+pub use relop::RelOp;
 
 pub use crate::syntax::ast::{IntType, RetType};
 use crate::syntax::source::{SourceFile, Span};
@@ -170,6 +174,12 @@ impl Expr {
                 den.sites(out);
                 out.push(*site);
             }
+            ExprKind::Float { args, site, .. } => {
+                for a in args {
+                    a.sites(out);
+                }
+                out.extend(*site);
+            }
         }
     }
 }
@@ -213,63 +223,16 @@ pub enum ExprKind {
         ty: IntType,
         site: SiteId,
     },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RelOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl RelOp {
-    pub fn negate(self) -> RelOp {
-        match self {
-            RelOp::Eq => RelOp::Ne,
-            RelOp::Ne => RelOp::Eq,
-            RelOp::Lt => RelOp::Ge,
-            RelOp::Le => RelOp::Gt,
-            RelOp::Gt => RelOp::Le,
-            RelOp::Ge => RelOp::Lt,
-        }
-    }
-
-    /// `a op b` is `b op.flip() a`.
-    pub fn flip(self) -> RelOp {
-        match self {
-            RelOp::Eq => RelOp::Eq,
-            RelOp::Ne => RelOp::Ne,
-            RelOp::Lt => RelOp::Gt,
-            RelOp::Le => RelOp::Ge,
-            RelOp::Gt => RelOp::Lt,
-            RelOp::Ge => RelOp::Le,
-        }
-    }
-
-    pub fn holds(self, a: i64, b: i64) -> bool {
-        match self {
-            RelOp::Eq => a == b,
-            RelOp::Ne => a != b,
-            RelOp::Lt => a < b,
-            RelOp::Le => a <= b,
-            RelOp::Gt => a > b,
-            RelOp::Ge => a >= b,
-        }
-    }
-
-    pub fn symbol(self) -> &'static str {
-        match self {
-            RelOp::Eq => "==",
-            RelOp::Ne => "!=",
-            RelOp::Lt => "<",
-            RelOp::Le => "<=",
-            RelOp::Gt => ">",
-            RelOp::Ge => ">=",
-        }
-    }
+    /// A floating-point operation in `ty` (`float::apply`, on bit
+    /// patterns). A conversion to an integer type has a `site` under
+    /// `--property no-overflow`: where it is undefined, an error there
+    /// (`SiteKind::Overflow`).
+    Float {
+        op: float::FloatOp,
+        ty: IntType,
+        args: Vec<Expr>,
+        site: Option<SiteId>,
+    },
 }
 
 /// One comparison tested by a branch node.
@@ -645,6 +608,13 @@ pub fn static_range(e: &Expr, ty_of: &dyn Fn(VarId) -> IntType) -> (i128, i128) 
                 _ => (-m, m),
             }
         }
+        ExprKind::Float { op, ty, .. } => match op {
+            float::FloatOp::ToInt(t) => t.c_range(),
+            _ => {
+                let (lo, hi) = float::result_range(*op, *ty);
+                (lo as i128, hi as i128)
+            }
+        },
     }
 }
 
@@ -672,6 +642,23 @@ pub fn show_expr(p: &Program, e: &Expr) -> String {
             if *rem { "%" } else { "/" },
             show_expr(p, den)
         ),
+        ExprKind::Float { op, ty, args, .. } => {
+            let arg = |k: usize| args.get(k).map_or(String::new(), |a| show_expr(p, a));
+            match op {
+                float::FloatOp::Add => format!("({} + {})", arg(0), arg(1)),
+                float::FloatOp::Sub => format!("({} - {})", arg(0), arg(1)),
+                float::FloatOp::Mul => format!("({} * {})", arg(0), arg(1)),
+                float::FloatOp::Div => format!("({} / {})", arg(0), arg(1)),
+                float::FloatOp::Neg => format!("-({})", arg(0)),
+                float::FloatOp::Cmp(r) => format!("({} {} {})", arg(0), r.symbol(), arg(1)),
+                float::FloatOp::FromInt(_) | float::FloatOp::Resize => format!("({}){}", ty.c_name(), arg(0)),
+                float::FloatOp::ToInt(t) => format!("({}){}", t.c_name(), arg(0)),
+                float::FloatOp::Math(m) => {
+                    let list: Vec<String> = (0..args.len()).map(arg).collect();
+                    format!("{}({})", m.c_name(), list.join(", "))
+                }
+            }
+        }
     }
 }
 
@@ -703,6 +690,11 @@ pub fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
         ExprKind::Div { num, den, .. } => {
             expr_vars(num, out);
             expr_vars(den, out);
+        }
+        ExprKind::Float { args, .. } => {
+            for a in args {
+                expr_vars(a, out);
+            }
         }
     }
 }
@@ -759,6 +751,16 @@ impl Program {
         match index {
             Some(k) => format!("{base}[{k}]"),
             None => base,
+        }
+    }
+
+    /// A value of type `ty` as C writes it: a number, or for `float` and
+    /// `double` the value its bits stand for (`0.1`, `NAN`, `-INFINITY`).
+    pub fn value_text(&self, ty: IntType, v: i64) -> String {
+        if ty.is_float() {
+            float::c_text(ty, v)
+        } else {
+            v.to_string()
         }
     }
 

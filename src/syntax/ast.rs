@@ -8,9 +8,13 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// The integer types of Cimple, with C's sizes on ILP32 (as SV-COMP assumes).
-/// Conversions to a type follow C and gcc (docs/cimple.md): to `_Bool` is
-/// `!= 0`, to any other type is modulo 2^bits into its range.
+/// The scalar types of Cimple, with C's sizes on ILP32 (as SV-COMP assumes).
+/// Conversions to an integer type follow C and gcc (docs/cimple.md): to
+/// `_Bool` is `!= 0`, to any other type is modulo 2^bits into its range.
+/// `Float` and `Double` are IEEE 754 binary32 and binary64, a value carried
+/// as its bit pattern (`float` as `u32` bits, `double` as `i64` bits);
+/// their arithmetic and conversions are `crate::ir::float`'s, never the
+/// integer methods here, which see only the bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntType {
     Bool,
@@ -25,6 +29,8 @@ pub enum IntType {
     ULong,
     LongLong,
     ULongLong,
+    Float,
+    Double,
 }
 
 impl IntType {
@@ -40,6 +46,9 @@ impl IntType {
             IntType::UInt | IntType::ULong => (0, u32::MAX as i64),
             IntType::LongLong => (i64::MIN, i64::MAX),
             IntType::ULongLong => (0, i64::MAX),
+            // Bit patterns.
+            IntType::Float => (0, u32::MAX as i64),
+            IntType::Double => (i64::MIN, i64::MAX),
         }
     }
 
@@ -59,8 +68,8 @@ impl IntType {
             IntType::Bool => 1,
             IntType::Char | IntType::SChar | IntType::UChar => 8,
             IntType::Short | IntType::UShort => 16,
-            IntType::Int | IntType::UInt | IntType::Long | IntType::ULong => 32,
-            IntType::LongLong | IntType::ULongLong => 64,
+            IntType::Int | IntType::UInt | IntType::Long | IntType::ULong | IntType::Float => 32,
+            IntType::LongLong | IntType::ULongLong | IntType::Double => 64,
         }
     }
 
@@ -90,6 +99,11 @@ impl IntType {
         (i64::MIN as i128 <= v && v <= u64::MAX as i128).then_some(v)
     }
 
+    /// `float` or `double`.
+    pub fn is_float(self) -> bool {
+        matches!(self, IntType::Float | IntType::Double)
+    }
+
     /// The integer promotions: types narrower than `int` become `int`.
     pub fn promote(self) -> IntType {
         if self.bits() < 32 {
@@ -102,6 +116,12 @@ impl IntType {
     /// The common type of `a op b` (the usual arithmetic conversions, C11
     /// 6.3.1.8, with `long` and `int` of one size as on ILP32).
     pub fn common(a: IntType, b: IntType) -> IntType {
+        if a == IntType::Double || b == IntType::Double {
+            return IntType::Double;
+        }
+        if a == IntType::Float || b == IntType::Float {
+            return IntType::Float;
+        }
         let (a, b) = (a.promote(), b.promote());
         let rank = |t: IntType| {
             if t.bits() == 64 {
@@ -151,6 +171,8 @@ impl IntType {
             IntType::ULong => "unsigned long",
             IntType::LongLong => "long long",
             IntType::ULongLong => "unsigned long long",
+            IntType::Float => "float",
+            IntType::Double => "double",
         }
     }
 }
@@ -542,6 +564,8 @@ pub enum AssignOp {
 pub enum ExprKind {
     /// An integer literal and its C type.
     Int(i64, IntType),
+    /// A floating literal: its bit pattern and type (`Float` or `Double`).
+    Float(i64, IntType),
     Bool(bool),
     Var(Ident),
     Index(Ident, Box<Expr>),

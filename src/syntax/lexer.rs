@@ -17,8 +17,11 @@ pub enum TokKind {
     Char(i64),
     /// A string literal's bytes, escapes decoded, without the NUL.
     Str(Vec<u8>),
-    /// A floating-point literal: lexed so the parser can name it.
-    Float,
+    /// A floating literal: its bit pattern and type (`float`, `double`).
+    Float {
+        bits: i64,
+        ty: IntType,
+    },
     Punct(&'static str),
     Eof,
 }
@@ -49,7 +52,7 @@ impl Token {
             TokKind::Int { value, .. } => format!("`{value}`"),
             TokKind::Char(_) => "a character literal".into(),
             TokKind::Str(_) => "a string literal".into(),
-            TokKind::Float => "a floating-point literal".into(),
+            TokKind::Float { .. } => "a floating-point literal".into(),
             TokKind::Punct(p) => format!("`{p}`"),
             TokKind::Eof => "end of file".into(),
         }
@@ -374,7 +377,7 @@ impl<'a> Lexer<'a> {
                 line_start: false,
             });
         }
-        if c.is_ascii_digit() {
+        if c.is_ascii_digit() || (c == b'.' && self.peek(1).is_ascii_digit()) {
             return Some(self.number());
         }
         if c == b'"' {
@@ -470,20 +473,30 @@ impl<'a> Lexer<'a> {
         }
         let digits = &self.text[digits_from..self.pos];
         let suffix_start = self.pos;
-        while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_' || self.peek(0) == b'.' {
-            self.pos += 1;
+        loop {
+            let c = self.peek(0);
+            let exponent = if radix == 16 {
+                matches!(self.peek(0), b'p' | b'P')
+            } else {
+                matches!(self.peek(0), b'e' | b'E')
+            };
+            if exponent && matches!(self.peek(1), b'+' | b'-') {
+                self.pos += 2;
+            } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' {
+                self.pos += 1;
+            } else {
+                break;
+            }
         }
         let span = self.sp(start, self.pos);
         let text = &self.text[start..self.pos];
         let suffix = &self.text[suffix_start..self.pos];
         let is_float = suffix.starts_with('.')
-            || (radix == 10 && (suffix.contains('.') || suffix.starts_with(['e', 'E', 'f', 'F'])));
+            || (radix == 16 && suffix.contains(['p', 'P']))
+            || (radix != 16 && (suffix.contains('.') || suffix.starts_with(['e', 'E', 'f', 'F'])));
         if is_float {
-            return Token {
-                kind: TokKind::Float,
-                span,
-                line_start: false,
-            };
+            let text = text.to_string();
+            return self.float_literal(&text, span);
         }
         let int = |value: i128, ty: IntType| Token {
             kind: TokKind::Int { value, ty },
@@ -526,6 +539,30 @@ impl<'a> Lexer<'a> {
                 );
                 int(0, IntType::Int)
             }
+        }
+    }
+
+    fn float_literal(&mut self, text: &str, span: Span) -> Token {
+        let (bits, ty) = match super::float_lit::parse(text) {
+            Ok(v) => v,
+            Err(e) => {
+                let (msg, label) = match e {
+                    super::float_lit::LitError::LongDouble => (
+                        format!("`long double` literal `{text}` is not part of Cimple"),
+                        "x87 80-bit `long double` is not modelled; write a `double`",
+                    ),
+                    super::float_lit::LitError::Malformed => {
+                        (format!("malformed number `{text}`"), "not a valid floating literal")
+                    }
+                };
+                self.diags.push(Diag::error(Class::Syntax, span, msg).with_label(label));
+                (0, IntType::Double)
+            }
+        };
+        Token {
+            kind: TokKind::Float { bits, ty },
+            span,
+            line_start: false,
         }
     }
 

@@ -2,6 +2,7 @@
 
 pub mod acsl;
 pub mod ast;
+pub mod float_lit;
 pub mod lexer;
 pub mod parser;
 pub mod preprocess;

@@ -184,6 +184,8 @@ const TYPE_WORDS: &[&str] = &[
     "unsigned",
     "_Bool",
     "__signed__",
+    "float",
+    "double",
 ];
 
 impl Parser<'_> {

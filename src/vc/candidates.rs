@@ -46,7 +46,11 @@ fn plain(e: &Expr) -> bool {
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => plain(x),
         ExprKind::Arith(_, a, b) => plain(a) && plain(b),
         ExprKind::Bit { a, b, site: None, .. } => plain(a) && plain(b),
-        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } | ExprKind::Bit { .. } => false,
+        ExprKind::Elem(..)
+        | ExprKind::Div { .. }
+        | ExprKind::Checked { .. }
+        | ExprKind::Bit { .. }
+        | ExprKind::Float { .. } => false,
     }
 }
 

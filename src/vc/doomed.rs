@@ -569,7 +569,11 @@ fn plain_without(e: &Expr, v: VarId) -> bool {
         ExprKind::Neg(x) | ExprKind::Conv(_, x) => plain_without(x, v),
         ExprKind::Arith(_, x, y) => plain_without(x, v) && plain_without(y, v),
         ExprKind::Bit { a, b, site: None, .. } => plain_without(a, v) && plain_without(b, v),
-        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } | ExprKind::Bit { .. } => false,
+        ExprKind::Elem(..)
+        | ExprKind::Div { .. }
+        | ExprKind::Checked { .. }
+        | ExprKind::Bit { .. }
+        | ExprKind::Float { .. } => false,
     }
 }
 

@@ -579,6 +579,16 @@ impl Builder<'_> {
                     rem: *rem,
                 }
             }
+            ExprKind::Float { op, ty, args, site } => {
+                let args: Vec<Term> = args.iter().map(|a| self.term(a, frame, cmds, n)).collect();
+                if let Some(site) = site {
+                    let ok = Term::float_defined(*op, *ty, &args[0]);
+                    let c = self.check(CheckKey::Site(*site), n, self.p.site(*site).span);
+                    cmds.push(Cmd::Assert(ok.clone(), c));
+                    cmds.push(Cmd::Assume(ok));
+                }
+                Term::Float { op: *op, ty: *ty, args }
+            }
         }
     }
 
@@ -706,6 +716,14 @@ impl Builder<'_> {
                         rem: *rem,
                     },
                 )
+            }
+            ExprKind::Float { op, ty, args, site } => {
+                let (defs, args): (Vec<Formula>, Vec<Term>) = args.iter().map(|a| self.pure_term(a, frame)).unzip();
+                let mut defs = defs;
+                if site.is_some() {
+                    defs.push(Term::float_defined(*op, *ty, &args[0]));
+                }
+                (Formula::And(defs), Term::Float { op: *op, ty: *ty, args })
             }
         }
     }

@@ -4,6 +4,7 @@
 //! conversion operation belongs here too, translated exactly.
 
 use super::bits::BitCache;
+use crate::ir::float::FloatOp;
 use crate::ir::{ArithOp, BitOp, IntType, RelOp, VarId};
 use z3::ast::{Array, Bool, Int};
 
@@ -48,6 +49,13 @@ pub enum Term {
         arg: Box<Term>,
         lo: i64,
         bits: u32,
+    },
+    /// A floating-point operation (`float::apply`), in Z3's floating-point
+    /// theory over the operands' bits (`ir::float_z3`).
+    Float {
+        op: FloatOp,
+        ty: IntType,
+        args: Vec<Term>,
     },
 }
 
@@ -120,6 +128,11 @@ impl Term {
                 arg: r(arg),
                 lo: *lo,
                 bits: *bits,
+            },
+            Term::Float { op, ty, args } => Term::Float {
+                op: *op,
+                ty: *ty,
+                args: args.iter().map(|a| a.rename(from, to)).collect(),
             },
         }
     }
@@ -307,6 +320,40 @@ pub fn int(t: &Term, env: &mut dyn Env) -> Int {
             }
             out
         }
+        Term::Float { op, ty, args } => {
+            let xs: Vec<Int> = args.iter().map(|a| int(a, env)).collect();
+            if let Some(cs) = xs.iter().map(Int::as_i64).collect::<Option<Vec<i64>>>() {
+                let (Ok(v) | Err(v)) = crate::ir::float::apply(*op, *ty, &cs);
+                return Int::from_i64(v);
+            }
+            let bvs: Vec<z3::ast::BV> = xs.iter().map(|x| z3::ast::BV::from_int(x, 64)).collect();
+            crate::ir::float_z3::apply(*op, *ty, &bvs).to_int(true)
+        }
+    }
+}
+
+impl Term {
+    /// When a floating operation is defined (`float::defined_by`: a
+    /// conversion to an integer type, of a value in its range).
+    pub fn float_defined(op: FloatOp, ty: IntType, arg: &Term) -> Formula {
+        let FloatOp::ToInt(to) = op else {
+            return Formula::Bool(true);
+        };
+        let (lo, hi) = crate::ir::float::int_bounds(ty, to);
+        let whole = Term::Float {
+            op: FloatOp::Math(crate::ir::float::MathFn::Trunc),
+            ty,
+            args: vec![arg.clone()],
+        };
+        let cmp = |r: RelOp, bound: i64| {
+            let t = Term::Float {
+                op: FloatOp::Cmp(r),
+                ty,
+                args: vec![whole.clone(), Term::Const(bound)],
+            };
+            Formula::Rel(RelOp::Eq, t, Term::Const(1))
+        };
+        Formula::And(vec![cmp(RelOp::Ge, lo), cmp(RelOp::Lt, hi)])
     }
 }
 

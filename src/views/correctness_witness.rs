@@ -58,7 +58,11 @@ fn plain_c(e: &Expr) -> bool {
         ExprKind::Neg(x) => plain_c(x),
         ExprKind::Checked { value, .. } => plain_c(value),
         ExprKind::Arith(_, a, b) => plain_c(a) && plain_c(b),
-        ExprKind::Conv(..) | ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Bit { .. } => false,
+        ExprKind::Conv(..)
+        | ExprKind::Elem(..)
+        | ExprKind::Div { .. }
+        | ExprKind::Bit { .. }
+        | ExprKind::Float { .. } => false,
     }
 }
 
@@ -77,6 +81,10 @@ fn atoms<'a>(e: &'a BoolExpr, out: &mut Vec<&'a Atom>) {
 /// after it)? The memory model turns pointers into scalars too, and a
 /// comparison of those is not C's.
 fn plain_declarator(p: &Program, var: &Var) -> bool {
+    // A floating variable's value is its bits: no integer relation is C's.
+    if var.ty.is_float() {
+        return false;
+    }
     let all = p.source.text.as_str();
     let (lo, hi) = (var.span.lo as usize, (var.span.hi as usize).min(all.len()));
     let b = all.as_bytes();

@@ -61,6 +61,16 @@ impl Backward<'_> {
                     a.checked_div(b)
                 }
             }
+            ExprKind::Float { op, ty, args, site } => {
+                let vals = args
+                    .iter()
+                    .map(|a| self.value_of(proc, val, a))
+                    .collect::<Option<Vec<i64>>>()?;
+                match crate::ir::float::apply(*op, *ty, &vals) {
+                    Ok(v) => Some(v),
+                    Err(v) => site.is_none().then_some(v),
+                }
+            }
         }
     }
 
@@ -109,6 +119,11 @@ impl Backward<'_> {
             ExprKind::Div { num, den, .. } => {
                 self.reads(proc, val, num, label, out);
                 self.reads(proc, val, den, label, out);
+            }
+            ExprKind::Float { args, .. } => {
+                for a in args {
+                    self.reads(proc, val, a, label, out);
+                }
             }
         }
     }

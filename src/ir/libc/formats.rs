@@ -34,6 +34,8 @@ pub(super) fn nondet(t: IntType) -> &'static str {
         IntType::UInt | IntType::ULong => "__VERIFIER_nondet_uint",
         IntType::LongLong => "__VERIFIER_nondet_longlong",
         IntType::ULongLong => "__VERIFIER_nondet_ulonglong",
+        IntType::Float => "__VERIFIER_nondet_float",
+        IntType::Double => "__VERIFIER_nondet_double",
     }
 }
 
@@ -91,7 +93,7 @@ fn conversions(fmt: &[u8], input: bool) -> Result<Vec<Conv>, String> {
             }
         }
         let from = i;
-        while i < fmt.len() && b"hlzjt".contains(&fmt[i]) {
+        while i < fmt.len() && b"hlzjtL".contains(&fmt[i]) {
             i += 1;
         }
         let len = std::str::from_utf8(&fmt[from..i]).unwrap_or("");
@@ -118,6 +120,13 @@ fn conversions(fmt: &[u8], input: bool) -> Result<Vec<Conv>, String> {
                 IntType::LongLong => IntType::ULongLong,
                 _ => IntType::UInt,
             }),
+            b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' => match (len, input) {
+                // `printf` takes a `double` (a `float` argument is promoted).
+                ("" | "l", false) => Conv::Int(IntType::Double),
+                ("", true) => Conv::Int(IntType::Float),
+                ("l", true) => Conv::Int(IntType::Double),
+                _ => return Err(format!("the length `{len}` on `%{}`", c as char)),
+            },
             b'c' if input => Conv::Chars(width.unwrap_or(1)),
             b'c' => Conv::Int(IntType::Int),
             b's' if input => match width {

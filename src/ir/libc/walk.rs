@@ -80,7 +80,7 @@ fn stmt(s: &mut Stmt, v: &mut dyn Visit) {
 
 fn expr(e: &mut Expr, v: &mut dyn Visit) {
     match &mut e.kind {
-        K::Int(..) | K::Bool(_) | K::Var(_) | K::SizeOfType(_) => {}
+        K::Int(..) | K::Float(..) | K::Bool(_) | K::Var(_) | K::SizeOfType(_) => {}
         // Not evaluated: a call in it is never made.
         K::SizeOf(_) => {}
         K::Index(_, i) | K::DerefIndex(_, i, _) => expr(i, v),

@@ -3,17 +3,27 @@
 //! the explicit `Conv`/`Checked` nodes put wherever C converts a value or a
 //! signed result may overflow (docs/cimple.md, "Types and values").
 
+use super::float::{const_convert, const_float, float_op};
 use super::*;
+use crate::ir::float::FloatOp;
 
 /// A constant expression's value and C type, with C's conversions.
 pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
     use IntType::Int;
     let truth = |b: bool| Some((b as i128, Int));
     match &e.kind {
-        AK::Int(v, t) => Some((*v as i128, *t)),
+        AK::Int(v, t) | AK::Float(v, t) => Some((*v as i128, *t)),
         AK::Bool(b) => truth(*b),
         AK::Unary(op, x) => {
             let (v, t) = const_eval_typed(x)?;
+            if t.is_float() {
+                return match op {
+                    UnOp::Neg => Some((const_float(FloatOp::Neg, t, &[v])?, t)),
+                    UnOp::Plus => Some((v, t)),
+                    UnOp::Not => Some((const_convert(v, t, IntType::Bool)? ^ 1, Int)),
+                    UnOp::BitNot => None,
+                };
+            }
             let t = t.promote();
             match op {
                 UnOp::Neg => Some((t.convert_arith(-v)?, t)),
@@ -22,9 +32,30 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
                 UnOp::BitNot => Some((t.convert(-1 - v), t)),
             }
         }
-        AK::Cast(t, x) => Some((t.convert(const_eval_typed(x)?.0), *t)),
+        AK::Cast(t, x) => {
+            let (v, from) = const_eval_typed(x)?;
+            Some((const_convert(v, from, *t)?, *t))
+        }
         AK::Binary(op, a, b) => {
             let ((a, ta), (b, tb)) = (const_eval_typed(a)?, const_eval_typed(b)?);
+            if ta.is_float() || tb.is_float() {
+                if op.is_logical() {
+                    let (a, b) = (
+                        const_convert(a, ta, IntType::Bool)?,
+                        const_convert(b, tb, IntType::Bool)?,
+                    );
+                    return truth(if *op == BinOp::And {
+                        a != 0 && b != 0
+                    } else {
+                        a != 0 || b != 0
+                    });
+                }
+                let t = IntType::common(ta, tb);
+                let (a, b) = (const_convert(a, ta, t)?, const_convert(b, tb, t)?);
+                let fop = float_op(*op)?;
+                let rt = if matches!(fop, FloatOp::Cmp(_)) { Int } else { t };
+                return Some((const_float(fop, t, &[a, b])?, rt));
+            }
             if op.is_logical() {
                 return truth(if *op == BinOp::And {
                     a != 0 && b != 0
@@ -62,8 +93,14 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
         }
         AK::Ternary(c, a, b) => {
             let ((a, ta), (b, tb)) = (const_eval_typed(a)?, const_eval_typed(b)?);
+            let (c, tc) = const_eval_typed(c)?;
             let t = IntType::common(ta, tb);
-            Some((t.convert(if const_eval_typed(c)?.0 != 0 { a } else { b }), t))
+            let pick = if const_convert(c, tc, IntType::Bool)? != 0 {
+                (a, ta)
+            } else {
+                (b, tb)
+            };
+            Some((const_convert(pick.0, pick.1, t)?, t))
         }
         _ => None,
     }
@@ -109,10 +146,17 @@ impl Cx<'_> {
     /// arithmetic conversions; comparisons and logic are `int`).
     pub(super) fn type_of(&self, fl: &FnLower, e: &ast::Expr) -> IntType {
         match &e.kind {
-            AK::Int(_, t) | AK::Cast(t, _) => *t,
+            AK::Int(_, t) | AK::Float(_, t) | AK::Cast(t, _) => *t,
             AK::Bool(_) | AK::Unary(UnOp::Not, _) => IntType::Int,
             AK::Var(id) | AK::Index(id, _) | AK::DerefIndex(id, ..) => {
                 self.peek_var(fl, id).map_or(IntType::Int, |v| self.vars[v.index()].ty)
+            }
+            AK::Call(name, args) if super::float::math_for(self, name).is_some() => {
+                match super::float::math_for(self, name) {
+                    Some((m, _)) if m.is_predicate() => IntType::Int,
+                    Some((_, Some(t))) => t,
+                    _ => args.first().map_or(IntType::Double, |a| self.type_of(fl, a)),
+                }
             }
             AK::Call(name, _) => match (self.procs.get(&name.name), self.builtin_for(name)) {
                 (_, Some(Builtin::Nondet(t))) => t,
@@ -178,9 +222,11 @@ impl Cx<'_> {
     /// A value of C type `from` used where C converts it to `to`; a value
     /// already of that type is left alone (a signed overflow is undefined in
     /// C: it keeps its mathematical value, see docs/cimple.md).
-    pub(super) fn convert_from(&self, e: Expr, from: IntType, to: IntType) -> Expr {
+    pub(super) fn convert_from(&mut self, fl: &FnLower, e: Expr, from: IntType, to: IntType) -> Expr {
         if from == to {
             e
+        } else if from.is_float() || to.is_float() {
+            self.float_convert(fl, e, from, to)
         } else {
             self.convert(e, to)
         }
@@ -199,6 +245,11 @@ impl Cx<'_> {
     /// type as C does on assignment.
     pub(super) fn store(&mut self, fl: &mut FnLower, place: Place, value: Expr, from: IntType, span: Span) {
         let to = self.vars[place.var.index()].ty;
+        if from.is_float() || to.is_float() {
+            let value = self.convert_from(fl, value, from, to);
+            self.emit_assign(fl, place, value, span);
+            return;
+        }
         if to == IntType::Bool && !self.fits(&value, to) {
             // C: a conversion to `_Bool` is `value != 0`.
             let zero = Expr {
@@ -233,7 +284,7 @@ impl Cx<'_> {
             fl.open = after;
             return;
         }
-        let value = self.convert_from(value, from, to);
+        let value = self.convert_from(fl, value, from, to);
         self.emit_assign(fl, place, value, span);
     }
 
@@ -253,8 +304,8 @@ impl Cx<'_> {
         to: IntType,
         span: Span,
     ) -> Expr {
-        if to != IntType::Bool || self.fits(&value, to) {
-            return self.convert_from(value, from, to);
+        if to != IntType::Bool || from.is_float() || self.fits(&value, to) {
+            return self.convert_from(fl, value, from, to);
         }
         let t = self.temp(fl, IntType::Bool, span);
         let place = Place {
@@ -280,11 +331,14 @@ impl Cx<'_> {
         (r, tr): (Expr, IntType),
         span: Span,
     ) -> (Expr, IntType) {
+        if tl.is_float() || tr.is_float() {
+            return self.float_binary(fl, op, (l, tl), (r, tr), span);
+        }
         if let Some(bop) = bit_op(op) {
             return self.bitwise(fl, bop, (l, tl), (r, tr), span);
         }
         let ty = IntType::common(tl, tr);
-        let (l, r) = (self.convert_from(l, tl, ty), self.convert_from(r, tr, ty));
+        let (l, r) = (self.convert_from(fl, l, tl, ty), self.convert_from(fl, r, tr, ty));
         let v = self.arith(fl, op, l, r, span);
         if op == BinOp::Mod && ty.is_signed() {
             self.remainder_check(fl, &v, ty);

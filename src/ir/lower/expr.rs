@@ -3,6 +3,7 @@
 //! branches on single atoms.
 
 use super::*;
+use crate::ir::float::FloatOp;
 
 impl Cx<'_> {
     // ---- names ----
@@ -233,10 +234,11 @@ impl Cx<'_> {
         if is_boolean(e) {
             let (t, f) = self.cond(fl, e);
             let mut after = Vec::new();
+            let to = self.vars[place.var.index()].ty;
             for (holes, v) in [(t, 1), (f, 0)] {
                 fl.open = holes;
                 let value = Expr {
-                    kind: ExprKind::Const(v),
+                    kind: ExprKind::Const(super::float::truth_value(v, to)),
                     span: e.span,
                 };
                 self.emit(
@@ -257,7 +259,11 @@ impl Cx<'_> {
         let (from_lo, from_hi) = self.type_of(fl, e).c_range();
         let (to_lo, to_hi) = to.c_range();
         // A value of a type that `to` holds needs no conversion.
-        let holds = to_lo <= from_lo && from_hi <= to_hi && (to != IntType::Bool || from_hi <= 1);
+        let from_ty = self.type_of(fl, e);
+        let holds = to_lo <= from_lo
+            && from_hi <= to_hi
+            && (to != IntType::Bool || from_hi <= 1)
+            && (from_ty == to || !(from_ty.is_float() || to.is_float()));
         if let AK::Call(name, args) = &e.kind {
             if let Some(Builtin::Nondet(ty)) = self.builtin_for(name) {
                 if holds {
@@ -409,7 +415,7 @@ impl Cx<'_> {
         let span = e.span;
         let mk = |kind| Expr { kind, span };
         match &e.kind {
-            AK::Int(v, _) => mk(ExprKind::Const(*v)),
+            AK::Int(v, _) | AK::Float(v, _) => mk(ExprKind::Const(*v)),
             AK::Bool(b) => mk(ExprKind::Const(*b as i64)),
             AK::Var(id) => match self.lookup(fl, id) {
                 Some(v) if self.vars[v.index()].len.is_some() => {
@@ -441,11 +447,25 @@ impl Cx<'_> {
                 Some(p) => self.place_expr(&p),
                 None => mk(ExprKind::Const(0)),
             },
+            AK::Unary(UnOp::Neg, x) if self.type_of(fl, x).is_float() => {
+                let ty = self.type_of(fl, x);
+                let v = self.value(fl, x);
+                self.float_expr(FloatOp::Neg, ty, vec![v], None, span)
+            }
+            AK::Unary(UnOp::BitNot, x) if self.type_of(fl, x).is_float() => {
+                self.err(
+                    Class::Semantic,
+                    span,
+                    "invalid operand to `~`: a floating operand",
+                    "not defined on `float` or `double`",
+                );
+                mk(ExprKind::Const(0))
+            }
             AK::Unary(UnOp::Neg, x) => {
                 let from = self.type_of(fl, x);
                 let ty = from.promote();
                 let v = self.value(fl, x);
-                let v = self.convert_from(v, from, ty);
+                let v = self.convert_from(fl, v, from, ty);
                 let neg = match v.kind {
                     ExprKind::Const(c) if c != i64::MIN => mk(ExprKind::Const(-c)),
                     _ => mk(ExprKind::Neg(Box::new(v))),
@@ -482,8 +502,13 @@ impl Cx<'_> {
                     };
                     self.value(fl, &ne)
                 } else {
+                    let from = self.type_of(fl, x);
                     let v = self.value(fl, x);
-                    self.convert(v, *ty)
+                    if from.is_float() || ty.is_float() {
+                        self.convert_from(fl, v, from, *ty)
+                    } else {
+                        self.convert(v, *ty)
+                    }
                 }
             }
             AK::Binary(op, a, b) if !op.is_relational() && !op.is_logical() => {
@@ -557,6 +582,9 @@ impl Cx<'_> {
                 }
             }
             AK::Call(name, args) => {
+                if let Some((v, _)) = self.math_call(fl, name, args) {
+                    return v;
+                }
                 if let Some(b) = self.builtin_for(name) {
                     if let Builtin::Nondet(_) | Builtin::Index = b {
                         return self
@@ -702,7 +730,12 @@ impl Cx<'_> {
                 let r = self.value(fl, b);
                 let (ta, tb) = (self.type_of(fl, a), self.type_of(fl, b));
                 let ty = IntType::common(ta, tb);
-                let (l, r) = (self.convert_from(l, ta, ty), self.convert_from(r, tb, ty));
+                if ty.is_float() {
+                    let (v, _) = self.float_binary(fl, *op, (l, ta), (r, tb), e.span);
+                    let span = self.strip_parens(e.span);
+                    return self.branch_nonzero(fl, v, span);
+                }
+                let (l, r) = (self.convert_from(fl, l, ta, ty), self.convert_from(fl, r, tb, ty));
                 let op = match op {
                     BinOp::Eq => RelOp::Eq,
                     BinOp::Ne => RelOp::Ne,
@@ -715,27 +748,39 @@ impl Cx<'_> {
                 self.emit_branch(fl, Cond::Atom(Atom { lhs: l, op, rhs: r }), span)
             }
             _ => {
+                let from = self.type_of(fl, e);
                 let v = self.value(fl, e);
-                if let ExprKind::Const(c) = v.kind {
-                    // A constant condition (`while (1)`) is no branch.
-                    let open = std::mem::take(&mut fl.open);
-                    return if c != 0 { (open, vec![]) } else { (vec![], open) };
-                }
-                let span = self.strip_parens(e.span);
-                let zero = Expr {
-                    kind: ExprKind::Const(0),
-                    span,
+                // A floating value is true unless it is +0.0 or -0.0.
+                let v = if from.is_float() {
+                    self.convert_from(fl, v, from, IntType::Bool)
+                } else {
+                    v
                 };
-                self.emit_branch(
-                    fl,
-                    Cond::Atom(Atom {
-                        lhs: v,
-                        op: RelOp::Ne,
-                        rhs: zero,
-                    }),
-                    span,
-                )
+                let span = self.strip_parens(e.span);
+                self.branch_nonzero(fl, v, span)
             }
         }
+    }
+
+    /// A branch on `v != 0`; a constant condition (`while (1)`) is no
+    /// branch.
+    fn branch_nonzero(&mut self, fl: &mut FnLower, v: Expr, span: Span) -> (Vec<Hole>, Vec<Hole>) {
+        if let ExprKind::Const(c) = v.kind {
+            let open = std::mem::take(&mut fl.open);
+            return if c != 0 { (open, vec![]) } else { (vec![], open) };
+        }
+        let zero = Expr {
+            kind: ExprKind::Const(0),
+            span,
+        };
+        self.emit_branch(
+            fl,
+            Cond::Atom(Atom {
+                lhs: v,
+                op: RelOp::Ne,
+                rhs: zero,
+            }),
+            span,
+        )
     }
 }

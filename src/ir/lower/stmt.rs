@@ -599,10 +599,11 @@ impl Cx<'_> {
                 // `return a < b;` returns through two Return nodes.
                 if is_boolean(e) {
                     let (t, f) = self.cond(fl, e);
+                    let to = self.vars[fl.ret_var.expect("checked by the match").index()].ty;
                     for (holes, v) in [(t, 1), (f, 0)] {
                         fl.open = holes;
                         let value = Expr {
-                            kind: ExprKind::Const(v),
+                            kind: ExprKind::Const(super::float::truth_value(v, to)),
                             span: e.span,
                         };
                         self.emit(

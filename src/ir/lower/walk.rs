@@ -1,5 +1,6 @@
 //! Walks over the AST: every expression, declaration or call of a block.
 
+use crate::ir::{Expr, ExprKind};
 use crate::syntax::ast;
 use crate::syntax::ast::{ExprKind as AK, StmtKind};
 
@@ -130,7 +131,7 @@ pub(crate) fn stmt_walk(s: &ast::Stmt, f: &mut dyn FnMut(&ast::Expr)) {
 pub(crate) fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     f(e);
     match &e.kind {
-        AK::Int(..) | AK::Bool(_) | AK::Var(_) => {}
+        AK::Int(..) | AK::Float(..) | AK::Bool(_) | AK::Var(_) => {}
         AK::Index(_, i) | AK::DerefIndex(_, i, _) => expr_walk(i, f),
         // Removed by `crate::mem` before lowering.
         AK::Deref(x) | AK::AddrOf(x) | AK::Member(x, ..) | AK::PtrCast(_, x) => expr_walk(x, f),
@@ -157,5 +158,31 @@ pub(crate) fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
             expr_walk(b, f);
             expr_walk(c, f);
         }
+    }
+}
+
+/// Does evaluating the expression have side effects (calls, assignments)?
+pub(super) fn has_effects(e: &ast::Expr) -> bool {
+    let mut found = false;
+    expr_walk(e, &mut |x| {
+        if matches!(
+            x.kind,
+            AK::Call(..) | AK::Assign(..) | AK::IncDec { .. } | AK::StmtExpr(_) | AK::Access(_)
+        ) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// Does evaluating the IR expression check something (bounds, division)?
+pub(super) fn has_checks(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(_) | ExprKind::Var(_) => false,
+        ExprKind::Elem(..) | ExprKind::Div { .. } | ExprKind::Checked { .. } => true,
+        ExprKind::Bit { site: Some(_), .. } => true,
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) => has_checks(x),
+        ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => has_checks(a) || has_checks(b),
+        ExprKind::Float { args, site, .. } => site.is_some() || args.iter().any(has_checks),
     }
 }

@@ -161,7 +161,7 @@ impl Mem {
     pub(super) fn rv(&mut self, e: &ast::Expr) -> Val {
         let span = e.span;
         match &e.kind {
-            ExprKind::Int(..) | ExprKind::Bool(_) => Self::int_val(e.clone()),
+            ExprKind::Int(..) | ExprKind::Float(..) | ExprKind::Bool(_) => Self::int_val(e.clone()),
             ExprKind::Var(id) if self.lookup(&id.name).is_none() => {
                 if id.name == "NULL" {
                     return Self::null(span);

@@ -116,10 +116,6 @@ impl Parser<'_> {
                 if self.is("{") {
                     self.skip_balanced("{", "}");
                 }
-            } else if matches!(w.as_str(), "float" | "double") {
-                let t = self.bump();
-                self.unsupported(t.span, format!("not modelled yet: `{w}` (floating point)"));
-                unsupported = true;
             } else if words.is_empty() && named.is_none() && base.is_none() && self.unmodelled_types.contains_key(&w) {
                 let t = self.bump();
                 let why = self.unmodelled_types[&w].clone();
@@ -220,6 +216,20 @@ impl Parser<'_> {
         }
         let count = |w: &str| words.iter().filter(|x| x.as_str() == w).count();
         let unsigned = count("unsigned") > 0;
+        if count("float") + count("double") > 0 {
+            let ty = self.float_specs(&words, span);
+            return Ok(Specs {
+                is_static,
+                is_const,
+                ty: Some(ty.unwrap_or(IntType::Int)),
+                base: None,
+                void: false,
+                typedef,
+                span,
+                unsupported: ty.is_none(),
+                tag,
+            });
+        }
         let ty = if count("_Bool") > 0 {
             IntType::Bool
         } else if count("char") > 0 {
@@ -264,6 +274,26 @@ impl Parser<'_> {
             unsupported,
             tag,
         })
+    }
+
+    /// `float` or `double` alone (`long double`, x87's 80 bits, is not
+    /// modelled: reported as unsupported, `None`).
+    fn float_specs(&mut self, words: &[String], span: Span) -> Option<IntType> {
+        match words {
+            [w] if w == "float" => Some(IntType::Float),
+            [w] if w == "double" => Some(IntType::Double),
+            _ if words.iter().any(|w| w == "long") && words.iter().any(|w| w == "double") => {
+                self.unsupported(
+                    span,
+                    "`long double` is not part of Cimple (x87 80-bit extended precision); use `double`",
+                );
+                None
+            }
+            _ => {
+                self.error(span, "`float`/`double` combined with other type words", "invalid type");
+                None
+            }
+        }
     }
 
     /// After `struct` or `union`: `tag`, `tag { fields }` or `{ fields }`;

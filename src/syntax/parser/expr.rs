@@ -335,11 +335,10 @@ impl Parser<'_> {
                     span,
                 })
             }
-            TokKind::Float => {
+            TokKind::Float { bits, ty } => {
                 self.bump();
-                self.unsupported(t.span, "floating-point numbers are not part of Cimple");
                 Ok(Expr {
-                    kind: ExprKind::Int(0, IntType::Int),
+                    kind: ExprKind::Float(*bits, *ty),
                     span: t.span,
                 })
             }

@@ -60,7 +60,7 @@ fn fixed(p: &Program, l: &Loop, x: VarId, e: &Expr) -> bool {
             let constant = |e: &Expr| matches!(e.kind, ExprKind::Const(_));
             (*op != ArithOp::Mul || constant(y) || constant(z)) && fixed(p, l, x, y) && fixed(p, l, x, z)
         }
-        ExprKind::Bit { .. } | ExprKind::Div { .. } => false,
+        ExprKind::Bit { .. } | ExprKind::Div { .. } | ExprKind::Float { .. } => false,
     }
 }
 

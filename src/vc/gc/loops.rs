@@ -279,5 +279,6 @@ fn expr_var(e: &Expr) -> Option<VarId> {
         ExprKind::Checked { value, .. } => expr_var(value),
         ExprKind::Arith(_, a, b) | ExprKind::Bit { a, b, .. } => expr_var(a).or_else(|| expr_var(b)),
         ExprKind::Div { num, den, .. } => expr_var(num).or_else(|| expr_var(den)),
+        ExprKind::Float { args, .. } => args.iter().find_map(expr_var),
     }
 }

@@ -1,0 +1,228 @@
+//! Generated float programs: globals of type `double`, `float`, `int`,
+//! `unsigned`, `long long` set from a pool of values (NaN, infinities,
+//! signed zeros, subnormals, values near the integer types' ends), and
+//! results computed from them by random expressions over `+ - * /`, unary
+//! minus, casts between every pair, comparisons, `!`, `?:` and the
+//! `<math.h>` functions Cimple models. No result is folded by either
+//! compiler: every operand is a global read. The same seed gives the same
+//! program.
+
+#[path = "xorshift.rs"]
+mod xorshift;
+use xorshift::Rng;
+
+/// Literal values the inputs take (as C literals of their type).
+const DOUBLES: &[&str] = &[
+    "0.0",
+    "-0.0",
+    "1.0",
+    "-1.5",
+    "0.1",
+    "3.0",
+    "1e308",
+    "-1e308",
+    "4.9e-324",
+    "2.2250738585072014e-308",
+    "2147483647.5",
+    "-2147483648.9",
+    "1e-3",
+    "0x1p-3",
+    "123456789.125",
+    "0.5",
+    "2.5",
+    "-2.5",
+];
+const FLOATS: &[&str] = &[
+    "0.0f",
+    "-0.0f",
+    "1.0f",
+    "0.1f",
+    "-3.75f",
+    "3.4e38f",
+    "1e-45f",
+    "1.17549435e-38f",
+    "16777217.0f",
+    "0.5f",
+    "2.5f",
+    "-1e10f",
+];
+const INTS: &[&str] = &["0", "1", "-1", "7", "-100", "2147483647", "-2147483647 - 1", "16777217"];
+
+const TYPES: &[&str] = &["double", "float", "int", "unsigned", "long long"];
+
+struct Gen {
+    rng: Rng,
+    /// Leaves may read the input `x` (a `double`).
+    input: bool,
+}
+
+impl Gen {
+    fn chance(&mut self, percent: u64) -> bool {
+        self.rng.below(100) < percent
+    }
+
+    /// A `double` or `float` expression.
+    fn float_expr(&mut self, depth: u32) -> String {
+        let leaf = |g: &mut Gen| {
+            if g.input && g.chance(50) {
+                return "x".to_string();
+            }
+            let ty = if g.chance(50) { "d" } else { "f" };
+            format!("{ty}{}", g.rng.below(3))
+        };
+        if depth == 0 || self.chance(25) {
+            return leaf(self);
+        }
+        match self.rng.below(9) {
+            0..=3 => {
+                let op = self.rng.pick(&["+", "-", "*", "/"]);
+                format!("({} {op} {})", self.float_expr(depth - 1), self.float_expr(depth - 1))
+            }
+            4 => format!("(-{})", self.float_expr(depth - 1)),
+            5 => {
+                let ty = self.rng.pick(&["float", "double"]);
+                format!("(({ty}){})", self.any_expr(depth - 1))
+            }
+            6 => {
+                let f = self.rng.pick(&["fabs", "sqrt", "floor", "ceil", "trunc", "round"]);
+                let (f, arg) = if self.chance(50) {
+                    (f.to_string(), self.float_expr(depth - 1))
+                } else {
+                    (format!("{f}f"), format!("(float){}", self.float_expr(depth - 1)))
+                };
+                format!("{f}({arg})")
+            }
+            7 => {
+                let f = self.rng.pick(&["fmin", "fmax"]);
+                format!("{f}({}, {})", self.float_expr(depth - 1), self.float_expr(depth - 1))
+            }
+            _ => format!(
+                "({} ? {} : {})",
+                self.int_expr(depth - 1),
+                self.float_expr(depth - 1),
+                self.float_expr(depth - 1)
+            ),
+        }
+    }
+
+    /// An integer expression built from floating ones.
+    fn int_expr(&mut self, depth: u32) -> String {
+        if depth == 0 || self.chance(20) {
+            return format!("i{}", self.rng.below(2));
+        }
+        let x = self.float_expr(depth - 1);
+        match self.rng.below(6) {
+            0 | 1 => {
+                let op = self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
+                format!("({x} {op} {})", self.float_expr(depth - 1))
+            }
+            2 => {
+                let f = self.rng.pick(&["isnan", "isinf", "isfinite"]);
+                format!("({f}({x}) != 0)")
+            }
+            3 => format!("(isnan({x}) ? 2 : signbit({x}) != 0)"),
+            4 => format!("(!{x})"),
+            _ => {
+                // A conversion; the harness skips runs where it is undefined.
+                let ty = self.rng.pick(&["int", "unsigned char", "short", "long long", "_Bool"]);
+                format!("(int)(({ty}){x})")
+            }
+        }
+    }
+
+    fn any_expr(&mut self, depth: u32) -> String {
+        match self.rng.below(3) {
+            0 => self.int_expr(depth),
+            1 => format!("u{}", self.rng.below(2)),
+            _ => self.float_expr(depth),
+        }
+    }
+}
+
+/// A program and the names and C types of its result globals.
+pub struct FloatProgram {
+    pub text: String,
+    pub results: Vec<(String, &'static str)>,
+}
+
+/// The globals every program starts with.
+fn inputs(g: &mut Gen) -> String {
+    let mut text = String::from("#include <math.h>\n");
+    for k in 0..3 {
+        text += &format!("double d{k} = {};\n", g.rng.pick(DOUBLES));
+        text += &format!("float f{k} = {};\n", g.rng.pick(FLOATS));
+    }
+    for k in 0..2 {
+        text += &format!("int i{k} = {};\n", g.rng.pick(INTS));
+        text += &format!("unsigned u{k} = {}u;\n", g.rng.below(5000));
+    }
+    text
+}
+
+/// A program calling `reach_error()` when a condition over the input `x`
+/// (a `double` from `__VERIFIER_nondet_double()`) holds.
+pub fn checked_program(seed: u64) -> String {
+    let mut g = Gen {
+        rng: Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1),
+        input: true,
+    };
+    let mut text = inputs(&mut g);
+    let cond = g.int_expr(3);
+    text += "extern double __VERIFIER_nondet_double(void);\nextern void reach_error(void);\n";
+    text += &format!(
+        "int main(void) {{\n    double x = __VERIFIER_nondet_double();\n    if ({cond}) reach_error();\n    return 0;\n}}\n"
+    );
+    text
+}
+
+/// Values the input takes in an exhaustive run (bits of `double`s).
+pub fn input_pool() -> Vec<i64> {
+    [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.1,
+        0.5,
+        2.5,
+        -2.5,
+        3.0,
+        1e308,
+        -1e308,
+        4.9e-324,
+        2147483648.0,
+        -2147483649.0,
+        1e10,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        -f64::NAN,
+    ]
+    .iter()
+    .map(|v: &f64| v.to_bits() as i64)
+    .collect()
+}
+
+pub fn program(seed: u64) -> FloatProgram {
+    let mut g = Gen {
+        rng: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
+        input: false,
+    };
+    let mut text = inputs(&mut g);
+    let mut results = Vec::new();
+    let mut body = String::new();
+    for k in 0..6 {
+        let ty = TYPES[g.rng.below(TYPES.len() as u64) as usize];
+        let e = if ty == "double" || ty == "float" {
+            g.float_expr(3)
+        } else {
+            g.any_expr(3)
+        };
+        let name = format!("r{k}");
+        text += &format!("{ty} {name};\n");
+        body += &format!("    {name} = {e};\n");
+        results.push((name, ty));
+    }
+    text += &format!("int main(void) {{\n{body}    return 0;\n}}\n");
+    FloatProgram { text, results }
+}
