@@ -15,6 +15,7 @@ mod draw;
 pub mod follow;
 mod run;
 
+mod failed;
 pub use run::*;
 
 struct Frame {
@@ -439,11 +440,7 @@ impl Machine<'_> {
                 let v = self.eval(x)?;
                 let to = i64::try_from(t.convert(v as i128)).map_err(|_| Stop::Overflow)?;
                 if to != v && *t != crate::syntax::ast::IntType::Bool {
-                    let mut wraps = self.wraps.borrow_mut();
-                    if wraps.len() == WRAPS_KEPT {
-                        wraps.pop_front();
-                    }
-                    wraps.push_back(Wrap {
+                    self.note_wrap(Wrap {
                         span: x.span,
                         from: v,
                         to,
@@ -765,55 +762,6 @@ impl Machine<'_> {
 
     fn loc(&self, global: bool, off: usize) -> Loc {
         Loc::new(if global { 0 } else { self.frame().act }, off)
-    }
-
-    /// At a stop at run-time check `site`: what its operand reads.
-    fn record_operand(&mut self, operand: Option<&dyn Fn(NodeId, SiteId) -> Option<Expr>>, site: SiteId) {
-        let Some(e) = operand.and_then(|o| o(self.pc_node, site)) else {
-            return;
-        };
-        let Some(r) = &self.rec else { return };
-        let before = r.borrow().log_reads();
-        let _ = self.eval(&e);
-        let mut r = r.borrow_mut();
-        r.log.failed_operand = r.take_reads(before);
-        r.log.failed_node = Some(self.pc_node);
-    }
-
-    /// The values of the scalar variables the branch just taken reads (the
-    /// check that failed), looked at without marking them read: what the
-    /// run reads is not changed by reporting it.
-    fn branch_values(&self, last: Option<&Step>) -> Vec<(VarId, i64)> {
-        let Some(NodeKind::Branch {
-            cond: Cond::Atom(a), ..
-        }) = last.map(|s| &self.p.node(s.node).kind)
-        else {
-            return Vec::new();
-        };
-        self.values_of(&[&a.lhs, &a.rhs])
-    }
-
-    /// The values of the scalar variables `exprs` read, looked at without
-    /// marking them read.
-    fn values_of(&self, exprs: &[&Expr]) -> Vec<(VarId, i64)> {
-        let mut vars = Vec::new();
-        for e in exprs {
-            expr_vars(e, &mut vars);
-        }
-        let mut seen = std::collections::HashSet::new();
-        vars.retain(|v| seen.insert(*v));
-        vars.into_iter()
-            .filter(|&v| self.p.var(v).len.is_none())
-            .map(|v| {
-                let off = self.layout.offset[v.index()] as usize;
-                let value = if self.p.var(v).is_global_storage() {
-                    self.globals[off]
-                } else {
-                    self.frame().locals[off]
-                };
-                (v, value)
-            })
-            .collect()
     }
 
     /// The call node whose continuation is `ret_to` (for error locations).
