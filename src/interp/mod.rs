@@ -90,7 +90,7 @@ struct Machine<'a> {
     /// a division by zero): the values of its operands' variables, and an
     /// overflowing result with its type.
     failed_values: std::cell::RefCell<Vec<(VarId, i64)>>,
-    overflowed: std::cell::Cell<Option<(i64, crate::syntax::ast::IntType)>>,
+    overflowed: std::cell::Cell<Option<(i64, crate::ir::IntType)>>,
     /// The last conversions that changed a value (`Run::wraps`).
     wraps: std::cell::RefCell<std::collections::VecDeque<Wrap>>,
     /// What a recording run keeps (`run_recorded`).
@@ -439,7 +439,7 @@ impl Machine<'_> {
             ExprKind::Conv(t, x) => {
                 let v = self.eval(x)?;
                 let to = i64::try_from(t.convert(v as i128)).map_err(|_| Stop::Overflow)?;
-                if to != v && *t != crate::syntax::ast::IntType::Bool {
+                if to != v && *t != crate::ir::IntType::Bool {
                     self.note_wrap(Wrap {
                         span: x.span,
                         from: v,

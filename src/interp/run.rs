@@ -115,7 +115,7 @@ pub struct Step {
 /// value before and after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Wrap {
-    pub span: crate::syntax::source::Span,
+    pub span: crate::ir::Span,
     pub from: i64,
     pub to: i64,
 }
@@ -147,7 +147,7 @@ pub struct Run {
     pub error_values: Vec<(crate::ir::VarId, i64)>,
     /// A signed result that left its type (`--property no-overflow`): the
     /// value and the type.
-    pub overflow: Option<(i64, crate::syntax::ast::IntType)>,
+    pub overflow: Option<(i64, crate::ir::IntType)>,
     /// The last conversions of the run that changed a value (a wrap-around:
     /// `n - 1` with `n == 0` stored in an `unsigned`), oldest first, at
     /// most `WRAPS_KEPT`: what a report names when the error's value is one.

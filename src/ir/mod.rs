@@ -28,7 +28,8 @@ mod relop;
 pub use relop::RelOp;
 
 pub use crate::syntax::ast::{IntType, RetType};
-use crate::syntax::source::{SourceFile, Span};
+use crate::syntax::source::SourceFile;
+pub use crate::syntax::source::Span;
 use bits::bit_range;
 pub use bits::BitOp;
 pub use pointers::{Memory, ObjectName};
