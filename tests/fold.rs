@@ -299,7 +299,7 @@ fn an_input_drawn_in_every_iteration_is_one_folded_assumption() {
         .expect("assumptions")
         .iter()
         .filter_map(|a| a["text"].as_str())
-        .filter(|t| t.ends_with(">= 200 for the 1st..30th values read at line 5"))
+        .filter(|t| t.ends_with(">= 200 for the 1st..30th values"))
         .collect();
     assert_eq!(lower.len(), 1, "JSON folds the draws' assumptions: {lower:?}");
     let full = json(&["check", file.as_str(), "--format", "json", "--full-trace"]);
@@ -312,25 +312,16 @@ fn an_input_drawn_in_every_iteration_is_one_folded_assumption() {
         .count();
     assert_eq!(each, 30, "--full-trace keeps one per draw");
     let (_, text, _) = cli::focuscheck(&["check", file.as_str()]);
-    assert!(
-        text.contains("v@5 >= 200 for the 1st..30th values read at line 5"),
-        "{text}"
-    );
+    assert!(text.contains("v@5 >= 200 for the 1st..30th values"), "{text}");
     assert!(text.lines().all(|l| l.len() < 600), "{text}");
     let out = dir.path().join("html");
     let out = out.to_string_lossy();
     cli::focuscheck(&["check", file.as_str(), "--html", &out]);
     let html = std::fs::read_to_string(dir.path().join("html").join("files").join("0001-draws.c.html"))
         .expect("the file's page");
-    assert!(
-        html.contains("v@5 &gt;= 200 for the 1st..30th values read at line 5"),
-        "{html}"
-    );
+    assert!(html.contains("v@5 &gt;= 200 for the 1st..30th values"), "{html}");
     let (_, sarif, _) = cli::focuscheck(&["check", file.as_str(), "--format", "sarif"]);
-    assert!(
-        sarif.contains("v@5 >= 200 for the 1st..30th values read at line 5"),
-        "{sarif}"
-    );
+    assert!(sarif.contains("v@5 >= 200 for the 1st..30th values"), "{sarif}");
 }
 
 /// Two arrays of inputs compared element by element: runs with every

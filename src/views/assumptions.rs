@@ -183,8 +183,9 @@ pub fn groups(items: &[Item]) -> Vec<Group> {
 }
 
 /// A group's text. When the counted draw is the template's only numbered
-/// one, as a person says it: `c@6 != 10 for the 1st..6th values read at
-/// line 6`; otherwise with the counter: `v@48#1 == v@48#k for k = 2..100`.
+/// one, as a person says it: `c@6 != 10 for the 1st..6th values` (of the
+/// draw at line 6); otherwise with the counter: `v@48#1 == v@48#k for k =
+/// 2..100`.
 fn counted(template: &str, l: &str, lo: u64, hi: u64) -> String {
     let line = template
         .split("#k")
@@ -192,8 +193,8 @@ fn counted(template: &str, l: &str, lo: u64, hi: u64) -> String {
         .and_then(|s| s.rsplit('@').next())
         .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
     match line {
-        Some(line) if template.matches('#').count() == template.matches("#k").count() => format!(
-            "{} for the {}..{} values read at line {line}",
+        Some(_) if template.matches('#').count() == template.matches("#k").count() => format!(
+            "{} for the {}..{} values",
             template.replace("#k", ""),
             ordinal(lo),
             ordinal(hi)
@@ -263,7 +264,7 @@ mod tests {
         let f = folded(&items);
         assert_eq!(
             f.iter().map(|x| x.text.as_str()).collect::<Vec<_>>(),
-            vec!["v@11 >= 200 for the 1st..20th values read at line 11", "s@16 < 5"]
+            vec!["v@11 >= 200 for the 1st..20th values", "s@16 < 5"]
         );
     }
 
@@ -282,8 +283,8 @@ mod tests {
         assert_eq!(
             f.iter().map(|x| x.text.as_str()).collect::<Vec<_>>(),
             vec![
-                "v@5 >= 200 for the 1st..5th values read at line 5",
-                "v@5 <= 300 for the 1st..5th values read at line 5"
+                "v@5 >= 200 for the 1st..5th values",
+                "v@5 <= 300 for the 1st..5th values"
             ]
         );
     }

@@ -307,9 +307,8 @@ pub struct AssumptionDoc {
     pub column: u32,
     pub vars: Vec<String>,
     /// This many assumptions of one place, alike but for a draw number
-    /// counting up, shown as one (`v@11 >= 200 for the 1st..20th values
-    /// read at line 11`; absent
-    /// for one, and with `--full-trace`, which lists each).
+    /// counting up, shown as one (`v@11 >= 200 for the 1st..20th values`;
+    /// absent for one, and with `--full-trace`, which lists each).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub folded: Option<usize>,
 }
