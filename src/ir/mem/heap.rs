@@ -261,12 +261,7 @@ impl Mem {
                 continue;
             };
             let state = Self::heap_state(&base);
-            let bad = bin(
-                BinOp::Or,
-                bin(BinOp::Ne, off.clone(), int(0, span), span),
-                bin(BinOp::Ne, var(&state, span), int(1, span), span),
-                span,
-            );
+            let bad = not_live_start(&off, &state, span);
             cases.push((
                 o.tag,
                 vec![
@@ -407,4 +402,16 @@ impl Mem {
             });
         }
     }
+}
+
+/// A pointer at offset `off` of a heap object whose state variable is
+/// `state` is not the start of a live block (what `free` and `realloc`
+/// may be given): a nonzero offset, or the block not allocated (state 1).
+pub(super) fn not_live_start(off: &Expr, state: &str, span: Span) -> Expr {
+    bin(
+        BinOp::Or,
+        bin(BinOp::Ne, off.clone(), int(0, span), span),
+        bin(BinOp::Ne, var(state, span), int(1, span), span),
+        span,
+    )
 }

@@ -14,7 +14,7 @@
 //! body a split over the old object and the new instance.
 
 use super::expr::*;
-use super::heap::Site;
+use super::heap::{not_live_start, Site};
 use super::*;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Stmt, StmtKind};
 
@@ -63,12 +63,7 @@ impl Mem {
                 continue;
             };
             let state = Self::heap_state(&base);
-            let bad = bin(
-                BinOp::Or,
-                bin(BinOp::Ne, off.clone(), int(0, span), span),
-                bin(BinOp::Ne, var(&state, span), int(1, span), span),
-                span,
-            );
+            let bad = not_live_start(&off, &state, span);
             let mut grow = alloc.clone();
             if o.ty == *ty {
                 grow.extend(self.copied_bytes(&o, elem, bytes, &n, span));
