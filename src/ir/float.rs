@@ -181,15 +181,7 @@ pub fn apply(op: FloatOp, ty: IntType, args: &[i64]) -> Result<i64, i64> {
         FloatOp::Cmp(r) => {
             // Both widths compare exactly as `f64`.
             let (x, y) = (wide(a()), wide(b()));
-            let holds = match r {
-                RelOp::Eq => x == y,
-                RelOp::Ne => x != y,
-                RelOp::Lt => x < y,
-                RelOp::Le => x <= y,
-                RelOp::Gt => x > y,
-                RelOp::Ge => x >= y,
-            };
-            return Ok(holds as i64);
+            return Ok(r.holds(x, y) as i64);
         }
         FloatOp::FromInt(from) => {
             let n = if from == IntType::ULongLong {

@@ -34,7 +34,9 @@ impl RelOp {
         }
     }
 
-    pub fn holds(self, a: i64, b: i64) -> bool {
+    /// `a op b`; over floats, C's unordered NaN makes every operator but
+    /// `!=` false, as `PartialOrd` does.
+    pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
         match self {
             RelOp::Eq => a == b,
             RelOp::Ne => a != b,
