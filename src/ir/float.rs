@@ -273,18 +273,16 @@ fn to_int(x: f64, to: IntType) -> Result<i64, i64> {
     })
 }
 
-/// `fmin`/`fmax`: a NaN operand gives the other; of `-0.0` and `+0.0`,
-/// `fmin` gives `-0.0` and `fmax` `+0.0` (C leaves that choice open).
+/// `fmin`/`fmax`: a NaN operand gives the other; of equal operands (`-0.0`
+/// and `+0.0`, whose order C leaves open) the first, as glibc's libm does.
 fn min_max(min: bool, a: F, b: F) -> i64 {
     let (x, y) = (wide(a), wide(b));
     let pick_a = if x.is_nan() {
         false
-    } else if y.is_nan() {
+    } else if y.is_nan() || x == y {
         true
-    } else if x != y {
-        (x < y) == min
     } else {
-        x.is_sign_negative() == min
+        (x < y) == min
     };
     canonical(if pick_a { a } else { b })
 }

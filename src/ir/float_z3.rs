@@ -164,9 +164,8 @@ fn math(m: MathFn, ty: IntType, args: &[BV]) -> BV {
             } else {
                 (x.gt(&y), x.lt(&y))
             };
-            // As `float::min_max`: a NaN gives the other; equal values by sign.
-            let tie = if min { x.is_negative() } else { x.is_negative().not() };
-            let pick_a = x.is_nan().not() & (y.is_nan() | lt | (gt.not() & tie));
+            // As `float::min_max`: a NaN gives the other; of equal values the first.
+            let pick_a = x.is_nan().not() & (y.is_nan() | lt | gt.not());
             let (a, b) = (to_bits(ty, &x), to_bits(ty, &y));
             pick_a.ite(&a, &b)
         }

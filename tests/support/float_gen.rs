@@ -203,6 +203,30 @@ pub fn input_pool() -> Vec<i64> {
     .collect()
 }
 
+/// Constant conversions (folded by both compilers, and by the lowering
+/// where a global is initialised): a type and literals of other types
+/// whose conversion to it C defines.
+const CONVERTED: &[(&str, &[&str])] = &[
+    ("_Bool", &["0.0", "-0.0", "0.1", "4.9e-324", "-0.0f", "1e-45f", "2.5"]),
+    (
+        "int",
+        &["0.5", "-1.5", "2147483647.5", "-2147483648.9", "-3.75f", "16777217.0f"],
+    ),
+    ("unsigned", &["0.5", "3.0", "123456789.125", "4294967295.5", "-0.9"]),
+    (
+        "float",
+        &[
+            "0.1",
+            "1e308",
+            "4.9e-324",
+            "123456789.125",
+            "16777217",
+            "-2147483647 - 1",
+        ],
+    ),
+    ("double", &["0.1f", "3.4e38f", "1e-45f", "2147483647", "4294967295u"]),
+];
+
 pub fn program(seed: u64) -> FloatProgram {
     let mut g = Gen {
         rng: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
@@ -210,6 +234,12 @@ pub fn program(seed: u64) -> FloatProgram {
     };
     let mut text = inputs(&mut g);
     let mut results = Vec::new();
+    for k in 0..2 {
+        let (ty, literals) = CONVERTED[g.rng.below(CONVERTED.len() as u64) as usize];
+        let name = format!("c{k}");
+        text += &format!("{ty} {name} = {};\n", g.rng.pick(literals));
+        results.push((name, ty));
+    }
     let mut body = String::new();
     for k in 0..6 {
         let ty = TYPES[g.rng.below(TYPES.len() as u64) as usize];

@@ -17,11 +17,17 @@ pub(super) fn const_convert(v: i128, from: IntType, to: IntType) -> Option<i128>
     }
     let op = conversion(from, to)?;
     let ty = if to.is_float() { to } else { from };
-    float::apply(op, ty, &[i64::try_from(v).ok()?]).ok().map(i128::from)
+    // To `_Bool` is `v != 0.0`: the zero is the second operand.
+    let args: &[i64] = if op == FloatOp::Cmp(RelOp::Ne) {
+        &[i64::try_from(v).ok()?, 0]
+    } else {
+        &[i64::try_from(v).ok()?]
+    };
+    float::apply(op, ty, args).ok().map(i128::from)
 }
 
-/// The operation converting `from` to `to` (one of them floating; `None`
-/// for `_Bool`, which is a comparison).
+/// The operation converting `from` to `to` (one of them floating; to
+/// `_Bool` it is the comparison `!= 0.0`, whose zero the caller adds).
 fn conversion(from: IntType, to: IntType) -> Option<FloatOp> {
     Some(match (from.is_float(), to.is_float()) {
         (true, true) => FloatOp::Resize,

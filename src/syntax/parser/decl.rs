@@ -320,6 +320,7 @@ impl Parser<'_> {
         let mut fields = Vec::new();
         let mut not_modelled = Vec::new();
         while !self.is("}") && !self.at_eof() {
+            let before = self.pos;
             let (specs, issues) = self.specs_collected()?;
             loop {
                 let d = self.declarator()?;
@@ -371,6 +372,17 @@ impl Parser<'_> {
                 }
             }
             self.expect(";", "after a field")?;
+            if self.pos == before {
+                // Nothing read (a `;` taken as missing before a token that
+                // starts no field): stop rather than report it forever.
+                let t = self.tok().clone();
+                self.error(
+                    t.span,
+                    format!("expected a field, found {}", t.describe()),
+                    "not a field",
+                );
+                return Err(());
+            }
         }
         let close = self.expect("}", "to close the struct")?;
         self.skip_attributes();
