@@ -475,7 +475,7 @@ impl Vars<'_> {
 
 /// The model variables (`v<i>`, i < n) occurring in `b`.
 pub fn vars_of(b: &Bool, n: usize) -> Vec<usize> {
-    fn walk(e: &Dynamic, n: usize, out: &mut BTreeSet<usize>, seen: &mut std::collections::HashSet<Dynamic>) {
+    fn walk(e: &Dynamic, n: usize, out: &mut BTreeSet<usize>, seen: &mut crate::ir::fixed_hash::FixedSet<Dynamic>) {
         if !e.is_app() || !seen.insert(e.clone()) {
             return;
         }

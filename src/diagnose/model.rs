@@ -25,11 +25,12 @@
 
 use super::abduce::{op, var_index};
 use crate::facts::Analysis;
+use crate::ir::fixed_hash::FixedSet;
 use crate::ir::*;
 use crate::vc::gc::{CheckKey, Cmd, EventKind, Gc};
 use crate::vc::passive::topo_order;
 use crate::vc::term::{self, Env, Formula, Term, Val, VarKey, GLOBAL};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use z3::ast::{Array, Ast, Bool, Dynamic, Int};
 use z3::{Sort, SortKind};
 
@@ -102,14 +103,14 @@ pub struct Model {
     pub used: Vec<usize>,
 }
 
-type Store = im::HashMap<VarKey, Val>;
+type Store = im::OrdMap<VarKey, Val>;
 
 struct Exec<'a> {
     p: &'a Program,
     gc: &'a Gc,
     vars: Vec<SymVar>,
-    fresh: HashMap<u32, Int>,
-    choices: HashMap<usize, Int>,
+    fresh: BTreeMap<u32, Int>,
+    choices: BTreeMap<usize, Int>,
     /// Facts of I.
     inv: Vec<Bool>,
     /// Where the block being run comes from.
@@ -254,8 +255,8 @@ pub fn build(p: &Program, a: &Analysis, gc: &Gc, target: CheckKey) -> Result<Mod
         p,
         gc,
         vars: Vec::new(),
-        fresh: HashMap::new(),
-        choices: HashMap::new(),
+        fresh: BTreeMap::new(),
+        choices: BTreeMap::new(),
         inv: Vec::new(),
         origin: None,
     };
@@ -606,7 +607,7 @@ fn finish(
     mut at: BTreeMap<(NodeId, u32), Bool>,
 ) -> Result<Model, String> {
     let mut ops: Vec<(Dynamic, Int)> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = FixedSet::default();
     let both = Bool::and(&[inv.clone(), phi.clone()]);
     let mut inv_base = inv_base;
     nonlinear(&Dynamic::from_ast(&both), &mut ops, &mut vars, &mut seen);
@@ -635,7 +636,7 @@ fn finish(
     }
     let mut used = BTreeSet::new();
     let mut arrays = false;
-    let mut memo = HashSet::new();
+    let mut memo = FixedSet::default();
     for f in [&inv, &phi] {
         constants(&Dynamic::from_ast(f), &mut used, &mut arrays, &mut memo);
     }
@@ -654,7 +655,7 @@ fn finish(
 
 /// Finds products and quotients of unknowns (innermost first) and makes
 /// each an abstraction variable.
-fn nonlinear(e: &Dynamic, ops: &mut Vec<(Dynamic, Int)>, vars: &mut Vec<SymVar>, seen: &mut HashSet<Dynamic>) {
+fn nonlinear(e: &Dynamic, ops: &mut Vec<(Dynamic, Int)>, vars: &mut Vec<SymVar>, seen: &mut FixedSet<Dynamic>) {
     if !e.is_app() || !seen.insert(e.clone()) {
         return;
     }
@@ -687,7 +688,7 @@ fn nonlinear(e: &Dynamic, ops: &mut Vec<(Dynamic, Int)>, vars: &mut Vec<SymVar>,
 }
 
 /// The model's variables (`v<i>`) in `e`; whether an array occurs.
-fn constants(e: &Dynamic, out: &mut BTreeSet<usize>, arrays: &mut bool, memo: &mut HashSet<Dynamic>) {
+fn constants(e: &Dynamic, out: &mut BTreeSet<usize>, arrays: &mut bool, memo: &mut FixedSet<Dynamic>) {
     if !memo.insert(e.clone()) {
         return;
     }

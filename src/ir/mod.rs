@@ -15,6 +15,7 @@ pub mod bits;
 pub mod cond;
 pub mod contract;
 pub mod dims;
+pub mod fixed_hash;
 pub mod float;
 pub mod float_z3;
 pub mod libc;

@@ -17,8 +17,8 @@
 //! and `mod` made SV-COMP's `interleave_bits` (16 shifts and masks of two
 //! 16-bit values, then 8 more) exceed Z3's resource limit.
 
+use crate::ir::fixed_hash::FixedMap;
 use crate::ir::{BitOp, IntType};
-use std::collections::HashMap;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, Int};
 
@@ -65,17 +65,17 @@ struct Bits {
 /// any path starts).
 #[derive(Default)]
 pub struct BitCache {
-    known: HashMap<Int, Bits>,
+    known: FixedMap<Int, Bits>,
     /// Ranges the values are assumed to be in where they are read (an
     /// input's type): their bits are drawn as few and exact.
-    ranges: HashMap<Int, (i64, i64)>,
+    ranges: FixedMap<Int, (i64, i64)>,
     pub defs: Vec<Bool>,
     drawn: u32,
     /// The drawn bits, by number.
     atoms: Vec<Bool>,
     /// Values equal to another whose bits are not drawn yet: they get
     /// its bits when they are (`alias`).
-    same: HashMap<Int, Int>,
+    same: FixedMap<Int, Int>,
 }
 
 impl BitCache {

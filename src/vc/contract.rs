@@ -21,7 +21,7 @@ use crate::facts::Analysis;
 use crate::interp;
 use crate::ir::contract::instrument;
 use crate::ir::*;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 use z3::ast::{Array, Bool, Int};
 use z3::{SatResult, Solver, Sort};
@@ -240,10 +240,10 @@ struct Hyp {
 /// Variables along one path: single assignment, each incarnation numbered.
 struct PathEnv<'a> {
     p: &'a Program,
-    vars: HashMap<VarKey, (u32, Val)>,
+    vars: BTreeMap<VarKey, (u32, Val)>,
     next: u32,
     touched: Vec<u32>,
-    draws: HashMap<u32, (u32, Int)>,
+    draws: BTreeMap<u32, (u32, Int)>,
 }
 
 impl PathEnv<'_> {
@@ -374,10 +374,10 @@ impl Cx<'_> {
     fn translate(&self, path: &[usize], last: usize) -> PathVc {
         let mut env = PathEnv {
             p: self.p,
-            vars: HashMap::new(),
+            vars: BTreeMap::new(),
             next: 0,
             touched: Vec::new(),
-            draws: HashMap::new(),
+            draws: BTreeMap::new(),
         };
         let mut hyps = Vec::new();
         let mut inputs = Vec::new();

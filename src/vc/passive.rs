@@ -16,8 +16,9 @@
 use super::bits::BitCache;
 use super::gc::{Cmd, Event, Gc};
 use super::term::{self, Env, Term, Val, VarKey, GLOBAL};
+use crate::ir::fixed_hash::FixedMap;
 use crate::ir::{InputSlot, Program, VarInit};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use z3::ast::{Array, Ast, Bool, Int};
 use z3::Sort;
 
@@ -80,15 +81,15 @@ impl Names {
 /// the values written. An unrolled loop's element reads then are the
 /// values written (the same terms, so their bits are too), not reads of
 /// a chain of stores.
-type Contents = HashMap<Array, (Array, im::HashMap<i64, Int>)>;
+type Contents = FixedMap<Array, (Array, im::OrdMap<i64, Int>)>;
 
 struct BlockEnv<'a> {
     p: &'a Program,
-    vars: im::HashMap<VarKey, Val>,
+    vars: im::OrdMap<VarKey, Val>,
     /// Constant-index writes of array incarnations (`fold` only).
     contents: &'a mut Contents,
     names: &'a mut Names,
-    fresh: &'a mut HashMap<u32, Int>,
+    fresh: &'a mut BTreeMap<u32, Int>,
     enabled: &'a mut Vec<Bool>,
     bits: &'a mut BitCache,
     /// The indices arrays are read and written at, where quantifiers are
@@ -222,18 +223,18 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
     let mut indices = Vec::new();
     let order = topo_order(gc);
     let mut names = Names { next: 0 };
-    let mut fresh = HashMap::new();
+    let mut fresh = BTreeMap::new();
     let mut enabled = Vec::new();
     let mut bits = BitCache::default();
-    let mut contents = Contents::new();
+    let mut contents = Contents::default();
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); gc.blocks.len()];
     for &b in &order {
         for &s in &gc.blocks[b].succs {
             preds[s].push(b);
         }
     }
-    let mut out_env: Vec<Option<im::HashMap<VarKey, Val>>> = vec![None; gc.blocks.len()];
-    let mut edge_eqs: HashMap<(usize, usize), Vec<Bool>> = HashMap::new();
+    let mut out_env: Vec<Option<im::OrdMap<VarKey, Val>>> = vec![None; gc.blocks.len()];
+    let mut edge_eqs: BTreeMap<(usize, usize), Vec<Bool>> = BTreeMap::new();
     let mut blocks: Vec<PBlock> = (0..gc.blocks.len())
         .map(|_| PBlock {
             cmds: Vec::new(),
@@ -321,7 +322,7 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
                             .contents
                             .get(&before)
                             .cloned()
-                            .unwrap_or((before, im::HashMap::new()));
+                            .unwrap_or((before, im::OrdMap::new()));
                         env.contents.insert(x.clone(), (base, writes.update(c, v)));
                     }
                     env.vars.insert(*k, Val::Arr(x));
@@ -360,7 +361,7 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
         // Environments are dropped once every successor has merged them.
         for &pb in &preds[b] {
             if gc.blocks[pb].succs.iter().all(|&s| out_env[s].is_some()) {
-                out_env[pb] = Some(im::HashMap::new());
+                out_env[pb] = Some(im::OrdMap::new());
             }
         }
     }
@@ -406,8 +407,8 @@ fn initial_env(
     cmds: &mut Vec<PCmd>,
     inputs: &mut Vec<(InputSlot, Int)>,
     bits: &mut BitCache,
-) -> im::HashMap<VarKey, Val> {
-    let mut vars = im::HashMap::new();
+) -> im::OrdMap<VarKey, Val> {
+    let mut vars = im::OrdMap::new();
     let entry = p.proc(p.entry);
     let mut start: Vec<VarKey> = p.globals.iter().map(|&g| VarKey { var: g, frame: GLOBAL }).collect();
     start.extend(entry.locals.iter().map(|&l| VarKey { var: l, frame: 0 }));
@@ -465,11 +466,11 @@ fn merge(
     p: &Program,
     b: usize,
     preds: &[usize],
-    out_env: &[Option<im::HashMap<VarKey, Val>>],
+    out_env: &[Option<im::OrdMap<VarKey, Val>>],
     names: &mut Names,
-    edge_eqs: &mut HashMap<(usize, usize), Vec<Bool>>,
-) -> im::HashMap<VarKey, Val> {
-    let envs: Vec<&im::HashMap<VarKey, Val>> = preds
+    edge_eqs: &mut BTreeMap<(usize, usize), Vec<Bool>>,
+) -> im::OrdMap<VarKey, Val> {
+    let envs: Vec<&im::OrdMap<VarKey, Val>> = preds
         .iter()
         .map(|&pb| out_env[pb].as_ref().expect("a predecessor before its successor"))
         .collect();
@@ -479,7 +480,7 @@ fn merge(
     let mut keys: Vec<VarKey> = envs.iter().flat_map(|e| e.keys().copied()).collect();
     keys.sort();
     keys.dedup();
-    let mut out = im::HashMap::new();
+    let mut out = im::OrdMap::new();
     for k in keys {
         let vals: Vec<Option<&Val>> = envs.iter().map(|e| e.get(&k)).collect();
         let first = vals[0];
