@@ -399,3 +399,31 @@ fn realloc_moves_the_contents_and_frees_the_old_block() {
         }
     }
 }
+
+/// The heap model's own arithmetic (`calloc`'s `n * size`, counts and
+/// copy loops) is never the program's signed overflow: `no-overflow`
+/// reports no overflow at a `calloc` of two large `size_t`s, in any engine,
+/// and a small `calloc` with an input size is proved free of it.
+#[test]
+fn the_heap_models_arithmetic_is_no_signed_overflow_of_the_program() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let big = write(
+        &dir,
+        "big.c",
+        "#include <stdlib.h>\nextern unsigned __VERIFIER_nondet_uint(void);\nint main(void) {\n  unsigned n = __VERIFIER_nondet_uint(), m = __VERIFIER_nondet_uint();\n  char *a = calloc(n, m);\n  if (!a) return 0;\n  a = realloc(a, 2);\n  free(a);\n  return 0;\n}\n",
+    );
+    for engine in ["auto", "fsum", "vc"] {
+        let doc = json(&[
+            "check",
+            "--engine",
+            engine,
+            "--property",
+            "no-overflow",
+            "--format",
+            "json",
+            &big,
+        ]);
+        let v = verdicts(&doc);
+        assert!(!v.iter().any(|(k, _, _)| k == "overflow"), "{engine}: {v:?}");
+    }
+}

@@ -615,8 +615,9 @@ pub enum ExprKind {
     /// `crate::ir::mem`): `a[i]` whose check is the `deref` condition of
     /// access number `k` (one per dereference in the source).
     DerefIndex(Ident, Box<Expr>, u32),
-    /// A pointer's offset moved by an index, `off + i` or `off - i` (made
-    /// by `crate::ir::mem`): the memory model's own arithmetic, not the
+    /// A pointer's offset moved by an index, `off + i` or `off - i`, or
+    /// the heap model's counts and sizes (`+`, `*`), made by
+    /// `crate::ir::mem`: the memory model's own arithmetic, not the
     /// program's. Exact on the operands' values, typed `int` like the
     /// `.off` leaves, never converted nor checked for overflow: an offset
     /// outside its object is an invalid access where it is used.

@@ -126,7 +126,7 @@ impl Mem {
         out.extend(chain);
         out.push(assign(
             var(&count, span),
-            bin(BinOp::Add, var(&count, span), int(1, span), span),
+            offset(BinOp::Add, var(&count, span), int(1, span), span),
             span,
         ));
         out
@@ -155,16 +155,21 @@ impl Mem {
         };
         let size_t = |e: Expr| mk(ExprKind::Cast(IntType::UInt, Box::new(e)), span);
         let wide = |e: Expr| mk(ExprKind::Cast(IntType::LongLong, Box::new(e)), span);
-        let bytes = if name == "calloc" {
+        // `calloc`'s product in `unsigned long long`: two `size_t`s multiply
+        // exactly there, and no signed arithmetic of the model's can be
+        // reported as the program's overflow.
+        let (bytes, bytes_ty) = if name == "calloc" {
             let n = self.int_expr(&args[0]);
             let size = self.int_expr(&args[1]);
-            bin(BinOp::Mul, wide(size_t(n)), wide(size_t(size)), span)
+            let unsigned_wide = |e: Expr| mk(ExprKind::Cast(IntType::ULongLong, Box::new(size_t(e))), span);
+            let product = bin(BinOp::Mul, unsigned_wide(n), unsigned_wide(size), span);
+            (product, IntType::ULongLong)
         } else {
             let n = self.int_expr(args.last().expect("one argument or two"));
-            wide(size_t(n))
+            (wide(size_t(n)), IntType::LongLong)
         };
         let bytes_expr = bytes.clone();
-        let bytes = self.bind_always(&mut pre, bytes, IntType::LongLong);
+        let bytes = self.bind_always(&mut pre, bytes, bytes_ty);
         let t = self.temp(IntType::Int);
         self.heap_temps.insert(t.clone(), key(span));
         let result = Val {
@@ -218,7 +223,7 @@ impl Mem {
             let too_big = bin(
                 BinOp::Gt,
                 bytes,
-                mk(ExprKind::Int(u32::MAX as i64, IntType::LongLong), span),
+                mk(ExprKind::Int(u32::MAX as i64, IntType::ULongLong), span),
                 span,
             );
             pre.push(if_(

@@ -98,7 +98,7 @@ impl Mem {
     /// `\valid` array may be longer: what lies past them stays arbitrary).
     fn copied_bytes(&mut self, o: &objects::Obj, elem: i64, bytes: &Expr, n: &str, span: Span) -> Vec<Stmt> {
         let held = match &o.len {
-            Some(len) => bin(BinOp::Mul, len.clone(), int(elem, span), span),
+            Some(len) => offset(BinOp::Mul, len.clone(), int(elem, span), span),
             None => int(elem, span),
         };
         let mut out = vec![assign(var(n, span), bytes.clone(), span)];
@@ -158,14 +158,14 @@ impl Mem {
         }
         by_old.push(assign(
             var(&i, span),
-            bin(BinOp::Add, var(&i, span), int(1, span), span),
+            offset(BinOp::Add, var(&i, span), int(1, span), span),
             span,
         ));
         // Element `i` is inside when `(i + 1) * elem <= n`: no division.
         let wide = mk(ExprKind::Cast(IntType::LongLong, Box::new(var(&i, span))), span);
-        let end = bin(
+        let end = offset(
             BinOp::Mul,
-            bin(BinOp::Add, wide, int(1, span), span),
+            offset(BinOp::Add, wide, int(1, span), span),
             int(elem, span),
             span,
         );
