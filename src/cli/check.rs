@@ -73,11 +73,12 @@ pub struct CheckArgs {
     /// -finstrument-functions FILE.c HARNESS.c`), or say why there is none.
     #[arg(long, value_name = "DIR")]
     tests: Option<PathBuf>,
-    /// Write an SV-COMP violation witness (format 2.0, YAML) of the first
-    /// confirmed counterexample that reaches a `reach_error()` call: into
-    /// this file, or, if it is a directory, one `NAME.witness.yml` per
-    /// program in it.
-    #[arg(long, value_name = "FILE|DIR")]
+    /// Write an SV-COMP witness (format 2.0, YAML): a violation witness of
+    /// the first confirmed counterexample that reaches a `reach_error()`
+    /// call, or, when every condition is safe, a correctness witness of
+    /// the loop invariants that prove it; into this file, or, if it is a
+    /// directory, one `NAME.witness.yml` per program in it.
+    #[arg(long, visible_alias = "write-witness", value_name = "FILE|DIR")]
     witness: Option<PathBuf>,
     /// Search fix candidates for each unsafe condition, of every file, with
     /// a larger budget: one-token edits of its top FSS's statements (a

@@ -79,6 +79,12 @@ pub struct DiagnoseArgs {
     /// Print the time per question and the quantifier eliminations.
     #[arg(long)]
     stats: bool,
+    /// Write an SV-COMP violation witness (format 2.0, YAML) of the first
+    /// real bug at a `reach_error()` call whose run the oracle found, as
+    /// `check --witness` does: into this file, or, if it is a directory,
+    /// one `NAME.witness.yml` per program in it.
+    #[arg(long, visible_alias = "write-witness", value_name = "FILE|DIR")]
+    witness: Option<PathBuf>,
 }
 
 /// Whether a condition is left to diagnose: the Datalog engine says
@@ -313,6 +319,7 @@ fn diagnose_file(
     let mut open = limit_open && decided.iter().any(|(_, v, _)| *v == Verdict::Unknown);
     let mut conds = Vec::new();
     let mut bug = false;
+    let mut real_runs = Vec::new();
     if let (false, Some(prep)) = (targets.is_empty(), &prep) {
         if text {
             out.push_str(&invariants_text(&name, prep));
@@ -362,6 +369,9 @@ fn diagnose_file(
                 transcript.push_str(&format!("  # {}\n", q.by.name()));
             }
             bug |= d.verdict == diagnose::Verdict::RealBug;
+            if let (diagnose::Verdict::RealBug, Some(e), CheckKey::Site(s)) = (d.verdict, &d.run, t.key) {
+                real_runs.push((s, e.inputs.clone(), e.choices.clone()));
+            }
             open |= d.verdict == diagnose::Verdict::Unresolved;
             let replay = d.run.as_ref().map(|e| replay_command(args, path, t, &users, e));
             if text {
@@ -374,6 +384,9 @@ fn diagnose_file(
         out.push_str(&format!("{name}: no undecided condition\n"));
     }
     super::write_stdout(&out);
+    if let (Some(to), false) = (&args.witness, real_runs.is_empty()) {
+        eprint!("{}", super::witness::write_confirmed(to, path, &p, &real_runs));
+    }
     let code = if bug {
         EXIT_ERROR_FOUND
     } else if open {

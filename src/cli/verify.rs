@@ -6,7 +6,7 @@ use super::check::{collect_files, Format};
 use super::*;
 use crate::context::conditions::Property;
 use crate::ir::cond::{self, UserCond};
-use crate::vc::{self, contract::VcStatus, Loops, Outcome, ProcResult, Warning};
+use crate::vc::{self, contract::VcStatus, gc::CheckKey, Loops, Outcome, ProcResult, Warning};
 use crate::views::verify::VerifyFileDoc;
 use std::time::Duration;
 
@@ -63,8 +63,14 @@ pub struct VerifyArgs {
     /// Validate a correctness witness (format 2.0, `invariant_set`) of the
     /// one program given: prove it with the witness's loop invariants as
     /// the only ones. Exit 0 confirmed, 3 not confirmed, 2 unreadable.
-    #[arg(long, value_name = "W")]
+    #[arg(long, value_name = "W", conflicts_with = "write_witness")]
     witness: Option<PathBuf>,
+    /// Write an SV-COMP violation witness (format 2.0, YAML) of the first
+    /// confirmed warning at a `reach_error()` call, as `check --witness`
+    /// does: into this file, or, if it is a directory, one
+    /// `NAME.witness.yml` per program in it.
+    #[arg(long, value_name = "FILE|DIR")]
+    write_witness: Option<PathBuf>,
 }
 
 fn parse_loops(s: &str) -> Result<Loops, String> {
@@ -137,6 +143,23 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut<Verify
     out.found = !r.warnings.is_empty();
     out.unknown = r.outcome == Outcome::Unknown;
     out.note = if out.found { "warnings" } else { "no warning" }.into();
+    if let Some(to) = &args.write_witness {
+        let confirmed: Vec<_> = (r.warnings.iter())
+            .filter(|w| w.status == vc::Status::Confirmed)
+            .filter_map(|w| match w.key {
+                CheckKey::Site(s) => Some((s, w.inputs.clone(), w.choices.clone())),
+                _ => None,
+            })
+            .collect();
+        if confirmed.is_empty() && out.found {
+            out.stderr.push_str(&format!(
+                "{}: no violation witness: no warning at an error site is confirmed by the interpreter's replay\n",
+                path.display()
+            ));
+        }
+        out.stderr
+            .push_str(&super::witness::write_confirmed(to, path, &p, &confirmed));
+    }
     let replay = |w: &Warning| replay_command(args, path, w);
     match args.format {
         Format::Text => out.stdout = crate::views::verify::text(&p, &r, &replay, args.stats, args.full_trace),

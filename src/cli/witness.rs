@@ -8,12 +8,13 @@
 //! engine, given its invariants only, proves the program
 //! (`validate_witness`).
 
+use crate::analysis::witness::Counterexample;
 use crate::analysis::CondReport;
 use crate::analysis::Verdict;
 use crate::check::Report;
 use crate::interp;
 use crate::ir::lower::LowerOptions;
-use crate::ir::{NodeKind, Program, UnitId};
+use crate::ir::{NodeKind, Program, SiteId, UnitId};
 use crate::vc;
 use crate::views::{correctness_witness, testcomp, violation_witness, witness_entry};
 use std::collections::HashSet;
@@ -58,46 +59,142 @@ fn confirmed(p: &Program, path: &Path) -> Result<(), String> {
     }
 }
 
+/// The SHA-256 of `file` and the time the witness is made, which its
+/// metadata states.
+struct Task {
+    name: String,
+    sha256: String,
+    created: String,
+}
+
+impl Task {
+    fn of(file: &Path) -> Task {
+        Task {
+            name: file.display().to_string(),
+            sha256: std::fs::read(file)
+                .map(|b| testcomp::sha256_hex(&b))
+                .unwrap_or_default(),
+            created: super::harness::creation_time(),
+        }
+    }
+
+    fn meta(&self) -> witness_entry::Meta<'_> {
+        witness_entry::Meta {
+            program: &self.name,
+            sha256: &self.sha256,
+            created: &self.created,
+        }
+    }
+}
+
+/// Writes the violation witness of the run `cx` into the error at `site`
+/// (`held`: the condition units that get `branching` waypoints) and keeps
+/// it only if the run that follows its waypoints confirms it: where it
+/// went, or why there is none. The one writer of `check`, `verify` and
+/// `diagnose`.
+fn violation(
+    to: &Path,
+    file: &Path,
+    p: &Program,
+    site: SiteId,
+    cx: &Counterexample,
+    held: &HashSet<UnitId>,
+    task: &Task,
+) -> Result<PathBuf, String> {
+    let v = violation_witness::value(p, site, cx, held, &task.meta())?;
+    let path = target(to, file);
+    std::fs::write(&path, witness_entry::yaml(&v)).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    confirmed(p, &path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&path);
+    })?;
+    Ok(path)
+}
+
+/// `FILE:LINE` of the error at `site`.
+fn site_at(file: &Path, p: &Program, site: SiteId) -> String {
+    format!("{}:{}", file.display(), p.source.start(p.site(site).span).line)
+}
+
+/// The line that says where the witness of the error at `site` went, or
+/// why it has none.
+fn said(file: &Path, p: &Program, site: SiteId, written: Result<PathBuf, String>) -> String {
+    let at = site_at(file, p, site);
+    match written {
+        Ok(path) => format!("{at}: violation witness {}\n", path.display()),
+        Err(why) => format!("{at}: no violation witness: {why}\n"),
+    }
+}
+
+/// The interpreter's run on `inputs` and `choices` (a counterexample an
+/// engine confirmed: `verify`'s model, `diagnose`'s oracle run), when it
+/// ends at the error at `site`.
+fn replayed(p: &Program, site: SiteId, inputs: &[(String, i64)], choices: &[i64]) -> Option<Counterexample> {
+    let cfg = interp::Config {
+        inputs: inputs.iter().cloned().collect(),
+        choices: choices.to_vec(),
+        ..interp::Config::default()
+    };
+    let run = interp::run(p, &cfg).ok()?;
+    matches!(run.outcome, interp::Outcome::Error { site: s, .. } if s == site).then(|| Counterexample {
+        path: Vec::new(),
+        inputs: inputs.to_vec(),
+        choices: choices.to_vec(),
+        run,
+        seed: None,
+    })
+}
+
+/// A counterexample an engine confirmed: the error site, the run's
+/// inputs and choices.
+pub type Confirmed = (SiteId, Vec<(String, i64)>, Vec<i64>);
+
+/// `verify`'s and `diagnose`'s witnesses: of the first of `confirmed` (an
+/// error site with the inputs and choices of a run an engine confirmed
+/// reaches it) whose replay has one; the lines that say where it went, or
+/// why an error has none. Nothing when none is confirmed.
+pub fn write_confirmed(to: &Path, file: &Path, p: &Program, confirmed: &[Confirmed]) -> String {
+    let task = Task::of(file);
+    let mut out = String::new();
+    for (site, inputs, choices) in confirmed {
+        let written = match replayed(p, *site, inputs, choices) {
+            Some(cx) => violation(to, file, p, *site, &cx, &HashSet::new(), &task),
+            None => Err("the interpreter's run on the counterexample's inputs does not reach the error".into()),
+        };
+        let ok = written.is_ok();
+        out.push_str(&said(file, p, *site, written));
+        if ok {
+            break;
+        }
+    }
+    out
+}
+
 /// Writes the witness of `report`'s first unsafe condition that has one;
 /// the lines that say where it went, or why an error has none.
 pub fn write(to: &Path, file: &Path, p: &Program, report: &Report, lower: &LowerOptions) -> String {
-    let name = file.display().to_string();
-    let sha256 = std::fs::read(file)
-        .map(|b| testcomp::sha256_hex(&b))
-        .unwrap_or_default();
-    let created = super::harness::creation_time();
-    let meta = witness_entry::Meta {
-        program: &name,
-        sha256: &sha256,
-        created: &created,
-    };
+    let task = Task::of(file);
     if report.results.iter().all(|r| r.verdict == Verdict::Safe) {
-        return correctness(to, file, p, report, lower, &meta);
+        return correctness(to, file, p, report, lower, &task.meta());
     }
     let mut out = String::new();
     for res in report.results.iter().filter(|r| r.verdict == Verdict::Unsafe) {
         let c = report.condition(res);
-        let at = match c.site() {
-            Some(s) => format!("{name}:{}", p.source.start(p.site(s).span).line),
-            None => format!("{name}: {}", c.describe(p)),
+        let Some(site) = c.site() else {
+            out.push_str(&format!(
+                "{}: {}: no violation witness: the error is not at a statement of the program\n",
+                task.name,
+                c.describe(p)
+            ));
+            continue;
         };
-        let cx = report.top_counterexample(res);
-        let made = match (c.site(), cx) {
-            (Some(s), Some(cx)) => violation_witness::value(p, s, cx, &held_conditions(p, report, res), &meta),
-            (_, None) => Err("no counterexample was kept".into()),
-            (None, _) => Err("the error is not at a statement of the program".into()),
+        let written = match report.top_counterexample(res) {
+            Some(cx) => violation(to, file, p, site, cx, &held_conditions(p, report, res), &task),
+            None => Err("no counterexample was kept".into()),
         };
-        let path = target(to, file);
-        let written = made.and_then(|v| {
-            std::fs::write(&path, witness_entry::yaml(&v))
-                .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
-            confirmed(p, &path).inspect_err(|_| {
-                let _ = std::fs::remove_file(&path);
-            })
-        });
-        match written {
-            Ok(()) => return format!("{out}{at}: violation witness {}\n", path.display()),
-            Err(why) => out.push_str(&format!("{at}: no violation witness: {why}\n")),
+        let ok = written.is_ok();
+        out.push_str(&said(file, p, site, written));
+        if ok {
+            break;
         }
     }
     out
