@@ -206,3 +206,20 @@ fn engine_verdicts_agree_with_runs_on_an_input_pool() {
         );
     }
 }
+
+/// ACSL over a floating variable is refused where it is written (its
+/// comparisons would read bits as integers: `y > 5` held of every
+/// positive `double`'s bits, a wrong "safe").
+#[test]
+fn acsl_over_a_floating_variable_is_refused_with_its_location() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "extern double __VERIFIER_nondet_double(void);\nint main(void) {\n    double x = __VERIFIER_nondet_double();\n    if (x > 1.0 && x < 2.0) {\n        double y = x * 2.0;\n        //@ assert y > 5;\n    }\n    return 0;\n}\n";
+    let path = cli::write(dir.path(), "acsl.c", text);
+    let (code, out, err) = cli::focuscheck(&["check", &path]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(!out.contains(" safe ("), "{out}");
+    assert!(
+        err.contains("acsl.c:6:20") && err.contains("`y` is a `double`"),
+        "{err}"
+    );
+}
