@@ -406,6 +406,10 @@ pub struct SymNames {
     /// on the same values as an earlier one, mapped to it (`y % 2` in every
     /// iteration of a loop is one value, so one assumption).
     same: BTreeMap<Sym, Sym>,
+    /// For one run: abstraction symbols that stand for a floating
+    /// comparison or classification (`x < 1.5`, `isnan(x)`: 1 or 0),
+    /// shown as the condition itself.
+    truths: BTreeMap<Sym, (crate::ir::float::FloatOp, IntType, Vec<String>)>,
 }
 
 impl SymNames {
@@ -440,6 +444,7 @@ impl SymNames {
             draws,
             ops: BTreeMap::new(),
             same: BTreeMap::new(),
+            truths: BTreeMap::new(),
         }
     }
 
@@ -491,8 +496,19 @@ impl SymNames {
                 AlphaDef::Conv(a, t) => format!("({}){}", t.c_name(), operand(&out, a)),
                 AlphaDef::Bit(op, _, a, b) => format!("{} {} {}", operand(&out, a), op.symbol(), operand(&out, b)),
                 AlphaDef::Float(op, ty, args, _) => {
-                    let xs: Vec<String> = args.iter().map(|a| operand(&out, a)).collect();
-                    float_text(*op, *ty, &xs)
+                    let xs: Vec<String> = args
+                        .iter()
+                        .map(|a| match (a.terms.is_empty(), float_operand(*op, *ty)) {
+                            // A floating constant as C writes it, not its bits.
+                            (true, Some(t)) => crate::ir::float::c_text(t, a.c),
+                            _ => operand(&out, a),
+                        })
+                        .collect();
+                    let text = float_text(*op, *ty, &xs);
+                    if is_truth(*op) {
+                        out.truths.insert(*s, (*op, *ty, xs));
+                    }
+                    text
                 }
                 AlphaDef::Quotient | AlphaDef::Opaque => continue,
             };
@@ -604,6 +620,9 @@ fn show_lin(names: &SymNames, terms: &[(Sym, i64)], c: i64) -> String {
 /// `form bound` in source terms: symbols on the side the atom had them,
 /// constants on the right, strict where the atom was strict.
 fn render(_p: &Program, names: &SymNames, terms: &[(Sym, i64)], bound: Bound, first: &Raw) -> String {
+    if let Some(text) = truth_text(names, terms, bound) {
+        return text;
+    }
     // Which symbols the atom had on its right-hand side.
     let right_syms: Vec<Sym> = match &first.sides {
         Some((l, r)) => r.syms().filter(|s| !l.syms().any(|t| t == *s)).collect(),
@@ -692,6 +711,50 @@ pub fn feasible(e: Explored, run: &FssRun, linear_only: bool) -> Feasible {
 /// The events that show in views: no frame markers, no parameter passing.
 pub fn visible(ev: &Event) -> bool {
     !matches!(ev.kind, EvKind::Leave)
+}
+
+/// The type of a floating operation's operands (`None`: an integer).
+fn float_operand(op: crate::ir::float::FloatOp, ty: crate::ir::IntType) -> Option<crate::ir::IntType> {
+    use crate::ir::float::FloatOp;
+    match op {
+        FloatOp::FromInt(_) => None,
+        FloatOp::Resize => Some(crate::ir::float::other(ty)),
+        _ => Some(ty),
+    }
+}
+
+fn is_truth(op: crate::ir::float::FloatOp) -> bool {
+    use crate::ir::float::FloatOp;
+    match op {
+        FloatOp::Cmp(_) => true,
+        FloatOp::Math(m) => m.is_predicate(),
+        _ => false,
+    }
+}
+
+/// A bound on a floating comparison's truth (1 or 0) as the comparison
+/// (`x@14 >= -1.0f`) or its negation (`!(x@14 < 1.0f)`; `a != b` false is
+/// `a == b` and back, exact with NaNs too), not a bound on an integer.
+fn truth_text(names: &SymNames, terms: &[(Sym, i64)], bound: Bound) -> Option<String> {
+    use crate::ir::float::FloatOp;
+    let &[(s, k)] = terms else { return None };
+    let (op, ty, xs) = names.truths.get(&s)?;
+    let text = float_text(*op, *ty, xs);
+    let holds = |v: i64| match bound {
+        Bound::AtLeast(b) => k * v >= b,
+        Bound::AtMost(b) => k * v <= b,
+        Bound::Equal(b) => k * v == b,
+        Bound::NotEqual(b) => k * v != b,
+    };
+    match (holds(1), holds(0)) {
+        (true, false) => Some(text),
+        (false, true) => Some(match op {
+            FloatOp::Cmp(RelOp::Eq) => float_text(FloatOp::Cmp(RelOp::Ne), *ty, xs),
+            FloatOp::Cmp(RelOp::Ne) => float_text(FloatOp::Cmp(RelOp::Eq), *ty, xs),
+            _ => format!("!({text})"),
+        }),
+        _ => None,
+    }
 }
 
 /// A floating operation on operands written `xs`, as C writes it.

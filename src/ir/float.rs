@@ -330,6 +330,10 @@ pub fn c_text(ty: IntType, bits: i64) -> String {
         F::S(v) => format!("{v:?}"),
         F::D(v) => format!("{v:?}"),
     };
+    // `1e308` as `%g` writes it: `1e+308`.
+    if let Some(at) = s.find('e').filter(|&at| !s[at + 1..].starts_with('-')) {
+        s.insert(at + 1, '+');
+    }
     if ty == IntType::Float {
         s.push('f');
     }
@@ -369,5 +373,12 @@ mod tests {
         assert_eq!(apply(FloatOp::ToInt(IntType::UInt), IntType::Double, &[d(-0.5)]), Ok(0));
         assert_eq!(c_text(IntType::Double, d(0.1)), "0.1");
         assert_eq!(c_text(IntType::Float, 0.1f32.to_bits() as i64), "0.1f");
+        assert_eq!(c_text(IntType::Double, d(1e308)), "1e+308");
+        assert_eq!(c_text(IntType::Double, d(-2.5e-300)), "-2.5e-300");
+        assert_eq!(c_text(IntType::Double, d(-0.0)), "-0.0");
+        assert_eq!(c_text(IntType::Double, d(f64::NEG_INFINITY)), "-INFINITY");
+        for x in [1e308, 0.1, -3.0e-5, 1.0 / 3.0, 5e-324, 123456789.0] {
+            assert_eq!(c_text(IntType::Double, d(x)).parse::<f64>(), Ok(x));
+        }
     }
 }

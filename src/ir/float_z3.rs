@@ -95,7 +95,7 @@ pub fn apply(op: FloatOp, ty: IntType, args: &[BV]) -> BV {
         FloatOp::Mul => a().mul_with_rounding_mode(b(), &rne),
         FloatOp::Div => a().div_with_rounding_mode(b(), &rne),
         FloatOp::Neg => return sign_bit_op(ty, &args[0], true),
-        FloatOp::Cmp(r) => return truth(&compare(r, &a(), &b())),
+        FloatOp::Cmp(_) => return truth(&holds(op, ty, args).expect("a comparison")),
         FloatOp::FromInt(_) => from_int(ty, &args[0], &rne),
         FloatOp::Resize => {
             let from = super::float::other(ty);
@@ -105,6 +105,23 @@ pub fn apply(op: FloatOp, ty: IntType, args: &[BV]) -> BV {
         FloatOp::Math(m) => return math(m, ty, args),
     };
     to_bits(ty, &f)
+}
+
+/// The truth of a comparison or a classification (`isnan`, ...), whose
+/// value is `int` 1 or 0; `None` for an operation that makes a value.
+pub fn holds(op: FloatOp, ty: IntType, args: &[BV]) -> Option<Bool> {
+    let a = || from_bits(ty, &args[0]);
+    Some(match op {
+        FloatOp::Cmp(r) => compare(r, &a(), &from_bits(ty, &args[1])),
+        FloatOp::Math(MathFn::IsNan) => a().is_nan(),
+        FloatOp::Math(MathFn::IsInf) => a().is_infinite(),
+        FloatOp::Math(MathFn::IsFinite) => (a().is_nan() | a().is_infinite()).not(),
+        FloatOp::Math(MathFn::SignBit) => {
+            let top = if ty == IntType::Float { 31 } else { 63 };
+            args[0].extract(top, top).eq(BV::from_i64(1, 1))
+        }
+        _ => return None,
+    })
 }
 
 fn compare(r: RelOp, x: &Float, y: &Float) -> Bool {
@@ -169,12 +186,8 @@ fn math(m: MathFn, ty: IntType, args: &[BV]) -> BV {
             let (a, b) = (to_bits(ty, &x), to_bits(ty, &y));
             pick_a.ite(&a, &b)
         }
-        MathFn::IsNan => truth(&x.is_nan()),
-        MathFn::IsInf => truth(&x.is_infinite()),
-        MathFn::IsFinite => truth(&(x.is_nan() | x.is_infinite()).not()),
-        MathFn::SignBit => {
-            let top = if ty == IntType::Float { 31 } else { 63 };
-            args[0].extract(top, top).zero_ext(63)
+        MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite | MathFn::SignBit => {
+            truth(&holds(FloatOp::Math(m), ty, args).expect("a classification"))
         }
     }
 }

@@ -407,6 +407,7 @@ impl Cx<'_> {
                         let v = term::int(t, &mut env);
                         match env.define(*k) {
                             Val::Int(x) => Some(x.eq(&v)),
+                            x @ Val::Bits(_) => Some(x.equals(&Val::Int(v))),
                             Val::Arr(_) => None,
                         }
                     }
@@ -416,7 +417,7 @@ impl Cx<'_> {
                         let a = env.array(*k).store(&i, &v);
                         match env.define(*k) {
                             Val::Arr(x) => Some(x.eq(&a)),
-                            Val::Int(_) => None,
+                            Val::Int(_) | Val::Bits(_) => None,
                         }
                     }
                     Cmd::Havoc(k, range) => {
@@ -468,11 +469,11 @@ impl Cx<'_> {
                         continue;
                     };
                     let x = match v {
-                        Val::Int(x) => x,
                         Val::Arr(a) => a
                             .select(&Int::from_i64(slot.index.unwrap_or(0) as i64))
                             .as_int()
                             .expect("int"),
+                        v => v.into_int(),
                     };
                     inputs.push((slot.name, id, x));
                 }

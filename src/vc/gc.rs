@@ -335,6 +335,13 @@ impl Builder<'_> {
                             cmds.push(Cmd::Choice(Term::Select(key, Box::new(Term::Const(k as i64)))));
                         }
                     }
+                    // A floating scalar's draw is its own bits (`vc::float`):
+                    // an integer draw would be converted to them.
+                    (None, None) if ty.is_float() && var.ty == *ty => {
+                        let key = self.key(place.var, frame);
+                        cmds.push(Cmd::Havoc(key, Some(ty.range())));
+                        cmds.push(Cmd::Choice(Term::Var(key)));
+                    }
                     _ => {
                         let t = self.fresh();
                         cmds.push(Cmd::Assume(Formula::in_range(&t, ty.range())));

@@ -15,6 +15,7 @@ pub mod candidates;
 pub mod contract;
 pub mod doomed;
 pub mod explain;
+pub mod float;
 pub mod gc;
 pub mod houdini;
 pub mod kinduction;

@@ -19,7 +19,7 @@ use super::term::{self, Env, Term, Val, VarKey, GLOBAL};
 use crate::ir::fixed_hash::FixedMap;
 use crate::ir::{InputSlot, Program, VarInit};
 use std::collections::BTreeMap;
-use z3::ast::{Array, Ast, Bool, Int};
+use z3::ast::{Array, Ast, Bool, Int, BV};
 use z3::Sort;
 
 pub enum PCmd {
@@ -70,10 +70,19 @@ impl Names {
         let name = self.name(p, k);
         if p.var(k.var).len.is_some() {
             Val::Arr(Array::new_const(name, &Sort::int(), &Sort::int()))
+        } else if let Some(w) = bits_width(p, k) {
+            Val::Bits(BV::new_const(name, w))
         } else {
             Val::Int(Int::new_const(name))
         }
     }
+}
+
+/// The width of a floating scalar's bits (`Val::Bits`), `None` for any
+/// other variable.
+fn bits_width(p: &Program, k: VarKey) -> Option<u32> {
+    let var = p.var(k.var);
+    var.len.is_none().then(|| super::float::width(var.ty)).flatten()
 }
 
 /// What an array incarnation holds at constant indices, since the last
@@ -112,6 +121,10 @@ impl BlockEnv<'_> {
 impl Env for BlockEnv<'_> {
     fn int(&mut self, k: VarKey) -> Int {
         self.get(k).into_int()
+    }
+
+    fn bits(&mut self, k: VarKey) -> BV {
+        self.get(k).into_bits()
     }
 
     fn array(&mut self, k: VarKey) -> Array {
@@ -185,6 +198,8 @@ fn range_assumption(v: &Val, range: (i64, i64), len: Option<u32>) -> Option<Bool
     let within = |x: &Int| Bool::and(&[x.ge(Int::from_i64(range.0)), x.le(Int::from_i64(range.1))]);
     match (v, len) {
         (Val::Int(x), _) => Some(within(x)),
+        // Bits are of their type's width: any value is in its range.
+        (Val::Bits(_), _) => None,
         (Val::Arr(a), Some(n)) if n <= 1024 => Some(Bool::and(
             &(0..n)
                 .map(|k| within(&a.select(&Int::from_i64(k as i64)).as_int().expect("int")))
@@ -293,6 +308,17 @@ fn passify_with(p: &Program, gc: &Gc, fold: bool, named: bool) -> Passive {
                     },
                     *check,
                 )),
+                Cmd::Assign(k, t) if bits_width(p, *k).is_some() => {
+                    let w = bits_width(p, *k).unwrap_or(64);
+                    let v = super::float::narrow(&super::float::bits(t, &mut env), w).simplify();
+                    if fold && v.as_u64().is_some() {
+                        env.vars.insert(*k, Val::Bits(v));
+                        continue;
+                    }
+                    let x = BV::new_const(env.names.name(p, *k), w);
+                    cmds.push(PCmd::Assume(x.eq(&v)));
+                    env.vars.insert(*k, Val::Bits(x));
+                }
                 Cmd::Assign(k, t) => {
                     let v = term::int(t, &mut env);
                     // A constant is the variable's value itself: later
@@ -420,6 +446,7 @@ fn initial_env(
                 let at = |i: u32| vals.get(i as usize).copied().unwrap_or(0);
                 let eq = match &v {
                     Val::Int(x) => x.eq(Int::from_i64(at(0))),
+                    Val::Bits(x) => x.eq(BV::from_i64(at(0), x.get_size())),
                     // The array equals zeros with the non-zero values stored:
                     // one term, not one equation per element (a model of a
                     // 100,000-element array built element by element took
@@ -450,6 +477,7 @@ fn initial_env(
         let frame = if p.var(slot.var).is_global_storage() { GLOBAL } else { 0 };
         let x = match vars.get(&VarKey { var: slot.var, frame }) {
             Some(Val::Int(x)) => x.clone(),
+            Some(Val::Bits(x)) => super::float::to_int(x),
             Some(Val::Arr(a)) => a
                 .select(&Int::from_i64(slot.index.unwrap_or(0) as i64))
                 .as_int()

@@ -6,7 +6,7 @@
 use super::bits::BitCache;
 use crate::ir::float::FloatOp;
 use crate::ir::{ArithOp, BitOp, IntType, RelOp, VarId};
-use z3::ast::{Array, Bool, Int};
+use z3::ast::{Array, Bool, Int, BV};
 
 /// Variables of the other frames never mix: the frame of global storage.
 pub const GLOBAL: u32 = u32::MAX;
@@ -181,12 +181,13 @@ impl Formula {
     }
 }
 
-/// Where terms find the current value of a variable.
-/// A variable's value in Z3: a scalar or an array.
+/// A variable's value in Z3: a scalar, an array, or the bits of a
+/// floating scalar (32 for a `float`, 64 for a `double`: `float.rs`).
 #[derive(Clone)]
 pub enum Val {
     Int(Int),
     Arr(Array),
+    Bits(BV),
 }
 
 impl Val {
@@ -195,6 +196,15 @@ impl Val {
         match self {
             Val::Int(i) => i,
             Val::Arr(a) => a.select(&Int::from_i64(0)).as_int().expect("an integer array"),
+            Val::Bits(b) => super::float::to_int(&b),
+        }
+    }
+
+    /// As 64 bits (`float::bits`).
+    pub fn into_bits(self) -> BV {
+        match self {
+            Val::Bits(b) => super::float::widen(&b),
+            v => super::float::of_int(&v.into_int()),
         }
     }
 
@@ -203,6 +213,7 @@ impl Val {
         match (self, other) {
             (Val::Int(a), Val::Int(b)) => a == b,
             (Val::Arr(a), Val::Arr(b)) => a == b,
+            (Val::Bits(a), Val::Bits(b)) => a == b,
             _ => false,
         }
     }
@@ -212,6 +223,10 @@ impl Val {
         match (self, other) {
             (Val::Int(a), Val::Int(b)) => a.eq(b),
             (Val::Arr(a), Val::Arr(b)) => a.eq(b),
+            (Val::Bits(a), v) | (v, Val::Bits(a)) if !matches!(v, Val::Arr(_)) => {
+                let b = super::float::narrow(&v.clone().into_bits(), a.get_size());
+                a.eq(&b)
+            }
             _ => Bool::from_bool(false),
         }
     }
@@ -220,13 +235,18 @@ impl Val {
     pub fn into_array(self) -> Array {
         match self {
             Val::Arr(a) => a,
-            Val::Int(i) => Array::const_array(&z3::Sort::int(), &i),
+            v => Array::const_array(&z3::Sort::int(), &v.into_int()),
         }
     }
 }
 
+/// Where terms find the current value of a variable.
 pub trait Env {
     fn int(&mut self, k: VarKey) -> Int;
+    /// A scalar's value as 64 bits (`float::bits`).
+    fn bits(&mut self, k: VarKey) -> BV {
+        super::float::of_int(&self.int(k))
+    }
     fn array(&mut self, k: VarKey) -> Array;
     fn fresh(&mut self, n: u32) -> Int;
     /// The switch of candidate invariant `n`.
@@ -320,15 +340,7 @@ pub fn int(t: &Term, env: &mut dyn Env) -> Int {
             }
             out
         }
-        Term::Float { op, ty, args } => {
-            let xs: Vec<Int> = args.iter().map(|a| int(a, env)).collect();
-            if let Some(cs) = xs.iter().map(Int::as_i64).collect::<Option<Vec<i64>>>() {
-                let (Ok(v) | Err(v)) = crate::ir::float::apply(*op, *ty, &cs);
-                return Int::from_i64(v);
-            }
-            let bvs: Vec<z3::ast::BV> = xs.iter().map(|x| z3::ast::BV::from_int(x, 64)).collect();
-            crate::ir::float_z3::apply(*op, *ty, &bvs).to_int(true)
-        }
+        Term::Float { .. } => super::float::value(t, env),
     }
 }
 
@@ -361,6 +373,9 @@ pub fn formula(f: &Formula, env: &mut dyn Env) -> Bool {
     match f {
         Formula::Bool(b) => Bool::from_bool(*b),
         Formula::Rel(op, a, b) => {
+            if let Some(f) = super::float::relation(*op, a, b, env) {
+                return f;
+            }
             let (a, b) = (int(a, env), int(b, env));
             // Constants fold (an unrolled loop's condition): the passive
             // form drops what follows a literal `false` (`passive::merge`).
@@ -444,6 +459,14 @@ impl Env for Binder<'_> {
             self.val.clone()
         } else {
             self.env.int(k)
+        }
+    }
+
+    fn bits(&mut self, k: VarKey) -> BV {
+        if k == self.var {
+            super::float::of_int(&self.val)
+        } else {
+            self.env.bits(k)
         }
     }
 

@@ -238,7 +238,9 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                 // A temporary holds part of a statement: its value is the
                 // part's (`y - 12` is 11), not a variable's.
                 let temp = p.var(place.var).name.starts_with('$');
-                let v = match (s.value, temp) {
+                // A floating value as C writes it (`0.1`, `NAN`), not its bits.
+                let shown = s.value.map(|v| p.value_text(p.var(place.var).ty, v));
+                let v = match (shown, temp) {
                     (Some(v), true) => format!(" (= {v})"),
                     (Some(v), false) => format!(" ({} = {v})", place_text(p, &offsets, place)),
                     (None, _) => String::new(),
@@ -251,7 +253,10 @@ pub fn each_trace_line(p: &Program, a: &Analysis, run: &Run, out: &mut dyn FnMut
                 push("assign", format!("{verb} `{text}`{v}"), values);
             }
             NodeKind::Havoc { place, .. } => {
-                let v = s.value.map(|v| v.to_string()).unwrap_or_default();
+                let v = s
+                    .value
+                    .map(|v| p.value_text(p.var(place.var).ty, v))
+                    .unwrap_or_default();
                 let values = s
                     .value
                     .map(|v| folded_value(place_text(p, &offsets, place), v))
@@ -307,7 +312,7 @@ fn call_args(p: &Program, pointers: &HashMap<VarId, VarId>, proc: &Proc, vals: O
                 i += 2;
             }
             _ => {
-                out.push(format!("{name} = {tag}"));
+                out.push(format!("{name} = {}", p.value_text(p.var(v).ty, tag)));
                 i += 1;
             }
         }

@@ -289,7 +289,27 @@ impl Resolver<'_> {
     /// A name: a quantified variable, a local declared before the
     /// annotation (the nearest), a global, or a `#define` constant (`None`
     /// with no error then: the caller checks constants first).
+    /// The variable `id` names; a floating one is refused (ACSL's
+    /// comparisons would read its bits as an integer).
     fn lookup(&mut self, scope: &Scope, id: &acsl::Ident) -> Option<VarId> {
+        let v = self.lookup_any(scope, id)?;
+        let ty = self.p.var(v).ty;
+        if ty.is_float() {
+            self.error(
+                id.span,
+                format!(
+                    "`{}` is a `{}`: floating point in ACSL annotations is not supported yet",
+                    id.name,
+                    ty.c_name()
+                ),
+                "floating variable",
+            );
+            return None;
+        }
+        Some(v)
+    }
+
+    fn lookup_any(&mut self, scope: &Scope, id: &acsl::Ident) -> Option<VarId> {
         let p = self.p;
         let proc = p.proc(scope.proc);
         // The memory model's storage, named from file scope.
