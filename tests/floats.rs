@@ -223,3 +223,22 @@ fn acsl_over_a_floating_variable_is_refused_with_its_location() {
         "{err}"
     );
 }
+
+/// An explanation shows floating values as C writes them: the fact, the
+/// assumptions and the trace name `volts = 5.000978f`, never the bits
+/// (1084229635) the engines carry.
+#[test]
+fn explanations_show_floating_values_as_c() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "extern float __VERIFIER_nondet_float(void);\nextern void reach_error(void);\nint main(void) {\n    float raw = __VERIFIER_nondet_float();\n    if (raw < 0.0f || raw > 1100.0f) return 1;\n    float volts = raw * (5.0f / 1023.0f);\n    if (volts > 5.0f) reach_error();\n    return 0;\n}\n";
+    let path = cli::write(dir.path(), "sensor.c", text);
+    let (code, out, err) = cli::focuscheck(&["check", &path]);
+    assert_eq!(code, 1, "{out}{err}");
+    let fact = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("fact:"))
+        .expect("a fact line");
+    assert!(fact.contains("volts = 5.0"), "{fact}");
+    assert!(out.contains("> 5.0f"), "the assumption in C: {out}");
+    assert!(!out.contains("1084229635"), "a bit pattern shown: {out}");
+}

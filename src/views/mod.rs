@@ -103,7 +103,11 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
                 && !var.name.starts_with("__")
                 && !crate::ir::pointers::is_internal(&var.name)
         })
-        .map(|(v, x)| format!("{} = {x}", crate::ir::product::strip_reference(&p.var(*v).name)))
+        .map(|(v, x)| {
+            let var = p.var(*v);
+            let name = crate::ir::product::strip_reference(&var.name);
+            format!("{name} = {}", p.value_text(var.ty, *x))
+        })
         .collect();
     if !values.is_empty() {
         parts.push(values.join(", "));
