@@ -3,7 +3,7 @@
 //! non-deterministic choices drawn from a small domain (a depth-first walk
 //! over the choices the runs actually ask for), up to caps.
 //!
-//! Used by `tests/crosscheck.rs` and `tests/fss_properties.rs` to compare the
+//! Used by `tests/engines/crosscheck.rs` and `tests/explanations/fss_properties.rs` to compare the
 //! model checker with the interpreter.
 
 #![allow(dead_code)]

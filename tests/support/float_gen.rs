@@ -7,9 +7,7 @@
 //! compiler: every operand is a global read. The same seed gives the same
 //! program.
 
-#[path = "xorshift.rs"]
-mod xorshift;
-use xorshift::Rng;
+use super::xorshift::Rng;
 
 /// Literal values the inputs take (as C literals of their type).
 const DOUBLES: &[&str] = &[

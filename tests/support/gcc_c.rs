@@ -1,4 +1,4 @@
-//! The C side of the differential test against gcc (`tests/gcc_diff.rs`):
+//! The C side of the differential test against gcc (`tests/front_end/gcc_diff.rs`):
 //! a runtime that feeds inputs and choices and prints the end of a run, a
 //! sanitized build, running a binary and reading its outcome, and the C
 //! version of a program (the original text with a few patches).
@@ -141,7 +141,7 @@ impl Gcc {
                 String::from_utf8_lossy(&o.stderr)
             ),
             Err(e) => {
-                panic!("gcc not found ({e}): the differential test against C (tests/gcc_diff.rs) needs gcc on PATH")
+                panic!("gcc not found ({e}): the differential test against C (tests/front_end/gcc_diff.rs) needs gcc on PATH")
             }
         }
         let dir = tempfile::tempdir().expect("a temporary directory");
