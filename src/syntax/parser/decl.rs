@@ -447,7 +447,6 @@ impl Parser<'_> {
             && self.nth(1).is_punct("*");
         if self.unknown_type_ahead() || pointer_to_unknown {
             self.unknown_type();
-            return Err(());
         }
         if !self.starts_type() {
             let t = self.tok().clone();
@@ -649,6 +648,9 @@ impl Parser<'_> {
                 let t = self.bump();
                 issues.push((t.span, "variadic functions are not part of Cimple".to_string()));
             } else {
+                if self.unknown_param_type() {
+                    self.unknown_type();
+                }
                 let start = self.tok().span;
                 // Parameter types are parsed outside any function body, so
                 // unsupported types are collected here, not reported.

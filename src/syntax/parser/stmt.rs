@@ -139,9 +139,9 @@ impl Parser<'_> {
                 StmtKind::Empty
             }
             _ if self.starts_type() => return self.decl_stmt(),
-            _ if self.unknown_type_ahead() => {
+            _ if self.unknown_type_ahead() || self.unknown_pointer_type_ahead() => {
                 self.unknown_type();
-                return Err(());
+                return self.decl_stmt();
             }
             _ => {
                 let e = self.expr()?;

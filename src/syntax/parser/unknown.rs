@@ -4,6 +4,7 @@
 
 use super::Parser;
 use crate::diag::{Class, Diag};
+use crate::syntax::lexer::TokKind;
 
 /// The standard header that declares a type name.
 pub fn header_of(name: &str) -> Option<&'static str> {
@@ -49,8 +50,24 @@ impl Parser<'_> {
                 .is_some_and(|w| !super::is_reserved(w) || w == "const")
     }
 
-    /// The error for an unknown type name at the current token; skips the
-    /// declaration.
+    /// `FILE *f;` or `T *p = ...` where a statement starts: as for gcc, a
+    /// declaration of a pointer to an unknown type (as an expression it
+    /// would be a product with no effect, or assign to one).
+    pub(super) fn unknown_pointer_type_ahead(&self) -> bool {
+        !self.starts_type()
+            && self
+                .tok()
+                .ident()
+                .is_some_and(|w| !super::is_reserved(w) && !w.starts_with("__"))
+            && self.nth(1).is_punct("*")
+            && self.nth(2).ident().is_some_and(|w| !super::is_reserved(w))
+            && [";", "=", ",", "["].iter().any(|p| self.nth(3).is_punct(p))
+    }
+
+    /// The error for an unknown type name at the current token. The parser
+    /// reads on as gcc does, the name taken as `int`, so the declaration
+    /// (a function, a variable) still exists and its uses give no second,
+    /// misleading error ("unknown function", "undeclared variable").
     pub(super) fn unknown_type(&mut self) {
         let t = self.tok().clone();
         let name = t.ident().unwrap_or("").to_string();
@@ -64,6 +81,18 @@ impl Parser<'_> {
                 .with_label("no type of this name is declared before here"),
         };
         self.diags.push(d);
+        self.toks[self.pos].kind = TokKind::Ident("int".into());
+    }
+
+    /// A parameter that starts with a name no type has (`size_t n`,
+    /// `FILE *f`): in a parameter list the first word can only be a type.
+    pub(super) fn unknown_param_type(&self) -> bool {
+        !self.starts_type()
+            && self
+                .tok()
+                .ident()
+                .is_some_and(|w| !super::is_reserved(w) && !w.starts_with("__"))
+            && (self.nth(1).ident().is_some() || self.nth(1).is_punct("*"))
     }
 
     /// A type word after a `struct`, `union`, `enum` or typedef name.
