@@ -50,8 +50,13 @@ pub struct RunArgs {
     witness: Option<std::path::PathBuf>,
 }
 
+/// An integer (decimal or `0x`), or a floating value as C writes it
+/// (`0.5f`, `1e-3`, `nanf`: its bits, for a `float` or `double` draw).
 fn parse_value(s: &str) -> Option<i64> {
     let s = s.trim();
+    if let Some(bits) = crate::ir::float::parse_value_word(s) {
+        return Some(bits);
+    }
     if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         return i64::from_str_radix(h, 16).ok();
     }
@@ -74,7 +79,9 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             return EXIT_USAGE;
         };
         let Some(v) = parse_value(v) else {
-            ui.error(&format!("`--input {kv}`: `{v}` is not an integer"));
+            ui.error(&format!(
+                "`--input {kv}`: `{v}` is not a number (an integer, or a floating value such as `0.5f`)"
+            ));
             return EXIT_USAGE;
         };
         inputs.insert(k.trim().replace(' ', ""), v);
@@ -95,7 +102,9 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             match parse_value(part) {
                 Some(v) => choices.push(v),
                 None => {
-                    ui.error(&format!("`--choices`: `{part}` is not an integer"));
+                    ui.error(&format!(
+                        "`--choices`: `{part}` is not a number (an integer, or a floating value such as `0.5f`)"
+                    ));
                     return EXIT_USAGE;
                 }
             }
@@ -159,8 +168,8 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     if !run.inputs.is_empty() {
         // The values the run never reads are counted, not listed.
         let unread: std::collections::HashSet<&String> = run.unused_inputs.iter().collect();
-        let shown: Vec<String> = run
-            .inputs
+        let (words, _) = crate::views::text::run_words(&run, &run.inputs, &[]);
+        let shown: Vec<String> = words
             .iter()
             .filter(|(k, _)| !unread.contains(k))
             .map(|(k, v)| format!("{k}={v}"))
@@ -177,7 +186,10 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     if !run.choices.is_empty() {
         outln!(
             "choices: {}",
-            crate::views::text::drawn_choices_line(&run.choices, args.seed)
+            crate::views::text::drawn_choices_line(
+                &crate::views::text::run_words(&run, &[], &run.choices).1,
+                args.seed
+            )
         );
     }
     if args.trace {

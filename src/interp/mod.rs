@@ -69,6 +69,9 @@ struct Machine<'a> {
     globals: Vec<i64>,
     frames: Vec<Frame>,
     choices_used: Vec<i64>,
+    /// The choices that are floating values (a `float`/`double` draw), by
+    /// position: a replay command writes them as C values.
+    float_choices: Vec<(usize, IntType)>,
     rng: Option<SplitMix>,
     pc_node: NodeId,
     /// Per global slot: an input not read yet (`FRESH`), overwritten before
@@ -192,6 +195,7 @@ fn run_full(
         cfg,
         frames: Vec::new(),
         choices_used: Vec::new(),
+        float_choices: Vec::new(),
         rng: cfg.seed.map(SplitMix),
         pc_node: p.proc(p.entry).entry,
         fresh: std::cell::RefCell::new(vec![0; slots]),
@@ -260,6 +264,13 @@ fn run_full(
         globals: m.globals,
         inputs,
         choices: m.choices_used,
+        float_choices: m.float_choices,
+        float_inputs: p
+            .input_slots()
+            .into_iter()
+            .filter(|s| p.var(s.var).ty.is_float())
+            .map(|s| (s.name, p.var(s.var).ty))
+            .collect(),
         unused_inputs,
         call_args: m.call_args,
         returned: m.returned,
@@ -351,7 +362,8 @@ impl Machine<'_> {
         Ok(used)
     }
 
-    fn choice(&mut self, node: NodeId, range: (i64, i64)) -> Result<i64, Stop> {
+    fn choice(&mut self, node: NodeId, ty: IntType) -> Result<i64, Stop> {
+        let range = ty.range();
         let index = self.choices_used.len();
         let given = match self.follow {
             Some(f) => Some(f.draw(&mut self.progress, node, range).map_err(|w| {
@@ -375,6 +387,9 @@ impl Machine<'_> {
                 value: v,
                 range,
             }));
+        }
+        if ty.is_float() {
+            self.float_choices.push((index, ty));
         }
         self.choices_used.push(v);
         Ok(v)
@@ -610,7 +625,7 @@ impl Machine<'_> {
                         _ => 1,
                     };
                     for k in 0..count {
-                        let v = self.choice(n, ty.range())?;
+                        let v = self.choice(n, *ty)?;
                         if count > 1 {
                             self.write_slot(place.var, k as i64, None, v)?;
                         } else {
@@ -624,7 +639,7 @@ impl Machine<'_> {
                 NodeKind::Branch { cond, then_, else_ } => {
                     let b = match cond {
                         Cond::Atom(a) => a.op.holds(self.eval(&a.lhs)?, self.eval(&a.rhs)?),
-                        Cond::Nondet => self.choice(n, IntType::Bool.range())? != 0,
+                        Cond::Nondet => self.choice(n, IntType::Bool)? != 0,
                     };
                     if let (Some(f), Some(&value)) = (self.follow, p.cond_exits.get(&(n, b))) {
                         if let Err(w) = f.decided(&mut self.progress, p.node(n).unit, value) {
@@ -670,7 +685,7 @@ impl Machine<'_> {
                             if p.var(l).kind == VarKind::Local && p.var(l).init == VarInit::Input {
                                 let off = self.layout.offset[l.index()] as usize;
                                 for k in 0..p.var(l).slots() as usize {
-                                    locals[off + k] = self.choice(n, p.var(l).ty.range())?;
+                                    locals[off + k] = self.choice(n, p.var(l).ty)?;
                                     self.record(|r| r.write(Loc::new(act, off + k)));
                                 }
                             }

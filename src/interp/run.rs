@@ -133,6 +133,10 @@ pub struct Run {
     pub inputs: Vec<(String, i64)>,
     /// Choices as consumed.
     pub choices: Vec<i64>,
+    /// Which of `choices` are floating values (their bits), by position.
+    pub float_choices: Vec<(usize, crate::ir::IntType)>,
+    /// The inputs that are floating values, by name.
+    pub float_inputs: Vec<(String, crate::ir::IntType)>,
     /// Global inputs written before anything read them: their values did
     /// not matter to this run.
     pub unused_inputs: Vec<String>,

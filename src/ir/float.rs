@@ -340,12 +340,80 @@ pub fn c_text(ty: IntType, bits: i64) -> String {
     s
 }
 
+/// A floating value as `focuscheck run` reads it back (`--choices`,
+/// `--input`): `c_text` for a finite value (`1023.0f`, `0.1`), `nanf`,
+/// `inf`, `-inff` for the others (a NaN's payload is not kept).
+pub fn value_word(ty: IntType, bits: i64) -> String {
+    let x = wide(get(ty, bits));
+    let suffix = if ty == IntType::Float { "f" } else { "" };
+    match () {
+        _ if x.is_nan() => format!("nan{suffix}"),
+        _ if x.is_infinite() => format!("{}inf{suffix}", if x < 0.0 { "-" } else { "" }),
+        _ => c_text(ty, bits),
+    }
+}
+
+/// The bits of a floating value written as `value_word` writes it, or as
+/// a C floating constant (`0.5f`, `1e-3`, `2.`): `float` with an `f`
+/// suffix, else `double`. `None` for anything else (an integer included).
+pub fn parse_value_word(s: &str) -> Option<i64> {
+    let s = s.trim().to_ascii_lowercase();
+    let single = s.ends_with('f') && !s.ends_with("inf");
+    let body = if single { &s[..s.len() - 1] } else { &s[..] };
+    let mag = body.trim_start_matches(['-', '+']);
+    if mag.len() + 1 < body.len() || mag.starts_with("0x") {
+        return None;
+    }
+    let neg = body.starts_with('-');
+    let signed = |x: f64| if neg { -x } else { x };
+    let x = match mag {
+        "nan" => f64::NAN,
+        "inf" | "infinity" => signed(f64::INFINITY),
+        _ if mag.contains(['.', 'e']) && mag.starts_with(|c: char| c.is_ascii_digit() || c == '.') => {
+            if single {
+                // Rounded once from the decimal text, as a C `f` constant is.
+                let v: f32 = body.parse().ok()?;
+                return Some(put(F::S(v)));
+            }
+            body.parse().ok()?
+        }
+        _ => return None,
+    };
+    Some(if single { put(F::S(x as f32)) } else { put(F::D(x)) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn d(x: f64) -> i64 {
         x.to_bits() as i64
+    }
+
+    #[test]
+    fn value_words_read_back_to_the_same_bits() {
+        for (ty, bits) in [
+            (IntType::Float, 1023.0f32.to_bits() as i64),
+            (IntType::Float, 0.1f32.to_bits() as i64),
+            (IntType::Float, (-0.0f32).to_bits() as i64),
+            (IntType::Float, f32::INFINITY.to_bits() as i64),
+            (IntType::Float, f32::NEG_INFINITY.to_bits() as i64),
+            (IntType::Float, 1e-45f32.to_bits() as i64),
+            (IntType::Double, d(0.1)),
+            (IntType::Double, d(-1e308)),
+            (IntType::Double, d(5e-324)),
+            (IntType::Double, d(f64::NEG_INFINITY)),
+        ] {
+            let w = value_word(ty, bits);
+            assert_eq!(parse_value_word(&w), Some(bits), "{w}");
+        }
+        let nan = parse_value_word(&value_word(IntType::Float, default_nan(IntType::Float))).unwrap();
+        assert!(f32::from_bits(nan as u32).is_nan());
+        assert_eq!(parse_value_word("nan"), Some(d(f64::NAN)));
+        assert_eq!(parse_value_word("0.1f"), Some(0.1f32.to_bits() as i64));
+        assert_eq!(parse_value_word("3"), None);
+        assert_eq!(parse_value_word("0x10"), None);
+        assert_eq!(parse_value_word("f"), None);
     }
 
     #[test]

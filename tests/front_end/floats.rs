@@ -241,3 +241,48 @@ fn explanations_show_floating_values_as_c() {
     assert!(!out.contains("1084229635"), "a bit pattern shown: {out}");
 }
 
+/// The replay command of a float counterexample gives the draws as C
+/// values (`--choices 1023.0f`, not the bits `1149222912`), and running it
+/// as printed reaches the error; `run` reads C's floating forms back.
+#[test]
+fn replay_commands_write_float_draws_as_c_values() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("adc.c");
+    std::fs::write(
+        &file,
+        "extern float __VERIFIER_nondet_float(void);\nextern double __VERIFIER_nondet_double(void);\n\
+         extern void reach_error(void);\nint main(void) {\n  float raw = __VERIFIER_nondet_float();\n\
+         \x20 double gain = __VERIFIER_nondet_double();\n  if (!(raw >= 0.0f && raw <= 1023.0f) || !(gain > 0.5 && gain < 2.0))\n\
+         \x20   return 0;\n  if (raw * (5.0f / 1023.0f) >= 5.0f && gain * 2.0 > 3.5)\n    reach_error();\n  return 0;\n}\n",
+    )
+    .expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    let (code, out, err) = cli::focuscheck(&["check", f, "--no-fixes"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let replay = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: focuscheck "))
+        .unwrap_or_else(|| panic!("a replay command: {out}"));
+    let choices = replay
+        .split(" --choices ")
+        .nth(1)
+        .expect("--choices")
+        .split(' ')
+        .next()
+        .unwrap();
+    let words: Vec<&str> = choices.split(',').collect();
+    assert_eq!(words[0], "1023.0f", "{replay}");
+    let gain: f64 = words[1]
+        .parse()
+        .unwrap_or_else(|_| panic!("a double as C writes it: {replay}"));
+    assert!(words[1].contains('.') && gain > 1.75 && gain < 2.0, "{replay}");
+    let args: Vec<&str> = replay.split(' ').collect();
+    let (code, out, err) = cli::focuscheck(&args);
+    assert_eq!(code, 1, "the printed command replays the error: {out}{err}");
+    assert!(out.contains("choices: 1023.0f,"), "{out}");
+    for bad in ["1023.0q", "1e", "nanq", "0x1.8p1"] {
+        let (code, _, err) = cli::focuscheck(&["run", f, "--choices", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("is not a number"), "{err}");
+    }
+}
