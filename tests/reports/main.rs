@@ -2,6 +2,7 @@
 //! One test binary per group (the crate links once); each module was a test file of its own.
 
 mod batch;
+mod cases;
 #[path = "../support/cli.rs"]
 mod cli;
 mod determinism;
