@@ -10,6 +10,7 @@
 //! (`Status::Confirmed`); the interpreter's run is the counterexample.
 //! Under `auto`, sampled runs of the interpreter (`runs.rs`) come first.
 
+mod pool;
 mod runs;
 
 use crate::analysis::witness::Counterexample;
@@ -59,6 +60,9 @@ pub struct VcPlan {
     /// The VC engine's time per file when `--timeout` gives none (a guard
     /// only, like `--timeout`: what it cuts is `truncated`).
     pub budget: Duration,
+    /// How the program was lowered, to lower it again with a smaller heap
+    /// pool first (`pool.rs`); `None`: not done.
+    pub lower: Option<crate::ir::lower::LowerOptions>,
 }
 
 impl Default for VcPlan {
@@ -69,6 +73,7 @@ impl Default for VcPlan {
             unroll: vec![1, 3, 8, 20],
             query_rlimit: vc::QUERY_RLIMIT,
             budget: Duration::from_secs(30),
+            lower: None,
         }
     }
 }
@@ -174,6 +179,11 @@ impl VcCheck<'_> {
         }
         if self.runs {
             out = self.sampled(wanted, &mut stats.runs);
+        }
+        if !self.small_pool(wanted, &mut out, stats) {
+            // Cut by the clock: nothing after it runs.
+            stats.time += start.elapsed();
+            return out;
         }
         let invariants = vc::houdini::user_invariants(p, a).unwrap_or_default();
         let opts = |loops: Loops| vc::Options {

@@ -386,7 +386,11 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui, searc
     if std::env::var_os("FOCUSCHECK_PANIC_IN").is_some_and(|f| path.ends_with(f)) {
         panic!("FOCUSCHECK_PANIC_IN names this file");
     }
-    let report = crate::check::check_with(&p, &users, opts, args.engine, &VcPlan::default(), start);
+    let plan = VcPlan {
+        lower: Some(lower.clone()),
+        ..VcPlan::default()
+    };
+    let report = crate::check::check_with(&p, &users, opts, args.engine, &plan, start);
     let count = |v: Verdict| report.results.iter().filter(|r| r.verdict == v).count();
     let mut out = FileResult {
         messages,

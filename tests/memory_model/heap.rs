@@ -426,3 +426,63 @@ fn the_heap_models_arithmetic_is_no_signed_overflow_of_the_program() {
         assert!(!v.iter().any(|(k, _, _)| k == "overflow"), "{engine}: {v:?}");
     }
 }
+
+const TREE: &str = "\
+#include <stdlib.h>
+extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+struct node { struct node *left; struct node *right; int value; };
+int main(void) {
+  struct node *last = 0, *n = 0;
+  while (__VERIFIER_nondet_int()) {
+    n = malloc(sizeof *n);
+    n->left = 0;
+    n->right = last;
+    n->value = __VERIFIER_nondet_int();
+    last = n;
+  }
+  while (n) {
+    n->left = malloc(sizeof *n);
+    n->left->value = 42;
+    n = n->right;
+  }
+  if (last && !last->value) reach_error();
+  return 0;
+}
+";
+
+#[test]
+fn an_error_within_one_node_per_call_is_found_on_a_pool_of_one_and_replays() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let f = write(&dir, "tree.c", TREE);
+    let doc = json(&[
+        "check",
+        &f,
+        "--engine",
+        "vc",
+        "--heap-instances",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let conds = doc["conditions"].as_array().expect("conditions");
+    let c = conds
+        .iter()
+        .find(|c| c["kind"] == "reach_error")
+        .expect("the reach_error condition");
+    assert_eq!(c["verdict"], "unsafe", "{c}");
+    let reason = c["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("--heap-instances 1"), "{reason}");
+    // No condition is safe: a run may allocate past the pool.
+    assert!(conds.iter().all(|c| c["verdict"] != "safe"), "{conds:?}");
+    // The counterexample is a run of the program with its own pool.
+    let replay = c["replay"].as_str().expect("a replay command");
+    assert!(replay.contains("--heap-instances 2"), "{replay}");
+    let args: Vec<&str> = replay.split_whitespace().skip(1).collect();
+    let (code, out, _) = focuscheck(&args);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("`reach_error()` is called at") && out.contains(":19:"),
+        "{out}"
+    );
+}
