@@ -106,7 +106,10 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
         .map(|(v, x)| {
             let var = p.var(*v);
             let name = crate::ir::product::strip_reference(&var.name);
-            format!("{name} = {}", p.value_text(var.ty, *x))
+            match pointer_fact(p, *v, *x, &run.error_values) {
+                Some(said) => format!("`{name}` {said}"),
+                None => format!("{name} = {}", p.value_text(var.ty, *x)),
+            }
         })
         .collect();
     if !values.is_empty() {
@@ -114,6 +117,28 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
     }
     parts.extend(wrapped(p, run, index.or(run.bad_access.map(|b| b.1))));
     (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// What a pointer's tag leaf `v` with value `tag` says in C: "is NULL",
+/// "points to `malloc@12#3`" (`&x`, `&a[2]` with its offset when the fact
+/// has it), "points to no object" (an uninitialised or made-up value);
+/// `None` when `v` is no pointer.
+fn pointer_fact(p: &Program, v: crate::ir::VarId, tag: i64, values: &[(crate::ir::VarId, i64)]) -> Option<String> {
+    let var = p.var(v);
+    let off_name = format!("{}.off", var.name);
+    let off_var = p.vars.iter().position(|w| w.name == off_name && w.proc == var.proc)?;
+    let off = values.iter().find(|(w, _)| w.index() == off_var).map(|&(_, o)| o);
+    Some(match (tag, off) {
+        (0, None | Some(0)) => "is NULL".to_string(),
+        (_, Some(o)) => match p.memory.spell(tag, o) {
+            Some(c) => format!("= {c}"),
+            None => "points to no object".to_string(),
+        },
+        (_, None) => match p.memory.object(tag) {
+            Some(o) => format!("points into `{}`", o.base),
+            None => "points to no object".to_string(),
+        },
+    })
 }
 
 /// The wrap-around behind a value the fact shows (the index, or a value

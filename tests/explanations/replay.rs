@@ -299,6 +299,8 @@ fn an_error_states_its_fact() {
         // Under no-overflow: the result, the type's bound and the operands.
         ("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x > 2000000000)\n    return x + x;\n  return 0;\n}\n", "`x + x` is "),
         ("int main(void) {\n  int n = __VERIFIER_nondet_int();\n  if (n > 5)\n    return 0;\n  int a[n];\n  a[0] = 1;\n  return a[0];\n}\n", "the size is "),
+        // A pointer said as C (`q` is NULL, not `q = 0`).
+        ("struct s { int v; };\nstruct s g;\nstruct s *find(int k) { return k == 1 ? &g : 0; }\nint main(void) {\n  struct s *q = find(__VERIFIER_nondet_int());\n  return q->v;\n}\n", "`q` is NULL"),
     ];
     for (k, (text, fact)) in cases.iter().enumerate() {
         let f = dir.join(format!("f{k}.c"));
