@@ -1,7 +1,10 @@
 //! Generated programs with arrays of arrays: global, local and `static`
 //! 2-D and 3-D arrays of sizes 1-4, nested and partial initialisers (with
 //! strings for `char` rows), arrays of structs, rows decayed to `int *`,
-//! arrays passed as `int m[][C]` and `int (*m)[C]`, pointers to rows,
+//! arrays passed as `int m[][C]` and `int (*m)[C]`, pointers to rows
+//! moved by whole rows (`g2 + i`, `pr++` as a value, `pr -= k`, `--pr`,
+//! `pr - g2`, `*(*(l + i) + j)`, loops `pr < l + R`, `g3 + i` of a 3-D
+//! array, `*pr` a row),
 //! `sizeof` of arrays and rows, indices computed from the input, and
 //! (some seeds) an index that leaves its dimension, but not the object,
 //! on one input: an error in C that gcc's `-fsanitize=bounds` stops at;
@@ -177,7 +180,33 @@ fn statement(r: &mut Rng, z: &Sizes) -> String {
     let (rr, cc, lr, lc) = (z.r, z.c, z.lr, z.lc);
     let g = |r: &mut Rng| format!("g2[{}][{}]", index(r, rr), index(r, cc));
     let l = |r: &mut Rng| format!("l[{}][{}]", index(r, lr), index(r, lc));
-    match r.below(11) {
+    match r.below(17) {
+        11 => format!(
+            "{{ int (*pr)[{cc}] = g2 + {}; int j = {}; acc += (*pr)[j] * 2 + pr[0][j]; }}",
+            index(r, rr),
+            index(r, cc)
+        ),
+        12 => format!(
+            "{{ int (*pr)[{cc}] = g2; pr += {}; pr[0][{}] += in; acc += (int)(pr - g2) * 3; }}",
+            index(r, rr),
+            index(r, cc)
+        ),
+        13 => format!("acc += *(*(l + {}) + {}) * 5;", index(r, lr), index(r, lc)),
+        14 => format!(
+            "for (int (*pr)[{lc}] = l; pr < l + {lr}; pr++) acc += (*pr)[{}] * 2 - **pr;",
+            index(r, lc)
+        ),
+        15 => format!(
+            "{{ int (*pq)[2][3] = g3 + {}; int j = {}, k = {}; acc += (*pq)[j][k] + *(*(g3[1] + j) + k) * 2 + (int)sizeof *pq; }}",
+            index(r, 2),
+            index(r, 2),
+            index(r, 3)
+        ),
+        16 => format!(
+            "{{ int (*pr)[{lc}] = l + {lr}; --pr; int (*ps)[{lc}] = pr--; acc += pr[1][{j}] + (*ps)[{j}] * 3 + (int)(ps - pr) * 7 + (int)sizeof *ps; pr -= {k}; acc += (*pr)[{j}] - (int)(l - pr); }}",
+            j = index(r, lc),
+            k = r.below(lr - 1)
+        ),
         0 => format!("{} = {} + in;", g(r), l(r)),
         1 => format!("{} += {} * 2;", l(r), g(r)),
         2 => format!("mset(g2, {}, {}, {} - in);", index(r, rr), index(r, cc), r.below(9)),
