@@ -262,6 +262,25 @@ fn address_of_an_array_of_arrays_as_a_whole() {
     assert_eq!(error_count(&out), 2, "{}", out.stderr);
 }
 
+/// A typedef of a variable-length array and a cast to an array typedef's
+/// pointer stay outside, named where they are written.
+#[test]
+fn array_typedefs_outside_the_model() {
+    let text = "typedef int row[4];\nint g[8];\nint main(void) {\n  int n = 3;\n  typedef int vrow[n];\n  row *p = (row *)g;\n  vrow v;\n  return (*p)[1];\n}\n";
+    let out = assert_bad(
+        "rows.c",
+        text,
+        "6:13",
+        &["casts to an array typedef", "not modelled yet"],
+    );
+    assert_error_at(
+        &out,
+        "rows.c",
+        "7:3",
+        &["`vrow`", "variable-length array", "not modelled yet"],
+    );
+}
+
 #[test]
 fn long_double_type() {
     assert_bad(

@@ -33,6 +33,10 @@ impl Flatten<'_> {
     /// The rows' dimensions of arithmetic on a pointer to rows: `X + k`,
     /// `k + X`, `X - k`, `p += k`, `p -= k`, `p++`, `--p`.
     pub(super) fn rows_of(&self, e: &Expr) -> Option<Vec<Expr>> {
+        if self.declared.is_empty() {
+            // No array of arrays anywhere (the search is not free).
+            return None;
+        }
         match &e.kind {
             AK::Binary(BinOp::Add, a, b) => self.row_type(a).or_else(|| self.row_type(b)),
             AK::Binary(BinOp::Sub, a, b) if self.row_type(b).is_none() => self.row_type(a),
