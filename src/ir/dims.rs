@@ -7,15 +7,18 @@
 //! function or initialising a pointer is `&a[0]`; a pointer to arrays
 //! (`int (*p)[4]`, a parameter `int p[][4]`) is an `int *` indexed alike,
 //! its first index unchecked here (the memory model checks the access).
-//! `sizeof` of a row or of the array is its size in C. Any other use of
-//! an array of arrays or a pointer to arrays as a value (`a + 1`, `p++`)
-//! is reported as not modelled yet.
+//! `sizeof` of a row or of the array is its size in C. Arithmetic on
+//! pointers to rows (`a + 1`, `p++`, `*(a + i)`, `p - a`) is in `rows`;
+//! a pointer to an array of arrays as a whole (`&a`) is reported as not
+//! modelled yet.
 
 use crate::diag::{Class, Diag};
 use crate::ir::lower::const_eval;
 use crate::syntax::ast::{self, BinOp, CType, Expr, ExprKind as AK, Ident, Init, IntType, Stmt, StmtKind};
 use crate::syntax::source::Span;
 use std::collections::HashMap;
+
+mod rows;
 
 /// `INDEX(i, n)`: the value of `i`, a `bounds` error unless `0 <= i < n`.
 pub const INDEX: &str = "__focuscheck_index";
@@ -29,6 +32,15 @@ struct Dims {
     /// The outermost size, for an array (`None` for a pointer to arrays).
     first: Option<Expr>,
     inner: Vec<Expr>,
+}
+
+/// What an access chain starts from: a name with inner dimensions, or
+/// an expression that is a pointer to rows (`a + 1`, `*p` of a pointer to
+/// arrays of arrays), with the rows' dimensions.
+#[derive(Clone)]
+enum Base {
+    Name(Ident),
+    Rows(Expr, Vec<Expr>),
 }
 
 /// Whether `d` is a variable-length array's: its sizes are the hidden
@@ -202,7 +214,7 @@ impl Flatten<'_> {
     /// variable-length array makes before it.
     fn decl(&mut self, d: &mut ast::VarDecl, pre: Option<&mut Vec<Stmt>>) {
         if let Some(a) = &mut d.array {
-            self.expr(a, false);
+            self.expr(a);
         }
         let dims = self.declared.get(&d.name.span).map(|x| (x.inner.clone(), x.open));
         let variable = |e: &Expr| const_eval(e).is_none();
@@ -219,8 +231,8 @@ impl Flatten<'_> {
         }
         let Some((mut inner, open)) = dims else {
             match &mut d.init {
-                Some(Init::Expr(e)) => self.expr(e, true),
-                Some(Init::List(xs, _)) => xs.iter_mut().for_each(|x| self.expr(x, true)),
+                Some(Init::Expr(e)) => self.expr(e),
+                Some(Init::List(xs, _)) => xs.iter_mut().for_each(|x| self.expr(x)),
                 None => {}
             }
             self.scopes
@@ -231,7 +243,7 @@ impl Flatten<'_> {
         };
         self.changed = true;
         inner.iter_mut().for_each(|x| {
-            self.expr(x, false);
+            self.expr(x);
             self.resolve_const(x);
         });
         if let Some(a) = &mut d.array {
@@ -239,9 +251,9 @@ impl Flatten<'_> {
         }
         let span = d.name.span;
         match &mut d.init {
-            Some(Init::Expr(e)) => self.expr(e, true),
+            Some(Init::Expr(e)) => self.expr(e),
             Some(Init::List(xs, _)) => {
-                xs.iter_mut().for_each(|x| self.expr(x, true));
+                xs.iter_mut().for_each(|x| self.expr(x));
                 if d.array.is_some() {
                     self.flat_init(d, &inner, open);
                 }
@@ -274,7 +286,7 @@ impl Flatten<'_> {
             return;
         }
         let mut sizes = vec![d.array.take().expect("an array")];
-        inner.iter_mut().for_each(|x| self.expr(x, false));
+        inner.iter_mut().for_each(|x| self.expr(x));
         sizes.extend(inner);
         let most = int(i64::from(self.vla_elems), d.name.span);
         let mut lens = Vec::new();
@@ -388,12 +400,13 @@ impl Flatten<'_> {
         match &mut s.kind {
             StmtKind::Decl(ds) => ds.iter_mut().for_each(|d| self.decl(d, None)),
             StmtKind::Expr(e) | StmtKind::Switch(e, _) | StmtKind::Case(e, _) => {
-                self.expr(e, false);
+                self.unused_value(e);
+                self.expr(e);
                 if let StmtKind::Switch(_, b) | StmtKind::Case(_, b) = &mut s.kind {
                     self.stmt(b);
                 }
             }
-            StmtKind::Return(e) => e.iter_mut().for_each(|e| self.expr(e, true)),
+            StmtKind::Return(e) => e.iter_mut().for_each(|e| self.expr(e)),
             StmtKind::If(c, a, b) => {
                 self.cond(c);
                 self.stmt(a);
@@ -411,7 +424,10 @@ impl Flatten<'_> {
                 self.scopes.push(HashMap::new());
                 init.iter_mut().for_each(|i| self.stmt(i));
                 c.iter_mut().for_each(|c| self.cond(c));
-                step.iter_mut().for_each(|e| self.expr(e, false));
+                step.iter_mut().for_each(|e| {
+                    self.unused_value(e);
+                    self.expr(e);
+                });
                 self.stmt(body);
                 self.scopes.pop();
             }
@@ -423,18 +439,17 @@ impl Flatten<'_> {
 
     fn cond(&mut self, c: &mut ast::Cond) {
         if let ast::Cond::Expr(e) = c {
-            self.expr(e, false);
+            self.expr(e);
         }
     }
 
-    /// `bare`: where an array of arrays may stand alone (an argument, an
-    /// initialiser, the right of `=`), as a pointer to its first row.
-    fn expr(&mut self, e: &mut Expr, bare: bool) {
-        if let Some((name, idx)) = self.chain(e) {
-            let dims = self.lookup(&name.name).cloned().expect("a chain's name has dimensions");
-            if let Some(new) = self.access(&name, dims, idx, e.span, bare) {
-                *e = new;
-            }
+    fn expr(&mut self, e: &mut Expr) {
+        if let Some((base, idx)) = self.chain(e) {
+            *e = self.access(base, idx, e.span);
+            return;
+        }
+        if let Some(new) = self.row_arith(e) {
+            *e = new;
             return;
         }
         match &mut e.kind {
@@ -442,113 +457,103 @@ impl Flatten<'_> {
                 if let Some(new) = self.size_of(x) {
                     *e = new;
                 } else {
-                    self.expr(x, true);
+                    self.expr(x);
                 }
             }
             AK::AddrOf(x) => match self.chain(x) {
-                Some((name, idx)) if idx.is_empty() && self.lookup(&name.name).is_some_and(is_vla) => {
-                    let msg = format!(
-                        "not modelled yet: a pointer to the variable-length array `{}` as a whole (`&{}`)",
-                        name.name, name.name
-                    );
+                Some((Base::Name(name), idx)) if idx.is_empty() => {
+                    let d = self.dims_of(&Base::Name(name.clone()));
+                    let n = &name.name;
+                    let msg = if is_vla(&d) {
+                        format!("not modelled yet: a pointer to the variable-length array `{n}` as a whole (`&{n}`)")
+                    } else if d.first.is_some() {
+                        format!("not modelled yet: a pointer to the array of arrays `{n}` as a whole (`&{n}`)")
+                    } else {
+                        format!("not modelled yet: the address of `{n}`, a pointer to arrays (`&{n}`)")
+                    };
                     self.not_modelled(e.span, msg);
                 }
                 // `&a[i]` is the row's address, as `a[i]` is (`&a[i][j]`
                 // an element's, below).
-                Some((name, idx))
-                    if !idx.is_empty() && self.lookup(&name.name).is_some_and(|d| idx.len() <= d.inner.len()) =>
-                {
-                    self.expr(x, true);
+                Some((base, idx)) if !idx.is_empty() && idx.len() <= self.dims_of(&base).inner.len() => {
+                    self.expr(x);
                     *e = (**x).clone();
                 }
-                _ => self.expr(x, false),
+                _ => self.expr(x),
             },
             AK::Int(..) | AK::Float(..) | AK::Bool(_) | AK::Var(_) | AK::SizeOfType(_) => {}
-            AK::Index(_, i) | AK::DerefIndex(_, i, _) => self.expr(i, false),
-            AK::Deref(x) | AK::Member(x, ..) | AK::PtrCast(_, x) => self.expr(x, false),
-            AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } => self.expr(x, false),
-            AK::IndexOf(a, b) | AK::Binary(_, a, b) | AK::Offset(_, a, b) => {
-                self.expr(a, false);
-                self.expr(b, false);
+            AK::Index(_, i) | AK::DerefIndex(_, i, _) => self.expr(i),
+            AK::Deref(x) | AK::Member(x, ..) | AK::PtrCast(_, x) => self.expr(x),
+            AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } => self.expr(x),
+            AK::IndexOf(a, b) | AK::Binary(_, a, b) | AK::Offset(_, a, b) | AK::Assign(_, a, b) => {
+                self.expr(a);
+                self.expr(b);
             }
-            AK::Assign(op, a, b) => {
-                let set = *op == ast::AssignOp::Set;
-                self.expr(a, false);
-                self.expr(b, set);
-            }
-            AK::InitList(xs) => xs.iter_mut().for_each(|x| self.expr(x, true)),
-            AK::Call(_, args) => args.iter_mut().for_each(|a| self.expr(a, true)),
+            AK::InitList(xs) | AK::Comma(xs) => xs.iter_mut().for_each(|x| self.expr(x)),
+            AK::Call(_, args) => args.iter_mut().for_each(|a| self.expr(a)),
             AK::CallPtr(f, args) => {
-                self.expr(f, false);
-                args.iter_mut().for_each(|a| self.expr(a, true));
-            }
-            AK::Comma(xs) => {
-                let n = xs.len();
-                xs.iter_mut()
-                    .enumerate()
-                    .for_each(|(k, x)| self.expr(x, bare && k + 1 == n));
+                self.expr(f);
+                args.iter_mut().for_each(|a| self.expr(a));
             }
             AK::StmtExpr(b) | AK::Access(b) => self.block(b),
             AK::Ternary(a, b, c) => {
-                self.expr(a, false);
-                self.expr(b, bare);
-                self.expr(c, bare);
+                self.expr(a);
+                self.expr(b);
+                self.expr(c);
             }
         }
     }
 
-    /// `a`, `a[i]`, `a[i][j]`, ... of a name with inner dimensions: the
-    /// name and the indices, outermost first.
-    fn chain(&self, e: &Expr) -> Option<(Ident, Vec<Expr>)> {
+    /// `a`, `a[i]`, `a[i][j]`, ... of a name with inner dimensions, or
+    /// `X[i]`, ... of a pointer to rows `X` (`*X` is `X[0]` for either):
+    /// the start and the indices, outermost first.
+    fn chain(&self, e: &Expr) -> Option<(Base, Vec<Expr>)> {
         match &e.kind {
-            AK::Var(n) => self.lookup(&n.name).map(|_| (n.clone(), Vec::new())),
-            AK::Index(n, i) => self.lookup(&n.name).map(|_| (n.clone(), vec![(**i).clone()])),
+            AK::Var(n) => self.lookup(&n.name).map(|_| (Base::Name(n.clone()), Vec::new())),
+            AK::Index(n, i) => self
+                .lookup(&n.name)
+                .map(|_| (Base::Name(n.clone()), vec![(**i).clone()])),
             AK::IndexOf(x, j) => {
-                let (n, mut idx) = self.chain(x)?;
+                let (base, mut idx) = self.chain(x).or_else(|| self.rows_start(x))?;
                 idx.push((**j).clone());
-                Some((n, idx))
+                Some((base, idx))
+            }
+            AK::Deref(x) => {
+                let (base, mut idx) = match self.chain(x) {
+                    Some((base, idx)) if idx.len() <= self.dims_of(&base).inner.len() => (base, idx),
+                    Some(_) => return None,
+                    None => self.rows_start(x)?,
+                };
+                idx.push(int(0, e.span));
+                Some((base, idx))
             }
             _ => None,
         }
     }
 
-    /// The flat access `name` with indices `idx` makes (an element, a
-    /// row's address, the first row's address), or `None` after an error.
-    fn access(&mut self, name: &Ident, dims: Dims, mut idx: Vec<Expr>, span: Span, bare: bool) -> Option<Expr> {
-        idx.iter_mut().for_each(|i| self.expr(i, false));
+    /// Arithmetic on a pointer to rows as the start of a chain.
+    fn rows_start(&self, x: &Expr) -> Option<(Base, Vec<Expr>)> {
+        Some((Base::Rows(x.clone(), self.rows_of(x)?), Vec::new()))
+    }
+
+    /// The flat access a chain makes (an element, a row's address, the
+    /// first row's address).
+    fn access(&mut self, base: Base, mut idx: Vec<Expr>, span: Span) -> Expr {
+        let dims = self.dims_of(&base);
+        idx.iter_mut().for_each(|i| self.expr(i));
         let n = dims.inner.len() + 1;
         let rest = if idx.len() > n { idx.split_off(n) } else { Vec::new() };
         let m = idx.len();
         if m == 0 {
-            // A one-dimensional (variable-length) array decays as any array.
-            if !bare && n > 1 {
-                let what = if dims.first.is_some() {
-                    "an array of arrays"
-                } else {
-                    "a pointer to arrays"
-                };
-                let msg = format!(
-                    "not modelled yet: `{}` ({what}) used other than indexed, passed to a function or in `sizeof`",
-                    name.name
-                );
-                self.not_modelled(span, msg);
-                return None;
-            }
-            return Some(match dims.first {
-                Some(_) => mk(
-                    AK::AddrOf(Box::new(mk(AK::Index(name.clone(), Box::new(int(0, span))), span))),
+            // An array decays to a pointer to its first element (row).
+            return match (base, dims.first) {
+                (Base::Name(name), Some(_)) => mk(
+                    AK::AddrOf(Box::new(mk(AK::Index(name, Box::new(int(0, span))), span))),
                     span,
                 ),
-                None => mk(AK::Var(name.clone()), span),
-            });
-        }
-        if m < n - 1 && !bare {
-            let msg = format!(
-                "not modelled yet: a row of `{}` that is itself an array of arrays, used other than indexed or passed",
-                name.name
-            );
-            self.not_modelled(span, msg);
-            return None;
+                (Base::Name(name), None) => mk(AK::Var(name), span),
+                (Base::Rows(x, _), _) => self.flat(&x),
+            };
         }
         let mut flat = int(0, span);
         for (t, i) in idx.into_iter().enumerate() {
@@ -574,26 +579,28 @@ impl Flatten<'_> {
             flat = bin(BinOp::Add, flat, bin(BinOp::Mul, checked, stride));
         }
         flat.span = span;
-        let elem = mk(AK::Index(name.clone(), Box::new(flat)), span);
+        let elem = match base {
+            Base::Name(name) => mk(AK::Index(name, Box::new(flat)), span),
+            Base::Rows(x, _) => mk(AK::IndexOf(Box::new(self.flat(&x)), Box::new(flat)), span),
+        };
         if m < n {
-            return Some(mk(AK::AddrOf(Box::new(elem)), span));
+            return mk(AK::AddrOf(Box::new(elem)), span);
         }
-        Some(
-            rest.into_iter()
-                .fold(elem, |acc, j| mk(AK::IndexOf(Box::new(acc), Box::new(j)), span)),
-        )
+        rest.into_iter()
+            .fold(elem, |acc, j| mk(AK::IndexOf(Box::new(acc), Box::new(j)), span))
     }
 
     /// `sizeof a[i]` (a row: its size in C) and `sizeof a[i][j]`, without
     /// evaluating the indices; `None` for what is not such a chain.
     fn size_of(&mut self, x: &Expr) -> Option<Expr> {
-        let (name, idx) = self.chain(x)?;
-        let dims = self.lookup(&name.name)?.clone();
+        let (base, idx) = self.chain(x)?;
+        let dims = self.dims_of(&base);
         let span = x.span;
-        let elem = mk(
-            AK::SizeOf(Box::new(mk(AK::Index(name.clone(), Box::new(int(0, span))), span))),
-            span,
-        );
+        let first = match base {
+            Base::Name(name) => mk(AK::Index(name, Box::new(int(0, span))), span),
+            Base::Rows(x, _) => mk(AK::Deref(Box::new(self.flat(&x))), span),
+        };
+        let elem = mk(AK::SizeOf(Box::new(first)), span);
         let n = dims.inner.len() + 1;
         match idx.len() {
             0 => dims.first.as_ref().map(|first| {

@@ -6,13 +6,14 @@ use super::ast::*;
 use super::lexer::{TokKind, Token};
 use super::source::Span;
 use crate::diag::{Class, Diag};
-use declarator::Shape;
+use declarator::{with_typedef, Shape};
 use std::collections::HashMap;
 
 mod decl;
 mod declarator;
 mod expr;
 mod stmt;
+mod typedefs;
 mod unknown;
 mod var;
 
@@ -41,6 +42,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         pos: 0,
         diags,
         typedefs: HashMap::new(),
+        typedef_steps: HashMap::new(),
         structs: Vec::new(),
         anonymous: 0,
         enum_consts: HashMap::new(),
@@ -76,8 +78,10 @@ struct Parser<'a> {
     toks: Vec<Token>,
     pos: usize,
     diags: &'a mut Vec<Diag>,
-    /// `typedef` names and the type each stands for.
+    /// `typedef` names and the type each stands for (an array typedef's
+    /// element type, its steps in `typedef_steps`).
     typedefs: HashMap<String, CType>,
+    typedef_steps: HashMap<String, Vec<declarator::Step>>,
     /// `struct` definitions found so far (parsed into `Item::Struct`).
     structs: Vec<StructDef>,
     /// Tags given to anonymous structs so far.
@@ -155,6 +159,9 @@ struct Specs {
     unsupported: bool,
     /// An `enum` type: `enum e { ... };` alone declares its constants.
     tag: bool,
+    /// The array and pointer steps of an array typedef named (`row` of
+    /// `typedef int row[4]`: `[Array(4)]` on `int`).
+    steps: Vec<declarator::Step>,
 }
 
 const QUALIFIERS: &[&str] = &[
@@ -491,6 +498,7 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         pos: 0,
         diags,
         typedefs: HashMap::new(),
+        typedef_steps: HashMap::new(),
         structs: Vec::new(),
         anonymous: 0,
         enum_consts: HashMap::new(),

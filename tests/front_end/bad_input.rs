@@ -241,6 +241,45 @@ fn struct_never_defined() {
     assert_bad("struct2.c", text, "2:3", &["`struct s` is used but never defined"]);
 }
 
+/// `&a` of an array of arrays as a whole and `&p` of a pointer to arrays
+/// stay outside (arithmetic on pointers to rows is in).
+#[test]
+fn address_of_an_array_of_arrays_as_a_whole() {
+    let text = "int a[3][4];\nint main(void) {\n  void *w = &a;\n  int (*p)[4] = a + 1;\n  void *q = &p;\n  return w == q;\n}\n";
+    let out = assert_bad(
+        "whole2.c",
+        text,
+        "3:13",
+        &["not modelled yet", "array of arrays `a` as a whole", "`&a`"],
+    );
+    assert_error_at(
+        &out,
+        "whole2.c",
+        "5:13",
+        &["not modelled yet", "`p`, a pointer to arrays", "`&p`"],
+    );
+    assert_eq!(error_count(&out), 2, "{}", out.stderr);
+}
+
+/// A typedef of a variable-length array and a cast to an array typedef's
+/// pointer stay outside, named where they are written.
+#[test]
+fn array_typedefs_outside_the_model() {
+    let text = "typedef int row[4];\nint g[8];\nint main(void) {\n  int n = 3;\n  typedef int vrow[n];\n  row *p = (row *)g;\n  vrow v;\n  return (*p)[1];\n}\n";
+    let out = assert_bad(
+        "rows.c",
+        text,
+        "6:13",
+        &["casts to an array typedef", "not modelled yet"],
+    );
+    assert_error_at(
+        &out,
+        "rows.c",
+        "7:3",
+        &["`vrow`", "variable-length array", "not modelled yet"],
+    );
+}
+
 #[test]
 fn long_double_type() {
     assert_bad(

@@ -124,3 +124,28 @@ fn a_dispatch_table_of_operations_is_safe() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("0 unsafe, 0 unknown"), "{out}");
 }
+
+#[test]
+fn an_image_walked_with_pointers_to_rows_is_safe() {
+    let (code, out) = check(&["programs/c/image_ok.c"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 unsafe, 0 unknown"), "{out}");
+}
+
+#[test]
+fn a_row_pointer_one_past_the_image_is_found_where_it_is_read() {
+    let (code, out) = check(&["programs/c/image_bug.c"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("unsafe: pointer access in `(*bottom)[x]`"), "{out}");
+    assert!(out.contains("--> programs/c/image_bug.c:21:"), "{out}");
+    // Inside the row pointer's row, the index is checked against the row.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let past = cli::write(
+        dir.path(),
+        "past.c",
+        "int a[3][4];\nint main(void) {\n  int (*p)[4] = a + 1;\n  p++;\n  return (*p)[4];\n}\n",
+    );
+    let (code, out) = check(&[&past]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("unsafe: array bounds in `(*p)[4]`"), "{out}");
+}

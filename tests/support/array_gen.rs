@@ -1,7 +1,12 @@
 //! Generated programs with arrays of arrays: global, local and `static`
 //! 2-D and 3-D arrays of sizes 1-4, nested and partial initialisers (with
 //! strings for `char` rows), arrays of structs, rows decayed to `int *`,
-//! arrays passed as `int m[][C]` and `int (*m)[C]`, pointers to rows,
+//! arrays passed as `int m[][C]` and `int (*m)[C]`, pointers to rows
+//! moved by whole rows (`g2 + i`, `pr++` as a value, `pr -= k`, `--pr`,
+//! `pr - g2`, `*(*(l + i) + j)`, loops `pr < l + R`, `g3 + i` of a 3-D
+//! array, `*pr` a row), (some seeds) the arrays' types named by typedefs
+//! (`typedef int row_t[C]; row_t g2[R];`, `cube_t`, `typedef row_t *rowp_t`,
+//! `sizeof(row_t)`),
 //! `sizeof` of arrays and rows, indices computed from the input, and
 //! (some seeds) an index that leaves its dimension, but not the object,
 //! on one input: an error in C that gcc's `-fsanitize=bounds` stops at;
@@ -60,20 +65,38 @@ pub fn program(seed: u64) -> (String, Bug) {
          extern void __VERIFIER_assume(int c);\nvoid __VERIFIER_assert(int c) { if (!c) __VERIFIER_error(); }\n\
          struct P { int x; int y; };\nint out[4];\n",
     );
-    let _ = writeln!(s, "int g2[{rr}][{cc}] = {};", nested(&mut r, rr, cc));
-    s.push_str("int g3[2][2][3] = {{{1, 2, 3}, {4}}, {{5}, {6, 7}}};\n");
+    // Some seeds name the array types with typedefs: a row, a 3-D array,
+    // an array of rows and a pointer to rows.
+    let named = r.below(2) == 0;
+    if named {
+        let _ = writeln!(
+            s,
+            "typedef int row_t[{cc}];\ntypedef int cube_t[2][2][3];\ntypedef int lrow_t[{lc}];\ntypedef row_t *rowp_t;"
+        );
+        let _ = writeln!(s, "row_t g2[{rr}] = {};", nested(&mut r, rr, cc));
+        s.push_str("cube_t g3 = {{{1, 2, 3}, {4}}, {{5}, {6, 7}}};\n");
+    } else {
+        let _ = writeln!(s, "int g2[{rr}][{cc}] = {};", nested(&mut r, rr, cc));
+        s.push_str("int g3[2][2][3] = {{{1, 2, 3}, {4}}, {{5}, {6, 7}}};\n");
+    }
     s.push_str("struct P gp[2][2] = {{{1, 2}}, {{3, 4}, {5, 6}}};\n");
     let _ = writeln!(
         s,
         "int rsum(int *row, int n) {{ int t = 0; for (int k = 0; k < n; k++) t = t * 3 + row[k]; return t; }}\n\
          int msum(int m[][{cc}], int rows) {{ int t = 0; for (int i = 0; i < rows; i++) for (int j = 0; j < {cc}; j++) t += m[i][j] * (i + 2 * j + 1); return t; }}\n\
-         void mset(int (*m)[{cc}], int i, int j, int v) {{ m[i][j] = v; }}\n\
+         void mset({mrow}, int i, int j, int v) {{ m[i][j] = v; }}\n\
          int count(void) {{ static int seen[2][2]; seen[1][0] += 1; return seen[1][0]; }}\n\
-         int msum_vla(int rows, int m[][{lc}]) {{ int t = 0; for (int i = 0; i < rows; i++) t += m[i][{lc} - 1] * (i + 1); return t; }}"
+         int msum_vla(int rows, int m[][{lc}]) {{ int t = 0; for (int i = 0; i < rows; i++) t += m[i][{lc} - 1] * (i + 1); return t; }}",
+        mrow = if named { "rowp_t m".to_string() } else { format!("int (*m)[{cc}]") }
     );
     s.push_str("int main(void) {\n  int in = __VERIFIER_nondet_int();\n  __VERIFIER_assume(0 <= in && in <= 2);\n");
     if r.below(2) == 0 {
-        let _ = writeln!(s, "  int l[{lr}][{lc}] = {};", nested(&mut r, lr, lc));
+        let decl = if named {
+            format!("lrow_t l[{lr}]")
+        } else {
+            format!("int l[{lr}][{lc}]")
+        };
+        let _ = writeln!(s, "  {decl} = {};", nested(&mut r, lr, lc));
     } else {
         let _ = writeln!(
             s,
@@ -125,6 +148,9 @@ pub fn program(seed: u64) -> (String, Bug) {
     s.push_str("  out[3] = gp[0][1].x + gp[1][0].y * 3 + gp[1][1].x * 7 + g2[0][1] - l[1][0];\n");
     s.push_str("  { int t = 0; for (int i = 0; i < n - 5; i++) t += v[i]; out[3] += t * 11; }\n");
     s.push_str("  out[3] += (int)sizeof v * 13 + (int)sizeof w + (int)sizeof w[0] * 3;\n");
+    if named {
+        s.push_str("  out[2] += (int)sizeof(row_t) * 17 + (int)sizeof(cube_t) * 19 + (int)sizeof(lrow_t[2]);\n");
+    }
     (s, bug)
 }
 
@@ -177,7 +203,33 @@ fn statement(r: &mut Rng, z: &Sizes) -> String {
     let (rr, cc, lr, lc) = (z.r, z.c, z.lr, z.lc);
     let g = |r: &mut Rng| format!("g2[{}][{}]", index(r, rr), index(r, cc));
     let l = |r: &mut Rng| format!("l[{}][{}]", index(r, lr), index(r, lc));
-    match r.below(11) {
+    match r.below(17) {
+        11 => format!(
+            "{{ int (*pr)[{cc}] = g2 + {}; int j = {}; acc += (*pr)[j] * 2 + pr[0][j]; }}",
+            index(r, rr),
+            index(r, cc)
+        ),
+        12 => format!(
+            "{{ int (*pr)[{cc}] = g2; pr += {}; pr[0][{}] += in; acc += (int)(pr - g2) * 3; }}",
+            index(r, rr),
+            index(r, cc)
+        ),
+        13 => format!("acc += *(*(l + {}) + {}) * 5;", index(r, lr), index(r, lc)),
+        14 => format!(
+            "for (int (*pr)[{lc}] = l; pr < l + {lr}; pr++) acc += (*pr)[{}] * 2 - **pr;",
+            index(r, lc)
+        ),
+        15 => format!(
+            "{{ int (*pq)[2][3] = g3 + {}; int j = {}, k = {}; acc += (*pq)[j][k] + *(*(g3[1] + j) + k) * 2 + (int)sizeof *pq; }}",
+            index(r, 2),
+            index(r, 2),
+            index(r, 3)
+        ),
+        16 => format!(
+            "{{ int (*pr)[{lc}] = l + {lr}; --pr; int (*ps)[{lc}] = pr--; acc += pr[1][{j}] + (*ps)[{j}] * 3 + (int)(ps - pr) * 7 + (int)sizeof *ps; pr -= {k}; acc += (*pr)[{j}] - (int)(l - pr); }}",
+            j = index(r, lc),
+            k = r.below(lr - 1)
+        ),
         0 => format!("{} = {} + in;", g(r), l(r)),
         1 => format!("{} += {} * 2;", l(r), g(r)),
         2 => format!("mset(g2, {}, {}, {} - in);", index(r, rr), index(r, cc), r.below(9)),

@@ -2,7 +2,10 @@
 //! of small functions indexed by the input, callbacks passed as parameters
 //! (also of function type, `int h(int)`), stored in struct fields and
 //! reached through a pointer to the struct, compared with functions and
-//! with null, and, on some seeds, a call through a null pointer on input 2.
+//! with null, returned by functions (`int (*pick_un(int k))(int)`, and
+//! `unop pick_t(int k)` through a typedef), a function declared with a
+//! typedef name of its type (`binop_t g_mul;`) and, on some seeds, a call
+//! through a null pointer on input 2.
 //!
 //! The one input is `in`, in 0..=2; each program stores what it computed
 //! in `int out[4]`; `main` is left open (the caller ends it).
@@ -36,11 +39,28 @@ int apply(unop f, int x) { return f(x); }
 int fold(binop_t *g, int a, int b, int c) { return g(g(a, b), c); }
 int twice(int h(int), int x) { return h(h(x)); }
 void set_cb(struct cb *c, unop f) { c->f = f; c->k++; }
+int (*pick_un(int k))(int) { return k == 0 ? f_inc : k == 1 ? f_dbl : f_neg; }
+unop pick_t(int k) { return utab[k % 2]; }
+binop_t g_mul;
+int (*(*pick_ptr)(int))(int) = pick_un;
+int g_mul(int a, int b) { return a * b % 97; }
 ";
 
 /// Expressions of type `unop`.
 const UNOPS: &[&str] = &[
-    "f_inc", "f_dbl", "f_neg", "f_acc", "&f_inc", "utab[0]", "utab[1]", "gcb.f", "lc.f", "cp->f",
+    "f_inc",
+    "f_dbl",
+    "f_neg",
+    "f_acc",
+    "&f_inc",
+    "utab[0]",
+    "utab[1]",
+    "gcb.f",
+    "lc.f",
+    "cp->f",
+    "pick_un(in)",
+    "pick_t(in + 1)",
+    "pick_ptr(2)",
 ];
 
 fn val(r: &mut Rng) -> String {
@@ -61,7 +81,22 @@ pub fn program(seed: u64) -> (String, bool) {
     s.push_str("  struct cb lc = { f_dbl, 1 };\n  struct cb *cp = &lc;\n");
     let mut third_set = false;
     for _ in 0..(5 + r.below(9)) {
-        let line = match r.below(13) {
+        let line = match r.below(16) {
+            13 => format!(
+                "v = pick_un({})({}) + (*pick_t(in))({});",
+                r.below(3),
+                val(&mut r),
+                val(&mut r)
+            ),
+            14 => format!(
+                "w = fold(g_mul, v, w, {}) + (pick_ptr(in) == pick_un(in));",
+                val(&mut r)
+            ),
+            15 => format!(
+                "q = {}; w = q(v, {});",
+                r.pick(&["g_mul", "&g_mul", "btab[in]"]),
+                val(&mut r)
+            ),
             0 => format!("p = {};", r.pick(UNOPS)),
             1 => format!("if (in == {}) p = {};", r.below(3), r.pick(UNOPS)),
             2 => format!("v = p({});", val(&mut r)),

@@ -70,6 +70,7 @@ impl Parser<'_> {
         let mut is_static = false;
         let mut is_const = false;
         let mut tag = false;
+        let mut steps = Vec::new();
         loop {
             self.skip_attributes();
             let Some(w) = self.tok().ident().map(str::to_string) else {
@@ -126,6 +127,7 @@ impl Parser<'_> {
                     CType::Int(t) => named = Some(t),
                     t => base = Some(t),
                 }
+                steps = self.typedef_steps.get(&w).cloned().unwrap_or_default();
                 self.bump();
             } else {
                 break;
@@ -144,6 +146,7 @@ impl Parser<'_> {
                     span,
                     unsupported,
                     tag,
+                    steps: std::mem::take(&mut steps),
                 });
             }
             return Ok(Specs {
@@ -156,6 +159,7 @@ impl Parser<'_> {
                 span,
                 unsupported,
                 tag,
+                steps: std::mem::take(&mut steps),
             });
         }
         if unsupported {
@@ -169,6 +173,7 @@ impl Parser<'_> {
                 span,
                 unsupported,
                 tag,
+                steps: std::mem::take(&mut steps),
             });
         }
         if let Some(t) = named {
@@ -182,6 +187,7 @@ impl Parser<'_> {
                 span,
                 unsupported,
                 tag,
+                steps: std::mem::take(&mut steps),
             });
         }
         if words.iter().any(|w| w == "void") {
@@ -199,6 +205,7 @@ impl Parser<'_> {
                 span,
                 unsupported,
                 tag,
+                steps: std::mem::take(&mut steps),
             });
         }
         if words.is_empty() {
@@ -212,6 +219,7 @@ impl Parser<'_> {
                 span,
                 unsupported,
                 tag,
+                steps: std::mem::take(&mut steps),
             });
         }
         let count = |w: &str| words.iter().filter(|x| x.as_str() == w).count();
@@ -228,6 +236,7 @@ impl Parser<'_> {
                 span,
                 unsupported: ty.is_none(),
                 tag,
+                steps: std::mem::take(&mut steps),
             });
         }
         let ty = if count("_Bool") > 0 {
@@ -273,6 +282,7 @@ impl Parser<'_> {
             span,
             unsupported,
             tag,
+            steps,
         })
     }
 
@@ -337,7 +347,7 @@ impl Parser<'_> {
                 } else if d.name.is_none() {
                     Some("anonymous members are not modelled yet".to_string())
                 } else {
-                    match self.shape(self.decl_type(&specs, 0), d, false) {
+                    match self.shape(self.decl_type(&specs, 0), with_typedef(&specs, d), false) {
                         Shape::Object {
                             ctype: CType::Void,
                             array: None | Some(Some(_)),
@@ -494,14 +504,24 @@ impl Parser<'_> {
                 return Err(());
             };
             let span = d.span;
-            match self.shape(self.decl_type(&specs, 0), d, false) {
-                Shape::Function { ret_stars, params } => {
-                    let ret = match (specs.void, ret_ty) {
-                        (true, _) => RetType::Void,
-                        (false, Some(t)) => RetType::Int(t),
+            let typedef_fn = d.steps.is_empty();
+            match self.shape(self.decl_type(&specs, 0), with_typedef(&specs, d), false) {
+                Shape::Function { ret_stars, params, ret } => {
+                    let ret_c = ret.clone().unwrap_or_else(|| self.decl_type(&specs, ret_stars));
+                    let ret = match (ret, specs.void, ret_ty) {
+                        (Some(CType::Void), ..) | (None, true, _) => RetType::Void,
+                        (Some(CType::Int(t)), ..) | (None, false, Some(t)) => RetType::Int(t),
                         _ => RetType::Int(IntType::Int),
                     };
-                    let ret_mem = Some(self.decl_type(&specs, ret_stars)).filter(|t| !t.is_int() && *t != CType::Void);
+                    let ret_mem = Some(ret_c).filter(|t| !t.is_int() && *t != CType::Void);
+                    if typedef_fn && self.is("{") {
+                        self.error(
+                            name.span,
+                            "a function definition cannot take its type from a typedef name (not allowed in C)",
+                            "write the parameters here",
+                        );
+                        return Err(());
+                    }
                     if self.is("{") {
                         if !decls.is_empty() {
                             self.error(
@@ -571,62 +591,6 @@ impl Parser<'_> {
         }
     }
 
-    /// `typedef T D, ...;`: a name of a type the model holds goes to
-    /// `typedefs`; any other (an array, a function, a `double`) to
-    /// `unmodelled_types`, an error only where a declaration uses it.
-    pub(super) fn typedef(&mut self, specs: Specs, issues: Vec<(Span, String)>) -> PResult<()> {
-        loop {
-            let d = self.declarator()?;
-            let Some(name) = d.name.clone() else {
-                self.error(d.span, "expected a type name in the `typedef`", "name missing");
-                return Err(());
-            };
-            let why = if let Some((_, m)) = issues.first() {
-                Some(m.clone())
-            } else if specs.unsupported {
-                Some("its type is outside the model".to_string())
-            } else {
-                match self.shape(self.decl_type(&specs, 0), d, false) {
-                    Shape::Object {
-                        ctype: CType::Void,
-                        array: None,
-                        ..
-                    } => Some("`void`".to_string()),
-                    Shape::Object { dims, .. } if !dims.is_empty() => {
-                        Some("typedefs of arrays of arrays or pointers to arrays are not modelled yet".to_string())
-                    }
-                    Shape::Object { ctype, array: None, .. } => {
-                        self.unmodelled_types.remove(&name.name);
-                        self.typedefs.insert(name.name.clone(), ctype);
-                        None
-                    }
-                    Shape::Object { array: Some(_), .. } => Some("array typedefs are not modelled yet".to_string()),
-                    Shape::Function { ret_stars, params } => {
-                        let ret = self.decl_type(&specs, ret_stars);
-                        match declarator::function_pointer(ret, vec![declarator::Step::Func(params, false)]) {
-                            Ok(t) => {
-                                self.unmodelled_types.remove(&name.name);
-                                self.typedefs.insert(name.name.clone(), t);
-                                None
-                            }
-                            Err(m) => Some(m),
-                        }
-                    }
-                    Shape::NotModelled(m) => Some(m),
-                }
-            };
-            if let Some(m) = why {
-                self.typedefs.remove(&name.name);
-                self.unmodelled_types.insert(name.name, m);
-            }
-            if !self.eat(",") {
-                break;
-            }
-        }
-        self.expect(";", "after a typedef")?;
-        Ok(())
-    }
-
     /// A parameter list; returns `None` for parameters when the list is
     /// empty-and-unspecified (`f()` in a prototype) or uses types outside
     /// Cimple. The flag says whether any parameter was outside Cimple.
@@ -671,7 +635,7 @@ impl Parser<'_> {
                 }
                 let name = d.name.clone();
                 let base = self.decl_type(&specs, 0);
-                let (ctype, not_modelled) = match self.shape(base.clone(), d, true) {
+                let (ctype, not_modelled) = match self.shape(base.clone(), with_typedef(&specs, d), true) {
                     Shape::Object { ctype, dims, .. } => {
                         if let (Some(n), false) = (&name, dims.is_empty()) {
                             self.dims.push(ArrayDims {

@@ -7,6 +7,7 @@ use super::*;
 /// One step of a declarator's type, read from the name outwards: `*a[3]`
 /// is `[Array(3), Ptr]` (an array of three pointers), `(*fp)(int)` is
 /// `[Ptr, Func]` (a pointer to a function).
+#[derive(Clone)]
 pub(super) enum Step {
     Ptr,
     Array(Option<Expr>),
@@ -17,6 +18,13 @@ pub(super) enum Step {
 /// A parameter list: the parameters (`None` when unspecified or outside
 /// the model) and why parameters are outside the model.
 pub(super) type ParamList = (Option<Vec<Param>>, Vec<(Span, String)>);
+
+/// `d` with the steps of an array typedef among `specs` after its own:
+/// `row r[3]` with `typedef int row[4]` declares `int r[3][4]`.
+pub(super) fn with_typedef(specs: &Specs, mut d: Declarator) -> Declarator {
+    d.steps.extend(specs.steps.iter().cloned());
+    d
+}
 
 pub(super) struct Declarator {
     pub name: Option<Ident>,
@@ -35,8 +43,14 @@ pub(super) enum Shape {
         array: Option<Option<Expr>>,
         dims: Vec<Expr>,
     },
-    /// A function returning `ret` (a pointer count on the specifiers' type).
-    Function { ret_stars: usize, params: ParamList },
+    /// A function returning `ret_stars` pointers on the specifiers' type,
+    /// or `ret` when given in full (a function pointer: `int (*f(int))(int)`;
+    /// a function declared with a typedef name of a function type).
+    Function {
+        ret_stars: usize,
+        params: ParamList,
+        ret: Option<CType>,
+    },
     /// A type the model does not hold yet (the message says which).
     NotModelled(String),
 }
@@ -126,8 +140,8 @@ impl Parser<'_> {
             None if param && matches!(base, CType::Func(_)) => steps.push(Step::Ptr),
             _ => {}
         }
-        if steps.is_empty() && !param && matches!(base, CType::Func(_)) {
-            return Shape::NotModelled("a function declared with a typedef name is not modelled yet".into());
+        if let (true, false, CType::Func(f)) = (steps.is_empty(), param, &base) {
+            return typedef_function(f, d.span);
         }
         if let Some(shape) = arrays_of_arrays(base.clone(), &mut steps) {
             return shape;
@@ -163,9 +177,26 @@ impl Parser<'_> {
                 let Some(Step::Func(params, _)) = steps.into_iter().next() else {
                     unreachable!("the first step is a function")
                 };
-                return Shape::Function { ret_stars: n, params };
+                return Shape::Function {
+                    ret_stars: n,
+                    params,
+                    ret: None,
+                };
             }
-            Step::Func(..) => "functions returning arrays or function pointers are not modelled yet",
+            Step::Func(..) if rest_has_func && !rest_has_array => {
+                let Some(Step::Func(params, _)) = Some(steps.remove(0)) else {
+                    unreachable!("the first step is a function")
+                };
+                return match function_pointer(base, steps) {
+                    Ok(ret) => Shape::Function {
+                        ret_stars: 0,
+                        params,
+                        ret: Some(ret),
+                    },
+                    Err(msg) => Shape::NotModelled(msg),
+                };
+            }
+            Step::Func(..) => "functions returning arrays or pointers to arrays are not modelled yet",
             Step::Array(_) if rest_ptrs => {
                 let n = rest.len();
                 let Some(Step::Array(size)) = steps.into_iter().next() else {
@@ -283,4 +314,28 @@ fn arrays_of_arrays(base: CType, steps: &mut Vec<Step>) -> Option<Shape> {
             dims,
         },
     })
+}
+
+/// `f;` with `typedef int f_t(int); f_t f;`: a function of that type
+/// (its parameters unnamed, as in a prototype).
+fn typedef_function(f: &FnType, span: Span) -> Shape {
+    let params = f.params.as_ref().map(|ps| {
+        ps.iter()
+            .map(|t| Param {
+                ty: match t {
+                    CType::Int(t) => *t,
+                    _ => IntType::Int,
+                },
+                ctype: t.clone(),
+                name: None,
+                span,
+                pointer: false,
+            })
+            .collect()
+    });
+    Shape::Function {
+        ret_stars: 0,
+        params: (params, Vec::new()),
+        ret: Some(f.ret.clone()),
+    }
 }

@@ -145,6 +145,16 @@ impl Parser<'_> {
                     self.bump();
                     let specs = self.specs()?;
                     let stars = self.stars();
+                    if !specs.steps.is_empty() {
+                        let mut steps = Vec::new();
+                        while self.eat("[") {
+                            steps.push(declarator::Step::Array(Some(self.expr()?)));
+                            self.expect("]", "to close the array size")?;
+                        }
+                        steps.extend((0..stars).map(|_| declarator::Step::Ptr));
+                        let close = self.expect(")", "to close `sizeof(...)`")?;
+                        return Ok(self.typedef_size(&specs, steps, t.span.to(close)));
+                    }
                     let ty = self.decl_type(&specs, stars);
                     if let (CType::Struct(_), false) = (&ty, self.is("[")) {
                         let close = self.expect(")", "to close `sizeof(...)`")?;
@@ -195,6 +205,11 @@ impl Parser<'_> {
                 if specs.void && stars == 0 {
                     // `(void)e`: the value is discarded; `e` is still
                     // evaluated.
+                    return Ok(e);
+                }
+                if !specs.steps.is_empty() {
+                    let s = self.toks[saved_pos].span;
+                    self.unsupported(s, "casts to an array typedef or a pointer to one are not modelled yet");
                     return Ok(e);
                 }
                 let ty = self.decl_type(&specs, stars);

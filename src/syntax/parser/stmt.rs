@@ -207,7 +207,7 @@ impl Parser<'_> {
                 return Err(());
             };
             let span = d.span;
-            match self.shape(self.decl_type(&specs, 0), d, false) {
+            match self.shape(self.decl_type(&specs, 0), with_typedef(&specs, d), false) {
                 Shape::Function { .. } => {
                     self.unsupported(name.span, "local function declarations are not part of Cimple");
                     self.synchronize();
