@@ -57,7 +57,7 @@ impl VcCheck<'_> {
             heap_instances: SMALL_POOL,
             ..lower.clone()
         };
-        let (Some(small), _) = crate::load(self.p.source.clone(), &opts) else {
+        let (Some(small), _) = crate::ir::load::load(self.p.source.clone(), &opts) else {
             return true;
         };
         let (small, _) = crate::ir::contract::instrument::instrument(&small);

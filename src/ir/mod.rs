@@ -19,6 +19,7 @@ pub mod fixed_hash;
 pub mod float;
 pub mod float_z3;
 pub mod libc;
+pub mod load;
 pub mod lower;
 pub mod mem;
 pub mod narrow;
