@@ -265,12 +265,7 @@ fn run_full(
         inputs,
         choices: m.choices_used,
         float_choices: m.float_choices,
-        float_inputs: p
-            .input_slots()
-            .into_iter()
-            .filter(|s| p.var(s.var).ty.is_float())
-            .map(|s| (s.name, p.var(s.var).ty))
-            .collect(),
+        float_inputs: run::float_inputs(p),
         unused_inputs,
         call_args: m.call_args,
         returned: m.returned,

@@ -202,3 +202,17 @@ impl Snapshot {
         }
     }
 }
+
+/// The inputs that are floating values, by name; the slots' names are
+/// made only when there is one (a run is made often, its inputs may be an
+/// array of thousands).
+pub(super) fn float_inputs(p: &crate::ir::Program) -> Vec<(String, crate::ir::IntType)> {
+    if !p.inputs().iter().any(|&v| p.var(v).ty.is_float()) {
+        return Vec::new();
+    }
+    p.input_slots()
+        .into_iter()
+        .filter(|s| p.var(s.var).ty.is_float())
+        .map(|s| (s.name, p.var(s.var).ty))
+        .collect()
+}

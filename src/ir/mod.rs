@@ -7,9 +7,8 @@
 //! - `&&`, `||`, `!` and `?:` become control flow, so every `Expr` is plain
 //!   arithmetic and every branch tests one *atom* `lhs op rhs` with its own
 //!   location (the FSS and assumption machinery relies on this);
-//! - each node belongs to a *unit* (the source statement or condition it was
-//!   lowered from, used to group FSS entries) and to a static *block* (for
-//!   NEST).
+//! - each node belongs to a *unit* (the source statement or condition it
+//!   was lowered from, grouping FSS entries) and a *block* (for NEST).
 
 pub mod bits;
 pub mod cond;
