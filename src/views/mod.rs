@@ -125,10 +125,8 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
 /// has it), "points to no object" (an uninitialised or made-up value);
 /// `None` when `v` is no pointer.
 fn pointer_fact(p: &Program, v: crate::ir::VarId, tag: i64, values: &[(crate::ir::VarId, i64)]) -> Option<String> {
-    let var = p.var(v);
-    let off_name = format!("{}.off", var.name);
-    let off_var = p.vars.iter().position(|w| w.name == off_name && w.proc == var.proc)?;
-    let off = values.iter().find(|(w, _)| w.index() == off_var).map(|&(_, o)| o);
+    let off_var = *crate::ir::pointers::pointer_leaves(p).get(&v)?;
+    let off = values.iter().find(|&&(w, _)| w == off_var).map(|&(_, o)| o);
     Some(match (tag, off) {
         (0, None | Some(0)) => "is NULL".to_string(),
         (_, Some(o)) => match p.memory.spell(tag, o) {
