@@ -1,8 +1,10 @@
 //! The whole check of one program: explore, decide verdicts, explain.
 
 mod explaining;
+mod portfolio;
 
 pub use explaining::{MORE_FSS_STEPS, MORE_FSS_STEPS_PER_STATE};
+pub use portfolio::{Shares, PROBE_SEARCH_STEPS, PROBE_STATES};
 
 use crate::analysis::explore::{self, Explored};
 use crate::analysis::run::{HANDOVER_LIMIT, STATE_LIMIT};
@@ -10,7 +12,7 @@ use crate::analysis::witness::Counterexample;
 use crate::analysis::{self, limits, CheckOptions, CondReport, Verdict};
 use crate::context::conditions::{self, CondId, Condition};
 use crate::context::Context;
-use crate::engines::{Decision, Engine, VcCheck, VcPlan, VcStats};
+use crate::engines::{Engine, VcCheck, VcPlan, VcStats};
 use crate::explain::{ExplainStats, Explanation};
 use crate::facts::Analysis;
 use crate::ir::cond::UserCond;
@@ -116,27 +118,6 @@ pub fn check(p: &Program, users: &[UserCond], opts: &CheckOptions) -> Report {
     check_with(p, users, opts, Engine::Fsum, &VcPlan::default(), Instant::now())
 }
 
-/// Shares of `--timeout` (from the start of the file's check) after which
-/// exploration, the counterexample search and the explanation stop. What
-/// follows a cut exploration (indexing its graph, the first steps of every
-/// later phase, which no deadline interrupts) grows with the graph, so
-/// each phase stops early enough for the whole check to end within the
-/// limit (measured: about half the exploration time again on programs
-/// whose exploration is cut). Under `--engine auto` the Datalog engine's
-/// two phases end earlier (`AUTO_*`) and the VC engine runs until
-/// `VC_SHARE`.
-const EXPLORE_SHARE: f64 = 0.5;
-const VERDICT_SHARE: f64 = 0.75;
-const AUTO_EXPLORE_SHARE: f64 = 0.4;
-const AUTO_VERDICT_SHARE: f64 = 0.5;
-const VC_SHARE: f64 = 0.75;
-const EXPLAIN_SHARE: f64 = 0.9;
-
-/// `auto`'s first share of states (see `check_in_context`): most
-/// programs' whole state space is smaller (the largest in `programs/`
-/// outside seed 004's 256-element arrays has about 10,000 states).
-pub const PROBE_STATES: u64 = 50_000;
-
 /// The report of the VC engine's verdicts (`vc`, or `auto` once the VC
 /// engine decided everything): unsafe conditions are explained from their
 /// counterexamples' runs. `explored` is what an exploration before it
@@ -161,7 +142,14 @@ fn vc_report(
     let at = |share: f64| opts.engine.timeout.map(|t| start + t.mul_f64(share));
     if opts.explain {
         let cx = Context::new(p, &a, &conds);
-        explain_runs(&cx, users, opts, &results, &mut explanations, at(EXPLAIN_SHARE));
+        explain_runs(
+            &cx,
+            users,
+            opts,
+            &results,
+            &mut explanations,
+            at(Shares::of(which).explain),
+        );
     }
     Report {
         analysis: a,
@@ -181,75 +169,6 @@ fn vc_report(
         engine: which,
         vc,
     }
-}
-
-/// `auto`'s first share of the counterexample search, per condition: a
-/// search through a loop the exploration widened can spend its whole
-/// budget on infeasible paths (seconds per condition) where the VC engine
-/// proves the condition at once.
-pub const PROBE_SEARCH_STEPS: u64 = 10_000;
-
-/// The Datalog engine's counterexample search with these options, of the
-/// conditions given (all when `None`).
-type Search<'a> = dyn Fn(&CheckOptions, Option<&[CondId]>) -> Vec<CondReport> + 'a;
-
-/// The verdicts of `auto` once the exploration is done: the Datalog
-/// engine's search within its first share of steps, then the VC engine
-/// for what that left open (`early`: its decisions taken already, after the
-/// first share of states); a search the first share cut and the VC engine
-/// did not prove safe is run again with the whole budget, so a
-/// counterexample the Datalog engine finds is explained from its graph as
-/// before. Both shares are counts: the outcome does not depend on the load.
-fn auto_verdicts(
-    search: &Search,
-    opts: &CheckOptions,
-    vc_check: &VcCheck,
-    vc: &mut VcStats,
-    early: Option<BTreeMap<CondId, Decision>>,
-) -> Vec<CondReport> {
-    let probe = CheckOptions {
-        search_steps: opts.search_steps.min(PROBE_SEARCH_STEPS),
-        ..opts.clone()
-    };
-    let mut results = search(&probe, None);
-    // Cut by the clock before the exploration, the VC engine may have left
-    // open what it decides alone on a less loaded machine (which then
-    // answers without this exploration): the whole document depends on
-    // the load.
-    let load_dependent = early.is_some() && vc.cut;
-    let decided = match early {
-        Some(decided) => decided,
-        None => {
-            let wanted: Vec<CondId> = results
-                .iter()
-                .filter(|r| r.verdict == Verdict::Unknown)
-                .map(|r| r.id)
-                .collect();
-            if wanted.is_empty() {
-                BTreeMap::new()
-            } else {
-                vc_check.decide(&wanted, vc)
-            }
-        }
-    };
-    let again: Vec<CondId> = results
-        .iter()
-        .filter(|r| r.verdict == Verdict::Unknown && r.truncated && !r.clock_cut)
-        .filter(|r| decided.get(&r.id).is_none_or(|d| d.verdict != Verdict::Safe))
-        .map(|r| r.id)
-        .collect();
-    if probe.search_steps < opts.search_steps && !again.is_empty() {
-        for full in search(opts, Some(&again)) {
-            if let Some(r) = results.iter_mut().find(|r| r.id == full.id) {
-                *r = full;
-            }
-        }
-    }
-    if load_dependent {
-        results.iter_mut().for_each(|r| r.clock_cut = true);
-    }
-    vc_check.apply(&mut results, decided, vc);
-    results
 }
 
 /// `check` with a choice of engine (`engines.rs`), the time limit counted
@@ -301,12 +220,10 @@ fn check_in_context(
         let results = vc_check.verdicts(&mut vc);
         return vc_report(p, a, conds, users, opts, which, results, vc, (0, Duration::ZERO), start);
     }
-    let (explore_share, verdict_share) = match which {
-        Engine::Auto => (AUTO_EXPLORE_SHARE, AUTO_VERDICT_SHARE),
-        _ => (EXPLORE_SHARE, VERDICT_SHARE),
-    };
+    let shares = Shares::of(which);
+    let (explore_share, verdict_share) = (shares.explore, shares.verdict);
     let cx = Context::new(p, &a, &conds);
-    vc_check.deadline = at(VC_SHARE).or_else(|| Some(Instant::now() + plan.budget));
+    vc_check.deadline = at(shares.vc).or_else(|| Some(Instant::now() + plan.budget));
     // `auto` as a portfolio: an exploration that outgrows its first share
     // of states hands over to the VC engine (decisive and cheap where
     // state spaces are large); only what that leaves open is explored in
@@ -361,7 +278,7 @@ fn check_in_context(
         analysis::verdicts_of(explored, graph, ex.budget_hit, users, o, at(verdict_share), only)
     };
     let mut results = if which == Engine::Auto && !memory_hit {
-        auto_verdicts(&search, opts, &vc_check, &mut vc, early)
+        portfolio::auto_verdicts(&search, opts, &vc_check, &mut vc, early)
     } else {
         search(opts, None)
     };
@@ -388,7 +305,7 @@ fn check_in_context(
         users,
         opts,
         explore_time,
-        deadline: at(EXPLAIN_SHARE),
+        deadline: at(shares.explain),
         run_deadline: at(1.0),
     };
     let done = explaining::explain_phase(&phase, &mut results, &to_explain);

@@ -46,6 +46,12 @@ impl Engine {
     }
 }
 
+/// `--vc-unroll` when not given: the unrolling bounds tried in order.
+pub const VC_UNROLL: [u32; 4] = [1, 3, 8, 20];
+
+/// `--vc-k` when not given: the k of the k-induction mode.
+pub const VC_K: u32 = 2;
+
 /// How the VC engine runs inside `check`.
 #[derive(Clone, Debug)]
 pub struct VcPlan {
@@ -68,9 +74,9 @@ pub struct VcPlan {
 impl Default for VcPlan {
     fn default() -> Self {
         VcPlan {
-            inline_depth: 3,
-            k: 2,
-            unroll: vec![1, 3, 8, 20],
+            inline_depth: vc::INLINE_DEPTH,
+            k: VC_K,
+            unroll: VC_UNROLL.to_vec(),
             query_rlimit: vc::QUERY_RLIMIT,
             budget: Duration::from_secs(30),
             lower: None,

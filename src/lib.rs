@@ -15,6 +15,7 @@ pub mod facts;
 pub mod fixes;
 pub mod interp;
 pub mod ir;
+pub mod pipeline;
 pub mod syntax;
 pub mod vc;
 pub mod views;

@@ -20,6 +20,9 @@ use crate::ir::*;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+/// `--unroll` when not given.
+pub const DEFAULT_UNROLL: u32 = 10;
+
 /// `--max-states` when not given.
 pub const DEFAULT_MAX_STATES: u64 = 2_000_000;
 
@@ -47,7 +50,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            unroll: 10,
+            unroll: DEFAULT_UNROLL,
             summaries: true,
             max_states: DEFAULT_MAX_STATES,
             timeout: None,

@@ -4,6 +4,7 @@
 use super::options;
 use crate::analysis::step;
 use crate::context::conditions::Property;
+use crate::engines::{self, VcPlan};
 use crate::views::text::View;
 use clap::Args;
 use std::time::Duration;
@@ -29,7 +30,7 @@ pub struct BudgetArgs {
     /// Loop iterations (per path and loop entry) explored exactly before
     /// what the loop changes is widened to unknown values (variables
     /// assigned only constants never are); also the recursion depth.
-    #[arg(long, default_value_t = 10, value_name = "K")]
+    #[arg(long, default_value_t = step::DEFAULT_UNROLL, value_name = "K")]
     pub unroll: u32,
     /// Give up on a file after this many seconds (its open conditions
     /// become `unknown`; the JSON says `truncated`). Exploration, the
@@ -61,6 +62,53 @@ impl BudgetArgs {
             exact_loops: false,
             stop_at_error: false,
         }
+    }
+}
+
+/// How the VC engine runs inside `check` (`--engine vc`, and `auto` for
+/// what the Datalog engine leaves open).
+#[derive(Args, Clone)]
+pub struct VcPlanArgs {
+    /// The loop unrolling bounds the VC engine tries, in order, for
+    /// counterexamples (each follows every loop that many times).
+    #[arg(long, value_name = "K,...", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..),
+          default_values_t = engines::VC_UNROLL)]
+    pub vc_unroll: Vec<u32>,
+    /// The k of the VC engine's k-induction mode (its proofs of loops).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..),
+          default_value_t = engines::VC_K)]
+    pub vc_k: u32,
+    /// The VC engine inlines calls this deep; deeper (and deeper
+    /// recursive) calls havoc their result and the globals they may write.
+    #[arg(long, default_value_t = crate::vc::INLINE_DEPTH, value_name = "D")]
+    pub inline_depth: u32,
+}
+
+impl VcPlanArgs {
+    /// The plan of these options (the rest as `VcPlan::default`).
+    pub fn plan(&self) -> VcPlan {
+        VcPlan {
+            unroll: self.vc_unroll.clone(),
+            k: self.vc_k,
+            inline_depth: self.inline_depth,
+            ..VcPlan::default()
+        }
+    }
+
+    /// The options that differ from the defaults, as a command line says them.
+    pub fn flags(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if self.vc_unroll != engines::VC_UNROLL {
+            let list: Vec<String> = self.vc_unroll.iter().map(u32::to_string).collect();
+            out.push(("--vc-unroll", list.join(",")));
+        }
+        if self.vc_k != engines::VC_K {
+            out.push(("--vc-k", self.vc_k.to_string()));
+        }
+        if self.inline_depth != crate::vc::INLINE_DEPTH {
+            out.push(("--inline-depth", self.inline_depth.to_string()));
+        }
+        out
     }
 }
 

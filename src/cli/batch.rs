@@ -222,41 +222,46 @@ impl<D> FileOut<D> {
     }
 }
 
-/// A file read and loaded for `verify` or `doomed`; when it cannot be, the
-/// output that says why.
-#[allow(clippy::type_complexity)]
+/// A file read and loaded for `verify` or `doomed` (`pipeline::load`);
+/// when it cannot be, the output that says why.
 pub fn load<D>(
     path: &std::path::Path,
-    lower: &crate::ir::lower::LowerOptions,
+    cfg: &crate::pipeline::Config,
     note: &str,
     color: bool,
-) -> Result<(std::sync::Arc<SourceFile>, crate::ir::Program, FileOut<D>), Box<FileOut<D>>> {
+) -> Result<(crate::pipeline::Loaded, FileOut<D>), Box<FileOut<D>>> {
+    use crate::pipeline::Refused;
     let mut out = FileOut::new(note);
-    let name = path.display().to_string();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            let message = format!("cannot read `{name}`: {}", super::io_reason(&e));
-            out.stderr = format!("error: {message}\n");
-            out.status = "unreadable";
-            out.errors.push(MessageDoc {
-                message,
-                line: None,
-                column: None,
-            });
-            return Err(Box::new(out));
+    match super::load(path, cfg) {
+        Ok(loaded) => {
+            out.diagnostics(&loaded.file, &loaded.diags, true, color);
+            Ok((loaded, out))
         }
-    };
-    let (file, bad) = crate::source_from_bytes(&name, bytes);
-    if let Some(d) = bad {
-        out.diagnostics(&file, &[d], true, color);
-        return Err(Box::new(out));
-    }
-    let (program, diags) = crate::load(file.clone(), lower);
-    out.diagnostics(&file, &diags, true, color);
-    match program {
-        Some(p) => Ok((file, p, out)),
-        None => Err(Box::new(out)),
+        Err(refused) => {
+            match refused {
+                Refused::Unreadable(message) => {
+                    out.stderr = format!("error: {message}\n");
+                    out.status = "unreadable";
+                    out.errors.push(MessageDoc {
+                        message,
+                        line: None,
+                        column: None,
+                    });
+                }
+                Refused::NotText(file, d) => out.diagnostics(&file, &[d], true, color),
+                Refused::Rejected(file, diags) => out.diagnostics(&file, &diags, true, color),
+                Refused::BadCondition {
+                    file,
+                    diags,
+                    given,
+                    errors,
+                } => {
+                    out.diagnostics(&file, &diags, true, color);
+                    out.diagnostics(&given, &errors, false, color);
+                }
+            }
+            Err(Box::new(out))
+        }
     }
 }
 

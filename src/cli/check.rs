@@ -1,11 +1,11 @@
 //! `focuscheck check`: verdicts per error condition, counterexamples.
 
-use super::args::{BudgetArgs, CondArgs, ShowArgs};
+use super::args::{BudgetArgs, CondArgs, ShowArgs, VcPlanArgs};
 use super::*;
 use crate::analysis::{CheckOptions, Verdict};
 use crate::context::conditions::Property;
-use crate::engines::{Engine, VcPlan};
-use crate::ir::cond;
+use crate::engines::Engine;
+use crate::pipeline::{Config, FixSearch, Refused};
 use crate::views;
 use crate::views::text::View;
 use std::sync::Arc;
@@ -42,6 +42,8 @@ pub struct CheckArgs {
     engine: Engine,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    vc: VcPlanArgs,
     /// Inline every call instead of reusing procedure summaries (to measure
     /// what summaries save).
     #[arg(long)]
@@ -94,25 +96,12 @@ pub struct CheckArgs {
     no_fixes: bool,
 }
 
-/// The fix search's budget: `--fixes` a large one for every unsafe
-/// condition; by default a small one for a single file, only where the
-/// NEST does not narrow (`narrowed_too` false).
-#[derive(Clone, Copy)]
-struct FixSearch {
-    limits: crate::fixes::FixOptions,
-    narrowed_too: bool,
-}
-
+/// The fix search `--fixes`/`--no-fixes` ask for: by default a small
+/// one for a single file.
 fn fix_search(args: &CheckArgs, files: usize) -> Option<FixSearch> {
     match (args.fixes, args.no_fixes) {
-        (true, _) => Some(FixSearch {
-            limits: Default::default(),
-            narrowed_too: true,
-        }),
-        (false, false) if files == 1 => Some(FixSearch {
-            limits: crate::fixes::FixOptions::small(),
-            narrowed_too: false,
-        }),
+        (true, _) => Some(FixSearch::full()),
+        (false, false) if files == 1 => Some(FixSearch::small()),
         _ => None,
     }
 }
@@ -135,7 +124,7 @@ fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> 
     if args.engine != Engine::Auto {
         opt("--engine", value_name(args.engine));
     }
-    if args.budget.unroll != 10 {
+    if args.budget.unroll != crate::analysis::step::DEFAULT_UNROLL {
         opt("--unroll", args.budget.unroll.to_string());
     }
     if let Some(t) = args
@@ -147,6 +136,9 @@ fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> 
     }
     if let Some(n) = args.budget.max_states {
         opt("--max-states", n.to_string());
+    }
+    for (name, value) in args.vc.flags() {
+        opt(name, value);
     }
     if let Some(p) = &args.show.project {
         opt("--project", p.join(","));
@@ -293,6 +285,64 @@ impl FileResult {
         }
     }
 
+    /// A file `pipeline::load` refused: why, on stderr and in its document.
+    fn refused(args: &CheckArgs, name: &str, refused: Refused, color: bool) -> FileResult {
+        match refused {
+            Refused::Unreadable(msg) => {
+                let error = views::json::MessageDoc {
+                    message: msg.clone(),
+                    line: None,
+                    column: None,
+                };
+                let messages = error_line(color, &msg);
+                FileResult::not_checked(
+                    args,
+                    name,
+                    "unreadable",
+                    "cannot be read",
+                    messages,
+                    (vec![error], Vec::new()),
+                )
+            }
+            Refused::NotText(file, d) => {
+                let docs = views::json::diagnostics(&file, std::slice::from_ref(&d), true);
+                let messages = diag::render(&file, &[d], color);
+                FileResult::not_checked(args, name, "unreadable", "not text", messages, docs)
+            }
+            Refused::Rejected(file, diags) => {
+                let docs = views::json::diagnostics(&file, &diags, true);
+                let messages = diag::render(&file, &diags, color);
+                let mut r =
+                    FileResult::not_checked(args, name, "rejected", "not accepted (see its errors)", messages, docs);
+                r.source = Some(file);
+                r
+            }
+            Refused::BadCondition {
+                file,
+                diags,
+                given,
+                errors,
+            } => {
+                let (_, warnings) = views::json::diagnostics(&file, &diags, true);
+                let (mut docs, _) = views::json::diagnostics(&given, &errors, false);
+                for e in &mut docs {
+                    e.message = format!("in `--error {}`: {}", given.text, e.message);
+                }
+                let messages = diag::render(&file, &diags, color) + &diag::render(&given, &errors, color);
+                let mut r = FileResult::not_checked(
+                    args,
+                    name,
+                    "rejected",
+                    "bad --error condition",
+                    messages,
+                    (docs, warnings),
+                );
+                r.source = Some(file);
+                r
+            }
+        }
+    }
+
     /// A file whose check panicked.
     fn crashed(args: &CheckArgs, path: &Path, crash: &batch::Crash, color: bool) -> FileResult {
         let name = path.display().to_string();
@@ -316,81 +366,24 @@ impl FileResult {
     }
 }
 
-fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui, search: Option<FixSearch>) -> FileResult {
+fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResult {
     // The time limit counts from here: reading and lowering count too.
     let start = std::time::Instant::now();
     // Messages go to stderr.
     let color = ui.color;
     let name = path.display().to_string();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            let msg = format!("cannot read `{name}`: {}", io_reason(&e));
-            let error = views::json::MessageDoc {
-                message: msg.clone(),
-                line: None,
-                column: None,
-            };
-            return FileResult::not_checked(
-                args,
-                &name,
-                "unreadable",
-                "cannot be read",
-                error_line(color, &msg),
-                (vec![error], Vec::new()),
-            );
-        }
+    let loaded = match super::load(path, cfg) {
+        Ok(loaded) => loaded,
+        Err(refused) => return FileResult::refused(args, &name, refused, color),
     };
-    let (file, bad) = crate::source_from_bytes(&name, bytes);
-    if let Some(d) = bad {
-        let docs = views::json::diagnostics(&file, std::slice::from_ref(&d), true);
-        let messages = diag::render(&file, &[d], color);
-        return FileResult::not_checked(args, &name, "unreadable", "not text", messages, docs);
-    }
-    let lower = LowerOptions {
-        overflow_checks: args.cond.property == Property::NoOverflow,
-        ..args.front.lower_options()
-    };
-    let (program, diags) = crate::load(file.clone(), &lower);
-    let messages = diag::render(&file, &diags, color);
-    let (_, warnings) = views::json::diagnostics(&file, &diags, true);
-    let Some(p) = program else {
-        let docs = views::json::diagnostics(&file, &diags, true);
-        let mut r = FileResult::not_checked(args, &name, "rejected", "not accepted (see its errors)", messages, docs);
-        r.source = Some(file);
-        return r;
-    };
-    // Contracts are checked as the program's own checks.
-    let (p, _) = crate::ir::contract::instrument::instrument(&p);
-    let users = match cond::user_conditions(&p, &args.cond.errors) {
-        Ok(c) => c,
-        Err((text, cdiags)) => {
-            let given = SourceFile::new("--error", text);
-            let (mut errors, _) = views::json::diagnostics(&given, &cdiags, false);
-            for e in &mut errors {
-                e.message = format!("in `--error {}`: {}", given.text, e.message);
-            }
-            let mut r = FileResult::not_checked(
-                args,
-                &name,
-                "rejected",
-                "bad --error condition",
-                messages + &diag::render(&given, &cdiags, color),
-                (errors, warnings),
-            );
-            r.source = Some(file);
-            return r;
-        }
-    };
+    let messages = diag::render(&loaded.file, &loaded.diags, color);
+    let (_, warnings) = views::json::diagnostics(&loaded.file, &loaded.diags, true);
     // Fault injection for the tests: a crash while checking this file.
     if std::env::var_os("FOCUSCHECK_PANIC_IN").is_some_and(|f| path.ends_with(f)) {
         panic!("FOCUSCHECK_PANIC_IN names this file");
     }
-    let plan = VcPlan {
-        lower: Some(lower.clone()),
-        ..VcPlan::default()
-    };
-    let report = crate::check::check_with(&p, &users, opts, args.engine, &plan, start);
+    let checked = crate::pipeline::check(&loaded.program, &loaded.users, cfg, start);
+    let (p, report, file) = (&loaded.program, &checked.report, &loaded.file);
     let count = |v: Verdict| report.results.iter().filter(|r| r.verdict == v).count();
     let mut out = FileResult {
         messages,
@@ -443,37 +436,13 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui, searc
             },
         );
     }
-    // `--timeout` bounds the whole check, the search for fixes included.
-    let fix_deadline = opts.engine.timeout.map(|t| start + t);
-    let fixes: Vec<Option<views::fixes::FixesDoc>> = report
-        .results
+    let fixes: Vec<Option<views::fixes::FixesDoc>> = checked
+        .fixes
         .iter()
-        .map(|r| {
-            let original = crate::fixes::Original {
-                program: &p,
-                report: &report,
-                lower: &lower,
-                opts,
-                errors: &args.cond.errors,
-                deadline: fix_deadline,
-            };
-            // Reduce narrowed the top NEST: it is shorter than its FSS.
-            let narrowed = || {
-                let e = report.explanations.get(&r.id);
-                let top = e.and_then(|e| Some((e.reduced.first()?, e)));
-                top.is_some_and(|(x, e)| {
-                    x.at.is_some() && e.fss.get(x.index).is_some_and(|f| x.nest.len() < f.entries.len())
-                })
-            };
-            let s = search.filter(|s| r.verdict == Verdict::Unsafe && (s.narrowed_too || !narrowed()))?;
-            Some(views::fixes::doc(
-                &p.source,
-                &crate::fixes::find(&original, r, &s.limits),
-            ))
-        })
+        .map(|f| f.as_ref().map(|f| views::fixes::doc(&p.source, f)))
         .collect();
     if args.format == Format::Text {
-        let shown = match search {
+        let shown = match cfg.fixes {
             Some(s) if !s.narrowed_too => views::fixes::SHOWN_BY_DEFAULT,
             _ => views::fixes::SHOWN,
         };
@@ -490,7 +459,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui, searc
     }
     if let Some(to) = &args.witness {
         out.messages
-            .push_str(&super::witness::write(to, path, &p, &report, &lower));
+            .push_str(&super::witness::write(to, path, p, report, &cfg.lower));
     }
     let doomed = args.doomed.then(|| super::doomed::findings(&p, &Default::default()));
     if let Some(Ok(f)) = &doomed {
@@ -515,7 +484,7 @@ fn check_file(path: &Path, args: &CheckArgs, opts: &CheckOptions, ui: &Ui, searc
             out.stdout = format!("{}\n", serde_json::to_string(&doc).unwrap_or_default());
         }
         out.doc = Some(doc);
-        out.source = Some(file);
+        out.source = Some(file.clone());
     }
     out
 }
@@ -529,9 +498,8 @@ fn error_line(color: bool, msg: &str) -> String {
 }
 
 pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
-    let opts = CheckOptions {
+    let check = CheckOptions {
         engine: args.budget.step_options(!args.no_summaries),
-        property: args.cond.property,
         explain: !args.show.no_explain,
         explain_steps: args.show.explain_steps.map(|n| n as u64),
         // A `--max-states` given holds for every exploration.
@@ -546,8 +514,15 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         ui.error("no `.c`, `.i` or `.cimple` files in the given directories");
         return EXIT_USAGE;
     }
-    // A shard of a batch is a batch: no default search.
-    let search = fix_search(args, files.len());
+    let cfg = Config {
+        check,
+        engine: args.engine,
+        vc: args.vc.plan(),
+        // A shard of a batch is a batch: no default search.
+        fixes: fix_search(args, files.len()),
+        ..Config::front(args.front.lower_options(), &args.cond.errors, true)
+    }
+    .with_property(args.cond.property);
     if let Some(shard) = args.shard {
         files = shard.select(files);
     }
@@ -561,7 +536,7 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
     batch::run(
         &files,
         jobs,
-        |path| check_file(path, args, &opts, ui, search),
+        |path| check_file(path, args, &cfg, ui),
         |i, result| {
             let path = files[i].clone();
             // A crash: nothing is known about this file, it was not checked.

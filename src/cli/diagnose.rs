@@ -7,7 +7,7 @@ use super::*;
 use crate::analysis::{CheckOptions, Verdict};
 use crate::context::conditions::{CondKind, Property};
 use crate::diagnose::{self, oracle::RunOracle, Answer, Diagnosis, Evidence, Oracle};
-use crate::ir::cond::{self, UserCond};
+use crate::ir::cond::UserCond;
 use crate::vc::gc::CheckKey;
 use crate::views::diagnose::{condition_doc, vc_word, DiagnoseDoc};
 use crate::views::documents::sorted_json;
@@ -68,7 +68,7 @@ pub struct DiagnoseArgs {
     #[arg(long)]
     no_infer: bool,
     /// Calls are inlined this deep; deeper calls are abstraction variables.
-    #[arg(long, default_value_t = 3, value_name = "D")]
+    #[arg(long, default_value_t = crate::vc::INLINE_DEPTH, value_name = "D")]
     inline_depth: u32,
     /// Time limit per file for `check`, and per Z3 call.
     #[arg(long, value_name = "SECONDS", value_parser = options::seconds)]
@@ -198,15 +198,9 @@ fn diagnose_file(
         code: EXIT_USAGE,
         doc: None,
     };
-    let Some(p) = load_file(ui, path, &args.front) else {
+    let cfg = Config::front(args.front.lower_options(), &args.errors, false);
+    let Some(loaded) = load_file(ui, path, &cfg) else {
         return bad;
-    };
-    let users = match cond::user_conditions(&p, &args.errors) {
-        Ok(c) => c,
-        Err((text, diags)) => {
-            ui.diagnostics(&SourceFile::new("--error", text), &diags);
-            return bad;
-        }
     };
     let text = args.format == Format::Text;
     let name = path.display().to_string();
@@ -221,7 +215,13 @@ fn diagnose_file(
         },
         ..CheckOptions::default()
     };
-    let report = crate::check::check(&p, &users, &copts);
+    let cfg = Config {
+        check: copts,
+        engine: crate::engines::Engine::Fsum,
+        ..cfg
+    };
+    let Loaded { program: p, users, .. } = loaded;
+    let report = crate::pipeline::check(&p, &users, &cfg, std::time::Instant::now()).report;
     let opts = diagnose::Options {
         infer: !args.no_infer,
         inline_depth: args.inline_depth,

@@ -164,22 +164,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         }
     };
     let p = &product.program;
-    let check_opts = CheckOptions {
-        engine: args.budget.step_options(true),
-        property: Property::All,
-        explain: !args.show.no_explain,
-        explain_steps: args.show.explain_steps.map(|n| n as u64),
-        cut: vec![product.ref_bytes.clone(), product.setup_bytes.clone()],
-        // The new version's text is the product's first part.
-        localise: std::iter::once(0..product.ref_bytes.start).collect(),
-        counterpart: Some(diff::strip),
-        handover_states: args
-            .budget
-            .max_states
-            .map_or(CheckOptions::default().handover_states, |_| None),
-        ..CheckOptions::default()
-    };
-    let report = crate::check::check(p, &[], &check_opts);
+    let report = crate::pipeline::check(p, &[], &product_config(args, &product), std::time::Instant::now()).report;
     let (verdict, why, decided_by) = overall(&report, &product);
     // The confirmed difference, replayed on each version alone.
     let cx = decided_by
@@ -188,19 +173,7 @@ pub fn cmd_diff(ui: &Ui, args: &DiffArgs) -> i32 {
         .and_then(|r| r.counterexample.as_ref());
     let outputs = cx.map(|cx| observations(&product, &reference, &new, &opts, cx));
     let lines = DiffLines(&product);
-    let load_version = |file: &Arc<SourceFile>| {
-        crate::load(
-            file.clone(),
-            &crate::ir::lower::LowerOptions {
-                entry: opts.entry.clone(),
-                globals: opts.globals,
-                overflow_checks: false,
-                ..Default::default()
-            },
-        )
-        .0
-    };
-    let versions = [load_version(&reference), load_version(&new)];
+    let versions = [load_version(&reference, &opts), load_version(&new, &opts)];
     let files = [args.reference.as_path(), args.new.as_path()];
     let replay = |cx: &crate::analysis::witness::Counterexample| replay_commands(&product, files, &opts, &versions, cx);
     match args.format {
@@ -493,16 +466,7 @@ fn single_run(
     inputs: &[(String, i64)],
     choices: &[i64],
 ) -> Result<(String, Vec<String>), String> {
-    let (p, _) = crate::load(
-        file.clone(),
-        &crate::ir::lower::LowerOptions {
-            entry: opts.entry.clone(),
-            globals: opts.globals,
-            overflow_checks: false,
-            ..Default::default()
-        },
-    );
-    let p = p.ok_or("the version does not load")?;
+    let p = load_version(file, opts).ok_or("the version does not load")?;
     let returns = p.proc(p.entry).ret != crate::syntax::ast::RetType::Void;
     let params = diff::harness::param_names(file, &opts.entry);
     let known: std::collections::BTreeSet<String> = p.input_slots().into_iter().map(|s| s.name).collect();
@@ -548,18 +512,49 @@ fn single_run(
     Ok((what, run.unused_inputs))
 }
 
+/// The check of the product program: the Datalog engine, the reference's
+/// failures cut, NESTs only in the new version's part.
+fn product_config(args: &DiffArgs, product: &Product) -> Config {
+    let check = CheckOptions {
+        engine: args.budget.step_options(true),
+        property: Property::All,
+        explain: !args.show.no_explain,
+        explain_steps: args.show.explain_steps.map(|n| n as u64),
+        cut: vec![product.ref_bytes.clone(), product.setup_bytes.clone()],
+        // The new version's text is the product's first part.
+        localise: std::iter::once(0..product.ref_bytes.start).collect(),
+        counterpart: Some(diff::strip),
+        handover_states: args
+            .budget
+            .max_states
+            .map_or(CheckOptions::default().handover_states, |_| None),
+        ..CheckOptions::default()
+    };
+    Config {
+        check,
+        engine: crate::engines::Engine::Fsum,
+        ..Config::default()
+    }
+}
+
+/// One version alone, as the product's harness calls it (its entry and
+/// globals, no overflow checks); `None` when it does not load.
+fn load_version(file: &Arc<SourceFile>, opts: &DiffOptions) -> Option<Program> {
+    let lower = crate::ir::lower::LowerOptions {
+        entry: opts.entry.clone(),
+        globals: opts.globals,
+        overflow_checks: false,
+        ..Default::default()
+    };
+    let cfg = Config::front(lower, &[], false);
+    crate::pipeline::load_source(file.clone(), &cfg).ok().map(|l| l.program)
+}
+
 /// Lines of the functions the entry (and `--init`) can reach, in a version.
 fn analysed_lines(file: &Arc<SourceFile>, opts: &DiffOptions) -> usize {
-    let (p, _) = crate::load(
-        file.clone(),
-        &crate::ir::lower::LowerOptions {
-            entry: opts.entry.clone(),
-            globals: opts.globals,
-            overflow_checks: false,
-            ..Default::default()
-        },
-    );
-    let Some(mut p) = p else { return 0 };
+    let Some(mut p) = load_version(file, opts) else {
+        return 0;
+    };
     // `--init` runs too: not the whole program's run that narrowing assumes.
     crate::ir::narrow::restore(&mut p);
     let a = crate::facts::Analysis::new(&p);

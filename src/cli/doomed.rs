@@ -38,7 +38,7 @@ pub struct DoomedArgs {
 pub struct DoomedOptions {
     /// Calls are inlined this deep; deeper (and deeper recursive) calls
     /// havoc their result and the globals they write.
-    #[arg(long, default_value_t = 3, value_name = "D")]
+    #[arg(long, default_value_t = crate::vc::INLINE_DEPTH, value_name = "D")]
     inline_depth: u32,
     /// Give up on a Z3 query after this many seconds (that point is then
     /// not reported).
@@ -59,7 +59,7 @@ impl Default for DoomedOptions {
     /// The command line's defaults.
     fn default() -> Self {
         DoomedOptions {
-            inline_depth: 3,
+            inline_depth: crate::vc::INLINE_DEPTH,
             query_timeout: Duration::from_secs(10),
             no_infer: false,
             local: false,
@@ -90,10 +90,11 @@ pub fn findings(p: &Program, opts: &DoomedOptions) -> Result<Findings, Vec<Diag>
 }
 
 fn doomed_file(path: &Path, args: &DoomedArgs, ui: &Ui) -> batch::FileOut<DoomedFileDoc> {
-    let (file, p, mut out) = match batch::load(path, &args.front.lower_options(), "not analysed", ui.color) {
+    let (loaded, mut out) = match batch::load(path, &args.front.load_only(), "not analysed", ui.color) {
         Ok(loaded) => loaded,
         Err(out) => return *out,
     };
+    let (file, p) = (loaded.file, loaded.program);
     let name = path.display().to_string();
     let f = match findings(&p, &args.opts) {
         Ok(f) => f,

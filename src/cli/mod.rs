@@ -44,6 +44,7 @@ use crate::diag::{self, Diag};
 use crate::facts;
 use crate::ir::lower::LowerOptions;
 use crate::ir::{GlobalsMode, Program};
+use crate::pipeline::{Config, Loaded, Refused};
 use crate::syntax::source::SourceFile;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -329,34 +330,8 @@ fn main_on_this_thread() -> i32 {
     }
 }
 
-/// Reads one file as text, reporting problems; `None` when it cannot be read.
-pub fn read_source(ui: &Ui, path: &Path) -> Option<std::sync::Arc<SourceFile>> {
-    let name = path.display().to_string();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            ui.error(&format!("cannot read `{name}`: {}", io_reason(&e)));
-            return None;
-        }
-    };
-    let (file, bad) = crate::source_from_bytes(&name, bytes);
-    if let Some(d) = bad {
-        ui.diagnostics(&file, &[d]);
-        return None;
-    }
-    Some(file)
-}
-
-/// Reads and loads one file, reporting problems; `None` when it cannot be
-/// analysed.
-pub fn load_file(ui: &Ui, path: &Path, front: &FrontArgs) -> Option<Program> {
-    let file = read_source(ui, path)?;
-    let (program, diags) = crate::load(file.clone(), &front.lower_options());
-    ui.diagnostics(&file, &diags);
-    program
-}
-
-fn io_reason(e: &std::io::Error) -> String {
+/// Why a file cannot be read, in a few words.
+pub fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
@@ -365,10 +340,69 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// Reads one file as source text (`pipeline::source`).
+pub fn read(path: &Path) -> Result<std::sync::Arc<SourceFile>, Refused> {
+    let name = path.display().to_string();
+    let bytes =
+        std::fs::read(path).map_err(|e| Refused::Unreadable(format!("cannot read `{name}`: {}", io_reason(&e))))?;
+    crate::pipeline::source(&name, bytes)
+}
+
+/// Reads and loads one file (`pipeline::load_source`).
+pub fn load(path: &Path, cfg: &Config) -> Result<Loaded, Refused> {
+    crate::pipeline::load_source(read(path)?, cfg)
+}
+
+/// Says why a file was not loaded: its errors on stderr.
+pub fn report_refused(ui: &Ui, refused: &Refused) {
+    match refused {
+        Refused::Unreadable(message) => ui.error(message),
+        Refused::NotText(file, d) => ui.diagnostics(file, std::slice::from_ref(d)),
+        Refused::Rejected(file, diags) => ui.diagnostics(file, diags),
+        Refused::BadCondition {
+            file,
+            diags,
+            given,
+            errors,
+        } => {
+            ui.diagnostics(file, diags);
+            ui.diagnostics(given, errors);
+        }
+    }
+}
+
+/// Reads one file as text, reporting problems; `None` when it cannot be read.
+pub fn read_source(ui: &Ui, path: &Path) -> Option<std::sync::Arc<SourceFile>> {
+    read(path).map_err(|r| report_refused(ui, &r)).ok()
+}
+
+/// Reads and loads one file (`pipeline::load`), reporting problems and
+/// warnings; `None` when it cannot be analysed.
+pub fn load_file(ui: &Ui, path: &Path, cfg: &Config) -> Option<Loaded> {
+    match load(path, cfg) {
+        Ok(loaded) => {
+            ui.diagnostics(&loaded.file, &loaded.diags);
+            Some(loaded)
+        }
+        Err(refused) => {
+            report_refused(ui, &refused);
+            None
+        }
+    }
+}
+
+impl FrontArgs {
+    /// A configuration that only loads, with these front-end options and
+    /// no `--error` condition, contracts as written.
+    pub fn load_only(&self) -> Config {
+        Config::front(self.lower_options(), &[], false)
+    }
+}
+
 fn cmd_parse(ui: &Ui, files: &[PathBuf], front: &FrontArgs) -> i32 {
     let mut code = EXIT_OK;
     for path in files {
-        match load_file(ui, path, front) {
+        match load_file(ui, path, &front.load_only()).map(|l| l.program) {
             Some(p) => {
                 let names: Vec<&str> = p.procs.iter().map(|f| f.name.as_str()).collect();
                 let globals = p
@@ -398,7 +432,7 @@ fn cmd_parse(ui: &Ui, files: &[PathBuf], front: &FrontArgs) -> i32 {
 }
 
 fn cmd_facts(ui: &Ui, path: &Path, front: &FrontArgs) -> i32 {
-    let Some(p) = load_file(ui, path, front) else {
+    let Some(Loaded { program: p, .. }) = load_file(ui, path, &front.load_only()) else {
         return EXIT_USAGE;
     };
     let analysis = facts::Analysis::new(&p);

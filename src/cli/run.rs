@@ -67,11 +67,16 @@ fn parse_value(s: &str) -> Option<i64> {
 }
 
 pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
-    let Some(p) = load_file(ui, &args.file, &args.front) else {
+    // A run checks the contracts as `check` does.
+    let cfg = Config::front(args.front.lower_options(), &args.errors, true);
+    let Some(Loaded {
+        program: p,
+        users: conditions,
+        ..
+    }) = load_file(ui, &args.file, &cfg)
+    else {
         return EXIT_USAGE;
     };
-    // A run checks the contracts as `check` does.
-    let (p, _) = crate::ir::contract::instrument::instrument(&p);
     let mut inputs = BTreeMap::new();
     for kv in &args.inputs {
         let Some((k, v)) = kv.split_once('=') else {
@@ -110,13 +115,6 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             }
         }
     }
-    let conditions = match cond::user_conditions(&p, &args.errors) {
-        Ok(c) => c,
-        Err((text, diags)) => {
-            ui.diagnostics(&SourceFile::new("--error", text), &diags);
-            return EXIT_USAGE;
-        }
-    };
     let cfg = interp::Config {
         inputs,
         choices,

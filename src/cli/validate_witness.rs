@@ -231,12 +231,11 @@ pub fn validate(program: &Path, lower: &LowerOptions, w: &Path) -> Result<Valida
         .map_err(|e| Malformed(format!("cannot read `{wname}`: {}", super::io_reason(&e))))?;
     let stated = read(&wname, &wtext)?;
     let name = program.display().to_string();
-    let bytes =
-        std::fs::read(program).map_err(|e| Malformed(format!("cannot read `{name}`: {}", super::io_reason(&e))))?;
-    let (file, bad) = crate::source_from_bytes(&name, bytes);
-    if let Some(d) = bad {
-        return Err(Malformed(format!("{name}: {}", d.message)));
-    }
+    let file = super::read(program).map_err(|r| match r {
+        crate::pipeline::Refused::Unreadable(message) => Malformed(message),
+        crate::pipeline::Refused::NotText(_, d) => Malformed(format!("{name}: {}", d.message)),
+        _ => Malformed(format!("{name}: cannot be read")),
+    })?;
     let text = instrument(&wname, &file.text, &stated)?;
     let (file, _) = crate::source_from_bytes(&name, text.into_bytes());
     let unreadable = |diags: &[crate::diag::Diag]| {
@@ -253,9 +252,11 @@ pub fn validate(program: &Path, lower: &LowerOptions, w: &Path) -> Result<Valida
             None => format!("{name}:{line}: {}", d.map_or("", |d| d.message.as_str())),
         })
     };
-    let (program, diags) = crate::load(file.clone(), lower);
-    let Some(p) = program.filter(|_| !diags.iter().any(|d| d.is_error())) else {
-        return Err(unreadable(&diags));
-    };
-    prove(&p).map_err(|d| unreadable(&d))
+    let cfg = crate::pipeline::Config::front(lower.clone(), &[], false);
+    match crate::pipeline::load_source(file.clone(), &cfg) {
+        Ok(loaded) if loaded.diags.iter().any(|d| d.is_error()) => Err(unreadable(&loaded.diags)),
+        Ok(loaded) => prove(&loaded.program).map_err(|d| unreadable(&d)),
+        Err(crate::pipeline::Refused::Rejected(_, diags)) => Err(unreadable(&diags)),
+        Err(_) => Err(Malformed(format!("{name}: cannot be read"))),
+    }
 }

@@ -4,8 +4,7 @@
 use super::args::CondArgs;
 use super::check::{collect_files, Format};
 use super::*;
-use crate::context::conditions::Property;
-use crate::ir::cond::{self, UserCond};
+use crate::ir::cond::UserCond;
 use crate::vc::{self, contract::VcStatus, gc::CheckKey, Loops, Outcome, ProcResult, Warning};
 use crate::views::verify::VerifyFileDoc;
 use std::time::Duration;
@@ -28,7 +27,7 @@ pub struct VerifyArgs {
     loops: Loops,
     /// Calls are inlined this deep; deeper (and deeper recursive) calls
     /// havoc their result and the globals they may write.
-    #[arg(long, default_value_t = 3, value_name = "D")]
+    #[arg(long, default_value_t = crate::vc::INLINE_DEPTH, value_name = "D")]
     inline_depth: u32,
     /// Stop after this many warnings per procedure.
     #[arg(long, default_value_t = 10, value_name = "N")]
@@ -102,21 +101,13 @@ pub fn verify_program(p: &Program, users: &[UserCond], opts: &vc::Options) -> Re
 }
 
 fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut<VerifyFileDoc> {
-    let lower = crate::ir::lower::LowerOptions {
-        overflow_checks: args.cond.property == Property::NoOverflow,
-        ..args.front.lower_options()
-    };
-    let (file, p, mut out) = match batch::load(path, &lower, "not checked", ui.color) {
+    let cfg = crate::pipeline::Config::front(args.front.lower_options(), &args.cond.errors, false)
+        .with_property(args.cond.property);
+    let (loaded, mut out) = match batch::load(path, &cfg, "not checked", ui.color) {
         Ok(loaded) => loaded,
         Err(out) => return *out,
     };
-    let users = match cond::user_conditions(&p, &args.cond.errors) {
-        Ok(c) => c,
-        Err((text, diags)) => {
-            out.diagnostics(&SourceFile::new("--error", text), &diags, false, ui.color);
-            return out;
-        }
-    };
+    let (file, p, users) = (loaded.file, loaded.program, loaded.users);
     let opts = vc_options(args);
     let heads = facts::Analysis::new(&p).loop_at;
     if args.vcs.is_some() || p.contracts.has_specs(&|n| heads.contains_key(&n)) {

@@ -50,7 +50,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             infer: true,
-            inline_depth: 3,
+            inline_depth: crate::vc::INLINE_DEPTH,
             timeout: Duration::from_secs(10),
             max_queries: 10,
             property: vc::Property::All,

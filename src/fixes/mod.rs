@@ -430,9 +430,7 @@ fn load(o: &Original, edit: &Edit) -> Option<(Program, Vec<crate::ir::cond::User
     let source = &o.program.source;
     let file = Arc::new(SourceFile::new(source.name.clone(), edit.apply(&source.text)));
     let (q, _) = crate::load(file, o.lower);
-    let (q, _) = crate::ir::contract::instrument::instrument(&q?);
-    let users = crate::ir::cond::user_conditions(&q, o.errors).ok()?;
-    Some((q, users))
+    crate::ir::load::prepare(q?, o.errors, true).ok()
 }
 
 /// Values every input and choice takes in the runs a fix must not break.

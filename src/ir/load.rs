@@ -67,3 +67,20 @@ pub fn source_from_bytes(name: &str, bytes: Vec<u8>) -> (Arc<SourceFile>, Option
         }
     }
 }
+
+/// A loaded program made ready to check: its contracts instrumented as
+/// its own checks (when `instrument`: `check`, `run`, fix candidates), its
+/// `--error` conditions resolved. `Err`: a condition's text and errors.
+#[allow(clippy::type_complexity)]
+pub fn prepare(
+    program: crate::ir::Program,
+    errors: &[String],
+    instrument: bool,
+) -> Result<(crate::ir::Program, Vec<crate::ir::cond::UserCond>), (String, Vec<Diag>)> {
+    let program = match instrument {
+        true => crate::ir::contract::instrument::instrument(&program).0,
+        false => program,
+    };
+    let users = crate::ir::cond::user_conditions(&program, errors)?;
+    Ok((program, users))
+}

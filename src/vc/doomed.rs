@@ -55,7 +55,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            inline_depth: 3,
+            inline_depth: crate::vc::INLINE_DEPTH,
             timeout: Some(Duration::from_secs(10)),
             max_blocks: 50_000,
             infer: true,

@@ -104,6 +104,10 @@ pub use crate::ir::cond::Property;
 /// answer is the same on any machine and under any load.
 pub const QUERY_RLIMIT: u32 = 4_000_000;
 
+/// How deep calls are inlined by default (`--inline-depth`), in every
+/// command that runs the VC engine.
+pub const INLINE_DEPTH: u32 = 3;
+
 #[derive(Clone, Debug)]
 pub struct Options {
     pub loops: Loops,
@@ -134,7 +138,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             loops: Loops::Unroll(1),
-            inline_depth: 3,
+            inline_depth: INLINE_DEPTH,
             max_warnings: 10,
             rlimit: Some(QUERY_RLIMIT),
             timeout: None,

@@ -23,3 +23,4 @@ mod summaries_compare;
 mod unknown_reasons;
 mod vc;
 mod vc_engines;
+mod vc_plan;

@@ -44,6 +44,13 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "pipeline",
+        &[
+            "check", "fixes", "engines", "explain", "analysis", "context", "vc", "ir", "facts", "interp", "syntax",
+            "diag", "load",
+        ],
+    ),
+    (
         "views",
         &[
             "fixes", "check", "diagnose", "engines", "explain", "analysis", "context", "vc", "ir", "facts", "interp",
