@@ -407,7 +407,7 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
                 .map(|r| {
                     let c = report.condition(r);
                     let at = c.site().map(|s| p.source.location(p.site(s).span));
-                    (at, c.describe(&p))
+                    (at, c.describe(p))
                 })
                 .collect(),
         },
@@ -418,10 +418,10 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
         let replay =
             |cx: &crate::analysis::witness::Counterexample| vec![views::text::replay_counterexample(&prefix, cx)];
         out.stdout = views::text::report(
-            &p,
-            &report,
+            p,
+            report,
             &views::text::TextOptions {
-                lines: &views::text::PlainLines(&p),
+                lines: &views::text::PlainLines(p),
                 color: ui.color_out,
                 stats: args.show.stats,
                 view: args.show.view,
@@ -448,33 +448,33 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
         };
         for (r, f) in report.results.iter().zip(&fixes) {
             if let Some(f) = f {
-                let condition = report.condition(r).describe(&p);
+                let condition = report.condition(r).describe(p);
                 out.stdout
                     .push_str(&views::fixes::text(&p.source, &condition, f, shown));
             }
         }
     }
     if let Some(dir) = &args.tests {
-        out.messages.push_str(&super::harness::write(dir, path, &p, &report));
+        out.messages.push_str(&super::harness::write(dir, path, p, report));
     }
     if let Some(to) = &args.witness {
         out.messages
             .push_str(&super::witness::write(to, path, p, report, &cfg.lower));
     }
-    let doomed = args.doomed.then(|| super::doomed::findings(&p, &Default::default()));
+    let doomed = args.doomed.then(|| super::doomed::findings(p, &Default::default()));
     if let Some(Ok(f)) = &doomed {
         out.row.doomed = f.doomed;
         if args.format == Format::Text {
-            out.stdout.push_str(&f.text(&p, ui.color_out, args.show.stats));
+            out.stdout.push_str(&f.text(p, ui.color_out, args.show.stats));
         }
     }
     if let Some(Err(diags)) = &doomed {
         out.messages.push_str(&diag::render(&p.source, diags, color));
     }
     if args.format != Format::Text || args.html.is_some() {
-        let mut doc = views::json::file_doc_with(&p, &report, &args.show.project, &args.show.listing());
+        let mut doc = views::json::file_doc_with(p, report, &args.show.project, &args.show.listing());
         let prefix = run_prefix(path, &args.front, args.cond.errors.iter().map(String::as_str));
-        views::json::add_replay(&mut doc, &report, &|cx| views::text::replay_counterexample(&prefix, cx));
+        views::json::add_replay(&mut doc, report, &|cx| views::text::replay_counterexample(&prefix, cx));
         doc.warnings = warnings;
         for (c, f) in doc.conditions.iter_mut().zip(fixes) {
             c.fixes = f;

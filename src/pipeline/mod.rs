@@ -32,7 +32,7 @@ pub enum Refused {
     BadCondition {
         file: Arc<SourceFile>,
         diags: Vec<Diag>,
-        given: SourceFile,
+        given: Arc<SourceFile>,
         errors: Vec<Diag>,
     },
 }
@@ -82,7 +82,7 @@ pub fn load_source(file: Arc<SourceFile>, cfg: &Config) -> Result<Loaded, Refuse
         Err((text, errors)) => Err(Refused::BadCondition {
             file,
             diags,
-            given: SourceFile::new("--error", text),
+            given: Arc::new(SourceFile::new("--error", text)),
             errors,
         }),
     }
