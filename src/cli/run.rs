@@ -232,6 +232,9 @@ fn show_outcome(ui: &Ui, p: &Program, run: &interp::Run, args: &RunArgs, conditi
                 crate::views::describe_error(p, *site, *index),
                 p.location(p.node(*node).span)
             );
+            if let Some(fact) = crate::views::error_fact(p, run) {
+                outln!("fact: {fact}");
+            }
             EXIT_ERROR_FOUND
         }
         Outcome::Condition { index, node } => {

@@ -73,7 +73,10 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
                 elements(p.var(a).slots() as i64)
             ));
         }
-        (SiteKind::Deref, _, _, None) => parts.extend(vla_fact(p, &run.error_values)),
+        (SiteKind::Deref, _, _, None) => {
+            parts.extend(vla_fact(p, &run.error_values));
+            parts.extend(heap_fact(p, run, s.span));
+        }
         _ => {}
     }
     if s.kind == SiteKind::DivByZero {
@@ -162,6 +165,37 @@ fn vla_fact(p: &Program, values: &[(crate::ir::VarId, i64)]) -> Option<String> {
     let i = values.iter().enumerate().find(|(j, _)| *j != k)?.1 .1;
     let array = name.split("::(elems").next()?.rsplit("::").next()?;
     Some(format!("element {i} of `{array}`, which has {}", elements(n)))
+}
+
+/// An access to a heap object that is not live in the run (the failed
+/// check read its state, `ir::mem::heap`: 0 not allocated, 1 live, 2
+/// freed): which object, and the call that freed it ("`cur->next`
+/// accesses `malloc@12#3`, freed by `free(cur)` at line 21").
+fn heap_fact(p: &Program, run: &crate::interp::Run, access: crate::syntax::source::Span) -> Option<String> {
+    let (state, base, x) = run.error_values.iter().find_map(|&(v, x)| {
+        let base = p.var(v).name.strip_suffix("::(state)")?;
+        (x != 1).then_some((v, base, x))
+    })?;
+    let text = |span| p.text(span).split_whitespace().collect::<Vec<_>>().join(" ");
+    let access = text(access);
+    if x == 0 {
+        return Some(format!(
+            "`{access}` accesses `{base}`, which this run has not allocated"
+        ));
+    }
+    // The last write of the state: the `free` (or `realloc`) that ended it.
+    let freed = run.trace.iter().rev().find_map(|s| match &p.node(s.node).kind {
+        crate::ir::NodeKind::Assign { place, .. } if place.var == state => Some(p.node(s.node).span),
+        _ => None,
+    });
+    Some(match freed {
+        Some(at) => format!(
+            "`{access}` accesses `{base}`, freed by `{}` at line {}",
+            text(at),
+            p.source.line_col(at.lo).line
+        ),
+        None => format!("`{access}` accesses `{base}`, which was freed"),
+    })
 }
 
 /// `1 element`, `8 elements`.

@@ -115,6 +115,25 @@ fn use_after_free_double_and_invalid_free_are_deref_conditions() {
             "{choice}: {out}"
         );
     }
+    // The fact names the object and the call that freed it.
+    for (choice, fact) in [
+        (
+            "5",
+            "fact: `a[0] = 2` accesses `malloc@4#1`, freed by `free(a)` at line 6",
+        ),
+        (
+            "6",
+            "fact: `free(a)` accesses `malloc@4#1`, freed by `free(a)` at line 8",
+        ),
+    ] {
+        let (_, out, _) = focuscheck(&["run", &f, "--choices", choice]);
+        assert!(out.contains(fact), "{choice}: {out}");
+    }
+    let text = focuscheck(&["check", &f]).1;
+    assert!(
+        text.contains("fact: `a[0] = 2` accesses `malloc@4#1`, freed by `free(a)` at line 6"),
+        "{text}"
+    );
     // With n = 1 the run frees everything once and ends normally.
     let (code, out, _) = focuscheck(&["run", &f, "--choices", "1"]);
     assert_eq!(code, 0, "{out}");
