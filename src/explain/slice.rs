@@ -119,6 +119,20 @@ struct Frame {
     pending: BTreeSet<u32>,
 }
 
+impl Frame {
+    fn new(act: u32, exited: bool, mark: usize, post: usize, result: bool) -> Frame {
+        Frame {
+            act,
+            exited,
+            mark,
+            post,
+            result,
+            ret: None,
+            pending: BTreeSet::new(),
+        }
+    }
+}
+
 /// One step of the run as the transfer sees it: the locations its record
 /// says it wrote and read.
 struct RunStep<'a, 'c> {
@@ -219,20 +233,11 @@ pub fn slice(
         procs,
     };
     let last = nodes.len() - 1;
-    let frame = |act, exited, mark, post, result| Frame {
-        act,
-        exited,
-        mark,
-        post,
-        result,
-        ret: None,
-        pending: BTreeSet::new(),
-    };
     // The activations open at the error, outermost first.
     let mut stack = Vec::new();
     let mut a = acc.activation[last];
     loop {
-        stack.push(frame(a, false, 0, 0, false));
+        stack.push(Frame::new(a, false, 0, 0, false));
         match call_of.get(a as usize) {
             Some(&c) if c != usize::MAX => a = acc.activation[c],
             _ => break,
@@ -277,7 +282,7 @@ pub fn slice(
                 out.push((call, EvKind::Result));
             }
             out.push((i, EvKind::Leave));
-            stack.push(frame(act, true, mark, out.len() - mark, result));
+            stack.push(Frame::new(act, true, mark, out.len() - mark, result));
             continue;
         }
         let Some(top) = stack.last_mut() else {
