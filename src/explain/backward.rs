@@ -17,8 +17,11 @@
 //! The Datalog rules (`rules/bwd.rs`) use these functions over every
 //! graph: the explored state space, and the path of one concrete run
 //! (`run_graph.rs`), so the two agree by construction on each transition.
+//! The rule of a step inside an activation is `transfer.rs`'s (written in
+//! Datalog form there), which `slice.rs` applies to a run's record too.
 
 use super::fss::{EvKind, Event};
+use super::transfer::Rules;
 use crate::analysis::explore::Explored;
 use crate::analysis::explore::State;
 use crate::analysis::state::*;
@@ -32,8 +35,10 @@ mod chain;
 pub mod prune;
 mod slot_set;
 mod slots;
+mod step;
 
 pub use slot_set::SlotSet;
+use step::SymStep;
 
 /// The Error set: variable slots whose values matter, sets of branches of
 /// which a later focus statement depends on the most recent evaluation, and
@@ -79,10 +84,8 @@ type ExitSetMemo = HashMap<(State, LabelId, CtxId, ESetId), (ESetId, bool)>;
 
 pub struct Backward<'e> {
     pub e: Explored<'e>,
-    /// The numbered control-dependence sets, and each node's.
-    cds: super::slice::ControlSets,
-    /// Variables of all atoms of each unit (a condition's variables).
-    unit_vars: HashMap<UnitId, Vec<VarId>>,
+    /// The transfer's program facts: control-dependence sets, units' variables.
+    rules: Rules,
     /// Variable of each global slot, and of each frame slot per procedure.
     global_var: Vec<VarId>,
     local_var: Vec<Vec<VarId>>,
@@ -122,15 +125,12 @@ pub enum Cut {
 
 impl<'e> Backward<'e> {
     pub fn new(e: Explored<'e>) -> Backward<'e> {
-        let p = e.cx.p;
-        let unit_vars = super::slice::unit_vars(p);
         let (global_var, local_var) = super::slice::slot_vars(e.cx);
         let esets = RefCell::new(Interner::default());
         esets.borrow_mut().intern(ESet::default());
         Backward {
             e,
-            cds: super::slice::ControlSets::new(p, e.cx),
-            unit_vars,
+            rules: Rules::new(e.cx),
             global_var,
             local_var,
             esets,
@@ -173,97 +173,30 @@ impl<'e> Backward<'e> {
     }
 
     fn add_cd(&self, n: NodeId, set: &mut ESet) {
-        if let Some(c) = self.cds.of(n) {
-            set.pending.insert(c);
-        }
+        self.rules.add_cd(n, &mut set.pending);
     }
 
     /// Backward over an intra-activation step `s --l--> _` given the Error
-    /// set after it.
+    /// set after it: the transfer (`transfer.rs`) over the state's slots.
     pub fn update(&self, s: State, l: LabelId, after: ESetId) -> (ESetId, Option<Event>) {
         let (_, n, v) = s;
-        let p = self.e.cx.p;
-        let node = p.node(n);
-        let proc = node.proc;
-        let val = self.e.t.val(v);
-        let label = self.e.t.label(l);
-        let mut set = (*self.eset(after)).clone();
-        let ev = |kind| Event {
+        let node = self.e.cx.p.node(n);
+        let mut step = SymStep {
+            bw: self,
+            node,
+            val: self.e.t.val(v),
+            label: self.e.t.label(l),
+            set: (*self.eset(after)).clone(),
+            at: (n, l),
+            index_reads: BTreeSet::new(),
+        };
+        let kind = self.rules.transfer(self.e.cx, n, &mut step);
+        let event = kind.map(|kind| Event {
             node: n,
             kind,
             label: l,
-        };
-        let event = match &node.kind {
-            // A draw is an assignment that reads nothing.
-            NodeKind::Assign { place, .. } | NodeKind::Havoc { place, .. } => {
-                let mut reads = BTreeSet::new();
-                let (written, exact) = self.writes(proc, &val, place, &label, &mut reads);
-                if !written.iter().any(|w| set.vars.contains(w)) {
-                    None
-                } else {
-                    if exact {
-                        for w in &written {
-                            set.vars.remove(w);
-                        }
-                    }
-                    if let NodeKind::Assign { value, .. } = &node.kind {
-                        self.reads(proc, &val, value, &label, &mut reads);
-                    }
-                    set.vars.extend(reads);
-                    self.add_cd(n, &mut set);
-                    Some(ev(EvKind::Assign))
-                }
-            }
-            NodeKind::Branch { cond, .. } => {
-                let Some(Decision::Branch(b)) = label.0.last().copied() else {
-                    return (after, None);
-                };
-                let control = set.pending.iter().any(|&k| self.cds.holds(k, n));
-                let potential = !control && {
-                    let vars: BTreeSet<VarId> = set.vars.iter().map(|&sl| self.slot_var(proc, sl)).collect();
-                    self.e.cx.a.region_defs(n, !b).iter().any(|d| vars.contains(d))
-                };
-                if !(control || potential) {
-                    None
-                } else {
-                    set.pending.retain(|&k| !self.cds.holds(k, n));
-                    if let Cond::Atom(a) = cond {
-                        self.reads(proc, &val, &a.lhs, &label, &mut set.vars);
-                        self.reads(proc, &val, &a.rhs, &label, &mut set.vars);
-                    }
-                    // The whole condition's variables (operands not
-                    // evaluated on this path included), as in the paper;
-                    // of this operand's arrays, the elements it read.
-                    let own = atom_vars(cond);
-                    let mut more = BTreeSet::new();
-                    for &var in self.unit_vars.get(&node.unit).into_iter().flatten() {
-                        if !own.contains(&var) {
-                            self.all_slots(var, &mut more);
-                        }
-                    }
-                    set.vars.extend(more);
-                    self.add_cd(n, &mut set);
-                    Some(ev(EvKind::Branch(b)))
-                }
-            }
-            NodeKind::Return { value, .. } => {
-                let rv = p.proc(proc).ret_var;
-                match (value, rv) {
-                    (Some(e), Some(rv)) if set.vars.contains(&self.e.frames.slot_of(rv, 0)) => {
-                        set.vars.remove(&self.e.frames.slot_of(rv, 0));
-                        self.reads(proc, &val, e, &label, &mut set.vars);
-                        self.add_cd(n, &mut set);
-                        Some(ev(EvKind::Return))
-                    }
-                    _ => {
-                        set.ret = Some((n, l));
-                        None
-                    }
-                }
-            }
-            _ => None,
-        };
-        (self.intern_eset(set), event)
+        });
+        (self.intern_eset(step.set), event)
     }
 
     /// Where a backward walk for condition `k` starts, for an error step
@@ -314,16 +247,6 @@ impl<'e> Backward<'e> {
             },
         )
     }
-}
-
-/// The variables a branch's own atom reads.
-pub fn atom_vars(cond: &Cond) -> Vec<VarId> {
-    let mut vs = Vec::new();
-    if let Cond::Atom(a) = cond {
-        expr_vars(&a.lhs, &mut vs);
-        expr_vars(&a.rhs, &mut vs);
-    }
-    vs
 }
 
 /// Calls `f` on every expression a node evaluates.

@@ -13,6 +13,7 @@ pub mod reduce;
 pub mod run_graph;
 pub mod run_slice;
 pub mod slice;
+pub mod transfer;
 pub mod witness;
 
 use crate::analysis::explore::Explored;

@@ -1,7 +1,8 @@
 //! The focus statements of one run from its record (`interp::access`): the
-//! backward rules of `backward.rs` (docs/explanations.md) applied to the
-//! run's steps, with the storage locations the run touched in place of
-//! the variable slots of a symbolic state. Nothing is kept per step but
+//! backward transfer of `transfer.rs` (docs/explanations.md), the one
+//! `Backward::update` applies, over the run's steps, with the storage
+//! locations the run touched in place of the variable slots of a symbolic
+//! state; calls and exits by a stack of the run's activations. Nothing is kept per step but
 //! the record, so a run of millions of steps is sliced in seconds; the
 //! FSS it gives is executed alone for its assumptions (`run_slice.rs`).
 //!
@@ -9,11 +10,12 @@
 //! every element there; here it names the one the run used.
 
 use super::fss::EvKind;
+use super::transfer::{Rules, Step};
 use crate::context::conditions::CondKind;
 use crate::context::Context;
 use crate::interp::access::{Accesses, Loc};
 use crate::ir::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A focus event of the run: its step (for `Leave`, the callee's exit; for
 /// `Param` and `Result`, the call) and what it is.
@@ -114,7 +116,84 @@ struct Frame {
     /// A written `return` passed on the way back.
     ret: Option<usize>,
     /// Control-dependence sets a later focus statement left pending.
-    pending: HashSet<u32>,
+    pending: BTreeSet<u32>,
+}
+
+impl Frame {
+    fn new(act: u32, exited: bool, mark: usize, post: usize, result: bool) -> Frame {
+        Frame {
+            act,
+            exited,
+            mark,
+            post,
+            result,
+            ret: None,
+            pending: BTreeSet::new(),
+        }
+    }
+}
+
+/// One step of the run as the transfer sees it: the locations its record
+/// says it wrote and read.
+struct RunStep<'a, 'c> {
+    acc: &'a Accesses,
+    i: usize,
+    s: &'a Slots<'c>,
+    act: u32,
+    outcome: Option<bool>,
+    e: &'a mut Matter,
+    top: &'a mut Frame,
+}
+
+impl Step for RunStep<'_, '_> {
+    type Loc = Loc;
+
+    fn outcome(&self) -> Option<bool> {
+        self.outcome
+    }
+
+    /// A run knows the element it wrote.
+    fn writes(&mut self) -> (Vec<Loc>, bool) {
+        (self.acc.writes(self.i).to_vec(), true)
+    }
+
+    fn reads(&mut self) -> Vec<Loc> {
+        self.acc.reads(self.i).to_vec()
+    }
+
+    fn loc(&self, v: VarId) -> Loc {
+        self.s.loc(self.act, v, 0)
+    }
+
+    fn matters(&self, l: Loc) -> bool {
+        self.e.contains(self.s, l)
+    }
+
+    fn matters_any(&self, vars: &BTreeSet<VarId>) -> bool {
+        vars.iter().any(|&d| self.e.has_var(self.s.key(self.act, d)))
+    }
+
+    fn kill(&mut self, l: Loc) {
+        self.e.remove(self.s, l);
+    }
+
+    fn gen(&mut self, ls: Vec<Loc>) {
+        for l in ls {
+            self.e.insert(self.s, l);
+        }
+    }
+
+    fn gen_var(&mut self, v: VarId) {
+        self.e.insert_var(self.s, self.act, v);
+    }
+
+    fn pending(&mut self) -> &mut BTreeSet<u32> {
+        &mut self.top.pending
+    }
+
+    fn passed_return(&mut self) {
+        self.top.ret = Some(self.i);
+    }
 }
 
 /// The run's FSS events in order: `nodes` and `outcomes` are its steps
@@ -135,8 +214,7 @@ pub fn slice(
     if let CondKind::User(_) = &cx.conds[k.0 as usize].kind {
         return Err("a condition of `--error` is not sliced".into());
     }
-    let cds = ControlSets::new(p, cx);
-    let unit_vars = unit_vars(p);
+    let rules = Rules::new(cx);
     // Each activation's procedure, call step and caller.
     let acts = acc.activation.iter().copied().max().unwrap_or(1) as usize + 1;
     let mut procs = vec![p.entry; acts];
@@ -155,20 +233,11 @@ pub fn slice(
         procs,
     };
     let last = nodes.len() - 1;
-    let frame = |act, exited, mark, post, result| Frame {
-        act,
-        exited,
-        mark,
-        post,
-        result,
-        ret: None,
-        pending: HashSet::new(),
-    };
     // The activations open at the error, outermost first.
     let mut stack = Vec::new();
     let mut a = acc.activation[last];
     loop {
-        stack.push(frame(a, false, 0, 0, false));
+        stack.push(Frame::new(a, false, 0, 0, false));
         match call_of.get(a as usize) {
             Some(&c) if c != usize::MAX => a = acc.activation[c],
             _ => break,
@@ -184,7 +253,7 @@ pub fn slice(
         }
     }
     let top = stack.last_mut().expect("the error's activation");
-    cds.add(nodes[last], &mut top.pending);
+    rules.add_cd(nodes[last], &mut top.pending);
     out.push((last, EvKind::Error));
     for i in (0..last).rev() {
         if i % 65536 == 0 && deadline.is_some_and(|d| std::time::Instant::now() > d) {
@@ -213,7 +282,7 @@ pub fn slice(
                 out.push((call, EvKind::Result));
             }
             out.push((i, EvKind::Leave));
-            stack.push(frame(act, true, mark, out.len() - mark, result));
+            stack.push(Frame::new(act, true, mark, out.len() - mark, result));
             continue;
         }
         let Some(top) = stack.last_mut() else {
@@ -254,127 +323,27 @@ pub fn slice(
             let Some(caller) = stack.last_mut() else {
                 return Err(format!("the call at step {i} has no caller"));
             };
-            cds.add(n, &mut caller.pending);
+            rules.add_cd(n, &mut caller.pending);
             continue;
         }
         if top.act != act {
             return Err(format!("step {i} is not in the activation the walk is in"));
         }
-        match &node.kind {
-            NodeKind::Assign { .. } | NodeKind::Havoc { .. } => {
-                let written = acc.writes(i);
-                if written.iter().any(|&l| e.contains(&s, l)) {
-                    for &l in written {
-                        e.remove(&s, l);
-                    }
-                    for &l in acc.reads(i) {
-                        e.insert(&s, l);
-                    }
-                    cds.add(n, &mut top.pending);
-                    out.push((i, EvKind::Assign));
-                }
-            }
-            NodeKind::Branch { cond, .. } => {
-                let Some(b) = outcomes.get(i).copied().flatten() else {
-                    continue;
-                };
-                let control = top.pending.iter().any(|&c| cds.holds(c, n));
-                let potential = !control && cx.a.region_defs(n, !b).iter().any(|&d| e.has_var(s.key(act, d)));
-                if control || potential {
-                    top.pending.retain(|&c| !cds.holds(c, n));
-                    for &l in acc.reads(i) {
-                        e.insert(&s, l);
-                    }
-                    let own = super::backward::atom_vars(cond);
-                    for &v in unit_vars.get(&node.unit).into_iter().flatten() {
-                        if !own.contains(&v) {
-                            e.insert_var(&s, act, v);
-                        }
-                    }
-                    cds.add(n, &mut top.pending);
-                    out.push((i, EvKind::Branch(b)));
-                }
-            }
-            NodeKind::Return { value, .. } => {
-                let rv = p.proc(node.proc).ret_var.map(|rv| s.loc(act, rv, 0));
-                match (value, rv) {
-                    (Some(_), Some(l)) if e.contains(&s, l) => {
-                        e.remove(&s, l);
-                        // The value's reads (the return variable is written).
-                        for &r in acc.reads(i) {
-                            e.insert(&s, r);
-                        }
-                        cds.add(n, &mut top.pending);
-                        out.push((i, EvKind::Return));
-                    }
-                    _ => top.ret = Some(i),
-                }
-            }
-            _ => {}
+        let mut step = RunStep {
+            acc,
+            i,
+            s: &s,
+            act,
+            outcome: outcomes.get(i).copied().flatten(),
+            e: &mut e,
+            top,
+        };
+        if let Some(kind) = rules.transfer(cx, n, &mut step) {
+            out.push((i, kind));
         }
     }
     out.reverse();
     Ok(out)
-}
-
-/// The sets of branches each node is control dependent on, numbered.
-pub(crate) struct ControlSets {
-    /// Each node's set (an index into `sets`; the empty set has one too).
-    pub of_node: Vec<u32>,
-    pub sets: Vec<Vec<NodeId>>,
-}
-
-impl ControlSets {
-    pub fn new(p: &Program, cx: &Context) -> ControlSets {
-        let mut ids: HashMap<Vec<NodeId>, u32> = HashMap::new();
-        let mut sets = Vec::new();
-        let mut of_node = Vec::new();
-        for n in p.node_ids() {
-            let mut bs: Vec<NodeId> = cx.a.control_deps[n.index()].iter().map(|(b, _)| *b).collect();
-            bs.sort();
-            bs.dedup();
-            let id = *ids.entry(bs.clone()).or_insert_with(|| {
-                sets.push(bs);
-                sets.len() as u32 - 1
-            });
-            of_node.push(id);
-        }
-        ControlSets { of_node, sets }
-    }
-
-    /// The set of `n`'s controlling branches, unless it has none.
-    pub fn of(&self, n: NodeId) -> Option<u32> {
-        let id = self.of_node[n.index()];
-        (!self.sets[id as usize].is_empty()).then_some(id)
-    }
-
-    /// Whether branch `b` is in set `id`.
-    pub fn holds(&self, id: u32, b: NodeId) -> bool {
-        self.sets[id as usize].contains(&b)
-    }
-
-    /// A focus statement at `n` makes its controlling branches pending.
-    fn add(&self, n: NodeId, pending: &mut HashSet<u32>) {
-        if let Some(c) = self.of(n) {
-            pending.insert(c);
-        }
-    }
-}
-
-/// The variables of all atoms of each unit (a condition's variables).
-pub fn unit_vars(p: &Program) -> HashMap<UnitId, Vec<VarId>> {
-    let mut out: HashMap<UnitId, Vec<VarId>> = HashMap::new();
-    for n in p.node_ids() {
-        if let NodeKind::Branch {
-            cond: Cond::Atom(a), ..
-        } = &p.node(n).kind
-        {
-            let vs = out.entry(p.node(n).unit).or_default();
-            expr_vars(&a.lhs, vs);
-            expr_vars(&a.rhs, vs);
-        }
-    }
-    out
 }
 
 /// The variable of each global slot, and of each frame slot per procedure.

@@ -65,68 +65,16 @@ pub enum BoolExpr {
 
 impl BoolExpr {
     /// Evaluates with `read` giving the value of a variable slot; `None`
-    /// when an array index is out of range.
+    /// when an array index is out of range, a division by zero, or a value
+    /// beyond 64 bits (`eval::Width::Wide`: intermediate results are
+    /// wider, so an unsigned product wraps only at its `Conv`).
     pub fn eval(&self, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Option<bool> {
+        use eval::{eval, Width::Wide};
         match self {
-            BoolExpr::Atom(a) => Some(a.op.holds(eval_expr(&a.lhs, read)?, eval_expr(&a.rhs, read)?)),
+            BoolExpr::Atom(a) => Some(a.op.holds(eval(&a.lhs, Wide, read)?, eval(&a.rhs, Wide, read)?)),
             BoolExpr::Not(x) => Some(!x.eval(read)?),
             BoolExpr::And(a, b) => Some(a.eval(read)? && b.eval(read)?),
             BoolExpr::Or(a, b) => Some(a.eval(read)? || b.eval(read)?),
-        }
-    }
-}
-
-/// Evaluates a pure expression; `read(var, index)` reads a variable (index 0
-/// for scalars). `None` on division by zero, a bad index, or a value beyond
-/// 64 bits (intermediate results are wider: an unsigned product wraps only
-/// at its `Conv`).
-pub fn eval_expr(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Option<i64> {
-    i64::try_from(eval_wide(e, read)?).ok()
-}
-
-fn eval_wide(e: &Expr, read: &mut dyn FnMut(VarId, i64) -> Option<i64>) -> Option<i128> {
-    match &e.kind {
-        ExprKind::Const(c) => Some(*c as i128),
-        ExprKind::Var(v) => read(*v, 0).map(i128::from),
-        ExprKind::Elem(v, i, _) => {
-            let i = eval_expr(i, read)?;
-            read(*v, i).map(i128::from)
-        }
-        ExprKind::Neg(x) => eval_wide(x, read)?.checked_neg(),
-        ExprKind::Conv(t, x) => Some(t.convert(eval_wide(x, read)?)),
-        ExprKind::Checked { value, ty, .. } => {
-            let v = eval_wide(value, read)?;
-            let (lo, hi) = ty.c_range();
-            (lo..=hi).contains(&v).then_some(v)
-        }
-        ExprKind::Arith(op, a, b) => {
-            let (a, b) = (eval_wide(a, read)?, eval_wide(b, read)?);
-            match op {
-                ArithOp::Add => a.checked_add(b),
-                ArithOp::Sub => a.checked_sub(b),
-                ArithOp::Mul => a.checked_mul(b),
-            }
-        }
-        ExprKind::Bit {
-            op, ty, a, b, strict, ..
-        } => {
-            let (a, b) = (eval_wide(a, read)?, eval_wide(b, read)?);
-            op.apply(*ty, a, b, *strict)
-        }
-        ExprKind::Div { num, den, rem, .. } => {
-            let (a, b) = (eval_wide(num, read)?, eval_wide(den, read)?);
-            if *rem {
-                a.checked_rem(b)
-            } else {
-                a.checked_div(b)
-            }
-        }
-        ExprKind::Float { op, ty, args, site } => {
-            let vals = args.iter().map(|a| eval_expr(a, read)).collect::<Option<Vec<i64>>>()?;
-            match super::float::apply(*op, *ty, &vals) {
-                Ok(v) => Some(v as i128),
-                Err(v) => site.is_none().then_some(v as i128),
-            }
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod bits;
 pub mod cond;
 pub mod contract;
 pub mod dims;
+pub mod eval;
 pub mod fixed_hash;
 pub mod float;
 pub mod float_z3;
@@ -73,8 +74,7 @@ pub enum VarKind {
     Ret,
 }
 
-/// How a variable starts when its scope starts (program start for globals,
-/// the call for locals).
+/// How a variable starts with its scope (globals' the program's start, locals' the call).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VarInit {
     /// An input of the program: unknown, but fixed for a run.

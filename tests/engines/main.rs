@@ -7,6 +7,7 @@ mod budgets;
 #[path = "../support/cli.rs"]
 mod cli;
 mod crosscheck;
+mod eval_agrees;
 #[path = "../support/exhaust.rs"]
 mod exhaust;
 mod fuzz_check;

@@ -3,7 +3,9 @@
 //! backward rules of the Datalog engine over a graph of the run's states)
 //! or, when it is too long for that, by slicing its record
 //! (`run_slice`: the same rules applied to the storage locations each step
-//! read and wrote). They share the rules but not the code, so here every
+//! read and wrote). They share the transfer of a step inside an activation
+//! (`explain/transfer.rs`) but not the handling of calls, nor what a step
+//! reads and writes, so here every
 //! run short enough for both is explained both ways and the FSSs must be
 //! the same statements with the same outcomes and the same assumptions:
 //! on the unsafe programs of `programs/` and on generated programs (plain

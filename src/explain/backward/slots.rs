@@ -20,58 +20,16 @@ impl Backward<'_> {
         }
     }
 
-    /// The value of a pure expression if it is a known constant.
+    /// The value of a pure expression if it is a known constant: the
+    /// shared evaluation (`ir::eval`) in 64-bit steps, an element past its
+    /// array unknown.
     pub(super) fn value_of(&self, proc: ProcId, val: &Valuation, e: &Expr) -> Option<i64> {
-        match &e.kind {
-            ExprKind::Const(c) => Some(*c),
-            ExprKind::Var(v) => self.e.read(proc, val, *v, 0).as_const(),
-            ExprKind::Elem(v, i, _) => {
-                let k = self.value_of(proc, val, i)?;
-                if k < 0 || k >= self.e.cx.p.var(*v).slots() as i64 {
-                    return None;
-                }
-                self.e.read(proc, val, *v, k as u32).as_const()
-            }
-            ExprKind::Neg(x) => self.value_of(proc, val, x)?.checked_neg(),
-            ExprKind::Conv(t, x) => i64::try_from(t.convert(self.value_of(proc, val, x)? as i128)).ok(),
-            ExprKind::Checked { value, ty, .. } => {
-                let v = self.value_of(proc, val, value)?;
-                let (lo, hi) = ty.range();
-                (lo..=hi).contains(&v).then_some(v)
-            }
-            ExprKind::Arith(op, a, b) => {
-                let (a, b) = (self.value_of(proc, val, a)?, self.value_of(proc, val, b)?);
-                match op {
-                    ArithOp::Add => a.checked_add(b),
-                    ArithOp::Sub => a.checked_sub(b),
-                    ArithOp::Mul => a.checked_mul(b),
-                }
-            }
-            ExprKind::Bit {
-                op, ty, a, b, strict, ..
-            } => {
-                let (a, b) = (self.value_of(proc, val, a)?, self.value_of(proc, val, b)?);
-                i64::try_from(op.apply(*ty, a as i128, b as i128, *strict)?).ok()
-            }
-            ExprKind::Div { num, den, rem, .. } => {
-                let (a, b) = (self.value_of(proc, val, num)?, self.value_of(proc, val, den)?);
-                if *rem {
-                    a.checked_rem(b)
-                } else {
-                    a.checked_div(b)
-                }
-            }
-            ExprKind::Float { op, ty, args, site } => {
-                let vals = args
-                    .iter()
-                    .map(|a| self.value_of(proc, val, a))
-                    .collect::<Option<Vec<i64>>>()?;
-                match crate::ir::float::apply(*op, *ty, &vals) {
-                    Ok(v) => Some(v),
-                    Err(v) => site.is_none().then_some(v),
-                }
-            }
-        }
+        let p = self.e.cx.p;
+        let mut read = |v: VarId, k: i64| {
+            let k = u32::try_from(k).ok().filter(|&k| k < p.var(v).slots())?;
+            self.e.read(proc, val, v, k).as_const()
+        };
+        eval::eval(e, eval::Width::Narrow, &mut read)
     }
 
     /// The element an index names at this state: known, recorded in the
