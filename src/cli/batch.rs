@@ -238,27 +238,18 @@ pub fn load<D>(
             Ok((loaded, out))
         }
         Err(refused) => {
-            match refused {
-                Refused::Unreadable(message) => {
-                    out.stderr = format!("error: {message}\n");
-                    out.status = "unreadable";
-                    out.errors.push(MessageDoc {
-                        message,
-                        line: None,
-                        column: None,
-                    });
-                }
-                Refused::NotText(file, d) => out.diagnostics(&file, &[d], true, color),
-                Refused::Rejected(file, diags) => out.diagnostics(&file, &diags, true, color),
-                Refused::BadCondition {
-                    file,
-                    diags,
-                    given,
-                    errors,
-                } => {
-                    out.diagnostics(&file, &diags, true, color);
-                    out.diagnostics(&given, &errors, false, color);
-                }
+            if let Refused::Unreadable(message) = &refused {
+                out.stderr = format!("error: {message}\n");
+                out.status = "unreadable";
+                out.errors.push(MessageDoc {
+                    message: message.clone(),
+                    line: None,
+                    column: None,
+                });
+            }
+            // The file's errors are located; an `--error` condition's are not.
+            for (k, (file, diags)) in refused.diagnostics().into_iter().enumerate() {
+                out.diagnostics(file, diags, k == 0, color);
             }
             Err(Box::new(out))
         }

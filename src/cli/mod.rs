@@ -355,19 +355,11 @@ pub fn load(path: &Path, cfg: &Config) -> Result<Loaded, Refused> {
 
 /// Says why a file was not loaded: its errors on stderr.
 pub fn report_refused(ui: &Ui, refused: &Refused) {
-    match refused {
-        Refused::Unreadable(message) => ui.error(message),
-        Refused::NotText(file, d) => ui.diagnostics(file, std::slice::from_ref(d)),
-        Refused::Rejected(file, diags) => ui.diagnostics(file, diags),
-        Refused::BadCondition {
-            file,
-            diags,
-            given,
-            errors,
-        } => {
-            ui.diagnostics(file, diags);
-            ui.diagnostics(given, errors);
-        }
+    if let Refused::Unreadable(message) = refused {
+        ui.error(message);
+    }
+    for (file, diags) in refused.diagnostics() {
+        ui.diagnostics(file, diags);
     }
 }
 

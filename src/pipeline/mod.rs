@@ -38,6 +38,22 @@ pub enum Refused {
 }
 
 impl Refused {
+    /// The diagnostics that say why, with the source each is about (the
+    /// file, then an `--error` condition's own text); none when unreadable.
+    pub fn diagnostics(&self) -> Vec<(&SourceFile, &[Diag])> {
+        match self {
+            Refused::Unreadable(_) => Vec::new(),
+            Refused::NotText(f, d) => vec![(f, std::slice::from_ref(d))],
+            Refused::Rejected(f, diags) => vec![(f, diags)],
+            Refused::BadCondition {
+                file,
+                diags,
+                given,
+                errors,
+            } => vec![(file, diags), (given, errors)],
+        }
+    }
+
     /// The file, when it was read.
     pub fn file(&self) -> Option<&Arc<SourceFile>> {
         match self {
