@@ -185,16 +185,12 @@ fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
             .map(|w| format!("{} at line {}", w.message, p.line(w.span)))
     };
     let havoc = vc::solve::havoc(p, &a, &[], &invariants, &opts);
-    // An invariant that is not inductive refutes the witness; an error
-    // call havoc cannot exclude is a check left open, for k-induction
-    // (unless the failure is a run the interpreter confirmed).
-    let decided = |w: &&vc::Warning| matches!(w.key, CheckKey::Invariant { .. }) || w.status == vc::Status::Confirmed;
-    if let Some(w) = havoc.warnings.iter().filter(decided).find(|w| refutes(p, w.key)) {
-        return Ok(Err(format!("{} at line {}", w.message, p.line(w.span))));
+    if let Some(why) = failed(&havoc) {
+        return Ok(Err(why));
     }
     let n = invariants.len();
     let said = |how: &str| format!("{n} loop invariant{} and {how}", if n == 1 { "" } else { "s" });
-    if havoc.exhaustive && failed(&havoc).is_none() {
+    if havoc.exhaustive {
         return Ok(Ok(said(
             "--loops havoc: they are inductive and no error call is reachable",
         )));
