@@ -2,7 +2,8 @@
 //! every state the Datalog engine reached at a loop's head, over the
 //! scalars its procedure reads or writes. Per scalar `x`: its constant
 //! value, or its bounds `lo <= x && x <= hi` over the states where every
-//! state holds a constant; per two scalars `x`, `y`: `x == k*y + c` (k in
+//! state holds a constant, and `x % m == r` where the values differ by
+//! multiples of `m` (`congruence`); per two scalars `x`, `y`: `x == k*y + c` (k in
 //! `FACTORS`) where every state gives the same `c`, and `x - y`'s bounds
 //! where every state's difference is a constant (`i <= n` when `n` is an
 //! input and `i` counts up to it in the exact state space).
@@ -103,6 +104,7 @@ fn candidates(vars: &[VarId], rows: &Rows, span: Span) -> Vec<BoolExpr> {
     for (i, &x) in vars.iter().enumerate() {
         if let Some(cs) = constants(rows, &|r| Some(r[i].lin())) {
             bounds(&mut out, &cs, var(x, span), &|c| num(c, span));
+            out.extend(congruence(x, &cs, span));
         }
     }
     for (i, &x) in vars.iter().enumerate() {
@@ -139,6 +141,41 @@ fn candidates(vars: &[VarId], rows: &Rows, span: Span) -> Vec<BoolExpr> {
         }
     }
     out
+}
+
+/// At most this modulus is stated (`x % m == r`).
+const MAX_MODULUS: i64 = 64;
+
+/// `x % m == r` when `x`'s values `cs` (not all the same, none negative:
+/// C's `%` takes the sign of `x`) are `r` more than multiples of their
+/// differences' greatest common divisor `m` >= 2 (`x % 2 == 0` of an `x`
+/// that goes up by 2).
+fn congruence(x: VarId, cs: &[i64], span: Span) -> Option<BoolExpr> {
+    fn gcd(a: i64, b: i64) -> i64 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    if cs.iter().any(|&c| c < 0) {
+        return None;
+    }
+    let m = cs.iter().fold(0, |g, &c| gcd(g, (c - cs[0]).abs()));
+    if !(2..=MAX_MODULUS).contains(&m) {
+        return None;
+    }
+    let rem = Expr {
+        kind: ExprKind::Div {
+            num: Box::new(var(x, span)),
+            den: Box::new(num(m, span)),
+            rem: true,
+            // `m` is never zero: the site is never checked.
+            site: SiteId(0),
+        },
+        span,
+    };
+    Some(atom(rem, RelOp::Eq, num(cs[0] % m, span)))
 }
 
 /// `l` as a sum over variables other than `not` that hold the same single

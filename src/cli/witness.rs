@@ -101,13 +101,42 @@ fn violation(
     held: &HashSet<UnitId>,
     task: &Task,
 ) -> Result<PathBuf, String> {
-    let v = violation_witness::value(p, site, cx, held, &task.meta())?;
+    let short = shortened(p, site, cx);
+    let v = violation_witness::value(p, site, short.as_ref().unwrap_or(cx), held, &task.meta())?;
     let path = target(to, file);
     std::fs::write(&path, witness_entry::yaml(&v)).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
     confirmed(p, &path).inspect_err(|_| {
         let _ = std::fs::remove_file(&path);
     })?;
     Ok(path)
+}
+
+/// A run of `cx`'s that draws more values than a witness states one by
+/// one (`violation_witness::MAX_RETURNS`; a sampled run through a
+/// 100,000-element loop draws 200,000): the run on the shortest prefix of
+/// its choices, every later draw 0, that still reaches the error at
+/// `site` (found by halving: about 18 runs of the interpreter), whose
+/// witness leaves out the draws of 0 (`violation_witness`'s cap). `None`
+/// when `cx` draws few values or no prefix shorter than all of them does.
+fn shortened(p: &Program, site: SiteId, cx: &Counterexample) -> Option<Counterexample> {
+    let n = cx.choices.len();
+    if n <= violation_witness::MAX_RETURNS {
+        return None;
+    }
+    let run = |k: usize| replayed_with(p, site, &cx.inputs, &cx.choices[..k], Some(0));
+    let (mut lo, mut hi) = (0, n);
+    let mut best = None;
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match run(mid) {
+            Some(found) => {
+                best = Some(found);
+                hi = mid;
+            }
+            None => lo = mid + 1,
+        }
+    }
+    best
 }
 
 /// `FILE:LINE` of the error at `site`.
@@ -129,9 +158,22 @@ fn said(file: &Path, p: &Program, site: SiteId, written: Result<PathBuf, String>
 /// engine confirmed: `verify`'s model, `diagnose`'s oracle run), when it
 /// ends at the error at `site`.
 fn replayed(p: &Program, site: SiteId, inputs: &[(String, i64)], choices: &[i64]) -> Option<Counterexample> {
+    replayed_with(p, site, inputs, choices, None)
+}
+
+/// `replayed`, the choices past `choices` taking `fill` (none: the run
+/// fails if it draws one).
+fn replayed_with(
+    p: &Program,
+    site: SiteId,
+    inputs: &[(String, i64)],
+    choices: &[i64],
+    fill: Option<i64>,
+) -> Option<Counterexample> {
     let cfg = interp::Config {
         inputs: inputs.iter().cloned().collect(),
         choices: choices.to_vec(),
+        fill,
         ..interp::Config::default()
     };
     let run = interp::run(p, &cfg).ok()?;

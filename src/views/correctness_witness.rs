@@ -51,18 +51,16 @@ pub fn loop_keyword(p: &Program, head: NodeId) -> Option<u32> {
 }
 
 /// Is `e` what C and the witness reader both read the same way: constants,
-/// variables, `+ - *` and negation?
+/// variables, `+ - *`, negation, `/` and `%` by a positive constant?
 fn plain_c(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Var(_) => true,
         ExprKind::Neg(x) => plain_c(x),
         ExprKind::Checked { value, .. } => plain_c(value),
         ExprKind::Arith(_, a, b) => plain_c(a) && plain_c(b),
-        ExprKind::Conv(..)
-        | ExprKind::Elem(..)
-        | ExprKind::Div { .. }
-        | ExprKind::Bit { .. }
-        | ExprKind::Float { .. } => false,
+        // `x % m`, `x / m` by a positive constant (never a division by 0).
+        ExprKind::Div { num, den, .. } => plain_c(num) && matches!(den.kind, ExprKind::Const(c) if c > 0),
+        ExprKind::Conv(..) | ExprKind::Elem(..) | ExprKind::Bit { .. } | ExprKind::Float { .. } => false,
     }
 }
 
@@ -221,6 +219,14 @@ fn show_c(p: &Program, e: &Expr) -> String {
                 ArithOp::Mul => "*",
             };
             format!("({} {s} {})", show_c(p, a), show_c(p, b))
+        }
+        ExprKind::Div { num, den, rem, .. } => {
+            format!(
+                "({} {} {})",
+                show_c(p, num),
+                if *rem { "%" } else { "/" },
+                show_c(p, den)
+            )
         }
         _ => show_expr(p, e),
     }

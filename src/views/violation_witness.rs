@@ -19,12 +19,60 @@ use crate::ir::{Cond, NodeKind, Program, SiteId, SiteKind, UnitId};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
-/// The `function_return` waypoints of `cx`, in the order of its run, or
-/// why the counterexample has no witness. A value drawn for an
-/// uninitialised local gets none: C does not fix it, so a validator may
-/// choose it (`cli::witness` keeps the witness only if the run that
-/// follows it with such values 0 reaches the error).
+/// The waypoints written for `cx` (`waypoints_of`, `capped`), or why the
+/// counterexample has no witness.
 fn returns(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Result<Vec<Value>, String> {
+    let ways = waypoints_of(p, cx, held)?;
+    Ok(capped(ways).into_iter().map(|w| w.value).collect())
+}
+
+/// One waypoint of a run: the JSON written, and for a `function_return`,
+/// the source range its call answers to (`waypoints::nondet_call`: the
+/// waypoint is at its end, the call's `)`) and the value drawn.
+struct Way {
+    value: Value,
+    draw: Option<((u32, u32), i64)>,
+}
+
+/// At most this many `function_return` waypoints are written as they are;
+/// past it, the draws of 0 a follower fills in by itself are left out
+/// (`capped`).
+pub const MAX_RETURNS: usize = 1000;
+
+/// The waypoints of a run with more than `MAX_RETURNS` draws, with every
+/// draw of 0 left out whose call is not the place of the next waypoint
+/// written: a witness says nothing of a draw it has no waypoint for (a
+/// validator may choose any value there, the witness's runs are more), and
+/// a follower that takes 0 for such draws (`run --witness`, `--fill 0`)
+/// still makes the same run: at each draw left out, the pending waypoint
+/// is another call's. A 100,000-element array filled with draws, most of
+/// them 0, needs a waypoint per draw up to the last non-zero one only.
+fn capped(ways: Vec<Way>) -> Vec<Way> {
+    if ways.iter().filter(|w| w.draw.is_some()).count() <= MAX_RETURNS {
+        return ways;
+    }
+    let mut kept: Vec<Way> = Vec::new();
+    // The place of the next waypoint kept, when it is a `function_return`.
+    let mut next: Option<u32> = None;
+    for w in ways.into_iter().rev() {
+        match w.draw {
+            Some(((lo, hi), 0)) if next.is_none_or(|at| at < lo || at > hi) => continue,
+            Some(((_, at), _)) => next = Some(at),
+            None => next = None,
+        }
+        kept.push(w);
+    }
+    kept.reverse();
+    kept
+}
+
+/// Every waypoint of the run `cx`, in its order: a `function_return` per
+/// draw, a `branching` per decision of a `held` condition (at most
+/// `MAX_BRANCHING`). A value drawn for an uninitialised local gets none: C
+/// does not fix it, so a validator may choose it (`cli::witness` keeps the
+/// witness only if the run that follows it with such values 0 reaches the
+/// error).
+fn waypoints_of(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Result<Vec<Way>, String> {
     let read: Vec<&str> = cx.read_inputs().map(|(n, _)| n.as_str()).collect();
     if !read.is_empty() {
         return Err(format!(
@@ -43,14 +91,14 @@ fn returns(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Result<V
             NodeKind::Branch { .. } if held.contains(&node.unit) && branches < MAX_BRANCHING => {
                 if let Some(w) = branching(p, step) {
                     branches += 1;
-                    out.push(w);
+                    out.push(Way { value: w, draw: None });
                 }
                 continue;
             }
             NodeKind::Havoc { .. } => {}
             _ => continue,
         }
-        let Some((_, close)) = waypoints::nondet_call(p, step.node) else {
+        let Some(range) = waypoints::nondet_call(p, step.node) else {
             continue;
         };
         let line = p.source.start(node.span).line;
@@ -61,12 +109,16 @@ fn returns(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Result<V
         }
         let value = step.value.ok_or("a nondet call without its value")?;
         let function = &p.proc(node.proc).name;
-        out.push(json!({"waypoint": {
-            "type": "function_return",
-            "action": "follow",
-            "location": location(p, close, function),
-            "constraint": {"value": format!("\\result == {value}"), "format": "c_expression"},
-        }}));
+        let close = range.1;
+        out.push(Way {
+            value: json!({"waypoint": {
+                "type": "function_return",
+                "action": "follow",
+                "location": location(p, close, function),
+                "constraint": {"value": format!("\\result == {value}"), "format": "c_expression"},
+            }}),
+            draw: Some((range, value)),
+        });
     }
     Ok(out)
 }

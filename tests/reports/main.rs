@@ -13,5 +13,6 @@ mod sarif;
 #[path = "../support/shared.rs"]
 mod shared;
 mod witness;
+mod witness_proofs;
 #[path = "../support/xorshift.rs"]
 mod xorshift;

@@ -1,0 +1,86 @@
+//! `verify PROGRAM --witness W`, the independent check of a correctness
+//! witness: wrong invariants (not on entry, not maintained, too weak) are
+//! not confirmed; invariants read off the explored states are.
+
+use crate::witness::{text, validate};
+use std::process::Command;
+
+/// A correctness witness is confirmed only when its invariants are
+/// inductive and prove the program: one that does not hold on entry, one
+/// that is not maintained, and one too weak are not; one that is not at a
+/// loop or not C is an error naming the witness's line.
+#[test]
+fn a_wrong_correctness_witness_is_not_confirmed() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    // `x = -50; y` in (-1000, 1000000); `while (x < 0) { x = x + y; y++; }`
+    // at line 15, column 5; then `__VERIFIER_assert(y > 0)`.
+    let program = format!("{root}/../shared/corpus/svcomp/loop-lit/gsv2008.i");
+    let dir = tempfile::tempdir().unwrap();
+    let witness = |line: u32, column: u32, value: &str| {
+        let path = dir.path().join(format!("{line}-{column}-{}.yml", value.len()));
+        let w = format!(
+            "- entry_type: invariant_set\n  content:\n    - invariant:\n        type: loop_invariant\n        \
+             location:\n          file_name: gsv2008.i\n          line: {line}\n          column: {column}\n        \
+             value: \"{value}\"\n        format: c_expression\n"
+        );
+        std::fs::write(&path, w).unwrap();
+        validate(root, &program, &path)
+    };
+    let (said, code) = witness(15, 5, "-1000 < y && (x < 0 || y > 0)");
+    assert_eq!(code, Some(0), "{said}");
+    // Not on entry (y may be -999), not maintained, too weak.
+    for (value, why) in [
+        ("y > 0", "may not hold on entry"),
+        ("x <= -50", "may not be maintained"),
+        ("-1000 < y", "possible call of `__VERIFIER_error()`"),
+    ] {
+        let (said, code) = witness(15, 5, value);
+        assert_eq!(code, Some(3), "{value}: {said}");
+        assert!(
+            said.contains("witness: not confirmed") && said.contains(why),
+            "{value}: {said}"
+        );
+    }
+    let (said, code) = witness(14, 5, "y > -1000");
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains(".yml:3: line 14, column 5, of the program is not at a loop"),
+        "{said}"
+    );
+}
+
+/// Programs whose proof needs an invariant read off the explored states
+/// (a loop in two phases, a relation with the inputs' values, a multiple
+/// of the counter) get a correctness witness that `verify --witness`
+/// confirms, and its invariant states the relation the proof needs.
+#[test]
+fn invariants_read_off_the_explored_states_are_confirmed() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let corpus = format!("{root}/../shared/corpus/svcomp");
+    let dir = tempfile::tempdir().unwrap();
+    for (file, needed) in [
+        // `y` stays 50 while `x < 50`, then follows `x`.
+        ("loop-lit/gj2007.i", "(x < 50 || x == y)"),
+        // `x - y` keeps the inputs' difference `i - j`.
+        ("loop-lit/jm2006.i", "(x - y) == (i - j)"),
+        // `sn` is twice the counter less 2.
+        ("loops/sum04-2.i", "sn == ((2 * i) - 2)"),
+        // `x` goes up by 2 from 0: the assertion is `!(x % 2)`.
+        ("loop-acceleration/functions_1-1.c", "(x % 2) == 0"),
+    ] {
+        let program = format!("{corpus}/{file}");
+        let w = dir.path().join(file.replace('/', "."));
+        let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+            .current_dir(root)
+            .args(["check", &program, "--no-explain", "--color", "never", "--witness"])
+            .arg(&w)
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert!(err.contains(": correctness witness "), "{file}: {err}");
+        let written = std::fs::read_to_string(&w).unwrap();
+        assert!(written.contains(needed), "{file}: {written}");
+        let (said, code) = validate(root, &program, &w);
+        assert_eq!(code, Some(0), "{file}: {said}");
+    }
+}
