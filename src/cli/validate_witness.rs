@@ -176,6 +176,9 @@ fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
         loops: Loops::Havoc,
         infer: false,
         max_warnings: usize::MAX,
+        // A guard only (Z3's rlimit does not bound every query): a query
+        // cut leaves the witness not confirmed.
+        timeout: Some(std::time::Duration::from_secs(10)),
         ..vc::Options::default()
     };
     let failed = |r: &vc::ProcResult| {

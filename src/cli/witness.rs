@@ -273,9 +273,14 @@ fn state_facts(p: &Program, report: &Report) -> Vec<vc::Invariant> {
 fn proven_invariants(p: &Program, report: &Report, with_states: bool) -> Vec<vc::Invariant> {
     let a = &report.analysis;
     let users = vc::houdini::user_invariants(p, a).unwrap_or_default();
+    // A guard only: Z3's rlimit does not bound every query (a bit-vector
+    // `%` query ran for 25 minutes), and a query cut proves nothing, so a
+    // witness loses invariants, never gains a wrong one.
     let opts = vc::Options {
         loops: vc::Loops::Havoc,
         property: crate::context::conditions::Property::UnreachCall,
+        timeout: Some(std::time::Duration::from_secs(10)),
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(60)),
         ..vc::Options::default()
     };
     let proven = vc::solve::havoc(p, a, &[], &users, &opts).proven.unwrap_or_default();
