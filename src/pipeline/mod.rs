@@ -53,14 +53,6 @@ impl Refused {
             } => vec![(file, diags), (given, errors)],
         }
     }
-
-    /// The file, when it was read.
-    pub fn file(&self) -> Option<&Arc<SourceFile>> {
-        match self {
-            Refused::Unreadable(_) => None,
-            Refused::NotText(f, _) | Refused::Rejected(f, _) | Refused::BadCondition { file: f, .. } => Some(f),
-        }
-    }
 }
 
 /// A file loaded and ready to check.
