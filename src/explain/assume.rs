@@ -717,7 +717,7 @@ pub fn visible(ev: &Event) -> bool {
 fn float_operand(op: crate::ir::float::FloatOp, ty: crate::ir::IntType) -> Option<crate::ir::IntType> {
     use crate::ir::float::FloatOp;
     match op {
-        FloatOp::FromInt(_) => None,
+        FloatOp::FromInt(_) | FloatOp::FromBits => None,
         FloatOp::Resize => Some(crate::ir::float::other(ty)),
         _ => Some(ty),
     }
@@ -770,6 +770,8 @@ fn float_text(op: crate::ir::float::FloatOp, ty: crate::ir::IntType, xs: &[Strin
         FloatOp::Cmp(r) => format!("{} {} {}", x(0), r.symbol(), x(1)),
         FloatOp::FromInt(_) | FloatOp::Resize => format!("({}){}", ty.c_name(), x(0)),
         FloatOp::ToInt(t) => format!("({}){}", t.c_name(), x(0)),
+        FloatOp::ToBits => format!("bits({})", x(0)),
+        FloatOp::FromBits => format!("{}_of_bits({})", ty.c_name(), x(0)),
         FloatOp::Math(m) => format!("{}({})", m.c_name(), xs.join(", ")),
     }
 }

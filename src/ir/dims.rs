@@ -484,7 +484,7 @@ impl Flatten<'_> {
             AK::Int(..) | AK::Float(..) | AK::Bool(_) | AK::Var(_) | AK::SizeOfType(_) => {}
             AK::Index(_, i) | AK::DerefIndex(_, i, _) => self.expr(i),
             AK::Deref(x) | AK::Member(x, ..) | AK::PtrCast(_, x) => self.expr(x),
-            AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } => self.expr(x),
+            AK::Unary(_, x) | AK::Cast(_, x) | AK::Bits(_, x) | AK::IncDec { target: x, .. } => self.expr(x),
             AK::IndexOf(a, b) | AK::Binary(_, a, b) | AK::Offset(_, a, b) | AK::Assign(_, a, b) => {
                 self.expr(a);
                 self.expr(b);

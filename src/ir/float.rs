@@ -111,6 +111,12 @@ pub enum FloatOp {
     /// The other floating type converted to `ty`.
     Resize,
     Math(MathFn),
+    /// A `ty` value's bits read as the integer of its size (`unsigned
+    /// int`, `long long`), unchanged: a union's floating member read as an
+    /// integer member.
+    ToBits,
+    /// An integer of `ty`'s size read as a `ty` value, its bits unchanged.
+    FromBits,
 }
 
 /// A value of either width, for computing.
@@ -202,6 +208,7 @@ pub fn apply(op: FloatOp, ty: IntType, args: &[i64]) -> Result<i64, i64> {
             F::D(x) => F::S(x as f32),
         },
         FloatOp::Math(m) => return Ok(math(m, a(), args.get(1).map(|_| b()))),
+        FloatOp::ToBits | FloatOp::FromBits => return Ok(args[0]),
     };
     Ok(if op == FloatOp::Neg { put(v) } else { canonical(v) })
 }

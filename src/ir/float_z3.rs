@@ -103,6 +103,8 @@ pub fn apply(op: FloatOp, ty: IntType, args: &[BV]) -> BV {
         }
         FloatOp::ToInt(to) => return to_int(ty, to, &args[0]),
         FloatOp::Math(m) => return math(m, ty, args),
+        // A `float`'s bits zero-extended are those of the `unsigned int`.
+        FloatOp::ToBits | FloatOp::FromBits => return args[0].clone(),
     };
     to_bits(ty, &f)
 }

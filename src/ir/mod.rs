@@ -655,6 +655,8 @@ pub fn show_expr(p: &Program, e: &Expr) -> String {
                 float::FloatOp::Cmp(r) => format!("({} {} {})", arg(0), r.symbol(), arg(1)),
                 float::FloatOp::FromInt(_) | float::FloatOp::Resize => format!("({}){}", ty.c_name(), arg(0)),
                 float::FloatOp::ToInt(t) => format!("({}){}", t.c_name(), arg(0)),
+                float::FloatOp::ToBits => format!("bits({})", arg(0)),
+                float::FloatOp::FromBits => format!("{}_of_bits({})", ty.c_name(), arg(0)),
                 float::FloatOp::Math(m) => {
                     let list: Vec<String> = (0..args.len()).map(arg).collect();
                     format!("{}({})", m.c_name(), list.join(", "))

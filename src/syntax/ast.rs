@@ -586,6 +586,11 @@ pub enum ExprKind {
     Comma(Vec<Expr>),
     /// A cast to an integer type (a C conversion).
     Cast(IntType, Box<Expr>),
+    /// The same bits read as another type, no conversion (made by
+    /// `crate::ir::mem` for a union member of floating type): `float` and
+    /// `unsigned int`, `double` and `long long`, whose leaves hold the
+    /// same integers (a floating value is its bit pattern).
+    Bits(IntType, Box<Expr>),
     /// `sizeof e` (`sizeof(type)` is parsed to a constant): the size of
     /// `e`'s type, or of an array's storage; `e` is not evaluated.
     SizeOf(Box<Expr>),

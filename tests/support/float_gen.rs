@@ -137,6 +137,38 @@ impl Gen {
     }
 }
 
+/// Members of the union the programs pun through: name, type, and the
+/// type of the result global a read of it goes to.
+const MEMBERS: &[(&str, &str, &str)] = &[
+    ("d", "double", "double"),
+    ("f", "float", "float"),
+    ("u", "unsigned", "unsigned"),
+    ("ll", "long long", "long long"),
+    ("s", "short", "int"),
+];
+
+/// Type punning through a union: a member written, another read (its
+/// bytes, as gcc lays them out), three times; the statements for `main`.
+fn punning(g: &mut Gen, text: &mut String, results: &mut Vec<(String, &'static str)>) -> String {
+    *text += "union pun { double d; float f; unsigned u; long long ll; short s; } pu;\n";
+    let mut body = String::new();
+    for k in 0..3 {
+        let (w, wty, _) = MEMBERS[g.rng.below(MEMBERS.len() as u64) as usize];
+        let e = if wty == "double" || wty == "float" {
+            g.float_expr(2)
+        } else {
+            format!("({wty}){}", g.any_expr(2))
+        };
+        body += &format!("    pu.{w} = {e};\n");
+        let (r, _, rty) = MEMBERS[g.rng.below(MEMBERS.len() as u64) as usize];
+        let name = format!("q{k}");
+        *text += &format!("{rty} {name};\n");
+        body += &format!("    {name} = pu.{r};\n");
+        results.push((name, rty));
+    }
+    body
+}
+
 /// A program and the names and C types of its result globals.
 pub struct FloatProgram {
     pub text: String,
@@ -158,17 +190,28 @@ fn inputs(g: &mut Gen) -> String {
 }
 
 /// A program calling `reach_error()` when a condition over the input `x`
-/// (a `double` from `__VERIFIER_nondet_double()`) holds.
-pub fn checked_program(seed: u64) -> String {
+/// (a `double` from `__VERIFIER_nondet_double()`) holds; with `pun`, the
+/// condition also reads the input's bytes through a union.
+pub fn checked_program(seed: u64, pun: bool) -> String {
     let mut g = Gen {
         rng: Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1),
         input: true,
     };
     let mut text = inputs(&mut g);
-    let cond = g.int_expr(3);
+    let mut cond = g.int_expr(3);
+    let mut write = String::new();
+    if pun {
+        // The input's bytes read through a union: its sign, its low word.
+        text += "union pun { double d; float f; unsigned u; long long ll; short s; } pu;\n";
+        write = g.rng.pick(&["    pu.d = x;\n", "    pu.f = (float)x;\n"]).to_string();
+        let test = g
+            .rng
+            .pick(&["pu.ll < 0", "pu.u == 0", "pu.s > 100", "pu.u % 3 == 1", "pu.f != pu.f"]);
+        cond = format!("({cond}) || ({test})");
+    }
     text += "extern double __VERIFIER_nondet_double(void);\nextern void reach_error(void);\n";
     text += &format!(
-        "int main(void) {{\n    double x = __VERIFIER_nondet_double();\n    if ({cond}) reach_error();\n    return 0;\n}}\n"
+        "int main(void) {{\n    double x = __VERIFIER_nondet_double();\n{write}    if ({cond}) reach_error();\n    return 0;\n}}\n"
     );
     text
 }
@@ -251,6 +294,7 @@ pub fn program(seed: u64) -> FloatProgram {
         body += &format!("    {name} = {e};\n");
         results.push((name, ty));
     }
+    body += &punning(&mut g, &mut text, &mut results);
     text += &format!("int main(void) {{\n{body}    return 0;\n}}\n");
     FloatProgram { text, results }
 }

@@ -94,6 +94,7 @@ fn expr(e: &mut Expr, v: &mut dyn Visit) {
         }
         K::Unary(_, a)
         | K::Cast(_, a)
+        | K::Bits(_, a)
         | K::Deref(a)
         | K::AddrOf(a)
         | K::Member(a, _, _)

@@ -32,6 +32,7 @@ pub(super) fn const_eval_typed(e: &ast::Expr) -> Option<(i128, IntType)> {
                 UnOp::BitNot => Some((t.convert(-1 - v), t)),
             }
         }
+        AK::Bits(t, x) => Some((const_eval_typed(x)?.0, *t)),
         AK::Cast(t, x) => {
             let (v, from) = const_eval_typed(x)?;
             Some((const_convert(v, from, *t)?, *t))
@@ -146,7 +147,7 @@ impl Cx<'_> {
     /// arithmetic conversions; comparisons and logic are `int`).
     pub(super) fn type_of(&self, fl: &FnLower, e: &ast::Expr) -> IntType {
         match &e.kind {
-            AK::Int(_, t) | AK::Float(_, t) | AK::Cast(t, _) => *t,
+            AK::Int(_, t) | AK::Float(_, t) | AK::Cast(t, _) | AK::Bits(t, _) => *t,
             AK::Bool(_) | AK::Unary(UnOp::Not, _) => IntType::Int,
             AK::Var(id) | AK::Index(id, _) | AK::DerefIndex(id, ..) => {
                 self.peek_var(fl, id).map_or(IntType::Int, |v| self.vars[v.index()].ty)

@@ -487,6 +487,16 @@ impl Cx<'_> {
                 let r = self.arith(fl, BinOp::Sub, minus_one, v, span);
                 self.convert(r, ty)
             }
+            AK::Bits(to, x) => {
+                let from = self.type_of(fl, x);
+                let v = self.value(fl, x);
+                let (op, ty) = if to.is_float() {
+                    (FloatOp::FromBits, *to)
+                } else {
+                    (FloatOp::ToBits, from)
+                };
+                self.float_expr(op, ty, vec![v], None, span)
+            }
             AK::Cast(ty, x) => {
                 if *ty == IntType::Bool && !is_boolean(x) {
                     let ne = ast::Expr {

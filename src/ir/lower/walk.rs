@@ -147,7 +147,9 @@ pub(crate) fn expr_walk(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
             expr_walk(x, f);
             args.iter().for_each(|a| expr_walk(a, f));
         }
-        AK::Unary(_, x) | AK::Cast(_, x) | AK::IncDec { target: x, .. } | AK::SizeOf(x) => expr_walk(x, f),
+        AK::Unary(_, x) | AK::Cast(_, x) | AK::Bits(_, x) | AK::IncDec { target: x, .. } | AK::SizeOf(x) => {
+            expr_walk(x, f)
+        }
         AK::StmtExpr(b) | AK::Access(b) => b.stmts.iter().for_each(|s| stmt_walk(s, f)),
         AK::Binary(_, a, b) | AK::Assign(_, a, b) | AK::Offset(_, a, b) => {
             expr_walk(a, f);

@@ -257,6 +257,11 @@ impl Mem {
                 let x = self.int_of(v, span);
                 Self::int_val(mk(ExprKind::Cast(*t, Box::new(x)), span))
             }
+            ExprKind::Bits(t, x) => {
+                let v = self.rv(x);
+                let x = self.int_of(v, span);
+                Self::int_val(mk(ExprKind::Bits(*t, Box::new(x)), span))
+            }
             ExprKind::PtrCast(t, x) => {
                 if is_null_constant(x) {
                     let mut v = Self::null(span);

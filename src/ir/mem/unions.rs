@@ -6,6 +6,9 @@
 //! - reading member `m` of type `T` converts the storage to `T` (C's
 //!   conversion keeps the low bytes, two's complement for a signed `T`);
 //! - writing `m` replaces the low `sizeof(T)` bytes and keeps the others.
+//!
+//! A floating member is its bit pattern (`ExprKind::Bits`), never a
+//! conversion: `u.f` after `u.i = 0x3f800000` is `1.0f`, as in gcc.
 
 use super::expr::*;
 use super::loc::Loc;
@@ -21,7 +24,7 @@ impl Mem {
         };
         Val {
             pre: v.pre,
-            leaves: vec![mk(ExprKind::Cast(t, Box::new(storage)), span)],
+            leaves: vec![from_storage(storage, t, span)],
             ty: CType::Int(t),
         }
     }
@@ -39,6 +42,8 @@ impl Mem {
             self.unsupported(span, "assigning to a union member here");
             return vec![];
         };
+        let (v, t) = &as_integer(v.clone(), t, span);
+        let t = *t;
         if t.size() >= u.size() {
             let v = mk(ExprKind::Cast(u, Box::new(v.clone())), span);
             return self.write(of, &[v], span);
@@ -84,11 +89,39 @@ impl Mem {
             return int(0, span);
         };
         let x = mk(ExprKind::Cast(t, Box::new(self.int_expr(x))), span);
+        let (x, t) = as_integer(x, t, span);
         if t.size() >= u.size() {
             return mk(ExprKind::Cast(u, Box::new(x)), span);
         }
         mk(ExprKind::Cast(u, Box::new(low_bytes(x, t, span))), span)
     }
+}
+
+/// The integer type whose leaves hold a floating type's bit pattern.
+fn bits_type(t: IntType) -> IntType {
+    match t {
+        IntType::Float => IntType::UInt,
+        _ => IntType::LongLong,
+    }
+}
+
+/// Member `t` read from union storage `x`: its low bytes, converted to an
+/// integer member's type, or the bit pattern of a floating one.
+fn from_storage(x: Expr, t: IntType, span: Span) -> Expr {
+    if !t.is_float() {
+        return mk(ExprKind::Cast(t, Box::new(x)), span);
+    }
+    let low = mk(ExprKind::Cast(bits_type(t), Box::new(x)), span);
+    mk(ExprKind::Bits(t, Box::new(low)), span)
+}
+
+/// A value of member type `t` as the integer of its bytes, and that
+/// integer's type (a floating value's bit pattern).
+fn as_integer(x: Expr, t: IntType, span: Span) -> (Expr, IntType) {
+    if !t.is_float() {
+        return (x, t);
+    }
+    (mk(ExprKind::Bits(bits_type(t), Box::new(x)), span), bits_type(t))
 }
 
 /// The low `sizeof(t)` bytes of `x` (`t` narrower than 8 bytes), as a

@@ -128,7 +128,7 @@ fn array_steps(steps: &[Step]) -> Result<(), String> {
 fn constant(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Int(..) | ExprKind::SizeOfType(_) => true,
-        ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => constant(x),
+        ExprKind::Unary(_, x) | ExprKind::Cast(_, x) | ExprKind::Bits(_, x) => constant(x),
         ExprKind::Binary(_, a, b) => constant(a) && constant(b),
         ExprKind::Ternary(a, b, c) => constant(a) && constant(b) && constant(c),
         _ => false,
