@@ -521,7 +521,10 @@ fn a_union_with_a_pointer_member() {
         "union.c",
         text,
         "3:3",
-        &["`union V` has a member `p`", "only unions of integer members"],
+        &[
+            "`union V` has a member `p`",
+            "only unions of integer and floating members",
+        ],
     );
 }
 

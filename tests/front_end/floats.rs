@@ -295,3 +295,23 @@ fn replay_commands_write_float_draws_as_c_values() {
         assert!(err.contains("is not a number"), "{err}");
     }
 }
+
+/// Type punning through a union reads bytes, as gcc does: `u.f` after
+/// `u.i = 0x3f800000` is `1.0f` (it was once the conversion
+/// `1065353216.0f`, in the interpreter and the engines alike, so replay
+/// confirmed a wrong "unsafe"), and an explanation names the bits it
+/// tests as `bits(x)`, not as a comparison of the value.
+#[test]
+fn union_punning_reads_bits_and_explains_them_as_bits() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "extern void reach_error(void);\nunion fl { unsigned i; float f; unsigned char b[4]; };\nint main(void) {\n    union fl u;\n    u.i = 0x3f800000u;\n    if (u.f != 1.0f) reach_error();\n    u.f = -2.0f;\n    if (u.b[3] != 0xc0) reach_error();\n    return 0;\n}\n";
+    let path = cli::write(dir.path(), "pun.c", text);
+    let (code, out, err) = cli::focuscheck(&["check", &path]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 unsafe, 0 unknown, 2 safe"), "{out}");
+    let text = "extern double __VERIFIER_nondet_double(void);\nextern void reach_error(void);\nunion pun { double d; long long ll; };\nint main(void) {\n    union pun p;\n    p.d = __VERIFIER_nondet_double();\n    if (p.ll < 0) reach_error();\n    return 0;\n}\n";
+    let path = cli::write(dir.path(), "sign.c", text);
+    let (code, out, err) = cli::focuscheck(&["check", &path]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("assumes bits("), "the bits named as bits: {out}");
+}

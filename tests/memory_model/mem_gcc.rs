@@ -456,8 +456,8 @@ extern void __VERIFIER_error(void);
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int c);
 void __VERIFIER_assert(int c) { if (!c) __VERIFIER_error(); }
-union U { int i; short s; signed char c; unsigned char uc; unsigned short us; };
-union W { long long ll; int i; unsigned char uc; };
+union U { int i; short s; signed char c; unsigned char uc; unsigned short us; unsigned char b[4]; short h[2]; };
+union W { long long ll; int i; unsigned char uc; int w[2]; signed char cb[8]; };
 struct H { int tag; union U u; };
 union U gu;
 union U gua[2] = {{-300}, {70000}};
@@ -467,7 +467,8 @@ void setc(union U *u, int v) { u->c = v; }
 int geti(union U *u) { return u->i; }
 ";
 
-/// Integer members of `main`'s unions (through `up` too).
+/// Integer members of `main`'s unions (through `up` too), and elements
+/// of their array members at constant and computed indices.
 const MEMBERS: &[&str] = &[
     "gu.i",
     "gu.s",
@@ -490,6 +491,16 @@ const MEMBERS: &[&str] = &[
     "lw.ll",
     "lw.i",
     "lw.uc",
+    "gu.b[2]",
+    "lu.h[1]",
+    "up->b[3]",
+    "up->h[in % 2]",
+    "gua[1].h[in & 1]",
+    "gh.u.b[in]",
+    "lw.w[1]",
+    "lw.w[in / 2]",
+    "lw.cb[in + 5]",
+    "lw.cb[7]",
 ];
 
 fn union_value(r: &mut Rng) -> String {

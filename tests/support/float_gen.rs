@@ -137,25 +137,39 @@ impl Gen {
     }
 }
 
-/// Members of the union the programs pun through: name, type, and the
-/// type of the result global a read of it goes to.
+/// Members of the union the programs pun through (elements of its array
+/// members, at constant and computed indices): name, type, and the type
+/// of the result global a read of it goes to.
 const MEMBERS: &[(&str, &str, &str)] = &[
     ("d", "double", "double"),
     ("f", "float", "float"),
     ("u", "unsigned", "unsigned"),
     ("ll", "long long", "long long"),
     ("s", "short", "int"),
+    ("w[1]", "unsigned", "unsigned"),
+    ("w[i1 & 1]", "unsigned", "unsigned"),
+    ("b[3]", "signed char", "int"),
+    ("b[u0 % 8]", "signed char", "int"),
+    ("h[2]", "unsigned short", "int"),
+    ("g[1]", "float", "float"),
+    ("g[i0 & 1]", "float", "float"),
 ];
+const UNION: &str =
+    "union pun { double d; float f; unsigned u; long long ll; short s; unsigned w[2]; signed char b[8]; unsigned short h[4]; float g[2]; } pu;\n";
 
 /// Type punning through a union: a member written, another read (its
 /// bytes, as gcc lays them out), three times; the statements for `main`.
 fn punning(g: &mut Gen, text: &mut String, results: &mut Vec<(String, &'static str)>) -> String {
-    *text += "union pun { double d; float f; unsigned u; long long ll; short s; } pu;\n";
+    // C leaves a NaN's sign and payload unspecified (gcc folds `a / -b`
+    // to `-a / b`, flipping it): a NaN is replaced before its bits show.
+    *text += UNION;
+    *text += "float nnf(float v) { return v != v ? 1.5f : v; }\n";
+    *text += "double nnd(double v) { return v != v ? 2.5 : v; }\n";
     let mut body = String::new();
     for k in 0..3 {
         let (w, wty, _) = MEMBERS[g.rng.below(MEMBERS.len() as u64) as usize];
         let e = if wty == "double" || wty == "float" {
-            g.float_expr(2)
+            format!("nn{}({})", &wty[..1], g.float_expr(2))
         } else {
             format!("({wty}){}", g.any_expr(2))
         };
@@ -202,11 +216,18 @@ pub fn checked_program(seed: u64, pun: bool) -> String {
     let mut write = String::new();
     if pun {
         // The input's bytes read through a union: its sign, its low word.
-        text += "union pun { double d; float f; unsigned u; long long ll; short s; } pu;\n";
+        text += UNION;
         write = g.rng.pick(&["    pu.d = x;\n", "    pu.f = (float)x;\n"]).to_string();
-        let test = g
-            .rng
-            .pick(&["pu.ll < 0", "pu.u == 0", "pu.s > 100", "pu.u % 3 == 1", "pu.f != pu.f"]);
+        let test = g.rng.pick(&[
+            "pu.ll < 0",
+            "pu.u == 0",
+            "pu.s > 100",
+            "pu.u % 3 == 1",
+            "pu.f != pu.f",
+            "pu.w[1] > 0x40000000u",
+            "pu.b[7] < 0",
+            "pu.h[3] == 0",
+        ]);
         cond = format!("({cond}) || ({test})");
     }
     text += "extern double __VERIFIER_nondet_double(void);\nextern void reach_error(void);\n";

@@ -28,8 +28,15 @@ pub(super) enum Loc {
         ty: CType,
         len: Option<ast::Expr>,
     },
-    /// Integer member `ty` of the union stored at `of` (`unions.rs`).
-    Member { of: Box<Loc>, ty: IntType },
+    /// Member `ty` (an integer or floating type) of the union stored at
+    /// `of` (`unions.rs`); of an array member of `len` elements, element
+    /// `at` once indexed.
+    Member {
+        of: Box<Loc>,
+        ty: IntType,
+        len: Option<i64>,
+        at: Option<Expr>,
+    },
 }
 
 impl Mem {
@@ -140,6 +147,27 @@ impl Mem {
         };
         if named_array {
             let (mut pre, loc) = self.lv(a);
+            if let Loc::Member {
+                of,
+                ty,
+                len: Some(n),
+                at: None,
+            } = loc
+            {
+                let i = self.int_expr(i);
+                let i = self.bind(&mut pre, i, IntType::LongLong);
+                pre.extend(self.member_index_check(&i, n, span));
+                let at = Some(i);
+                return (
+                    pre,
+                    Loc::Member {
+                        of,
+                        ty,
+                        len: Some(n),
+                        at,
+                    },
+                );
+            }
             if let Loc::Named {
                 base,
                 ty,
@@ -220,6 +248,8 @@ impl Mem {
                     return Loc::Member {
                         of: Box::new(loc),
                         ty: t,
+                        len: field.array.as_ref().and_then(crate::ir::lower::const_eval),
+                        at: None,
                     };
                 }
                 Err(msg) => {
@@ -483,7 +513,14 @@ impl Mem {
         let (ty, is_array) = match &loc {
             Loc::Named { ty, len, index, .. } => (ty.clone(), len.is_some() && index.is_none()),
             Loc::Ptr { ty, len, .. } => (ty.clone(), len.is_some()),
-            Loc::Member { of, ty } => return self.read_member(of, *ty, span),
+            Loc::Member { of, ty, len, at } => {
+                if len.is_some() && at.is_none() {
+                    self.unsupported(span, "an array member of a union used as a pointer is not supported");
+                    return Self::int_val(int(0, span));
+                }
+                let at = at.as_ref().map(|i| (i, len.unwrap_or(1)));
+                return self.read_member(of, *ty, at, span);
+            }
         };
         if is_array || matches!(ty, CType::Func(_)) {
             // A function designator is a pointer to it, as an array is.
@@ -538,8 +575,9 @@ impl Mem {
 
     /// Statements storing leaves `vals` (pure) at `loc`.
     pub(super) fn write(&mut self, loc: &Loc, vals: &[Expr], span: Span) -> Vec<Stmt> {
-        if let Loc::Member { of, ty } = loc {
-            return self.write_member(of, *ty, vals, span);
+        if let Loc::Member { of, ty, at, len } = loc {
+            let at = at.as_ref().map(|i| (i, len.unwrap_or(1)));
+            return self.write_member(of, *ty, at, vals, span);
         }
         let ty = Self::loc_ty(loc);
         let leaves = match self.types.leaves(&ty) {

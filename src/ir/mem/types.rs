@@ -77,28 +77,14 @@ impl Types {
     }
 
     /// The storage of a union (`tag` starts with `union `): one integer as
-    /// wide as its widest member, unsigned up to 4 bytes. Its members must be integers:
-    /// a member is read by conversion and written under its mask, as gcc
+    /// wide as the union, unsigned up to 4 bytes. Its members must be
+    /// integers, floating values or arrays of them: a member is its low
+    /// bytes, an array's element `k` the bytes from `k * sizeof`, as gcc
     /// lays them out (all at offset 0, little-endian).
     pub fn union_storage(&self, tag: &str) -> Result<Option<IntType>, String> {
-        if !tag.starts_with(ast::UNION) {
+        let Some((size, _)) = self.union_layout(tag)? else {
             return Ok(None);
-        }
-        self.whole(tag)?;
-        let mut size = 0;
-        for f in self.fields(tag)? {
-            match (&f.ty, &f.array) {
-                (CType::Int(t), None) if *t != IntType::Bool => size = size.max(t.size()),
-                _ => {
-                    return Err(format!(
-                        "`{tag}` has a member `{}` of type `{}`{}: only unions of integer members are supported",
-                        f.name.name,
-                        f.ty.c_name(),
-                        if f.array.is_some() { " (an array)" } else { "" }
-                    ))
-                }
-            }
-        }
+        };
         Ok(Some(match size {
             0 | 1 => IntType::UChar,
             2 => IntType::UShort,
@@ -106,6 +92,40 @@ impl Types {
             // Signed: an unsigned long long past 2^63 is beyond the model.
             _ => IntType::LongLong,
         }))
+    }
+
+    /// A union's size and alignment on ILP32 (the widest member rounded up
+    /// to the strictest alignment), `None` for a struct.
+    fn union_layout(&self, tag: &str) -> Result<Option<(i64, i64)>, String> {
+        if !tag.starts_with(ast::UNION) {
+            return Ok(None);
+        }
+        self.whole(tag)?;
+        let (mut size, mut align) = (0, 1);
+        for f in self.fields(tag)? {
+            let n = f.array.as_ref().map(const_eval);
+            match (&f.ty, n) {
+                (CType::Int(t), None | Some(Some(1..))) if *t != IntType::Bool => {
+                    size = size.max(t.size() * n.flatten().unwrap_or(1));
+                    align = align.max(t.size().min(4));
+                }
+                _ => {
+                    return Err(format!(
+                        "`{tag}` has a member `{}` of type `{}`{}: only unions of integer and floating members (or arrays of them) are supported",
+                        f.name.name,
+                        f.ty.c_name(),
+                        if f.array.is_some() { " (an array)" } else { "" }
+                    ))
+                }
+            }
+        }
+        let size = (size + align - 1) / align * align;
+        if ![0, 1, 2, 4, 8].contains(&size) {
+            return Err(format!(
+                "`{tag}` is {size} bytes: only unions of 1, 2, 4 or 8 bytes are supported"
+            ));
+        }
+        Ok(Some((size.max(1), align)))
     }
 
     /// The integers a value of type `ty` is stored as, in field order: an
@@ -182,10 +202,7 @@ impl Types {
             CType::Func(_) => (1, 1),
             CType::Int(t) => (t.size(), t.size().min(4)),
             CType::Ptr(_) => (4, 4),
-            CType::Struct(tag) if tag.starts_with(ast::UNION) => {
-                let size = self.union_storage(tag)?.expect("a union").size();
-                (size, size.min(4))
-            }
+            CType::Struct(tag) if tag.starts_with(ast::UNION) => self.union_layout(tag)?.expect("a union"),
             CType::Struct(tag) => {
                 self.whole(tag)?;
                 let (mut size, mut align) = (0i64, 1i64);

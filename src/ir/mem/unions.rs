@@ -1,14 +1,18 @@
-//! Unions of integer members. A union is stored as one unsigned integer as
-//! wide as its widest member (`types.rs`); every member starts at offset 0,
-//! so on a little-endian machine (i386, as gcc -m32) a member is the low
-//! bytes of that integer:
+//! Unions of integer and floating members, and arrays of them. A union is
+//! stored as one integer as wide as the union (`types.rs`: unsigned up to
+//! 4 bytes, `long long` for 8); every member starts at offset 0, so on a
+//! little-endian machine (i386, as gcc -m32) a member is the low bytes of
+//! that integer, and element `k` of an array member the bytes from
+//! `k * sizeof` on:
 //!
-//! - reading member `m` of type `T` converts the storage to `T` (C's
-//!   conversion keeps the low bytes, two's complement for a signed `T`);
-//! - writing `m` replaces the low `sizeof(T)` bytes and keeps the others.
+//! - reading a member takes its bytes (C's conversion to an integer
+//!   member's type keeps the low ones, two's complement for a signed one);
+//! - writing it replaces its bytes and keeps the others.
 //!
 //! A floating member is its bit pattern (`ExprKind::Bits`), never a
-//! conversion: `u.f` after `u.i = 0x3f800000` is `1.0f`, as in gcc.
+//! conversion: `u.f` after `u.i = 0x3f800000` is `1.0f`, as in gcc. The
+//! bytes are cut with `%` and `/` by powers of two on exact multiples,
+//! not with shifts and masks: the engines' arithmetic is linear in them.
 
 use super::expr::*;
 use super::loc::Loc;
@@ -16,47 +20,74 @@ use super::*;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Stmt};
 
 impl Mem {
-    /// The value of member `t` of the union at `of`.
-    pub(super) fn read_member(&mut self, of: &Loc, t: IntType, span: Span) -> Val {
+    /// The value of member `t` of the union at `of`, of its element `at`
+    /// (`len` elements) for an array member.
+    pub(super) fn read_member(&mut self, of: &Loc, t: IntType, at: Option<(&Expr, i64)>, span: Span) -> Val {
         let mut v = self.read(of.clone(), span);
         let Some(storage) = v.leaves.pop() else {
             return Self::int_val(int(0, span));
         };
+        let mut pre = v.pre;
+        let element = |k: i64, s: Expr| from_storage(above(s, 8 * k * t.size(), span), t, span);
+        let value = match at {
+            None => element(0, storage),
+            Some((i, len)) => match constant(i) {
+                Some(k) => element(k, storage),
+                None => {
+                    let storage = self.bind(&mut pre, storage, self.storage_type(of));
+                    choose(i, len, |k| element(k, storage.clone()), span)
+                }
+            },
+        };
         Val {
-            pre: v.pre,
-            leaves: vec![from_storage(storage, t, span)],
+            pre,
+            leaves: vec![value],
             ty: CType::Int(t),
         }
     }
 
     /// Statements storing `vals` (one pure value of type `t`) in member `t`
-    /// of the union at `of`.
-    pub(super) fn write_member(&mut self, of: &Loc, t: IntType, vals: &[Expr], span: Span) -> Vec<Stmt> {
+    /// of the union at `of` (its element `at` for an array member).
+    pub(super) fn write_member(
+        &mut self,
+        of: &Loc,
+        t: IntType,
+        at: Option<(&Expr, i64)>,
+        vals: &[Expr],
+        span: Span,
+    ) -> Vec<Stmt> {
+        let u = self.storage_type(of);
+        let [v] = vals else {
+            self.unsupported(span, "assigning to a union member here");
+            return vec![];
+        };
+        let (v, t) = as_integer(v.clone(), t, span);
+        if at.is_none() && t.size() >= u.size() {
+            let v = mk(ExprKind::Cast(u, Box::new(v)), span);
+            return self.write(of, &[v], span);
+        }
+        let put = |k: i64, cur: Expr| replace(cur, u, 8 * k * t.size(), v.clone(), t, span);
+        match at.map(|(i, len)| (i, len, constant(i))) {
+            None => self.update_storage(of, |cur| put(0, cur), span),
+            Some((_, _, Some(k))) => self.update_storage(of, |cur| put(k, cur), span),
+            Some((i, len, None)) => self.update_storage(of, |cur| choose(i, len, |k| put(k, cur.clone()), span), span),
+        }
+    }
+
+    /// The integer type of the storage of the union at `of`.
+    fn storage_type(&self, of: &Loc) -> IntType {
         let CType::Struct(tag) = Self::loc_ty(of) else {
             unreachable!("a member of a union")
         };
         let Ok(Some(u)) = self.types.union_storage(&tag) else {
             unreachable!("checked when the member was named")
         };
-        let [v] = vals else {
-            self.unsupported(span, "assigning to a union member here");
-            return vec![];
-        };
-        let (v, t) = &as_integer(v.clone(), t, span);
-        let t = *t;
-        if t.size() >= u.size() {
-            let v = mk(ExprKind::Cast(u, Box::new(v.clone())), span);
-            return self.write(of, &[v], span);
-        }
-        // The bytes past the member's are kept, the member's replaced:
-        // storage - low(storage) + low(v), where low(x) is x's low bytes as
-        // an `unsigned int` (`%` by a constant, not `&`: the engines'
-        // arithmetic is linear in it). The storage is updated in place,
-        // through one split for a pointer.
-        let update = |cur: Expr| {
-            let kept = bin(BinOp::Sub, cur.clone(), low_bytes(cur, t, span), span);
-            bin(BinOp::Add, kept, low_bytes(v.clone(), t, span), span)
-        };
+        u
+    }
+
+    /// Statements replacing the storage of the union at `of` by
+    /// `update(storage)`, in place (through one split for a pointer).
+    fn update_storage(&mut self, of: &Loc, update: impl Fn(Expr) -> Expr, span: Span) -> Vec<Stmt> {
         match of {
             Loc::Named { base, index, .. } => {
                 let leaf = Self::named_leaf(base, "", index, span);
@@ -79,13 +110,35 @@ impl Mem {
         }
     }
 
+    /// An index `i` into an array member of `len` elements: outside it,
+    /// an invalid access (C's out-of-bounds), reported where it is written.
+    pub(super) fn member_index_check(&mut self, i: &Expr, len: i64, span: Span) -> Vec<Stmt> {
+        if constant(i).is_some_and(|k| (0..len).contains(&k)) {
+            return vec![];
+        }
+        let k = self.access(span);
+        let below = bin(BinOp::Lt, i.clone(), int(0, span), span);
+        let past = bin(BinOp::Ge, i.clone(), int(len, span), span);
+        let outside = bin(BinOp::Or, below, past, span);
+        vec![if_(
+            outside,
+            vec![call(INVALID_ACCESS, vec![int(k, span)], span)],
+            vec![],
+            span,
+        )]
+    }
+
     /// The storage of a union initialised with `{ x }`: C initialises its
     /// first member, and the bytes past it are zero.
     pub(super) fn union_init(&mut self, tag: &str, first: Option<&ast::Expr>, span: Span) -> Expr {
         let (Ok(Some(u)), Ok(fields)) = (self.types.union_storage(tag), self.types.fields(tag)) else {
             unreachable!("a union's storage was laid out before its initialiser")
         };
-        let (Some(x), Some(CType::Int(t))) = (first, fields.first().map(|f| f.ty.clone())) else {
+        let (Some(x), Some(CType::Int(t)), None) = (
+            first,
+            fields.first().map(|f| f.ty.clone()),
+            fields.first().and_then(|f| f.array.as_ref()),
+        ) else {
             return int(0, span);
         };
         let x = mk(ExprKind::Cast(t, Box::new(self.int_expr(x))), span);
@@ -93,8 +146,22 @@ impl Mem {
         if t.size() >= u.size() {
             return mk(ExprKind::Cast(u, Box::new(x)), span);
         }
-        mk(ExprKind::Cast(u, Box::new(low_bytes(x, t, span))), span)
+        mk(ExprKind::Cast(u, Box::new(low(x, 8 * t.size(), span))), span)
     }
+}
+
+/// The value of a constant index.
+fn constant(i: &Expr) -> Option<i64> {
+    crate::ir::lower::const_eval(i)
+}
+
+/// `i == 0 ? at(0) : i == 1 ? at(1) : ... at(len - 1)` (the index was
+/// checked to be in range).
+fn choose(i: &Expr, len: i64, at: impl Fn(i64) -> Expr, span: Span) -> Expr {
+    (0..len - 1).rev().fold(at(len - 1), |rest, k| {
+        let test = bin(BinOp::Eq, i.clone(), int(k, span), span);
+        mk(ExprKind::Ternary(Box::new(test), Box::new(at(k)), Box::new(rest)), span)
+    })
 }
 
 /// The integer type whose leaves hold a floating type's bit pattern.
@@ -124,13 +191,94 @@ fn as_integer(x: Expr, t: IntType, span: Span) -> (Expr, IntType) {
     (mk(ExprKind::Bits(bits_type(t), Box::new(x)), span), bits_type(t))
 }
 
-/// The low `sizeof(t)` bytes of `x` (`t` narrower than 8 bytes), as a
-/// non-negative `unsigned int`.
-fn low_bytes(x: Expr, t: IntType, span: Span) -> Expr {
-    let x = mk(ExprKind::Cast(IntType::UInt, Box::new(x)), span);
-    if t.size() >= 4 {
+/// `2^bits` as a `long long` literal.
+fn power(bits: i64, span: Span) -> Expr {
+    mk(ExprKind::Int(1i64 << bits, IntType::LongLong), span)
+}
+
+fn cast(t: IntType, x: Expr, span: Span) -> Expr {
+    mk(ExprKind::Cast(t, Box::new(x)), span)
+}
+
+/// The low `bits` bits of `x` (`bits` < 64), as a non-negative value:
+/// `x mod 2^bits`.
+fn low(x: Expr, bits: i64, span: Span) -> Expr {
+    let word = cast(IntType::UInt, x.clone(), span);
+    match bits {
+        0 => int(0, span),
+        32 => word,
+        1..=31 => bin(BinOp::Mod, word, power(bits, span), span),
+        _ => {
+            // The low word, then the high word's low bits above it.
+            let high = bin(
+                BinOp::Div,
+                bin(BinOp::Sub, x, word.clone(), span),
+                power(32, span),
+                span,
+            );
+            let above_word = bin(BinOp::Mul, low(high, bits - 32, span), power(32, span), span);
+            bin(BinOp::Add, cast(IntType::LongLong, word, span), above_word, span)
+        }
+    }
+}
+
+/// `x` without its low `bits` bits, moved down: `floor(x / 2^bits)`, as
+/// an exact division of `x - low(x)`.
+fn above(x: Expr, bits: i64, span: Span) -> Expr {
+    if bits == 0 {
         return x;
     }
-    let modulus = mk(ExprKind::Int(1i64 << (8 * t.size()), IntType::UInt), span);
-    bin(BinOp::Mod, x, modulus, span)
+    let rest = bin(
+        BinOp::Sub,
+        cast(IntType::LongLong, x.clone(), span),
+        low(x, bits, span),
+        span,
+    );
+    bin(BinOp::Div, rest, power(bits, span), span)
+}
+
+/// Storage `cur` (of type `u`) with the `sizeof(t)` bytes from bit `at`
+/// replaced by those of `v`: low(cur, at) + bytes(v) * 2^at + the bytes
+/// above (their exact multiple of 2^(at + width)). In the top bytes of a
+/// `long long` storage `v`'s bytes are signed, below them unsigned: each
+/// sum is then within the storage's range.
+fn replace(cur: Expr, u: IntType, at: i64, v: Expr, t: IntType, span: Span) -> Expr {
+    let width = 8 * t.size();
+    let top = at + width >= 8 * u.size();
+    let signed = top && u == IntType::LongLong;
+    let bytes = cast(IntType::LongLong, cast(sized(t.size(), signed), v, span), span);
+    let moved = if at == 0 {
+        bytes
+    } else {
+        bin(BinOp::Mul, bytes, power(at, span), span)
+    };
+    let mut sum = bin(
+        BinOp::Add,
+        cast(IntType::LongLong, low(cur.clone(), at, span), span),
+        moved,
+        span,
+    );
+    if !top {
+        let above_it = bin(
+            BinOp::Sub,
+            cast(IntType::LongLong, cur.clone(), span),
+            low(cur, at + width, span),
+            span,
+        );
+        sum = bin(BinOp::Add, sum, above_it, span);
+    }
+    cast(u, sum, span)
+}
+
+/// The integer type of `size` bytes.
+fn sized(size: i64, signed: bool) -> IntType {
+    match (size, signed) {
+        (1, false) => IntType::UChar,
+        (1, true) => IntType::SChar,
+        (2, false) => IntType::UShort,
+        (2, true) => IntType::Short,
+        (4, false) => IntType::UInt,
+        (4, true) => IntType::Int,
+        _ => IntType::LongLong,
+    }
 }
