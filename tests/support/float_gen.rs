@@ -157,6 +157,32 @@ const MEMBERS: &[(&str, &str, &str)] = &[
 const UNION: &str =
     "union pun { double d; float f; unsigned u; long long ll; short s; unsigned w[2]; signed char b[8]; unsigned short h[4]; float g[2]; } pu;\n";
 
+/// Scalars read and written through pointers to other types (`*(unsigned
+/// *)&sd`, `((unsigned *)&sd)[1]`): the variable, then its forms (as
+/// `MEMBERS`).
+const CAST_FORMS: &[(&str, &[(&str, &str, &str)])] = &[
+    (
+        "double sd;\n",
+        &[
+            ("sd", "double", "double"),
+            ("*(unsigned *)&sd", "unsigned", "unsigned"),
+            ("((unsigned *)&sd)[1]", "unsigned", "unsigned"),
+            ("((signed char *)&sd)[i1 & 7]", "signed char", "int"),
+            ("*(long long *)&sd", "long long", "long long"),
+            ("((float *)&sd)[1]", "float", "float"),
+        ],
+    ),
+    (
+        "float sf;\n",
+        &[
+            ("sf", "float", "float"),
+            ("*(int *)&sf", "int", "int"),
+            ("((unsigned short *)&sf)[1]", "unsigned short", "int"),
+            ("((unsigned char *)&sf)[u1 % 4]", "unsigned char", "int"),
+        ],
+    ),
+];
+
 /// Type punning through a union: a member written, another read (its
 /// bytes, as gcc lays them out), three times; the statements for `main`.
 fn punning(g: &mut Gen, text: &mut String, results: &mut Vec<(String, &'static str)>) -> String {
@@ -168,19 +194,46 @@ fn punning(g: &mut Gen, text: &mut String, results: &mut Vec<(String, &'static s
     let mut body = String::new();
     for k in 0..3 {
         let (w, wty, _) = MEMBERS[g.rng.below(MEMBERS.len() as u64) as usize];
-        let e = if wty == "double" || wty == "float" {
-            format!("nn{}({})", &wty[..1], g.float_expr(2))
-        } else {
-            format!("({wty}){}", g.any_expr(2))
-        };
-        body += &format!("    pu.{w} = {e};\n");
         let (r, _, rty) = MEMBERS[g.rng.below(MEMBERS.len() as u64) as usize];
-        let name = format!("q{k}");
-        *text += &format!("{rty} {name};\n");
-        body += &format!("    {name} = pu.{r};\n");
-        results.push((name, rty));
+        body += &pun_step(
+            g,
+            text,
+            results,
+            (&format!("pu.{w}"), wty),
+            (&format!("pu.{r}"), rty),
+            k,
+        );
+    }
+    for (k, &(decl, forms)) in CAST_FORMS.iter().enumerate() {
+        *text += decl;
+        let (w, wty, _) = forms[g.rng.below(forms.len() as u64) as usize];
+        let (r, _, rty) = forms[g.rng.below(forms.len() as u64) as usize];
+        body += &pun_step(g, text, results, (w, wty), (r, rty), 3 + k);
     }
     body
+}
+
+/// `w = e;` (`e` of `w`'s type, a NaN replaced) then `q<k> = r;`.
+fn pun_step(
+    g: &mut Gen,
+    text: &mut String,
+    results: &mut Vec<(String, &'static str)>,
+    (w, wty): (&str, &str),
+    (r, rty): (&str, &'static str),
+    k: usize,
+) -> String {
+    let e = if wty == "double" || wty == "float" {
+        format!("nn{}({})", &wty[..1], g.float_expr(2))
+    } else {
+        // Unsigned arithmetic: defined for every input, unlike a
+        // floating value converted to an integer.
+        let (a, b, c) = (g.rng.below(2), g.rng.below(100_000), g.rng.below(2));
+        format!("({wty})(u{a} * {b}u + (unsigned)i{c})")
+    };
+    let name = format!("q{k}");
+    *text += &format!("{rty} {name};\n");
+    results.push((name.clone(), rty));
+    format!("    {w} = {e};\n    {name} = {r};\n")
 }
 
 /// A program and the names and C types of its result globals.

@@ -79,6 +79,10 @@ impl Mem {
             }
             ExprKind::IndexOf(a, i) => self.index_loc(a, i, span),
             ExprKind::Deref(x) => {
+                if let Some((pre, Loc::Member { of, ty, len, .. })) = self.punned(x) {
+                    let at = Some(int(0, span));
+                    return (pre, Loc::Member { of, ty, len, at });
+                }
                 let v = self.rv(x);
                 self.through(v, span)
             }
@@ -145,8 +149,9 @@ impl Mem {
             ExprKind::Member(..) => true,
             _ => false,
         };
-        if named_array {
-            let (mut pre, loc) = self.lv(a);
+        let punned = self.punned(a);
+        if named_array || punned.is_some() {
+            let (mut pre, loc) = punned.unwrap_or_else(|| self.lv(a));
             if let Loc::Member {
                 of,
                 ty,

@@ -28,6 +28,7 @@ impl Mem {
             return Self::int_val(int(0, span));
         };
         let mut pre = v.pre;
+        let storage = as_storage(&Self::loc_ty(of), storage, span);
         let element = |k: i64, s: Expr| from_storage(above(s, 8 * k * t.size(), span), t, span);
         let value = match at {
             None => element(0, storage),
@@ -63,7 +64,7 @@ impl Mem {
         };
         let (v, t) = as_integer(v.clone(), t, span);
         if at.is_none() && t.size() >= u.size() {
-            let v = mk(ExprKind::Cast(u, Box::new(v)), span);
+            let v = of_storage(&Self::loc_ty(of), cast(u, v, span), span);
             return self.write(of, &[v], span);
         }
         let put = |k: i64, cur: Expr| replace(cur, u, 8 * k * t.size(), v.clone(), t, span);
@@ -74,20 +75,60 @@ impl Mem {
         }
     }
 
-    /// The integer type of the storage of the union at `of`.
+    /// The integer type of the storage of the union at `of` (of the
+    /// scalar at `of` read through another type: a floating one's bits).
     fn storage_type(&self, of: &Loc) -> IntType {
-        let CType::Struct(tag) = Self::loc_ty(of) else {
-            unreachable!("a member of a union")
+        match Self::loc_ty(of) {
+            CType::Int(s) if s.is_float() => bits_type(s),
+            CType::Int(s) => s,
+            CType::Struct(tag) => match self.types.union_storage(&tag) {
+                Ok(Some(u)) => u,
+                _ => unreachable!("checked when the member was named"),
+            },
+            _ => unreachable!("a union or a scalar"),
+        }
+    }
+
+    /// `(T *)&x` for a scalar variable `x` whose type is as wide as `T` or
+    /// a multiple of it (`*(unsigned *)&d`, `((unsigned *)&d)[1]`): C's
+    /// way to read and write `x`'s bytes as `T`, an array member of `x`'s
+    /// own storage, as if `x` were a union (`None` for any other
+    /// expression: a pointer conversion the model refuses).
+    pub(super) fn punned(&mut self, e: &ast::Expr) -> Option<(Vec<Stmt>, Loc)> {
+        let ExprKind::PtrCast(CType::Ptr(to), x) = &e.kind else {
+            return None;
         };
-        let Ok(Some(u)) = self.types.union_storage(&tag) else {
-            unreachable!("checked when the member was named")
+        let (ExprKind::AddrOf(x), CType::Int(t)) = (&x.kind, &**to) else {
+            return None;
         };
-        u
+        let ExprKind::Var(id) = &x.kind else { return None };
+        let info = self.lookup(&id.name)?;
+        let (None, CType::Int(s)) = (&info.len, &info.ty) else {
+            return None;
+        };
+        let fits = |k: IntType| k != IntType::Bool && k != IntType::ULongLong;
+        if !fits(*s) || !fits(*t) || s.size() % t.size() != 0 {
+            return None;
+        }
+        let (t, len) = (*t, s.size() / t.size());
+        let (pre, of) = self.lv(x);
+        let of = Box::new(of);
+        Some((
+            pre,
+            Loc::Member {
+                of,
+                ty: t,
+                len: Some(len),
+                at: None,
+            },
+        ))
     }
 
     /// Statements replacing the storage of the union at `of` by
     /// `update(storage)`, in place (through one split for a pointer).
     fn update_storage(&mut self, of: &Loc, update: impl Fn(Expr) -> Expr, span: Span) -> Vec<Stmt> {
+        let ty = Self::loc_ty(of);
+        let update = |cur: Expr| of_storage(&ty, update(as_storage(&ty, cur, span)), span);
         match of {
             Loc::Named { base, index, .. } => {
                 let leaf = Self::named_leaf(base, "", index, span);
@@ -147,6 +188,23 @@ impl Mem {
             return mk(ExprKind::Cast(u, Box::new(x)), span);
         }
         mk(ExprKind::Cast(u, Box::new(low(x, 8 * t.size(), span))), span)
+    }
+}
+
+/// A value `x` of type `ty` as its storage's integer (a floating one's
+/// bits).
+fn as_storage(ty: &CType, x: Expr, span: Span) -> Expr {
+    match ty {
+        CType::Int(s) if s.is_float() => mk(ExprKind::Bits(bits_type(*s), Box::new(x)), span),
+        _ => x,
+    }
+}
+
+/// The storage's integer `x` as a value of type `ty`.
+fn of_storage(ty: &CType, x: Expr, span: Span) -> Expr {
+    match ty {
+        CType::Int(s) if s.is_float() => mk(ExprKind::Bits(*s, Box::new(x)), span),
+        _ => x,
     }
 }
 
