@@ -140,7 +140,8 @@ impl Gen {
 /// Members of the union the programs pun through (elements of its array
 /// members, at constant and computed indices): name, type, and the type
 /// of the result global a read of it goes to.
-const MEMBERS: &[(&str, &str, &str)] = &[
+type Form = (&'static str, &'static str, &'static str);
+const MEMBERS: &[Form] = &[
     ("d", "double", "double"),
     ("f", "float", "float"),
     ("u", "unsigned", "unsigned"),
@@ -160,7 +161,7 @@ const UNION: &str =
 /// Scalars read and written through pointers to other types (`*(unsigned
 /// *)&sd`, `((unsigned *)&sd)[1]`): the variable, then its forms (as
 /// `MEMBERS`).
-const CAST_FORMS: &[(&str, &[(&str, &str, &str)])] = &[
+const CAST_FORMS: &[(&str, &[Form])] = &[
     (
         "double sd;\n",
         &[
