@@ -10,7 +10,9 @@
 //! model value or, failing that, at a small one), and the caller solves
 //! again. Every constraint added only narrows the models, so
 //! a model that checks out is a run of the path. Where this search gives
-//! up, the path is solved exactly in bit-vectors (`bv.rs`).
+//! up, the path is solved exactly in bit-vectors (`bv.rs`), and a path
+//! with floating operations Z3 leaves open over boxes of inputs
+//! (`float_box.rs`) and at sampled inputs (`float_sample.rs`).
 
 use super::lp::{self, LpOptions, Sat};
 use super::value::{AlphaDef, Constraint, LinExpr, Sym, Truth};
@@ -44,10 +46,23 @@ pub fn exact_model(
 ) -> Exact {
     match linear_model(cons, alphas, range, first_instance, opts) {
         Exact::Unknown(why) => match super::bv::exact_model(cons, alphas, range) {
-            Exact::Unknown(_) => Exact::Unknown(why),
+            Exact::Unknown(_) => float_search(cons, alphas, range).unwrap_or(Exact::Unknown(why)),
             found => found,
         },
         found => found,
+    }
+}
+
+/// A path with floating operations Z3 left open: refuted over boxes of
+/// inputs (`float_box.rs`), or else a model among sampled inputs
+/// (`float_sample.rs`); `None` when neither decides it.
+fn float_search(cons: &[Constraint], alphas: &[(Sym, AlphaDef)], range: &dyn Fn(Sym) -> (i64, i64)) -> Option<Exact> {
+    let path = super::float_box::FloatPath::new(cons, alphas)?;
+    match path.refute(path.whole(range)) {
+        super::float_box::Boxes::Refuted => Some(Exact::Infeasible),
+        super::float_box::Boxes::Open(open) => {
+            super::float_sample::model(&path, &open, range, alphas).map(Exact::Model)
+        }
     }
 }
 
