@@ -274,3 +274,82 @@ fn int_set(e: &LinExpr, vals: &BTreeMap<Sym, Iv>) -> Option<(i128, i128)> {
     }
     Some((lo, hi))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::value::{AlphaKey, Truth};
+    use crate::ir::{NodeId, RelOp};
+    use proptest::prelude::*;
+
+    fn alpha(i: u32) -> Sym {
+        Sym::Alpha(AlphaKey::Op(NodeId(i)), 0)
+    }
+
+    fn k(v: f32) -> LinExpr {
+        LinExpr::constant(v.to_bits() as i64)
+    }
+
+    fn f(op: FloatOp, a: LinExpr, b: LinExpr) -> AlphaDef {
+        AlphaDef::Float(op, IntType::Float, vec![a, b], false)
+    }
+
+    fn is(s: Sym, v: i64) -> Constraint {
+        match Constraint::compare(&LinExpr::sym(s), RelOp::Eq, &LinExpr::constant(v)) {
+            Some(Truth::Depends(c)) => c,
+            t => panic!("{t:?}"),
+        }
+    }
+
+    fn rel() -> impl Strategy<Value = RelOp> {
+        prop::sample::select(vec![RelOp::Eq, RelOp::Ne, RelOp::Lt, RelOp::Le, RelOp::Gt, RelOp::Ge])
+    }
+
+    fn arith() -> impl Strategy<Value = FloatOp> {
+        prop::sample::select(vec![FloatOp::Add, FloatOp::Sub, FloatOp::Mul, FloatOp::Div])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// `lo <= x < hi && (x * x) op1 c op2 t`: where the boxes refute
+        /// it, no `float` of the range satisfies it (each of 2 000 spread
+        /// over the range computed by `AlphaDef::eval`).
+        #[test]
+        fn refuted_paths_have_no_run(
+            lo in -4.0f32..4.0,
+            w in 0.0f32..2.0,
+            op1 in arith(),
+            c in -3.0f32..3.0,
+            op2 in rel(),
+            t in -10.0f32..10.0,
+            holds in any::<bool>(),
+        ) {
+            let x = Sym::Input(0);
+            let hi = lo + w;
+            let alphas = vec![
+                (alpha(1), f(FloatOp::Cmp(RelOp::Ge), LinExpr::sym(x), k(lo))),
+                (alpha(2), f(FloatOp::Cmp(RelOp::Lt), LinExpr::sym(x), k(hi))),
+                (alpha(3), f(FloatOp::Mul, LinExpr::sym(x), LinExpr::sym(x))),
+                (alpha(4), f(op1, LinExpr::sym(alpha(3)), k(c))),
+                (alpha(5), f(FloatOp::Cmp(op2), LinExpr::sym(alpha(4)), k(t))),
+            ];
+            let cons = vec![is(alpha(1), 1), is(alpha(2), 1), is(alpha(5), holds as i64)];
+            let path = FloatPath::new(&cons, &alphas).expect("a float path");
+            let range = |_| (0, u32::MAX as i64);
+            if let Boxes::Refuted = path.refute(path.whole(&range)) {
+                let (a, b) = (interval::ordinal(IntType::Float, k(lo).c), interval::ordinal(IntType::Float, k(hi).c));
+                for i in 0..2_000i64 {
+                    let bits = interval::from_ordinal(IntType::Float, a + (b - a) * i / 2_000);
+                    let mut vals = BTreeMap::from([(x, bits)]);
+                    for (s, d) in &alphas {
+                        let v = d.eval(&mut |t| vals[&t]).expect("no checked operation");
+                        vals.insert(*s, v);
+                    }
+                    let run = cons.iter().all(|c| c.holds(&mut |t| vals[&t]) == Some(true));
+                    prop_assert!(!run, "refuted, but x = {} is a run", f32::from_bits(bits as u32));
+                }
+            }
+        }
+    }
+}
