@@ -1,6 +1,6 @@
 //! Proof that no input drives a run down a path with floating operations,
-//! for the paths Z3's floating-point theory (`bv.rs`) leaves open: the
-//! path's operations evaluated over boxes of input values
+//! tried before Z3's floating-point theory (`bv.rs`), which seldom settles
+//! a polynomial in `float` within its resource limit: the path's operations evaluated over boxes of input values
 //! (`float::interval`), a box refuted when some constraint holds for none
 //! of its values, any other box split in two at the middle of its widest
 //! input, up to a fixed number of boxes (a count, not a clock: the same

@@ -1,5 +1,6 @@
-//! Candidate runs of a path with floating operations, for the paths Z3's
-//! floating-point theory (`bv.rs`) leaves open: the path's operations
+//! Candidate runs of a path with floating operations that `float_box.rs`
+//! did not refute, tried before Z3's floating-point theory (`bv.rs`): the
+//! path's operations
 //! computed by `float::apply` (through `AlphaDef::eval`) at chosen input
 //! values. First the values the path's constants suggest (each constant
 //! converted to the input's type and the floats a few places either side
