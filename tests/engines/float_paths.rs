@@ -84,16 +84,7 @@ fn float_polynomials_are_decided() {
         let file = cli::write(&dir, &format!("unsafe{k}.c"), &text);
         let (code, out) = check(&file);
         assert_eq!(code, 1, "not unsafe:\n{out}\n{text}");
-        let replays: Vec<Vec<&str>> = out
-            .lines()
-            .filter_map(|l| l.trim_start().strip_prefix("replay: focuscheck "))
-            .map(|c| c.split_whitespace().collect())
-            .collect();
-        assert!(!replays.is_empty(), "no replay command:\n{out}");
-        for words in replays {
-            let (code, run, err) = cli::focuscheck(&words);
-            assert!(code == 1 && run.contains("result: error"), "{words:?}:\n{run}{err}");
-        }
+        cli::replays_reach_error(&out);
 
         // Safe: the threshold a quarter of the results' spread above the
         // largest.
