@@ -82,12 +82,12 @@ fn pick(t: Option<IntType>, d: &Dim, rng: &mut u64) -> i64 {
             (d.lo as i128 + (r as i128 % d.width().max(1))) as i64
         };
     };
-    if d.nan && (d.lo > d.hi || r % 16 == 0) {
+    if d.nan && (d.lo > d.hi || r.is_multiple_of(16)) {
         return default_nan(ty);
     }
     let at = |o: i64| interval::value(ty, interval::from_ordinal(ty, o));
     let (a, b) = (at(d.lo), at(d.hi));
-    if r % 2 == 0 && a.is_finite() && b.is_finite() {
+    if r.is_multiple_of(2) && a.is_finite() && b.is_finite() {
         let u = (next(rng) >> 11) as f64 / (1u64 << 53) as f64;
         let v = (a + (b - a) * u).clamp(a, b);
         return interval::bits(ty, v);
