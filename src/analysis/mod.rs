@@ -6,6 +6,8 @@ pub mod bv;
 pub mod calls;
 pub mod eval;
 pub mod explore;
+pub mod float_box;
+pub mod float_sample;
 pub mod frames;
 pub mod hash;
 pub mod head_facts;

@@ -10,7 +10,9 @@
 //! model value or, failing that, at a small one), and the caller solves
 //! again. Every constraint added only narrows the models, so
 //! a model that checks out is a run of the path. Where this search gives
-//! up, the path is solved exactly in bit-vectors (`bv.rs`).
+//! up, a path with floating operations is decided over boxes of inputs
+//! (`float_box.rs`) or at sampled inputs (`float_sample.rs`), and any
+//! other, or one they leave open, is solved in bit-vectors (`bv.rs`).
 
 use super::lp::{self, LpOptions, Sat};
 use super::value::{AlphaDef, Constraint, LinExpr, Sym, Truth};
@@ -34,7 +36,8 @@ pub enum Exact {
 
 /// Searches for an exact model of the constraints `cons` of a path whose
 /// abstraction symbols stand for `alphas`: the linear search below, then,
-/// if it gives up, the path in bit-vectors (`bv.rs`).
+/// if it gives up, floating paths over intervals and samples, then the
+/// path in bit-vectors (`bv.rs`).
 pub fn exact_model(
     cons: &[Constraint],
     alphas: &[(Sym, AlphaDef)],
@@ -43,11 +46,29 @@ pub fn exact_model(
     opts: LpOptions,
 ) -> Exact {
     match linear_model(cons, alphas, range, first_instance, opts) {
-        Exact::Unknown(why) => match super::bv::exact_model(cons, alphas, range) {
-            Exact::Unknown(_) => Exact::Unknown(why),
-            found => found,
+        Exact::Unknown(why) => match float_search(cons, alphas, range) {
+            Some(found) => found,
+            None => match super::bv::exact_model(cons, alphas, range) {
+                Exact::Unknown(_) => Exact::Unknown(why),
+                found => found,
+            },
         },
         found => found,
+    }
+}
+
+/// A path with floating operations, before Z3 (which seldom settles a
+/// polynomial in `float` within its resource limit, and takes seconds to
+/// give up): refuted over boxes of inputs (`float_box.rs`), or else a
+/// model among sampled inputs (`float_sample.rs`); `None` when neither
+/// decides it (or the path has no floating operation).
+fn float_search(cons: &[Constraint], alphas: &[(Sym, AlphaDef)], range: &dyn Fn(Sym) -> (i64, i64)) -> Option<Exact> {
+    let path = super::float_box::FloatPath::new(cons, alphas)?;
+    match path.refute(path.whole(range)) {
+        super::float_box::Boxes::Refuted => Some(Exact::Infeasible),
+        super::float_box::Boxes::Open(open) => {
+            super::float_sample::model(&path, &open, range, alphas).map(Exact::Model)
+        }
     }
 }
 

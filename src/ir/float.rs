@@ -10,6 +10,8 @@
 use super::RelOp;
 use crate::syntax::ast::IntType;
 
+pub mod interval;
+
 /// The `<math.h>` functions modelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MathFn {

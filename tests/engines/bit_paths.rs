@@ -70,16 +70,7 @@ fn carries_over_bytes_of_inputs_are_solved() {
         let file = write_program(&format!("add{bytes}_faulty.c"), &faulty);
         let (code, out, err) = cli::focuscheck(&["check", &file, "--engine", "fsum", "--timeout", "60"]);
         assert_eq!(code, 1, "{bytes} bytes, faulty: not unsafe\n{out}{err}\n{faulty}");
-        let replays: Vec<Vec<&str>> = out
-            .lines()
-            .filter_map(|l| l.trim_start().strip_prefix("replay: focuscheck "))
-            .map(|c| c.split_whitespace().collect())
-            .collect();
-        assert!(!replays.is_empty(), "no replay command:\n{out}");
-        for words in replays {
-            let (code, run, err) = cli::focuscheck(&words);
-            assert!(code == 1 && run.contains("result: error"), "{words:?}:\n{run}{err}");
-        }
+        cli::replays_reach_error(&out);
         let (_, json, _) = cli::focuscheck(&[
             "check",
             &file,

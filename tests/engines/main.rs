@@ -10,6 +10,7 @@ mod crosscheck;
 mod eval_agrees;
 #[path = "../support/exhaust.rs"]
 mod exhaust;
+mod float_paths;
 mod fuzz_check;
 #[path = "../support/gen.rs"]
 mod gen;
@@ -25,3 +26,5 @@ mod unknown_reasons;
 mod vc;
 mod vc_engines;
 mod vc_plan;
+#[path = "../support/xorshift.rs"]
+mod xorshift;

@@ -232,8 +232,8 @@ fn acsl_over_a_floating_variable_is_refused_with_its_location() {
 }
 
 /// An explanation shows floating values as C writes them: the fact, the
-/// assumptions and the trace name `volts = 5.000978f`, never the bits
-/// (1084229635) the engines carry.
+/// assumptions and the trace name `volts = 5.3763423f`, never the bits
+/// (1085016831) the engines carry.
 #[test]
 fn explanations_show_floating_values_as_c() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -245,9 +245,18 @@ fn explanations_show_floating_values_as_c() {
         .lines()
         .find(|l| l.trim_start().starts_with("fact:"))
         .expect("a fact line");
-    assert!(fact.contains("volts = 5.0"), "{fact}");
+    // A C `float` literal above 5 (which run the engine picks is its own
+    // business: Z3's or the sampler's).
+    let volts = fact
+        .split("volts = ")
+        .nth(1)
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.strip_suffix('f'))
+        .and_then(|v| v.parse::<f32>().ok());
+    assert!(volts.is_some_and(|v| v > 5.0), "{fact}");
     assert!(out.contains("> 5.0f"), "the assumption in C: {out}");
-    assert!(!out.contains("1084229635"), "a bit pattern shown: {out}");
+    let bits = volts.expect("checked").to_bits().to_string();
+    assert!(!out.contains(&bits), "a bit pattern shown: {out}");
 }
 
 /// The replay command of a float counterexample gives the draws as C

@@ -49,3 +49,19 @@ pub fn first_unsafe(doc: &serde_json::Value) -> &serde_json::Value {
         .find(|c| c["verdict"] == "unsafe")
         .expect("an unsafe condition")
 }
+
+/// Runs each `replay: focuscheck ...` command of a check's text output
+/// (there must be one) and asserts that it reaches the error.
+#[allow(dead_code)]
+pub fn replays_reach_error(out: &str) {
+    let replays: Vec<Vec<&str>> = out
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("replay: focuscheck "))
+        .map(|c| c.split_whitespace().collect())
+        .collect();
+    assert!(!replays.is_empty(), "no replay command:\n{out}");
+    for words in replays {
+        let (code, run, err) = focuscheck(&words);
+        assert!(code == 1 && run.contains("result: error"), "{words:?}:\n{run}{err}");
+    }
+}

@@ -13,6 +13,7 @@ impl Rng {
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
+    #[allow(dead_code)]
     pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
         xs[self.below(xs.len() as u64) as usize]
     }
