@@ -14,6 +14,7 @@ use crate::facts::Analysis;
 use crate::ir::lower::LowerOptions;
 use crate::ir::{Program, SiteKind};
 use crate::syntax::yaml::{self, Yaml};
+use crate::vc::contract::VcStatus;
 use crate::vc::{self, gc::CheckKey, kinduction, Loops, Outcome};
 use std::path::Path;
 
@@ -168,10 +169,37 @@ fn refutes(p: &Program, key: CheckKey) -> bool {
     }
 }
 
+/// A program with ACSL beyond plain loop invariants (`//@ assert`, a
+/// function contract, an invariant at a label, a quantified invariant,
+/// which may be the witness's own) is proved as `verify` proves one:
+/// every function with a contract, and the entry, against it, every
+/// assertion, contract clause, invariant and error call a VC that must be
+/// proved (the havoc path below reads none of those clauses, so a too
+/// weak invariant would pass it). A call havocked past the inlining depth
+/// leaves the witness not confirmed.
+fn modular(p: &Program, opts: &vc::Options) -> Validation {
+    let fs = vc::contract::verify(p, opts);
+    let all = || fs.iter().flat_map(|f| &f.vcs);
+    if let Some(vc) = all().find(|v| v.status == VcStatus::Failed) {
+        return Err(format!("VC {} (that {}) fails", vc.id, vc.show.text));
+    }
+    if let Some(f) = fs.iter().find(|f| !f.havocked.is_empty()) {
+        return Err(crate::views::vcs::not_verified(&f.havocked));
+    }
+    if let Some(vc) = all().find(|v| v.status != VcStatus::Proved) {
+        let why = vc.note.as_deref().unwrap_or("not decided");
+        return Err(format!("VC {} ({}) is not proved: {why}", vc.id, vc.show.text));
+    }
+    let n = all().count();
+    Ok(format!(
+        "its invariants, with the program's ACSL, and modular verification: {n} VC{} proved",
+        if n == 1 { "" } else { "s" }
+    ))
+}
+
 /// The VC engine's proof of `p` with only the invariants it was given.
 fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
     let a = Analysis::new(p);
-    let invariants = vc::houdini::user_invariants(p, &a)?;
     let opts = vc::Options {
         loops: Loops::Havoc,
         infer: false,
@@ -181,6 +209,10 @@ fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
         timeout: Some(std::time::Duration::from_secs(10)),
         ..vc::Options::default()
     };
+    if p.contracts.has_specs(&|n| a.loop_at.contains_key(&n)) {
+        return Ok(modular(p, &opts));
+    }
+    let invariants = vc::houdini::user_invariants(p, &a)?;
     let failed = |r: &vc::ProcResult| {
         r.warnings
             .iter()

@@ -49,6 +49,65 @@ fn a_wrong_correctness_witness_is_not_confirmed() {
     );
 }
 
+/// The program's own ACSL is checked on the validator's path too: with
+/// an `//@ assert` after the loop, an invariant too weak to prove it is
+/// not confirmed (it was: the havoc path read no assertion), the one
+/// `check` writes is; an error call hidden in a recursion deeper than the
+/// inlining depth leaves a witness not confirmed.
+#[test]
+fn a_too_weak_invariant_is_not_confirmed_against_acsl_assertions() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("acsl.c");
+    let loop_then = |after: &str| {
+        format!(
+            "void reach_error(void);\nint f(int n) {{\n  if (n == 5) reach_error();\n  if (n > 0) return f(n - 1);\n  \
+             return 0;\n}}\nint main(void) {{\n  int x = 0;\n  while (x < 10) x++;\n  /*@ assert x == 10; */\n  \
+             {after}\n  return 0;\n}}\n"
+        )
+    };
+    let witness = |value: &str| {
+        let path = dir.path().join(format!("{}.yml", value.len()));
+        let w = format!(
+            "- entry_type: invariant_set\n  content:\n    - invariant:\n        type: loop_invariant\n        \
+             location:\n          file_name: acsl.c\n          line: 9\n          column: 3\n        \
+             value: \"{value}\"\n        format: c_expression\n"
+        );
+        std::fs::write(&path, w).unwrap();
+        path
+    };
+    std::fs::write(&program, loop_then("x++;")).unwrap();
+    let program = program.to_str().unwrap();
+    let (said, code) = validate(root, program, &witness("x >= 0"));
+    assert_eq!(code, Some(3), "{said}");
+    assert!(
+        said.contains("witness: not confirmed: VC") && said.contains("the assertion at line 10 holds"),
+        "{said}"
+    );
+    let (said, code) = validate(root, program, &witness("x >= 0 && x <= 10"));
+    assert_eq!(code, Some(0), "{said}");
+    // What `check` writes for it is confirmed.
+    let written = dir.path().join("written.yml");
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .args(["check", program, "--no-explain", "--color", "never", "--witness"])
+        .arg(&written)
+        .output()
+        .unwrap();
+    assert!(
+        text(&out.stderr).contains(": correctness witness "),
+        "{}",
+        text(&out.stderr)
+    );
+    let (said, code) = validate(root, program, &written);
+    assert_eq!(code, Some(0), "{said}");
+    // `f(10)` reaches `reach_error` six calls deep.
+    std::fs::write(program, loop_then("f(10);")).unwrap();
+    let (said, code) = validate(root, program, &witness("x >= 0 && x <= 10"));
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("calls of `f` deeper than the inlining depth"), "{said}");
+}
+
 /// Programs whose proof needs an invariant read off the explored states
 /// (a loop in two phases, a relation with the inputs' values, a multiple
 /// of the counter) get a correctness witness that `verify --witness`
