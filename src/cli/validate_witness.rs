@@ -14,7 +14,6 @@ use crate::facts::Analysis;
 use crate::ir::lower::LowerOptions;
 use crate::ir::{Program, SiteKind};
 use crate::syntax::yaml::{self, Yaml};
-use crate::vc::contract::VcStatus;
 use crate::vc::{self, gc::CheckKey, kinduction, Loops, Outcome};
 use std::path::Path;
 
@@ -169,34 +168,6 @@ fn refutes(p: &Program, key: CheckKey) -> bool {
     }
 }
 
-/// A program with ACSL beyond plain loop invariants (`//@ assert`, a
-/// function contract, an invariant at a label, a quantified invariant,
-/// which may be the witness's own) is proved as `verify` proves one:
-/// every function with a contract, and the entry, against it, every
-/// assertion, contract clause, invariant and error call a VC that must be
-/// proved (the havoc path below reads none of those clauses, so a too
-/// weak invariant would pass it). A call havocked past the inlining depth
-/// leaves the witness not confirmed.
-fn modular(p: &Program, opts: &vc::Options) -> Validation {
-    let fs = vc::contract::verify(p, opts);
-    let all = || fs.iter().flat_map(|f| &f.vcs);
-    if let Some(vc) = all().find(|v| v.status == VcStatus::Failed) {
-        return Err(format!("VC {} (that {}) fails", vc.id, vc.show.text));
-    }
-    if let Some(f) = fs.iter().find(|f| !f.havocked.is_empty()) {
-        return Err(crate::views::vcs::not_verified(&f.havocked));
-    }
-    if let Some(vc) = all().find(|v| v.status != VcStatus::Proved) {
-        let why = vc.note.as_deref().unwrap_or("not decided");
-        return Err(format!("VC {} ({}) is not proved: {why}", vc.id, vc.show.text));
-    }
-    let n = all().count();
-    Ok(format!(
-        "its invariants, with the program's ACSL, and modular verification: {n} VC{} proved",
-        if n == 1 { "" } else { "s" }
-    ))
-}
-
 /// The VC engine's proof of `p` with only the invariants it was given.
 fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
     let a = Analysis::new(p);
@@ -209,9 +180,6 @@ fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
         timeout: Some(std::time::Duration::from_secs(10)),
         ..vc::Options::default()
     };
-    if p.contracts.has_specs(&|n| a.loop_at.contains_key(&n)) {
-        return Ok(modular(p, &opts));
-    }
     let invariants = vc::houdini::user_invariants(p, &a)?;
     let failed = |r: &vc::ProcResult| {
         r.warnings
@@ -287,11 +255,23 @@ pub fn validate(program: &Path, lower: &LowerOptions, w: &Path) -> Result<Valida
             None => format!("{name}:{line}: {}", d.map_or("", |d| d.message.as_str())),
         })
     };
-    let cfg = crate::pipeline::Config::front(lower.clone(), &[], false);
-    match crate::pipeline::load_source(file.clone(), &cfg) {
-        Ok(loaded) if loaded.diags.iter().any(|d| d.is_error()) => Err(unreadable(&loaded.diags)),
-        Ok(loaded) => prove(&loaded.program).map_err(|d| unreadable(&d)),
-        Err(crate::pipeline::Refused::Rejected(_, diags)) => Err(unreadable(&diags)),
-        Err(_) => Err(Malformed(format!("{name}: cannot be read"))),
+    let load = |instrument: bool| {
+        let cfg = crate::pipeline::Config::front(lower.clone(), &[], instrument);
+        match crate::pipeline::load_source(file.clone(), &cfg) {
+            Ok(loaded) if loaded.diags.iter().any(|d| d.is_error()) => Err(unreadable(&loaded.diags)),
+            Ok(loaded) => Ok(loaded.program),
+            Err(crate::pipeline::Refused::Rejected(_, diags)) => Err(unreadable(&diags)),
+            Err(_) => Err(Malformed(format!("{name}: cannot be read"))),
+        }
+    };
+    let mut p = load(false)?;
+    // The havoc path reads loop invariants only: the program's other ACSL
+    // (`//@ assert`, contracts, invariants at labels) becomes checks the
+    // program makes, as `check` reads it, or a too weak invariant would
+    // be confirmed past an assertion it does not prove.
+    let heads = Analysis::new(&p).loop_at;
+    if p.contracts.has_specs(&|n| heads.contains_key(&n)) {
+        p = load(true)?;
     }
+    prove(&p).map_err(|d| unreadable(&d))
 }
