@@ -1,6 +1,8 @@
 //! `verify PROGRAM --witness W`, the independent check of a correctness
-//! witness: wrong invariants (not on entry, not maintained, too weak) are
-//! not confirmed; invariants read off the explored states are.
+//! witness: wrong invariants (not on entry, not maintained, too weak, too
+//! weak for the program's ACSL assertions, location invariants false or
+//! too weak) are not confirmed; invariants read off the explored states
+//! are.
 
 use crate::witness::{text, validate};
 use std::process::Command;
@@ -106,6 +108,65 @@ fn a_too_weak_invariant_is_not_confirmed_against_acsl_assertions() {
     let (said, code) = validate(root, program, &witness("x >= 0 && x <= 10"));
     assert_eq!(code, Some(3), "{said}");
     assert!(said.contains("a call deeper than the inlining depth"), "{said}");
+}
+
+/// A `location_invariant` (another tool's witness) is read as an
+/// assertion before its statement: checked, then assumed. A true one with
+/// the loop invariant it needs is confirmed, a false one and a too weak
+/// one (the error call still reachable past it) are not, and one that is
+/// not at a statement within a block (an `if`'s branch without braces,
+/// which the assertion would replace) is an error naming its line.
+#[test]
+fn location_invariants_are_checked_where_they_stand() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("loc.c");
+    std::fs::write(
+        &program,
+        "void reach_error(void);\nint main(void) {\n  int x = 0;\n  while (x < 10) {\n    x++;\n  }\n  \
+         int y = x + 1;\n  if (y != 11) reach_error();\n  if (y > 11) x = 0;\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let program = program.to_str().unwrap();
+    let witness = |items: &[(&str, u32, u32, &str)]| {
+        let mut w = String::from("- entry_type: invariant_set\n  content:\n");
+        for (ty, line, column, value) in items {
+            w += &format!(
+                "    - invariant:\n        type: {ty}\n        location:\n          file_name: loc.c\n          \
+                 line: {line}\n          column: {column}\n        value: \"{value}\"\n        format: c_expression\n"
+            );
+        }
+        let path = dir.path().join(format!("{}.yml", w.len()));
+        std::fs::write(&path, w).unwrap();
+        validate(root, program, &path)
+    };
+    let (said, code) = witness(&[
+        ("loop_invariant", 4, 3, "x <= 10"),
+        ("location_invariant", 7, 3, "x == 10"),
+    ]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("1 location invariant checked where stated"), "{said}");
+    // False: `x` is 10 there.
+    let (said, code) = witness(&[
+        ("loop_invariant", 4, 3, "x <= 10"),
+        ("location_invariant", 7, 3, "x == 11"),
+    ]);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(
+        said.contains("possible assertion failure: `assert x == 11` at line 7"),
+        "{said}"
+    );
+    // Too weak: `x` may be 11 for all it says.
+    let (said, code) = witness(&[("location_invariant", 7, 3, "x >= 10")]);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("possible call of `reach_error()` at line 8"), "{said}");
+    // `x = 0` is the `if`'s branch.
+    let (said, code) = witness(&[("location_invariant", 9, 15, "x == 10")]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("line 9, column 15, of the program is not at a statement within a block"),
+        "{said}"
+    );
 }
 
 /// Programs whose proof needs an invariant read off the explored states
