@@ -7,6 +7,24 @@
 use crate::witness::{text, validate};
 use std::process::Command;
 
+/// A correctness witness of `file` (its name in the witness) holding
+/// `items`: (type, line, column, value), written into `dir` under a name
+/// of its own.
+fn invariant_set(dir: &std::path::Path, file: &str, items: &[(&str, u32, u32, &str)]) -> std::path::PathBuf {
+    let mut w = String::from("- entry_type: invariant_set\n  content:\n");
+    for (ty, line, column, value) in items {
+        w += &format!(
+            "    - invariant:\n        type: {ty}\n        location:\n          file_name: {file}\n          \
+             line: {line}\n          column: {column}\n        value: \"{value}\"\n        format: c_expression\n"
+        );
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&w, &mut h);
+    let path = dir.join(format!("{:016x}.yml", std::hash::Hasher::finish(&h)));
+    std::fs::write(&path, w).unwrap();
+    path
+}
+
 /// A correctness witness is confirmed only when its invariants are
 /// inductive and prove the program: one that does not hold on entry, one
 /// that is not maintained, and one too weak are not; one that is not at a
@@ -19,14 +37,11 @@ fn a_wrong_correctness_witness_is_not_confirmed() {
     let program = format!("{root}/../shared/corpus/svcomp/loop-lit/gsv2008.i");
     let dir = tempfile::tempdir().unwrap();
     let witness = |line: u32, column: u32, value: &str| {
-        let path = dir.path().join(format!("{line}-{column}-{}.yml", value.len()));
-        let w = format!(
-            "- entry_type: invariant_set\n  content:\n    - invariant:\n        type: loop_invariant\n        \
-             location:\n          file_name: gsv2008.i\n          line: {line}\n          column: {column}\n        \
-             value: \"{value}\"\n        format: c_expression\n"
-        );
-        std::fs::write(&path, w).unwrap();
-        validate(root, &program, &path)
+        validate(
+            root,
+            &program,
+            &invariant_set(dir.path(), "gsv2008.i", &[("loop_invariant", line, column, value)]),
+        )
     };
     let (said, code) = witness(15, 5, "-1000 < y && (x < 0 || y > 0)");
     assert_eq!(code, Some(0), "{said}");
@@ -68,16 +83,7 @@ fn a_too_weak_invariant_is_not_confirmed_against_acsl_assertions() {
              {after}\n  return 0;\n}}\n"
         )
     };
-    let witness = |value: &str| {
-        let path = dir.path().join(format!("{}.yml", value.len()));
-        let w = format!(
-            "- entry_type: invariant_set\n  content:\n    - invariant:\n        type: loop_invariant\n        \
-             location:\n          file_name: acsl.c\n          line: 9\n          column: 3\n        \
-             value: \"{value}\"\n        format: c_expression\n"
-        );
-        std::fs::write(&path, w).unwrap();
-        path
-    };
+    let witness = |value: &str| invariant_set(dir.path(), "acsl.c", &[("loop_invariant", 9, 3, value)]);
     std::fs::write(&program, loop_then("x++;")).unwrap();
     let program = program.to_str().unwrap();
     let (said, code) = validate(root, program, &witness("x >= 0"));
@@ -128,18 +134,8 @@ fn location_invariants_are_checked_where_they_stand() {
     )
     .unwrap();
     let program = program.to_str().unwrap();
-    let witness = |items: &[(&str, u32, u32, &str)]| {
-        let mut w = String::from("- entry_type: invariant_set\n  content:\n");
-        for (ty, line, column, value) in items {
-            w += &format!(
-                "    - invariant:\n        type: {ty}\n        location:\n          file_name: loc.c\n          \
-                 line: {line}\n          column: {column}\n        value: \"{value}\"\n        format: c_expression\n"
-            );
-        }
-        let path = dir.path().join(format!("{}.yml", w.len()));
-        std::fs::write(&path, w).unwrap();
-        validate(root, program, &path)
-    };
+    let witness =
+        |items: &[(&str, u32, u32, &str)]| validate(root, program, &invariant_set(dir.path(), "loc.c", items));
     let (said, code) = witness(&[
         ("loop_invariant", 4, 3, "x <= 10"),
         ("location_invariant", 7, 3, "x == 10"),
