@@ -6,9 +6,12 @@
 //! be reachable. `--loops havoc` first; when that leaves a check open but
 //! every invariant is inductive, k-induction (k = 2) assuming them.
 //!
-//! The invariants are read as the program's own `/*@ loop invariant E; */`
-//! comments would be: each is written into the program's text as one, at
-//! its location (the loop's keyword), on the same line.
+//! The invariants are read as the program's own ACSL would be: each
+//! `loop_invariant` is written into the program's text as a `/*@ loop
+//! invariant E; */` at its location (the loop's keyword), each
+//! `location_invariant` as a `/*@ assert E; */` before its statement. A
+//! program with ACSL beyond loop invariants (asserts, contracts) has it
+//! instrumented as the checks `check` makes, so the proof must show them.
 
 use crate::facts::Analysis;
 use crate::ir::lower::LowerOptions;
@@ -17,14 +20,16 @@ use crate::syntax::yaml::{self, Yaml};
 use crate::vc::{self, gc::CheckKey, kinduction, Loops, Outcome};
 use std::path::Path;
 
-/// One loop invariant of the witness: its line in the witness, where it
-/// is in the program (line, column if given), its C expression.
+/// One invariant of the witness: its line in the witness, where it is in
+/// the program (line, column if given), its C expression, and whether it
+/// is a `location_invariant` (else a `loop_invariant`).
 #[derive(Clone, Debug)]
 struct Stated {
     at: u32,
     line: u32,
     column: Option<u32>,
     value: String,
+    location: bool,
 }
 
 /// Why a witness is not read: `W:LINE: ...` (exit 2).
@@ -74,13 +79,17 @@ fn read(w: &str, text: &str) -> Result<Vec<Stated>, Malformed> {
         for item in items {
             let inv = field(w, item, "invariant")?;
             let ty = field(w, inv, "type")?;
-            if ty.as_str() != Some("loop_invariant") {
-                return Err(Malformed(format!(
-                    "{w}:{}: invariant type `{}` is not read (only `loop_invariant`)",
-                    ty.line,
-                    ty.as_str().unwrap_or("?")
-                )));
-            }
+            let location = match ty.as_str() {
+                Some("loop_invariant") => false,
+                Some("location_invariant") => true,
+                other => {
+                    return Err(Malformed(format!(
+                        "{w}:{}: invariant type `{}` is not read (only `loop_invariant`, `location_invariant`)",
+                        ty.line,
+                        other.unwrap_or("?")
+                    )))
+                }
+            };
             if let Some(f) = inv.get("format") {
                 if f.as_str() != Some("c_expression") {
                     return Err(Malformed(format!(
@@ -100,6 +109,7 @@ fn read(w: &str, text: &str) -> Result<Vec<Stated>, Malformed> {
                 line: number(w, field(w, loc, "line")?)?,
                 column: loc.get("column").map(|c| number(w, c)).transpose()?,
                 value: value.to_string(),
+                location,
             });
         }
     }
@@ -117,37 +127,63 @@ fn keyword_at(line: &str, i: usize) -> bool {
         })
 }
 
-/// The program's text with each invariant as a `/*@ loop invariant E; */`
-/// comment before its loop's keyword.
+/// Where a location invariant goes: at `column` (1-based) of the line
+/// starting at `start` if given, else the line's first character not
+/// blank; a statement within a block (after `;`, `{`, `}` or a label's
+/// `:`). After `if (c)`, `else` or `do` the assertion would take the
+/// statement's place as the branch, changing the program.
+fn statement_at(text: &str, start: usize, line: &str, column: Option<u32>) -> Option<usize> {
+    let col = match column {
+        Some(c) => c as usize - 1,
+        None => line.len() - line.trim_start().len(),
+    };
+    let rest = line.get(col..)?;
+    let after = text[..start + col].trim_end().chars().next_back();
+    let in_block = after.is_none_or(|c| matches!(c, ';' | '{' | '}' | ':'));
+    (in_block && !rest.trim().is_empty() && !rest.starts_with(char::is_whitespace)).then_some(start + col)
+}
+
+/// The program's text with each loop invariant as a `/*@ loop invariant
+/// E; */` comment before its loop's keyword, each location invariant as a
+/// `/*@ assert E; */` before its statement (checked, then assumed).
 fn instrument(w: &str, text: &str, stated: &[Stated]) -> Result<String, Malformed> {
     let starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
     let mut at: Vec<(usize, &Stated)> = Vec::new();
     for s in stated {
-        let not_loop = || {
+        let not_at = || {
+            let what = match s.location {
+                true => "a statement within a block",
+                false => "a loop's `while`, `for` or `do`",
+            };
             Malformed(format!(
-                "{w}:{}: line {}{} of the program is not at a loop's `while`, `for` or `do`",
+                "{w}:{}: line {}{} of the program is not at {what}",
                 s.at,
                 s.line,
                 s.column.map(|c| format!(", column {c},")).unwrap_or_default()
             ))
         };
-        let start = *starts.get(s.line as usize - 1).ok_or_else(not_loop)?;
+        let start = *starts.get(s.line as usize - 1).ok_or_else(not_at)?;
         let line = &text[start..text[start..].find('\n').map_or(text.len(), |e| start + e)];
+        if s.location {
+            at.push((statement_at(text, start, line, s.column).ok_or_else(not_at)?, s));
+            continue;
+        }
         let col = match s.column {
             Some(c) => {
                 (c as usize - 1 <= line.len() && line.is_char_boundary(c as usize - 1)).then_some(c as usize - 1)
             }
             None => (0..line.len()).find(|&i| line.is_char_boundary(i) && keyword_at(line, i)),
         };
-        let col = col.filter(|&c| keyword_at(line, c)).ok_or_else(not_loop)?;
+        let col = col.filter(|&c| keyword_at(line, c)).ok_or_else(not_at)?;
         at.push((start + col, s));
     }
     at.sort_by_key(|(i, _)| std::cmp::Reverse(*i));
     let mut out = text.to_string();
     for (i, s) in at {
-        out.insert_str(i, &format!("/*@ loop invariant {}; */ ", s.value));
+        let what = if s.location { "assert" } else { "loop invariant" };
+        out.insert_str(i, &format!("/*@ {what} {}; */ ", s.value));
     }
     Ok(out)
 }
@@ -171,7 +207,6 @@ fn refutes(p: &Program, key: CheckKey) -> bool {
 /// The VC engine's proof of `p` with only the invariants it was given.
 fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
     let a = Analysis::new(p);
-    let invariants = vc::houdini::user_invariants(p, &a)?;
     let opts = vc::Options {
         loops: Loops::Havoc,
         infer: false,
@@ -181,6 +216,7 @@ fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
         timeout: Some(std::time::Duration::from_secs(10)),
         ..vc::Options::default()
     };
+    let invariants = vc::houdini::user_invariants(p, &a)?;
     let failed = |r: &vc::ProcResult| {
         r.warnings
             .iter()
@@ -255,11 +291,31 @@ pub fn validate(program: &Path, lower: &LowerOptions, w: &Path) -> Result<Valida
             None => format!("{name}:{line}: {}", d.map_or("", |d| d.message.as_str())),
         })
     };
-    let cfg = crate::pipeline::Config::front(lower.clone(), &[], false);
-    match crate::pipeline::load_source(file.clone(), &cfg) {
-        Ok(loaded) if loaded.diags.iter().any(|d| d.is_error()) => Err(unreadable(&loaded.diags)),
-        Ok(loaded) => prove(&loaded.program).map_err(|d| unreadable(&d)),
-        Err(crate::pipeline::Refused::Rejected(_, diags)) => Err(unreadable(&diags)),
-        Err(_) => Err(Malformed(format!("{name}: cannot be read"))),
+    let load = |instrument: bool| {
+        let cfg = crate::pipeline::Config::front(lower.clone(), &[], instrument);
+        match crate::pipeline::load_source(file.clone(), &cfg) {
+            Ok(loaded) if loaded.diags.iter().any(|d| d.is_error()) => Err(unreadable(&loaded.diags)),
+            Ok(loaded) => Ok(loaded.program),
+            Err(crate::pipeline::Refused::Rejected(_, diags)) => Err(unreadable(&diags)),
+            Err(_) => Err(Malformed(format!("{name}: cannot be read"))),
+        }
+    };
+    let mut p = load(false)?;
+    // The havoc path reads loop invariants only: the program's other ACSL
+    // (`//@ assert`, contracts, invariants at labels) becomes checks the
+    // program makes, as `check` reads it, or a too weak invariant would
+    // be confirmed past an assertion it does not prove.
+    let heads = Analysis::new(&p).loop_at;
+    if p.contracts.has_specs(&|n| heads.contains_key(&n)) {
+        p = load(true)?;
     }
+    let located = stated.iter().filter(|s| s.location).count();
+    let confirmed = |said: String| match located {
+        0 => said,
+        n => format!(
+            "{said}; {n} location invariant{} checked where stated",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    prove(&p).map(|v| v.map(confirmed)).map_err(|d| unreadable(&d))
 }

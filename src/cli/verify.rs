@@ -115,7 +115,8 @@ fn verify_file(path: &Path, args: &VerifyArgs, ui: &Ui) -> batch::FileOut<Verify
         let fs = vcs::run(&p, &opts);
         out.bad = false;
         out.found = vcs::any(&fs, VcStatus::Failed);
-        out.unknown = vcs::any(&fs, VcStatus::Unknown);
+        // A call havocked past the inlining depth hides what it calls.
+        out.unknown = vcs::any(&fs, VcStatus::Unknown) || fs.iter().any(|f| !f.havocked.is_empty());
         out.note = if out.found { "failed VCs" } else { "every VC proved" }.into();
         match args.format {
             Format::Text => out.stdout = crate::views::vcs::text(&p, &fs, all, args.stats),

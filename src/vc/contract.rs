@@ -101,6 +101,9 @@ pub struct FnVcs {
     pub name: String,
     pub proc: ProcId,
     pub vcs: Vec<Vc>,
+    /// Functions called deeper than the inlining depth (with no contract):
+    /// their calls are havocked, so nothing in them is verified.
+    pub havocked: Vec<String>,
     pub time: Duration,
 }
 
@@ -177,6 +180,10 @@ fn verify_root(p: &Program, f: ProcId, opts: &Options, first_id: usize) -> FnVcs
         ..opts.clone()
     };
     let g = gc::build(&rp, &a, &[], &[], &opts);
+    let havocked = gc::havocked_callees(&rp, &g)
+        .into_iter()
+        .map(|c| rp.proc(c).name.clone())
+        .collect();
     let cx = Cx {
         p: &rp,
         a: &a,
@@ -206,6 +213,7 @@ fn verify_root(p: &Program, f: ProcId, opts: &Options, first_id: usize) -> FnVcs
         name: p.proc(f).name.clone(),
         proc: f,
         vcs,
+        havocked,
         time: start.elapsed(),
     }
 }

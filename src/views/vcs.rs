@@ -24,6 +24,9 @@ pub struct FunctionDoc {
     /// The VCs listed (`--vcs failed`: those not proved).
     pub vcs: Vec<VcDoc>,
     pub seconds: f64,
+    /// Functions called deeper than the inlining depth: their calls are
+    /// havocked, so nothing in them is verified.
+    pub not_verified: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -65,6 +68,15 @@ impl super::documents::Document for VcsDoc {
     }
 }
 
+/// Why a root's VCs do not cover the functions it calls too deep.
+pub fn not_verified(havocked: &[String]) -> String {
+    let names: Vec<String> = havocked.iter().map(|n| format!("`{n}`")).collect();
+    format!(
+        "not verified: calls of {} deeper than the inlining depth (havocked)",
+        names.join(", ")
+    )
+}
+
 fn shown(vc: &Vc, all: bool) -> bool {
     all || vc.status != VcStatus::Proved
 }
@@ -95,6 +107,9 @@ pub fn text(p: &Program, fs: &[FnVcs], all: bool, stats: bool) -> String {
             out.push_str(&format!(" ({:.3}s)", f.time.as_secs_f64()));
         }
         out.push('\n');
+        if !f.havocked.is_empty() {
+            out.push_str(&format!("  {}\n", not_verified(&f.havocked)));
+        }
     }
     out
 }
@@ -154,6 +169,7 @@ pub fn doc(p: &Program, fs: &[FnVcs], all: bool) -> VcsDoc {
                 unknown: count(VcStatus::Unknown),
                 vcs: f.vcs.iter().filter(|v| shown(v, all)).map(vc_doc).collect(),
                 seconds: f.time.as_secs_f64(),
+                not_verified: f.havocked.clone(),
             }
         })
         .collect();

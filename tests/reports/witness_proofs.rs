@@ -1,9 +1,29 @@
 //! `verify PROGRAM --witness W`, the independent check of a correctness
-//! witness: wrong invariants (not on entry, not maintained, too weak) are
-//! not confirmed; invariants read off the explored states are.
+//! witness: wrong invariants (not on entry, not maintained, too weak, too
+//! weak for the program's ACSL assertions, location invariants false or
+//! too weak) are not confirmed; invariants read off the explored states
+//! are.
 
 use crate::witness::{text, validate};
 use std::process::Command;
+
+/// A correctness witness of `file` (its name in the witness) holding
+/// `items`: (type, line, column, value), written into `dir` under a name
+/// of its own.
+fn invariant_set(dir: &std::path::Path, file: &str, items: &[(&str, u32, u32, &str)]) -> std::path::PathBuf {
+    let mut w = String::from("- entry_type: invariant_set\n  content:\n");
+    for (ty, line, column, value) in items {
+        w += &format!(
+            "    - invariant:\n        type: {ty}\n        location:\n          file_name: {file}\n          \
+             line: {line}\n          column: {column}\n        value: \"{value}\"\n        format: c_expression\n"
+        );
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&w, &mut h);
+    let path = dir.join(format!("{:016x}.yml", std::hash::Hasher::finish(&h)));
+    std::fs::write(&path, w).unwrap();
+    path
+}
 
 /// A correctness witness is confirmed only when its invariants are
 /// inductive and prove the program: one that does not hold on entry, one
@@ -17,14 +37,11 @@ fn a_wrong_correctness_witness_is_not_confirmed() {
     let program = format!("{root}/../shared/corpus/svcomp/loop-lit/gsv2008.i");
     let dir = tempfile::tempdir().unwrap();
     let witness = |line: u32, column: u32, value: &str| {
-        let path = dir.path().join(format!("{line}-{column}-{}.yml", value.len()));
-        let w = format!(
-            "- entry_type: invariant_set\n  content:\n    - invariant:\n        type: loop_invariant\n        \
-             location:\n          file_name: gsv2008.i\n          line: {line}\n          column: {column}\n        \
-             value: \"{value}\"\n        format: c_expression\n"
-        );
-        std::fs::write(&path, w).unwrap();
-        validate(root, &program, &path)
+        validate(
+            root,
+            &program,
+            &invariant_set(dir.path(), "gsv2008.i", &[("loop_invariant", line, column, value)]),
+        )
     };
     let (said, code) = witness(15, 5, "-1000 < y && (x < 0 || y > 0)");
     assert_eq!(code, Some(0), "{said}");
@@ -45,6 +62,105 @@ fn a_wrong_correctness_witness_is_not_confirmed() {
     assert_eq!(code, Some(2), "{said}");
     assert!(
         said.contains(".yml:3: line 14, column 5, of the program is not at a loop"),
+        "{said}"
+    );
+}
+
+/// The program's own ACSL is checked on the validator's path too, as
+/// `check` reads it: with an `//@ assert` after the loop, an invariant too
+/// weak to prove it is not confirmed (it was: the havoc path read no
+/// assertion), the one `check` writes is; an error call in a recursion
+/// deeper than the inlining depth leaves a witness not confirmed.
+#[test]
+fn a_too_weak_invariant_is_not_confirmed_against_acsl_assertions() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("acsl.c");
+    let loop_then = |after: &str| {
+        format!(
+            "void reach_error(void);\nint f(int n) {{\n  if (n == 5) reach_error();\n  if (n > 0) return f(n - 1);\n  \
+             return 0;\n}}\nint main(void) {{\n  int x = 0;\n  while (x < 10) x++;\n  /*@ assert x == 10; */\n  \
+             {after}\n  return 0;\n}}\n"
+        )
+    };
+    let witness = |value: &str| invariant_set(dir.path(), "acsl.c", &[("loop_invariant", 9, 3, value)]);
+    std::fs::write(&program, loop_then("x++;")).unwrap();
+    let program = program.to_str().unwrap();
+    let (said, code) = validate(root, program, &witness("x >= 0"));
+    assert_eq!(code, Some(3), "{said}");
+    assert!(
+        said.contains("witness: not confirmed: possible assertion failure: `assert x == 10` at line 10"),
+        "{said}"
+    );
+    let (said, code) = validate(root, program, &witness("x >= 0 && x <= 10"));
+    assert_eq!(code, Some(0), "{said}");
+    // What `check` writes for it is confirmed.
+    let written = dir.path().join("written.yml");
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .args(["check", program, "--no-explain", "--color", "never", "--witness"])
+        .arg(&written)
+        .output()
+        .unwrap();
+    assert!(
+        text(&out.stderr).contains(": correctness witness "),
+        "{}",
+        text(&out.stderr)
+    );
+    let (said, code) = validate(root, program, &written);
+    assert_eq!(code, Some(0), "{said}");
+    // `f(10)` reaches `reach_error` six calls deep.
+    std::fs::write(program, loop_then("f(10);")).unwrap();
+    let (said, code) = validate(root, program, &witness("x >= 0 && x <= 10"));
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("a call deeper than the inlining depth"), "{said}");
+}
+
+/// A `location_invariant` (another tool's witness) is read as an
+/// assertion before its statement: checked, then assumed. A true one with
+/// the loop invariant it needs is confirmed, a false one and a too weak
+/// one (the error call still reachable past it) are not, and one that is
+/// not at a statement within a block (an `if`'s branch without braces,
+/// which the assertion would replace) is an error naming its line.
+#[test]
+fn location_invariants_are_checked_where_they_stand() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("loc.c");
+    std::fs::write(
+        &program,
+        "void reach_error(void);\nint main(void) {\n  int x = 0;\n  while (x < 10) {\n    x++;\n  }\n  \
+         int y = x + 1;\n  if (y != 11) reach_error();\n  if (y > 11) x = 0;\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let program = program.to_str().unwrap();
+    let witness =
+        |items: &[(&str, u32, u32, &str)]| validate(root, program, &invariant_set(dir.path(), "loc.c", items));
+    let (said, code) = witness(&[
+        ("loop_invariant", 4, 3, "x <= 10"),
+        ("location_invariant", 7, 3, "x == 10"),
+    ]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("1 location invariant checked where stated"), "{said}");
+    // False: `x` is 10 there.
+    let (said, code) = witness(&[
+        ("loop_invariant", 4, 3, "x <= 10"),
+        ("location_invariant", 7, 3, "x == 11"),
+    ]);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(
+        said.contains("possible assertion failure: `assert x == 11` at line 7"),
+        "{said}"
+    );
+    // Too weak: `x` may be 11 for all it says.
+    let (said, code) = witness(&[("location_invariant", 7, 3, "x >= 10")]);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("possible call of `reach_error()` at line 8"), "{said}");
+    // `x = 0` is the `if`'s branch.
+    let (said, code) = witness(&[("location_invariant", 9, 15, "x == 10")]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("line 9, column 15, of the program is not at a statement within a block"),
         "{said}"
     );
 }

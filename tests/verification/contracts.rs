@@ -521,3 +521,30 @@ fn entry_parameters_that_may_alias() {
         run("q@entry::(alias_p)=0")
     );
 }
+
+/// A call past the inlining depth is havocked in the contract engine too:
+/// what it calls is not verified, so the file is unknown (exit 3) and says
+/// which function, not "every VC proved" (a `reach_error` six calls deep
+/// was passed over).
+#[test]
+fn a_recursion_past_the_inlining_depth_is_not_proved() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("deep.c");
+    std::fs::write(
+        &file,
+        "void reach_error(void);\nint f(int n) {\n  if (n == 5) reach_error();\n  if (n > 0) return f(n - 1);\n  \
+         return 0;\n}\nint main(void) {\n  int x = 0;\n  /*@ assert x == 0; */\n  f(10);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let (code, out, _) = focuscheck(&["verify", file]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("not verified: calls of `f` deeper than the inlining depth"),
+        "{out}"
+    );
+    let (code, out, _) = focuscheck(&["verify", file, "--format", "json"]);
+    assert_eq!(code, 3, "{out}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["functions"][0]["not_verified"], serde_json::json!(["f"]), "{doc}");
+}
