@@ -63,7 +63,7 @@ pub enum Boxes {
 /// The type an operation reads its `i`-th operand as (`None`: integer).
 pub fn operand_type(op: FloatOp, ty: IntType) -> Option<IntType> {
     match op {
-        FloatOp::FromInt(_) => None,
+        FloatOp::FromInt(_) | FloatOp::FromBits => None,
         FloatOp::Resize => Some(float::other(ty)),
         _ => Some(ty),
     }

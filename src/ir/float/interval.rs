@@ -142,6 +142,8 @@ pub fn apply_iv(op: FloatOp, ty: IntType, args: &[Iv]) -> Iv {
             _ => Iv::Top,
         },
         FloatOp::Math(m) => math(m, ty, args),
+        // Bits read as another type: no order kept.
+        FloatOp::ToBits | FloatOp::FromBits => Iv::Top,
     }
 }
 
