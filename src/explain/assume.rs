@@ -10,6 +10,7 @@ use crate::analysis::lp::LpOptions;
 use crate::analysis::path::{CallFocus, Exec, Origin, PathError, PathStep};
 use crate::analysis::refine::{self, Exact};
 use crate::analysis::value::{AlphaDef, Cmp, Constraint, LinExpr, Sym};
+use crate::ir::float::op_text as float_text;
 use crate::ir::*;
 use std::collections::BTreeMap;
 
@@ -754,24 +755,5 @@ fn truth_text(names: &SymNames, terms: &[(Sym, i64)], bound: Bound) -> Option<St
             _ => format!("!({text})"),
         }),
         _ => None,
-    }
-}
-
-/// A floating operation on operands written `xs`, as C writes it.
-fn float_text(op: crate::ir::float::FloatOp, ty: crate::ir::IntType, xs: &[String]) -> String {
-    use crate::ir::float::FloatOp;
-    let x = |k: usize| xs.get(k).cloned().unwrap_or_default();
-    match op {
-        FloatOp::Add => format!("{} + {}", x(0), x(1)),
-        FloatOp::Sub => format!("{} - {}", x(0), x(1)),
-        FloatOp::Mul => format!("{} * {}", x(0), x(1)),
-        FloatOp::Div => format!("{} / {}", x(0), x(1)),
-        FloatOp::Neg => format!("-{}", x(0)),
-        FloatOp::Cmp(r) => format!("{} {} {}", x(0), r.symbol(), x(1)),
-        FloatOp::FromInt(_) | FloatOp::Resize => format!("({}){}", ty.c_name(), x(0)),
-        FloatOp::ToInt(t) => format!("({}){}", t.c_name(), x(0)),
-        FloatOp::ToBits => format!("bits({})", x(0)),
-        FloatOp::FromBits => format!("{}_of_bits({})", ty.c_name(), x(0)),
-        FloatOp::Math(m) => format!("{}({})", m.c_name(), xs.join(", ")),
     }
 }

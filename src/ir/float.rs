@@ -215,6 +215,25 @@ pub fn apply(op: FloatOp, ty: IntType, args: &[i64]) -> Result<i64, i64> {
     Ok(if op == FloatOp::Neg { put(v) } else { canonical(v) })
 }
 
+/// `op` in `ty` on operands written `xs`, as C writes it (`bits(x)` for
+/// bits read as another type).
+pub fn op_text(op: FloatOp, ty: IntType, xs: &[String]) -> String {
+    let x = |k: usize| xs.get(k).cloned().unwrap_or_default();
+    match op {
+        FloatOp::Add => format!("{} + {}", x(0), x(1)),
+        FloatOp::Sub => format!("{} - {}", x(0), x(1)),
+        FloatOp::Mul => format!("{} * {}", x(0), x(1)),
+        FloatOp::Div => format!("{} / {}", x(0), x(1)),
+        FloatOp::Neg => format!("-{}", x(0)),
+        FloatOp::Cmp(r) => format!("{} {} {}", x(0), r.symbol(), x(1)),
+        FloatOp::FromInt(_) | FloatOp::Resize => format!("({}){}", ty.c_name(), x(0)),
+        FloatOp::ToInt(t) => format!("({}){}", t.c_name(), x(0)),
+        FloatOp::ToBits => format!("bits({})", x(0)),
+        FloatOp::FromBits => format!("{}_of_bits({})", ty.c_name(), x(0)),
+        FloatOp::Math(m) => format!("{}({})", m.c_name(), xs.join(", ")),
+    }
+}
+
 /// x86's default NaN ("QNaN floating-point indefinite", the sign set) of
 /// `ty`: the one NaN the model's operations make.
 pub fn default_nan(ty: IntType) -> i64 {

@@ -645,22 +645,12 @@ pub fn show_expr(p: &Program, e: &Expr) -> String {
             show_expr(p, den)
         ),
         ExprKind::Float { op, ty, args, .. } => {
-            let arg = |k: usize| args.get(k).map_or(String::new(), |a| show_expr(p, a));
+            let xs: Vec<String> = args.iter().map(|a| show_expr(p, a)).collect();
+            use float::FloatOp as F;
             match op {
-                float::FloatOp::Add => format!("({} + {})", arg(0), arg(1)),
-                float::FloatOp::Sub => format!("({} - {})", arg(0), arg(1)),
-                float::FloatOp::Mul => format!("({} * {})", arg(0), arg(1)),
-                float::FloatOp::Div => format!("({} / {})", arg(0), arg(1)),
-                float::FloatOp::Neg => format!("-({})", arg(0)),
-                float::FloatOp::Cmp(r) => format!("({} {} {})", arg(0), r.symbol(), arg(1)),
-                float::FloatOp::FromInt(_) | float::FloatOp::Resize => format!("({}){}", ty.c_name(), arg(0)),
-                float::FloatOp::ToInt(t) => format!("({}){}", t.c_name(), arg(0)),
-                float::FloatOp::ToBits => format!("bits({})", arg(0)),
-                float::FloatOp::FromBits => format!("{}_of_bits({})", ty.c_name(), arg(0)),
-                float::FloatOp::Math(m) => {
-                    let list: Vec<String> = (0..args.len()).map(arg).collect();
-                    format!("{}({})", m.c_name(), list.join(", "))
-                }
+                F::Neg => format!("-({})", xs[0]),
+                F::Add | F::Sub | F::Mul | F::Div | F::Cmp(_) => format!("({})", float::op_text(*op, *ty, &xs)),
+                _ => float::op_text(*op, *ty, &xs),
             }
         }
     }
