@@ -60,7 +60,7 @@ void swap(int *a, int *b) { int t = *a; *a = *b; *b = t; }
 void add_all(int a[], int n, int k) { for (int i = 0; i < n; i++) a[i] += k; }
 int sum(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s = s + a[i]; return s; }
 int *pick(int c, int *x, int *y) { if (c) return x; return y; }
-void fill(struct S *s, int v) { s->a = v; s->t.c = v + 1; s->b[1] = v * 2; }
+void fill(struct S *s, int v) { s->a = v; s->t.c = v + 1; s->b[1] = v * 2 + (int)sizeof(s->b); }
 struct Q mk(int v) { struct Q r; r.x = v; r.t.c = v - 1; r.t.d = v + 1; return r; }
 int qsum(struct Q q) { return q.x + q.t.c * 2 + q.t.d * 3; }
 void bump(struct T *t) { t->c++; t->d -= 2; }
@@ -535,6 +535,8 @@ fn union_program(seed: u64) -> String {
     }
     s.push_str("  out[0] = gu.i + gu.c;\n  out[1] = lu.i + gua[1].s + gua[0].uc;\n");
     s.push_str("  out[2] = gh.u.us + lw.i + gh.tag;\n  out[3] = (int)(lw.ll % 1000) + up->c;\n");
+    // The size of an array member, not of the pointer it decays to.
+    s.push_str("  out[3] += (int)(sizeof(gu.b) + 10 * sizeof(lw.cb) + 100 * sizeof(up->h));\n");
     s
 }
 

@@ -2,6 +2,7 @@
 //! (`Val`: statements to run first, then pure leaves); locations are in
 //! `loc.rs`, assignments in `assign.rs`.
 
+use super::loc::Loc;
 use super::*;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Stmt, StmtKind, UnOp};
 
@@ -301,6 +302,9 @@ impl Mem {
                         return Self::int_val(mk(ExprKind::SizeOf(Box::new(var(&info.out, span))), span));
                     }
                 }
+                if let Some(size) = self.array_size(x, span) {
+                    return Self::int_val(size);
+                }
                 let v = self.rv(x);
                 if v.ty.is_int() {
                     let x = self.int_of(v, span);
@@ -316,6 +320,32 @@ impl Mem {
                 Self::int_val(int(0, span))
             }
             ExprKind::DerefIndex(..) | ExprKind::Access(_) | ExprKind::Offset(..) => Self::int_val(e.clone()),
+        }
+    }
+
+    /// The size of `x` when it names an array field or union member
+    /// (`sizeof(s.a)`, `sizeof(p->a)`, `sizeof(u.b)`), which its value, a
+    /// pointer, would not tell. `sizeof` does not evaluate `x`: the
+    /// location's statements are dropped.
+    fn array_size(&mut self, x: &ast::Expr, span: Span) -> Option<Expr> {
+        if !matches!(x.kind, ExprKind::Member(..) | ExprKind::IndexOf(..)) {
+            return None;
+        }
+        match self.lv(x).1 {
+            Loc::Named {
+                ty,
+                len: Some(n),
+                index: None,
+                ..
+            }
+            | Loc::Ptr { ty, len: Some(n), .. } => Some(bin(BinOp::Mul, n, self.size_of(&ty, span), span)),
+            Loc::Member {
+                ty,
+                len: Some(n),
+                at: None,
+                ..
+            } => Some(int(n * ty.size(), span)),
+            _ => None,
         }
     }
 
