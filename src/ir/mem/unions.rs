@@ -195,7 +195,7 @@ impl Mem {
 /// bits).
 fn as_storage(ty: &CType, x: Expr, span: Span) -> Expr {
     match ty {
-        CType::Int(s) if s.is_float() => mk(ExprKind::Bits(bits_type(*s), Box::new(x)), span),
+        CType::Int(s) => as_integer(x, *s, span).0,
         _ => x,
     }
 }
