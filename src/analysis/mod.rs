@@ -14,6 +14,7 @@ pub mod head_facts;
 pub mod limits;
 pub mod lp;
 pub mod path;
+mod reach;
 pub mod refine;
 pub mod refute;
 pub mod run;
@@ -195,6 +196,7 @@ pub fn verdicts_of(
                 revisits: opts.revisits,
                 steps: opts.search_steps,
                 deadline,
+                once: false,
             };
             match searcher.search(id, limits) {
                 Found::Confirmed(cx) => (Verdict::Unsafe, "a counterexample replays to the error".to_string(), Some(*cx)),

@@ -327,6 +327,32 @@ impl<'a> Exec<'a> {
         h.finish128()
     }
 
+    /// Hashes the store as `store_key` does, but each symbol as `sym`
+    /// describes it (not by its name): two stores whose symbols are
+    /// described alike hash alike, whichever draw made them.
+    pub fn hash_store_by(&self, h: &mut impl std::hash::Hasher, sym: &dyn Fn(Sym, &mut dyn std::hash::Hasher)) {
+        use std::hash::Hash;
+        let value = |v: &Value, h: &mut dyn std::hash::Hasher| match v {
+            Value::Const(c) => (0u8, c).hash(&mut HashTo(h)),
+            Value::Lin(l) => {
+                (1u8, l.c, l.terms.len()).hash(&mut HashTo(h));
+                for (s, k) in &l.terms {
+                    k.hash(&mut HashTo(h));
+                    sym(*s, h);
+                }
+            }
+        };
+        for v in &self.globals {
+            value(v, h);
+        }
+        for f in &self.frames {
+            (f.proc, f.ret, f.locals.len()).hash(&mut HashTo(h));
+            for v in &f.locals {
+                value(v, h);
+            }
+        }
+    }
+
     /// Executes one step. `Ok(Some(site))` when the step stops at an error
     /// site; `Ok(None)` otherwise.
     pub fn step(&mut self, step: &PathStep, conds: &[Condition]) -> Result<Option<SiteId>, PathError> {
@@ -563,5 +589,17 @@ impl<'a> Exec<'a> {
     /// The call depth (1 in the entry procedure).
     pub fn depth(&self) -> usize {
         self.frames.len()
+    }
+}
+
+/// A `Hasher` through a `dyn Hasher` (so `Hash::hash` can write to one).
+struct HashTo<'h>(&'h mut dyn std::hash::Hasher);
+
+impl std::hash::Hasher for HashTo<'_> {
+    fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes)
     }
 }

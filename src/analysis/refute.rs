@@ -159,6 +159,27 @@ impl Refuter {
 }
 
 impl Refuter {
+    /// What the constraints say of `s` alone: its bounds (`None`: none)
+    /// and the values excluded by a `!=` against a constant. Two paths on
+    /// which a symbol has one description allow it the same values.
+    pub fn unary(&self, s: Sym) -> (Option<i128>, Option<i128>, Vec<i128>) {
+        let Some(k) = self.syms.iter().position(|&t| t == s) else {
+            return (None, None, Vec::new());
+        };
+        let n = k + 1;
+        let finite = |x: i128| (x < INF).then_some(x);
+        let mut excluded: Vec<i128> = (self.ne.iter())
+            .filter_map(|&(i, j, d)| match (i, j) {
+                (i, 0) if i == n => Some(d),
+                (0, j) if j == n => Some(-d),
+                _ => None,
+            })
+            .collect();
+        excluded.sort_unstable();
+        excluded.dedup();
+        (finite(self.ub[0][n]).map(|x| -x), finite(self.ub[n][0]), excluded)
+    }
+
     /// A candidate model: each symbol at its upper bound (or each at its
     /// lower bound), which satisfies every difference bound; `None` when
     /// some bound is missing. Other constraints (`!=`, other coefficients)

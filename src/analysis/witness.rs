@@ -7,6 +7,7 @@ use super::explore::Explored;
 use super::explore::{Graph, Return, State};
 use super::lp::{self, LpOptions, Sat};
 use super::path::{Choice, Exec, PathError, PathStep};
+use super::reach::{distances, Distances, ReachGuide};
 use super::refine;
 use super::refute::Refuter;
 use super::state::{CtxId, Decision, ValId};
@@ -16,7 +17,7 @@ use crate::context::conditions::{CondKind, Condition};
 use crate::interp;
 use crate::ir::cond::UserCond;
 use crate::ir::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
 /// A confirmed counterexample.
@@ -49,6 +50,11 @@ pub struct SearchLimits {
     /// Steps taken in all.
     pub steps: u64,
     pub deadline: Option<Instant>,
+    /// Each state outside calls is continued from once in the whole search,
+    /// from the first path that reaches it: the search is then linear in
+    /// the graph, not in its paths, but incomplete, so it never concludes
+    /// that every path is infeasible.
+    pub once: bool,
 }
 
 /// What a search found.
@@ -142,7 +148,7 @@ pub struct Searcher<'a, 'g> {
     pub users: &'a [UserCond],
     layout: Layout,
     preds: HashMap<State, Vec<State>>,
-    exit_sets: std::cell::RefCell<HashMap<(CtxId, ValId), HashSet<State>>>,
+    exit_sets: std::cell::RefCell<HashMap<(CtxId, ValId), Distances>>,
 }
 
 impl<'a, 'g> Searcher<'a, 'g> {
@@ -173,48 +179,42 @@ impl<'a, 'g> Searcher<'a, 'g> {
         (c, n, v)
     }
 
-    /// States from which an error of `k` can be reached.
-    pub fn can_reach_error(&self, k: CondId) -> HashSet<State> {
+    /// States from which an error of `k` can be reached, with the fewest
+    /// steps (calls taken as one step) it takes: the search tries the
+    /// nearest moves first, so a short path is found before long detours.
+    pub fn can_reach_error(&self, k: CondId) -> HashMap<State, u32> {
         let g = self.graph;
-        let mut set: HashSet<State> = HashSet::new();
-        let mut work: Vec<State> = Vec::new();
+        let mut starts: Vec<State> = Vec::new();
         for (s, _) in g.errors.get(&k).into_iter().flatten() {
-            work.push(*s);
+            starts.push(*s);
         }
         for (s, _, _) in g.return_errors.get(&k).into_iter().flatten() {
-            work.push(*s);
+            starts.push(*s);
         }
         // Callers of an activation whose entry reaches the error.
         let mut entered: HashMap<CtxId, Vec<State>> = HashMap::new();
         for (c, callers) in &g.callers {
             entered.insert(*c, callers.iter().map(|(s, _)| *s).collect());
         }
-        while let Some(s) = work.pop() {
-            if !set.insert(s) {
-                continue;
-            }
-            work.extend(self.preds.get(&s).into_iter().flatten().copied());
+        distances(starts, |s, out| {
+            out.extend(self.preds.get(&s).into_iter().flatten().copied());
             if self.entry_state(s.0) == s {
-                work.extend(entered.get(&s.0).into_iter().flatten().copied());
+                out.extend(entered.get(&s.0).into_iter().flatten().copied());
             }
-        }
-        set
+        })
     }
 
-    /// States of activation `c` from which it can return with `x`.
-    pub fn can_exit(&self, c: CtxId, x: ValId) -> HashSet<State> {
+    /// States of activation `c` from which it can return with `x`, with the
+    /// fewest steps to that return.
+    pub fn can_exit(&self, c: CtxId, x: ValId) -> Distances {
         if let Some(s) = self.exit_sets.borrow().get(&(c, x)) {
             return s.clone();
         }
         let exit = self.engine.cx.p.proc(self.engine.t.ctx(c).proc).exit;
-        let mut set = HashSet::new();
-        let mut work = vec![(c, exit, x)];
-        while let Some(s) = work.pop() {
-            if s.0 != c || !set.insert(s) {
-                continue;
-            }
-            work.extend(self.preds.get(&s).into_iter().flatten().copied());
-        }
+        let set = std::rc::Rc::new(distances(vec![(c, exit, x)], |s, out| {
+            let preds = self.preds.get(&s).into_iter().flatten();
+            out.extend(preds.filter(|p| p.0 == c).copied());
+        }));
         self.exit_sets.borrow_mut().insert((c, x), set.clone());
         set
     }
@@ -228,11 +228,33 @@ impl<'a, 'g> Searcher<'a, 'g> {
     pub fn search(&self, k: CondId, limits: SearchLimits) -> Found {
         let err = self.can_reach_error(k);
         match self.graph.init {
-            Some(init) if err.contains(&init) => {}
+            Some(init) if err.contains_key(&init) => {}
             _ => return Found::NotFound("no error state is reachable".into()),
         }
-        let guide = ReachGuide { s: self, k, err };
-        self.search_guided(k, &guide, limits)
+        let mut guide = ReachGuide {
+            s: self,
+            k,
+            err,
+            nearest: true,
+        };
+        // First each state once, nearest moves first: a path through a
+        // state machine whose abstract graph has many infeasible detours
+        // (inputs compared with constants in chains of branches) is found
+        // without retrying every prefix; then the complete search, in the
+        // graph's order (nearest first there kept deeper paths open: three
+        // times the memory on large machines).
+        let first = SearchLimits {
+            steps: limits.steps / 2,
+            once: true,
+            ..limits
+        };
+        match self.search_guided(k, &guide, first) {
+            found @ (Found::Confirmed(_) | Found::OutOfTime(_)) => found,
+            _ => {
+                guide.nearest = false;
+                self.search_guided(k, &guide, limits)
+            }
+        }
     }
 
     /// Searches for a confirmed counterexample of condition `k` along the
@@ -265,6 +287,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
             }
         }
         todo.reverse();
+        let mut continued: std::collections::HashSet<u128> = Default::default();
         let mut steps = 0u64;
         let mut notes = Notes::default();
         while let Some((mut cur, mv)) = todo.pop() {
@@ -300,6 +323,10 @@ impl<'a, 'g> Searcher<'a, 'g> {
                     Applied::Moved => {}
                 }
                 let key = cur.state;
+                if limits.once && cur.stack.is_empty() && !continued.insert(once_key(&cur)) {
+                    notes.bounded = true;
+                    break;
+                }
                 let seen = cur.visits.get(&key).copied().unwrap_or(0);
                 if seen >= limits.revisits {
                     notes.bounded = true;
@@ -319,7 +346,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 mv = Some(first);
             }
         }
-        if notes.exhaustive() {
+        if notes.exhaustive() && !limits.once {
             Found::Infeasible
         } else {
             Found::NotFound(notes.reason(None))
@@ -513,100 +540,6 @@ impl<'a, 'g> Searcher<'a, 'g> {
     }
 }
 
-/// Moves towards any error of a condition: states that can still reach it.
-struct ReachGuide<'s, 'a, 'g> {
-    s: &'s Searcher<'a, 'g>,
-    k: CondId,
-    err: HashSet<State>,
-}
-
-impl Guide for ReachGuide<'_, '_, '_> {
-    type G = ();
-
-    fn initial(&self) -> Vec<()> {
-        vec![()]
-    }
-
-    fn moves(&self, s: State, _: &(), top: Option<&Pending<()>>) -> Vec<Move<()>> {
-        let g = self.s.graph;
-        let k = self.k;
-        let (c, n, v) = s;
-        let step = |l: super::state::LabelId| PathStep {
-            node: n,
-            decisions: self.s.label(l),
-        };
-        let mut out = Vec::new();
-        match top {
-            None => {
-                for (es, l) in g.errors.get(&k).into_iter().flatten() {
-                    if *es == s {
-                        out.push(Move::Finish(step(*l)));
-                    }
-                }
-                for st in g.steps.get(&s).into_iter().flatten() {
-                    if self.err.contains(&st.to) {
-                        out.push(Move::Step(step(st.label), st.to, ()));
-                    }
-                }
-                for (l, c2) in g.calls.get(&s).into_iter().flatten() {
-                    if self.err.contains(&self.s.entry_state(*c2)) {
-                        out.push(Move::Enter(step(*l), *c2, ()));
-                    }
-                    for r in g.returns.get(&s).into_iter().flatten() {
-                        if r.call_label == *l && r.callee == *c2 && self.err.contains(&r.to) {
-                            out.push(Move::Call {
-                                step: step(*l),
-                                ret: *r,
-                                violation: None,
-                                inside: (),
-                                after: (),
-                            });
-                        }
-                    }
-                }
-                for (es, r, l2) in g.return_errors.get(&k).into_iter().flatten() {
-                    if *es == s {
-                        out.push(Move::Call {
-                            step: step(r.call_label),
-                            ret: *r,
-                            violation: Some(self.s.label(*l2)),
-                            inside: (),
-                            after: (),
-                        });
-                    }
-                }
-            }
-            Some(top) => {
-                if self.s.engine.is_exit(n) && v == top.exit && c == top.callee {
-                    out.push(Move::Exit(PathStep {
-                        node: n,
-                        decisions: top.violation.clone().unwrap_or_default(),
-                    }));
-                    return out;
-                }
-                let ok = self.s.can_exit(top.callee, top.exit);
-                for st in g.steps.get(&s).into_iter().flatten() {
-                    if ok.contains(&st.to) {
-                        out.push(Move::Step(step(st.label), st.to, ()));
-                    }
-                }
-                for r in g.returns.get(&s).into_iter().flatten() {
-                    if ok.contains(&r.to) {
-                        out.push(Move::Call {
-                            step: step(r.call_label),
-                            ret: *r,
-                            violation: None,
-                            inside: (),
-                            after: (),
-                        });
-                    }
-                }
-            }
-        }
-        out
-    }
-}
-
 enum Applied {
     Moved,
     Done,
@@ -768,4 +701,25 @@ pub fn replay_values(p: &Program, model: &BTreeMap<Sym, i64>, choices: &[Choice]
         })
         .collect();
     (inputs, choices)
+}
+
+/// What a path's continuation from its state depends on: the state, and the
+/// store with each symbol described by the values the path allows it (so
+/// paths that pinned this step's input to different values stay apart).
+fn once_key<G>(cur: &Cursor<G>) -> u128 {
+    use std::hash::Hash;
+    let mut h = super::hash::Wide::default();
+    cur.state.hash(&mut h);
+    cur.exec.hash_store_by(&mut h, &|s, h| {
+        let (lo, hi, excluded) = cur.bounds.unary(s);
+        let mut bytes = Vec::with_capacity(8 * (4 + excluded.len()));
+        for x in [lo.unwrap_or(i128::MIN), hi.unwrap_or(i128::MAX)]
+            .into_iter()
+            .chain(excluded)
+        {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        h.write(&bytes);
+    });
+    h.finish128()
 }

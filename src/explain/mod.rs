@@ -182,6 +182,7 @@ pub fn explain(
                 revisits: limits.revisits,
                 steps: limits.witness_steps,
                 deadline: limits.deadline,
+                once: false,
             };
             let witness = match searcher.search_guided(k, &guide, search) {
                 crate::analysis::witness::Found::Confirmed(cx) => Some(*cx),

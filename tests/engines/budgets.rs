@@ -228,3 +228,24 @@ fn first_fss_survives_any_explanation_budget() {
         );
     }
 }
+
+/// Issue 57: the counterexample search on state machines past 50
+/// branches. The explored graph leaves each step's input a symbol, so
+/// most of its paths are infeasible; a first pass that continues each
+/// state once per store (nearest moves first) finds these, where the
+/// search through every path ran out of its budget. The counterexample
+/// replays.
+#[test]
+fn state_machines_of_60_and_80_branches_get_a_counterexample() {
+    for (seed, branches) in [(1, 60), (4, 60), (2, 80)] {
+        let (_d, f) = state_machine(seed, branches, 5);
+        let doc = check_json(&[&f, "--no-explain", "--no-fixes"]);
+        let c = cli::first_unsafe(&doc);
+        assert_eq!(c["engine"], "fsum", "seed {seed}, {branches} branches: {c}");
+        let choices: Vec<String> = (c["choices"].as_array().unwrap().iter())
+            .map(|v| v.to_string())
+            .collect();
+        let (code, stdout, stderr) = focuscheck(&["run", &f, "--choices", &choices.join(",")]);
+        assert_eq!(code, 1, "seed {seed}: the counterexample replays: {stdout}{stderr}");
+    }
+}
