@@ -11,8 +11,8 @@
 
 use crate::analysis::witness::Counterexample;
 use crate::facts::Analysis;
+use crate::interp;
 use crate::interp::access::{Accesses, Loc};
-use crate::interp::{self, Step};
 use crate::ir::{NodeId, Program, UnitId, VarId, VarInit, VarKind};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -73,23 +73,27 @@ pub fn find(
     if slot_var.is_empty() {
         return Vec::new();
     }
-    let Ok((run, acc)) = interp::run_recorded(p, &cfg, true, HashSet::new(), &|_, _| None) else {
+    let operand = |n: NodeId, site| crate::explain::backward::site_operand(&p.node(n).kind, site).cloned();
+    let Ok((run, acc)) = interp::run_recorded(p, &cfg, true, HashSet::new(), &operand) else {
         return Vec::new();
     };
-    let steps = run.trace.len().min(acc.steps());
-    let trace = &run.trace[..steps];
+    // Each recorded step's node: the trace's, and the run-time check the
+    // run stopped at (its reads are recorded, the trace leaves it out).
+    let mut trace: Vec<NodeId> = run.trace.iter().map(|s| s.node).take(acc.steps()).collect();
+    trace.extend(acc.failed_node.filter(|_| acc.steps() > trace.len()));
+    let trace = &trace[..];
     let never_written = unwritten_reads(p, trace, &acc, units, &slot_var);
     let mut out = Vec::new();
     for (v, step) in never_written {
         let var = p.var(v);
-        let (declared, read) = (p.line(var.span), p.line(p.node(trace[step].node).span));
+        let (declared, read) = (p.line(var.span), p.line(p.node(trace[step]).span));
         if declared >= read {
             continue;
         }
         let mut loops = Vec::new();
         for l in a.loops.iter() {
             let head = p.line(p.node(l.head).span);
-            if l.proc != p.entry || head <= declared || head >= read || l.body.contains(&trace[step].node) {
+            if l.proc != p.entry || head <= declared || head >= read || l.body.contains(&trace[step]) {
                 continue;
             }
             let (wrote, read_out) = loop_writes(trace, &acc, &l.body);
@@ -130,15 +134,15 @@ pub fn find(
 /// reads before any step wrote them, each with the first such step.
 fn unwritten_reads(
     p: &Program,
-    trace: &[Step],
+    trace: &[NodeId],
     acc: &Accesses,
     units: &BTreeSet<UnitId>,
     slot_var: &BTreeMap<usize, VarId>,
 ) -> BTreeMap<VarId, usize> {
     let mut written: HashSet<Loc> = HashSet::new();
     let mut out = BTreeMap::new();
-    for (i, s) in trace.iter().enumerate() {
-        if acc.activation[i] == ENTRY && units.contains(&p.node(s.node).unit) {
+    for (i, &n) in trace.iter().enumerate() {
+        if acc.activation[i] == ENTRY && units.contains(&p.node(n).unit) {
             for l in acc
                 .reads(i)
                 .iter()
@@ -178,8 +182,8 @@ fn entry_inputs(p: &Program) -> BTreeMap<usize, VarId> {
 /// The locations the loop's steps wrote, and whether a step outside it
 /// reads one of them (a callee's writes are not the loop's steps: a loop
 /// that may write a global is not taken to compute nothing).
-fn loop_writes(trace: &[Step], acc: &Accesses, body: &BTreeSet<NodeId>) -> (HashSet<Loc>, bool) {
-    let inside = |i: usize| acc.activation[i] == ENTRY && body.contains(&trace[i].node);
+fn loop_writes(trace: &[NodeId], acc: &Accesses, body: &BTreeSet<NodeId>) -> (HashSet<Loc>, bool) {
+    let inside = |i: usize| acc.activation[i] == ENTRY && body.contains(&trace[i]);
     let wrote: HashSet<Loc> = (0..trace.len())
         .filter(|&i| inside(i))
         .flat_map(|i| acc.writes(i).iter().copied())
