@@ -9,6 +9,7 @@
 
 pub mod edits;
 pub mod hide;
+pub mod missing;
 pub mod spec;
 
 use crate::analysis::witness::Counterexample;
@@ -114,21 +115,27 @@ pub struct Fixes {
     /// The cut was the wall clock's (`--timeout`): on another machine or
     /// under another load the search may go further.
     pub clock: bool,
+    /// Assignments missing before reads the error depends on: where each
+    /// belongs is part of the region.
+    pub missing: Vec<missing::Missing>,
 }
 
 impl Fixes {
-    /// The lines of the best-ranked fixes.
+    /// Where each missing assignment belongs, and the lines of the
+    /// best-ranked fixes (unless they only hide the error and an
+    /// assignment is missing).
     pub fn region(&self) -> Vec<u32> {
-        let Some(best) = self.fixes.first() else {
-            return Vec::new();
-        };
-        let key = (best.hides.is_some(), best.proof);
-        let lines: BTreeSet<u32> = self
-            .fixes
-            .iter()
-            .filter(|f| (f.hides.is_some(), f.proof) == key)
-            .map(|f| f.line)
-            .collect();
+        let mut lines: BTreeSet<u32> = self.missing.iter().flat_map(|m| m.lines.iter().copied()).collect();
+        let best = self.fixes.first().filter(|b| lines.is_empty() || b.hides.is_none());
+        if let Some(best) = best {
+            let key = (best.hides.is_some(), best.proof);
+            lines.extend(
+                self.fixes
+                    .iter()
+                    .filter(|f| (f.hides.is_some(), f.proof) == key)
+                    .map(|f| f.line),
+            );
+        }
         lines.into_iter().collect()
     }
 }
@@ -285,6 +292,8 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         !refuted.contains(&(i - 1))
     });
     out.fixes.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    // After the edits, so that its replay takes no time from them.
+    out.missing = missing_assignments(o, r, decisive);
     out
 }
 
@@ -411,6 +420,21 @@ fn search_lines(o: &Original, r: &CondReport, cx: &Counterexample) -> BTreeSet<u
         None => out.extend(cx.run.trace.iter().map(|s| p.line(p.node(s.node).span))),
     }
     out
+}
+
+/// The assignments missing before the top FSS's reads (`missing.rs`).
+fn missing_assignments(o: &Original, r: &CondReport, cx: &Counterexample) -> Vec<missing::Missing> {
+    let Some(e) = o.report.explanations.get(&r.id) else {
+        return Vec::new();
+    };
+    let Some(fss) = e.fss.get(e.reduced.first().map_or(0, |x| x.index)) else {
+        return Vec::new();
+    };
+    let Ok(users) = crate::ir::cond::user_conditions(o.program, o.errors) else {
+        return Vec::new();
+    };
+    let units = fss.entries.iter().map(|x| x.unit).collect();
+    missing::find(o.program, &o.report.analysis, &users, cx, &units)
 }
 
 /// The run ends without an error (the entry returns, or `abort()`/a

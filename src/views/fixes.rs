@@ -68,6 +68,61 @@ pub struct FixesDoc {
     /// another machine or under another load.
     #[serde(default)]
     pub clock: bool,
+    /// Assignments missing before a read the error depends on (their
+    /// lines are in `region`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<MissingDoc>,
+}
+
+/// A local of the entry the error reads before any statement assigns it.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct MissingDoc {
+    pub variable: String,
+    pub declared: u32,
+    pub read: u32,
+    /// Where the assignment belongs.
+    pub lines: Vec<u32>,
+    /// Loops between in whose bodies it belongs (`lines` are their
+    /// bodies); absent when `lines` are all the lines between.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loops: Vec<MissingLoop>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct MissingLoop {
+    /// The loop's head.
+    pub line: u32,
+    /// `writes_other_elements` (of the array read) or `computes_nothing`.
+    pub why: String,
+}
+
+impl MissingDoc {
+    /// The fact and the place, in a sentence.
+    pub fn words(&self) -> String {
+        let place = if self.loops.is_empty() {
+            format!("belongs between them ({})", lines(&self.lines))
+        } else {
+            let each: Vec<String> = self
+                .loops
+                .iter()
+                .map(|l| match l.why.as_str() {
+                    "writes_other_elements" => {
+                        format!("at line {}, which writes other elements of `{}`", l.line, self.variable)
+                    }
+                    _ => format!("at line {}, which computes nothing read", l.line),
+                })
+                .collect();
+            format!(
+                "belongs in the body of the loop {} ({})",
+                each.join(", and the loop "),
+                lines(&self.lines)
+            )
+        };
+        format!(
+            "`{}` is read at line {} before any statement assigns it (declared at line {}): the missing assignment {place}",
+            self.variable, self.read, self.declared
+        )
+    }
 }
 
 pub fn doc(source: &SourceFile, f: &Fixes) -> FixesDoc {
@@ -93,6 +148,24 @@ pub fn doc(source: &SourceFile, f: &Fixes) -> FixesDoc {
         compiled: f.compiled,
         cut: f.cut,
         clock: f.clock,
+        missing: f
+            .missing
+            .iter()
+            .map(|m| MissingDoc {
+                variable: m.var.clone(),
+                declared: m.declared,
+                read: m.read,
+                lines: m.lines.clone(),
+                loops: m
+                    .loops
+                    .iter()
+                    .map(|&(line, why)| MissingLoop {
+                        line,
+                        why: why.name().to_string(),
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 
@@ -136,6 +209,9 @@ pub fn cut_words(d: &FixesDoc, before: &str, after: &str) -> String {
 /// The text block of one condition's fixes, the first `shown` of them.
 pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc, shown: usize) -> String {
     let mut out = format!("\nfixes for {condition}:\n");
+    for m in &d.missing {
+        let _ = writeln!(out, "  missing assignment: {}", m.words());
+    }
     if d.fixes.is_empty() {
         let _ = writeln!(
             out,
@@ -149,6 +225,9 @@ pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc, shown: usize) ->
             },
             cut_words(d, " (", ")")
         );
+        if !d.missing.is_empty() {
+            let _ = writeln!(out, "  fix region: {}", lines(&d.region));
+        }
         return out;
     }
     let _ = writeln!(out, "  fix region: {}", lines(&d.region));
@@ -182,6 +261,24 @@ pub fn text(source: &SourceFile, condition: &str, d: &FixesDoc, shown: usize) ->
         cut_words(d, "; ", "")
     );
     out
+}
+
+/// SARIF 2.1.0 related locations of a result's missing assignments, one
+/// per line where each belongs, numbered from `first`.
+pub fn sarif_missing(uri: &str, index: usize, d: &FixesDoc, first: usize) -> Vec<Value> {
+    let at = d.missing.iter().flat_map(|m| m.lines.iter().map(move |&l| (m, l)));
+    at.enumerate()
+        .map(|(i, (m, line))| {
+            json!({
+                "id": first + i,
+                "physicalLocation": {
+                    "artifactLocation": {"uri": uri, "index": index},
+                    "region": {"startLine": line},
+                },
+                "message": {"text": format!("missing assignment: {}", m.words())},
+            })
+        })
+        .collect()
 }
 
 /// SARIF 2.1.0 `fixes` of a result: one replacement each, best first.

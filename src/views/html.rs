@@ -286,6 +286,14 @@ fn source_lines(b: &mut String, source: &SourceFile, marked: &[u32]) {
 /// The fix candidates (default search or `check --fixes`): the fix region (click to
 /// highlight it) and the fixes, best first.
 fn fixes_card(b: &mut String, f: &super::fixes::FixesDoc) {
+    for m in &f.missing {
+        let _ = write!(
+            b,
+            "<div class=\"card\"><div class=\"nest\" data-lines=\"{}\" title=\"click to highlight where it belongs\">missing assignment: {}</div></div>",
+            join_lines(m.lines.iter().copied()),
+            esc(&m.words())
+        );
+    }
     if f.fixes.is_empty() {
         let _ = write!(
             b,

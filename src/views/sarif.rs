@@ -253,6 +253,11 @@ fn result(uri: &str, index: usize, c: &CondDoc, source: Option<&SourceFile>) -> 
             r["relatedLocations"] = Value::Array(related);
         }
     }
+    if let Some(f) = c.fixes.as_ref().filter(|f| !f.missing.is_empty()) {
+        let mut related = r["relatedLocations"].as_array().cloned().unwrap_or_default();
+        related.extend(super::fixes::sarif_missing(uri, index, f, related.len() + 1));
+        r["relatedLocations"] = Value::Array(related);
+    }
     r
 }
 

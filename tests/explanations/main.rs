@@ -16,6 +16,7 @@ mod fss_reasons;
 #[path = "../support/gen.rs"]
 mod gen;
 mod harness;
+mod missing_assignments;
 #[path = "../support/ptr_gen.rs"]
 mod ptr_gen;
 mod replay;

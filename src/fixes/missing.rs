@@ -1,0 +1,233 @@
+//! An assignment missing from the program: the error depends on a value
+//! no statement of its run wrote (a local of the entry read before any
+//! assignment, so it holds whatever the memory held). A one-token edit
+//! adds no statement, so the fixes cannot name the place; this does: the
+//! assignment belongs after the declaration and before the first read
+//! that the error depends on. Where a loop there writes other elements of
+//! the array read (so it skipped this one), or computes nothing (no
+//! statement outside it reads what it writes, and the error depends on
+//! none of its statements: a loop whose statement is missing), the place
+//! is those loops' bodies; else it is every line between the two.
+
+use crate::analysis::witness::Counterexample;
+use crate::facts::Analysis;
+use crate::interp;
+use crate::interp::access::{Accesses, Loc};
+use crate::ir::{NodeId, Program, UnitId, VarId, VarInit, VarKind};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// The entry's activation in a run's record.
+const ENTRY: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    pub var: String,
+    /// The declaration's line, and the line of the first read the error
+    /// depends on.
+    pub declared: u32,
+    pub read: u32,
+    /// Where the assignment belongs.
+    pub lines: Vec<u32>,
+    /// The loops between where the assignment belongs (`lines` are their
+    /// bodies), by head line; empty when `lines` are all the lines between.
+    pub loops: Vec<(u32, Why)>,
+}
+
+/// Why the missing assignment belongs in a loop's body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// It writes other elements of the array (an element it skipped).
+    OtherElements,
+    /// It computes nothing: no statement outside it reads what it
+    /// writes, and the error depends on none of its statements.
+    ComputesNothing,
+}
+
+impl Why {
+    pub fn name(self) -> &'static str {
+        match self {
+            Why::OtherElements => "writes_other_elements",
+            Why::ComputesNothing => "computes_nothing",
+        }
+    }
+}
+
+/// The assignments missing before the reads of `units` (the top FSS's
+/// statements) in the counterexample's run, replayed with a record.
+pub fn find(
+    p: &Program,
+    a: &Analysis,
+    users: &[crate::ir::cond::UserCond],
+    cx: &Counterexample,
+    units: &BTreeSet<UnitId>,
+) -> Vec<Missing> {
+    let cfg = interp::Config {
+        inputs: cx.inputs.iter().cloned().collect(),
+        choices: cx.choices.clone(),
+        fill: Some(0),
+        max_steps: cx.run.trace.len() as u64 + 1_000,
+        conditions: users.to_vec(),
+        ..interp::Config::default()
+    };
+    let slot_var = entry_inputs(p);
+    if slot_var.is_empty() {
+        return Vec::new();
+    }
+    let operand = |n: NodeId, site| crate::explain::backward::site_operand(&p.node(n).kind, site).cloned();
+    let Ok((run, acc)) = interp::run_recorded(p, &cfg, true, HashSet::new(), &operand) else {
+        return Vec::new();
+    };
+    // Each recorded step's node: the trace's, and the run-time check the
+    // run stopped at (its reads are recorded, the trace leaves it out).
+    let mut trace: Vec<NodeId> = run.trace.iter().map(|s| s.node).take(acc.steps()).collect();
+    trace.extend(acc.failed_node.filter(|_| acc.steps() > trace.len()));
+    let trace = &trace[..];
+    let never_written = unwritten_reads(p, trace, &acc, units, &slot_var);
+    let mut out = Vec::new();
+    for (v, step) in never_written {
+        let var = p.var(v);
+        let (declared, read) = (p.line(var.span), p.line(p.node(trace[step]).span));
+        if declared >= read {
+            continue;
+        }
+        let mut loops = Vec::new();
+        for l in a.loops.iter() {
+            let head = p.line(p.node(l.head).span);
+            if l.proc != p.entry || head <= declared || head >= read || l.body.contains(&trace[step]) {
+                continue;
+            }
+            let (wrote, read_out) = loop_writes(trace, &acc, &l.body);
+            let why = if writes_elements_of(&slot_var, v, &wrote) {
+                Why::OtherElements
+            } else if !read_out
+                && !l.body.iter().any(|n| units.contains(&p.node(*n).unit))
+                && !l.modifies.iter().any(|v| p.var(*v).is_global_storage())
+            {
+                Why::ComputesNothing
+            } else {
+                continue;
+            };
+            loops.push((l, why));
+        }
+        let lines: BTreeSet<u32> = if loops.is_empty() {
+            (declared + 1..read)
+                .filter(|&l| !p.source.line_text(l).trim().is_empty())
+                .collect()
+        } else {
+            loops.iter().flat_map(|(l, _)| body_lines(p, l.head, &l.body)).collect()
+        };
+        out.push(Missing {
+            var: var.name.clone(),
+            declared,
+            read,
+            lines: lines.into_iter().collect(),
+            loops: loops
+                .iter()
+                .map(|(l, why)| (p.line(p.node(l.head).span), *why))
+                .collect(),
+        });
+    }
+    out
+}
+
+/// The entry's uninitialised locals (`slot_var`) that a step of `units`
+/// reads before any step wrote them, each with the first such step.
+fn unwritten_reads(
+    p: &Program,
+    trace: &[NodeId],
+    acc: &Accesses,
+    units: &BTreeSet<UnitId>,
+    slot_var: &BTreeMap<usize, VarId>,
+) -> BTreeMap<VarId, usize> {
+    let mut written: HashSet<Loc> = HashSet::new();
+    let mut out = BTreeMap::new();
+    for (i, &n) in trace.iter().enumerate() {
+        if acc.activation[i] == ENTRY && units.contains(&p.node(n).unit) {
+            for l in acc
+                .reads(i)
+                .iter()
+                .filter(|l| l.activation() == ENTRY && !written.contains(l))
+            {
+                if let Some(&v) = slot_var.get(&l.offset()) {
+                    out.entry(v).or_insert(i);
+                }
+            }
+        }
+        written.extend(acc.writes(i).iter().copied());
+    }
+    out
+}
+
+/// The entry's uninitialised locals written by the user, by frame slot.
+fn entry_inputs(p: &Program) -> BTreeMap<usize, VarId> {
+    let layout = p.layout();
+    let mut slot_var = BTreeMap::new();
+    for (i, v) in p.vars.iter().enumerate() {
+        let user = !v.name.contains(['.', ':', '#']) && !v.name.starts_with("__");
+        if v.proc == Some(p.entry)
+            && v.kind == VarKind::Local
+            && v.init == VarInit::Input
+            && !v.is_global_storage()
+            && user
+        {
+            let off = layout.offset[i] as usize;
+            for k in 0..v.slots() as usize {
+                slot_var.insert(off + k, VarId(i as u32));
+            }
+        }
+    }
+    slot_var
+}
+
+/// The locations the loop's steps wrote, and whether a step outside it
+/// reads one of them (a callee's writes are not the loop's steps: a loop
+/// that may write a global is not taken to compute nothing).
+fn loop_writes(trace: &[NodeId], acc: &Accesses, body: &BTreeSet<NodeId>) -> (HashSet<Loc>, bool) {
+    let inside = |i: usize| acc.activation[i] == ENTRY && body.contains(&trace[i]);
+    let wrote: HashSet<Loc> = (0..trace.len())
+        .filter(|&i| inside(i))
+        .flat_map(|i| acc.writes(i).iter().copied())
+        .collect();
+    let read = (0..trace.len()).any(|i| !inside(i) && acc.reads(i).iter().any(|l| wrote.contains(l)));
+    (wrote, read)
+}
+
+/// Some of the locations are elements of the entry's array `v`.
+fn writes_elements_of(slot_var: &BTreeMap<usize, VarId>, v: VarId, wrote: &HashSet<Loc>) -> bool {
+    wrote
+        .iter()
+        .any(|l| l.activation() == ENTRY && slot_var.get(&l.offset()) == Some(&v))
+}
+
+/// The lines of a loop's body as written: the block after its head, but
+/// the head's own line and a line that only closes the block.
+fn body_lines(p: &Program, head: NodeId, body: &BTreeSet<NodeId>) -> Vec<u32> {
+    let h = p.node(head);
+    let inner: Vec<_> = body.iter().filter(|&&n| n != head).map(|n| p.node(*n).span).collect();
+    // The first block after the head's start that holds the body's nodes
+    // but those written before it (a condition, a `for`'s step).
+    let block = p
+        .blocks
+        .iter()
+        .filter(|b| b.proc == h.proc && b.span.lo > h.span.lo)
+        .filter(|b| {
+            inner
+                .iter()
+                .all(|s| s.hi <= b.span.lo || (b.span.lo <= s.lo && s.hi <= b.span.hi))
+        })
+        .min_by_key(|b| b.span.lo);
+    let head_line = p.line(h.span);
+    let Some(b) = block else {
+        return vec![head_line];
+    };
+    let last = super::last_line(p, b.span);
+    let lines: Vec<u32> = (p.line(b.span)..=last)
+        .filter(|&l| l != head_line && !(l == last && p.source.line_text(l).trim() == "}"))
+        .filter(|&l| !p.source.line_text(l).trim().is_empty())
+        .collect();
+    if lines.is_empty() {
+        vec![head_line]
+    } else {
+        lines
+    }
+}
