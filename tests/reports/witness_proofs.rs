@@ -202,6 +202,20 @@ fn invariants_read_off_the_explored_states_are_confirmed() {
     }
 }
 
+/// `check PROGRAM --witness W` (from `root`), which must say it wrote a
+/// correctness witness; `W`.
+fn written(root: &str, program: &str, w: &std::path::Path) -> std::path::PathBuf {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .args(["check", program, "--no-explain", "--color", "never", "--witness"])
+        .arg(w)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert!(err.contains(": correctness witness "), "{program}: {err}");
+    w.to_path_buf()
+}
+
 /// A safe program whose proof needs what its loops wrote into arrays (one
 /// loop counting up, its counter declared in the `for`; one counting down)
 /// gets a correctness witness that is schema-valid and that `verify
@@ -212,15 +226,7 @@ fn array_filling_loops_get_confirmed_witnesses() {
     let root = env!("CARGO_MANIFEST_DIR");
     let program = "tests/witness/fill_arrays.c";
     let dir = tempfile::tempdir().unwrap();
-    let w = dir.path().join("fill_arrays.yml");
-    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
-        .current_dir(root)
-        .args(["check", program, "--no-explain", "--color", "never", "--witness"])
-        .arg(&w)
-        .output()
-        .unwrap();
-    let err = text(&out.stderr);
-    assert!(err.contains(": correctness witness "), "{err}");
+    let w = written(root, program, &dir.path().join("fill_arrays.yml"));
     let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
     assert_eq!(checked.as_ref().ok(), Some(&2), "{checked:?}");
     let written = std::fs::read_to_string(&w).unwrap();
@@ -247,15 +253,7 @@ fn loop_entry_values_are_stated_as_assigned_before_the_loop() {
     let root = env!("CARGO_MANIFEST_DIR");
     let program = "programs/vc/entry_relation.c";
     let dir = tempfile::tempdir().unwrap();
-    let w = dir.path().join("entry_relation.yml");
-    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
-        .current_dir(root)
-        .args(["check", program, "--no-explain", "--color", "never", "--witness"])
-        .arg(&w)
-        .output()
-        .unwrap();
-    let err = text(&out.stderr);
-    assert!(err.contains(": correctness witness "), "{err}");
+    let w = written(root, program, &dir.path().join("entry_relation.yml"));
     let written = std::fs::read_to_string(&w).unwrap();
     assert!(written.contains("(res + cnt) == (a + b)"), "{written}");
     assert!(!written.contains("\\at"), "{written}");
