@@ -284,10 +284,17 @@ fn proven_invariants(p: &Program, report: &Report, with_states: bool) -> Vec<vc:
         ..vc::Options::default()
     };
     let proven = vc::solve::havoc(p, a, &[], &users, &opts).proven.unwrap_or_default();
-    let mut stated = correctness_witness::stateable(p, a, &proven);
-    if with_states {
-        stated.extend(correctness_witness::stateable(p, a, &state_facts(p, report)));
-    }
+    // A fact over array elements is stated for the indices between the
+    // counter's entry value and a bound: a proven one, or one read off the
+    // states (the whole is pruned and validated below all the same).
+    let states = if with_states {
+        state_facts(p, report)
+    } else {
+        Vec::new()
+    };
+    let bounds: Vec<vc::Invariant> = proven.iter().chain(&states).cloned().collect();
+    let mut stated = correctness_witness::stateable(p, a, &proven, &bounds);
+    stated.extend(correctness_witness::stateable(p, a, &states, &bounds));
     stated.iter_mut().for_each(|i| i.user = false);
     let alone = vc::Options { infer: false, ..opts };
     vc::solve::run(p, a, &[], &stated, &alone).proven.unwrap_or_default()

@@ -404,6 +404,26 @@ pub fn next_token(text: &str, mut from: usize) -> usize {
     }
 }
 
+/// The offset of the `;` that ends the first clause of the `for` at `at`
+/// (its declaration or expression; parentheses within it skipped), if
+/// `at` starts `for (`.
+pub fn for_clause_end(text: &str, at: usize) -> Option<u32> {
+    let rest = text.get(at..)?.strip_prefix("for")?;
+    let open = at + 3 + rest.find(|c: char| !c.is_ascii_whitespace())?;
+    (text.as_bytes().get(open) == Some(&b'(')).then_some(())?;
+    let mut depth = 0i32;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 1 => return None,
+            ')' => depth -= 1,
+            ';' if depth == 1 => return Some((open + i) as u32),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Parses the annotation comments of a file (syntax only).
 pub fn parse_all(text: &str, comments: &[acsl::Comment]) -> (Vec<acsl::Annotation>, Vec<Diag>) {
     let mut out = Vec::new();

@@ -60,7 +60,9 @@ fn plain_c(e: &Expr) -> bool {
         ExprKind::Arith(_, a, b) => plain_c(a) && plain_c(b),
         // `x % m`, `x / m` by a positive constant (never a division by 0).
         ExprKind::Div { num, den, .. } => plain_c(num) && matches!(den.kind, ExprKind::Const(c) if c > 0),
-        ExprKind::Conv(..) | ExprKind::Elem(..) | ExprKind::Bit { .. } | ExprKind::Float { .. } => false,
+        // An element at a constant index (of an array `in_scope` declares).
+        ExprKind::Elem(_, i, _) => matches!(i.kind, ExprKind::Const(c) if c >= 0),
+        ExprKind::Conv(..) | ExprKind::Bit { .. } | ExprKind::Float { .. } => false,
     }
 }
 
@@ -76,8 +78,9 @@ fn atoms<'a>(e: &'a BoolExpr, out: &mut Vec<&'a Atom>) {
 }
 
 /// Is `var` declared as a plain scalar (no `*` before its name, no `[`
-/// after it)? The memory model turns pointers into scalars too, and a
-/// comparison of those is not C's.
+/// after it), or, for an array, with one dimension (`[N]`, no second)?
+/// The memory model turns pointers into scalars too, and a comparison of
+/// those is not C's.
 fn plain_declarator(p: &Program, var: &Var) -> bool {
     // A floating variable's value is its bits: no integer relation is C's.
     if var.ty.is_float() {
@@ -92,13 +95,21 @@ fn plain_declarator(p: &Program, var: &Var) -> bool {
         let before = all[..start].trim_end();
         let after = all[end..].trim_start();
         let whole = !word(end) && (start == 0 || !word(start - 1));
-        whole && !before.ends_with('*') && !after.starts_with('[')
+        let one_dimension = || {
+            let rest = after.strip_prefix('[').and_then(|r| r.split_once(']'));
+            rest.is_some_and(|(_, r)| !r.trim_start().starts_with('['))
+        };
+        let shape = match var.len {
+            None => !after.starts_with('['),
+            Some(_) => one_dimension(),
+        };
+        whole && !before.ends_with('*') && shape
     })
 }
 
 /// Is `v` a variable of the source in scope at offset `at` of a loop in
 /// `proc`: a global, or a parameter or local of `proc` declared before
-/// `at` in a block that is still open there?
+/// `at` in a block that is still open there, or in the loop's `for` clause?
 fn in_scope(p: &Program, v: VarId, proc: ProcId, at: u32) -> bool {
     let var = p.var(v);
     let named = var.name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
@@ -112,8 +123,14 @@ fn in_scope(p: &Program, v: VarId, proc: ProcId, at: u32) -> bool {
         VarKind::Param => var.proc == Some(proc),
         VarKind::Local if var.proc == Some(proc) || var.is_static => {
             let decl = var.span.lo;
-            if decl >= at || p.source.resolve(var.span).0 != 0 {
+            if p.source.resolve(var.span).0 != 0 {
                 return false;
+            }
+            // Declared in the loop's own `for` clause: in scope at its head
+            // (C11 6.8.5.3), where a loop invariant holds.
+            if decl >= at {
+                let end = crate::ir::contract::for_clause_end(&p.source.text, at as usize);
+                return end.is_some_and(|end| decl < end);
             }
             // No `}` between the declaration and the loop closes its block.
             let between = p.text(crate::syntax::source::Span::new(decl as usize, at as usize));
@@ -132,8 +149,10 @@ fn in_scope(p: &Program, v: VarId, proc: ProcId, at: u32) -> bool {
 }
 
 /// The invariants of `proven` a witness can state (at a loop with a
-/// keyword, readable in C, over variables in scope there).
-pub fn stateable(p: &Program, a: &Analysis, proven: &[Invariant]) -> Vec<Invariant> {
+/// keyword, readable in C, over variables in scope there); a fact over the
+/// elements a loop has passed as the conjunction over their indices
+/// (`loop_entry`), its counter's bound one of `bounds`.
+pub fn stateable(p: &Program, a: &Analysis, proven: &[Invariant], bounds: &[Invariant]) -> Vec<Invariant> {
     let ok = |inv: &Invariant| {
         let Some(l) = a.loop_at.get(&inv.head).map(|&i| &a.loops[i]) else {
             return false;
@@ -152,7 +171,12 @@ pub fn stateable(p: &Program, a: &Analysis, proven: &[Invariant]) -> Vec<Invaria
                 plain_c(&x.lhs) && plain_c(&x.rhs) && vs.iter().all(|&v| in_scope(p, v, l.proc, at))
             })
     };
-    proven.iter().filter(|i| ok(i)).cloned().collect()
+    let c_form = |inv: &Invariant| match (inv.visited, inv.entry) {
+        (Some(_), _) => super::loop_entry::expanded(p, a, inv, bounds),
+        (None, true) => super::loop_entry::entry_free(p, a, inv),
+        (None, false) => Some(inv.clone()),
+    };
+    proven.iter().filter_map(c_form).filter(|i| ok(i)).collect()
 }
 
 /// The invariants (`stateable` ones) as a witness states them: one

@@ -13,6 +13,7 @@ pub mod harness;
 pub mod html;
 pub mod json;
 pub mod listing;
+pub mod loop_entry;
 pub mod replay;
 pub mod sarif;
 pub mod snippet;

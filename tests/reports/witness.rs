@@ -95,7 +95,7 @@ fn sha256(path: &str) -> String {
 }
 
 /// The validator of `tests/witness/schema.json`.
-fn schema_validator() -> jsonschema::Validator {
+pub(crate) fn schema_validator() -> jsonschema::Validator {
     let root = env!("CARGO_MANIFEST_DIR");
     let schema: Value =
         serde_json::from_str(&std::fs::read_to_string(format!("{root}/tests/witness/schema.json")).unwrap()).unwrap();
@@ -311,7 +311,7 @@ fn written_witnesses(dirs: &[String], extra: &[&str], dir: &Path) -> Written {
 
 /// Checks one correctness witness of `program`: the number of its
 /// invariants, or whether it is schema-valid and what is wrong.
-fn check_correctness(
+pub(crate) fn check_correctness(
     root: &str,
     validator: &jsonschema::Validator,
     program: &str,

@@ -2,7 +2,8 @@
 //! witness: wrong invariants (not on entry, not maintained, too weak, too
 //! weak for the program's ACSL assertions, location invariants false or
 //! too weak) are not confirmed; invariants read off the explored states
-//! are.
+//! are, and so are array facts stated element by element and loop-entry
+//! values stated as assigned before the loop.
 
 use crate::witness::{text, validate};
 use std::process::Command;
@@ -199,4 +200,63 @@ fn invariants_read_off_the_explored_states_are_confirmed() {
         let (said, code) = validate(root, &program, &w);
         assert_eq!(code, Some(0), "{file}: {said}");
     }
+}
+
+/// `check PROGRAM --witness W` (from `root`), which must say it wrote a
+/// correctness witness; `W`.
+fn written(root: &str, program: &str, w: &std::path::Path) -> std::path::PathBuf {
+    let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
+        .current_dir(root)
+        .args(["check", program, "--no-explain", "--color", "never", "--witness"])
+        .arg(w)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert!(err.contains(": correctness witness "), "{program}: {err}");
+    w.to_path_buf()
+}
+
+/// A safe program whose proof needs what its loops wrote into arrays (one
+/// loop counting up, its counter declared in the `for`; one counting down)
+/// gets a correctness witness that is schema-valid and that `verify
+/// --witness` confirms, stating each element the loops passed; the same
+/// witness with one element's value wrong is not confirmed.
+#[test]
+fn array_filling_loops_get_confirmed_witnesses() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "tests/witness/fill_arrays.c";
+    let dir = tempfile::tempdir().unwrap();
+    let w = written(root, program, &dir.path().join("fill_arrays.yml"));
+    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
+    assert_eq!(checked.as_ref().ok(), Some(&2), "{checked:?}");
+    let written = std::fs::read_to_string(&w).unwrap();
+    for needed in [
+        "(i <= 0 || a[0] == 1)",
+        "(i <= 7 || a[7] == 15)",
+        "(n >= 0 || b[0] == 7)",
+        "(n >= 5 || b[5] == 7)",
+    ] {
+        assert!(written.contains(needed), "{needed}: {written}");
+    }
+    let wrong = dir.path().join("wrong.yml");
+    std::fs::write(&wrong, written.replace("a[7] == 15", "a[7] == 14")).unwrap();
+    let (said, code) = validate(root, program, &wrong);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("witness: not confirmed"), "{said}");
+}
+
+/// A relation Houdini proves with loop-entry values (`res + cnt ==
+/// \at(res + cnt, LoopEntry)`) is stated with what the variables were
+/// assigned before the loop, and the witness is confirmed.
+#[test]
+fn loop_entry_values_are_stated_as_assigned_before_the_loop() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "programs/vc/entry_relation.c";
+    let dir = tempfile::tempdir().unwrap();
+    let w = written(root, program, &dir.path().join("entry_relation.yml"));
+    let written = std::fs::read_to_string(&w).unwrap();
+    assert!(written.contains("(res + cnt) == (a + b)"), "{written}");
+    assert!(!written.contains("\\at"), "{written}");
+    let (said, code) = validate(root, program, &w);
+    assert_eq!(code, Some(0), "{said}");
 }

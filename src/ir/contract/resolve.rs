@@ -249,7 +249,13 @@ impl Resolver<'_> {
                 && !head_text[k.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
         });
         let label = (!is_loop).then(|| head_text.trim().to_string());
-        let clauses = self.statement_clauses(a, p.node(at).proc);
+        // A `for`'s clause declares variables whose scope is the loop (C11
+        // 6.8.5.3), the head included: the invariant holds there.
+        let before = match head_text.starts_with("for") {
+            true => crate::ir::contract::for_clause_end(&p.source.text, start as usize).unwrap_or(a.comment.span.lo),
+            false => a.comment.span.lo,
+        };
+        let clauses = self.statement_clauses(a, p.node(at).proc, before);
         match self.out.invariants.iter_mut().find(|i| i.at == at) {
             Some(prev) => prev.clauses.extend(clauses),
             None => self.out.invariants.push(Invariants { at, clauses, label }),
@@ -260,19 +266,20 @@ impl Resolver<'_> {
         let Some(at) = self.marker(a, "an assertion") else {
             return;
         };
-        for id in self.statement_clauses(a, self.p.node(at).proc) {
+        for id in self.statement_clauses(a, self.p.node(at).proc, a.comment.span.lo) {
             self.out.asserts.push((at, id));
         }
     }
 
     /// The clauses of an annotation at a statement of `proc` (a loop
-    /// invariant, an assertion), bound in the scope before the comment.
-    fn statement_clauses(&mut self, a: &acsl::Annotation, proc: ProcId) -> Vec<ClauseId> {
+    /// invariant, an assertion), bound in the scope of the locals declared
+    /// before offset `before`.
+    fn statement_clauses(&mut self, a: &acsl::Annotation, proc: ProcId, before: u32) -> Vec<ClauseId> {
         let mut ids = Vec::new();
         for c in &a.clauses {
             let mut scope = Scope {
                 proc,
-                before: a.comment.span.lo,
+                before,
                 kind: c.kind,
                 bound: Vec::new(),
                 old: false,
