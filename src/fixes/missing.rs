@@ -7,7 +7,8 @@
 //! the array read (so it skipped this one), or computes nothing (no
 //! statement outside it reads what it writes, and the error depends on
 //! none of its statements: a loop whose statement is missing), the place
-//! is those loops' bodies; else it is every line between the two.
+//! is those loops' bodies; else it is the declaration's line (for an
+//! initialiser) and every line up to the read.
 
 use crate::analysis::witness::Counterexample;
 use crate::facts::Analysis;
@@ -29,7 +30,8 @@ pub struct Missing {
     /// Where the assignment belongs.
     pub lines: Vec<u32>,
     /// The loops between where the assignment belongs (`lines` are their
-    /// bodies), by head line; empty when `lines` are all the lines between.
+    /// bodies), by head line; empty when `lines` run from the declaration
+    /// to the read.
     pub loops: Vec<(u32, Why)>,
 }
 
@@ -110,7 +112,8 @@ pub fn find(
             loops.push((l, why));
         }
         let lines: BTreeSet<u32> = if loops.is_empty() {
-            (declared + 1..read)
+            // The declaration's line too: an initialiser is one way to mend it.
+            (declared..read)
                 .filter(|&l| !p.source.line_text(l).trim().is_empty())
                 .collect()
         } else {

@@ -100,7 +100,7 @@ impl MissingDoc {
     /// The fact and the place, in a sentence.
     pub fn words(&self) -> String {
         let place = if self.loops.is_empty() {
-            format!("belongs between them ({})", lines(&self.lines))
+            format!("belongs in its declaration or before the read ({})", lines(&self.lines))
         } else {
             let each: Vec<String> = self
                 .loops

@@ -171,7 +171,7 @@ fn a_deleted_assignment_is_named_where_it_belongs() {
             assert_eq!(m["variable"], var, "{path}");
             let (declared, read) = (m["declared"].as_u64().unwrap(), m["read"].as_u64().unwrap());
             assert!(
-                lines(&m["lines"]).iter().all(|&l| declared < l && l < read),
+                lines(&m["lines"]).iter().all(|&l| declared <= l && l < read),
                 "{path}: {m}"
             );
             assert!(
