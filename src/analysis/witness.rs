@@ -50,10 +50,11 @@ pub struct SearchLimits {
     /// Steps taken in all.
     pub steps: u64,
     pub deadline: Option<Instant>,
-    /// Each state outside calls is continued from once in the whole search,
-    /// from the first path that reaches it: the search is then linear in
-    /// the graph, not in its paths, but incomplete, so it never concludes
-    /// that every path is infeasible.
+    /// Each state outside calls is continued from once per store (its
+    /// symbols told by the values the path allows them) in the whole
+    /// search, from the first path that reaches it: the search is then
+    /// linear in the graph, not in its paths, but incomplete, so it never
+    /// concludes that every path is infeasible.
     pub once: bool,
 }
 
