@@ -138,8 +138,7 @@ fn variables(p: &Program, tokens: &[Token], k: usize) -> Vec<String> {
     let user = |v: &crate::ir::Var| {
         v.len.is_none()
             && matches!(v.kind, VarKind::Global | VarKind::Param | VarKind::Local)
-            && !v.name.contains(['.', ':'])
-            && !v.name.starts_with("__")
+            && super::source_name(&v.name)
     };
     let visible = |v: &crate::ir::Var| {
         v.kind == VarKind::Global || (v.proc.map(|q| q.index()) == proc && proc.is_some() && v.span.lo < at)

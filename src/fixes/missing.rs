@@ -166,7 +166,7 @@ fn entry_inputs(p: &Program) -> BTreeMap<usize, VarId> {
     let layout = p.layout();
     let mut slot_var = BTreeMap::new();
     for (i, v) in p.vars.iter().enumerate() {
-        let user = !v.name.contains(['.', ':', '#']) && !v.name.starts_with("__");
+        let user = super::source_name(&v.name) && !v.name.contains('#');
         if v.proc == Some(p.entry)
             && v.kind == VarKind::Local
             && v.init == VarInit::Input

@@ -444,6 +444,12 @@ fn ends_normally(q: &Program, cfg: &interp::Config) -> Option<Lines> {
     matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. }).then(|| hide::lines_of(q, &run.trace))
 }
 
+/// A name the program's text declares, not one the lowering made (a
+/// struct leaf `s.a`, a call's `f::(ret)`, a temporary `__mem1`).
+fn source_name(name: &str) -> bool {
+    !name.contains(['.', ':']) && !name.starts_with("__")
+}
+
 /// The line a span ends on.
 pub(super) fn last_line(p: &Program, span: crate::syntax::source::Span) -> u32 {
     p.source.line_col(span.hi.saturating_sub(1).max(span.lo)).line
