@@ -206,6 +206,19 @@ pub fn loop_invariants(p: &Program, a: &Analysis, invariants: &[Invariant]) -> V
 /// The conjuncts of a loop's invariant as a person would write them: each
 /// once, without the disjunctions one of whose sides is a conjunct.
 fn simplified(p: &Program, parts: &[&BoolExpr]) -> Vec<String> {
+    // Conjunctions apart, so a bound two facts share is said once.
+    fn conjuncts<'e>(e: &'e BoolExpr, out: &mut Vec<&'e BoolExpr>) {
+        match e {
+            BoolExpr::And(a, b) => {
+                conjuncts(a, out);
+                conjuncts(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let mut flat = Vec::new();
+    parts.iter().for_each(|e| conjuncts(e, &mut flat));
+    let parts = &flat[..];
     let texts: Vec<String> = parts.iter().map(|e| show(p, e)).collect();
     let mut out: Vec<String> = Vec::new();
     for (e, text) in parts.iter().zip(&texts) {
