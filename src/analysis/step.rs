@@ -12,7 +12,7 @@ use super::explore::State;
 use super::frames::{taken_of, AbsEnv, Frames, Taken};
 use super::run::{ReadMemory, Run, ERROR_REACHED};
 use super::state::*;
-use super::value::{Sym, Truth, Value};
+use super::value::{Cmp, Constraint, LinExpr, Sym, Truth, Value};
 use super::widen::LoopFacts;
 use crate::context::conditions::CondId;
 use crate::context::Context;
@@ -172,26 +172,28 @@ impl Explorer<'_> {
                         }
                         .atom(a)
                         .into_iter()
-                        .map(|o| {
-                            let r = o.result.map(|t| match t {
-                                Truth::Known(b) => Some(b),
-                                Truth::Depends(_) => None,
-                            });
-                            (o.decisions, r)
-                        })
+                        .map(|o| (o.decisions, o.result.map(Some)))
                         .collect()
                     }
                 };
-                // `Some(b)`: the outcome is known; `None`: both are possible.
+                // `None`: a non-deterministic choice, both outcomes possible.
                 for (decisions, r) in outcomes {
                     match r {
                         Err(site) => out.push(self.error_target(decisions, site)),
-                        Ok(known) => {
+                        Ok(truth) => {
+                            let known = match &truth {
+                                Some(Truth::Known(b)) => Some(*b),
+                                _ => None,
+                            };
                             for (b, to) in [(true, *then_), (false, *else_)] {
                                 if known.is_some_and(|k| k != b) {
                                     continue;
                                 }
-                                let w = self.advance(c, proc, n, to, (*val).clone(), known.is_none());
+                                let mut w = (*val).clone();
+                                if let (Some(Truth::Depends(t)), Cond::Atom(a)) = (&truth, cond) {
+                                    self.narrow(proc, a, t, b, &mut w);
+                                }
+                                let w = self.advance(c, proc, n, to, w, known.is_none());
                                 let mut d = decisions.clone();
                                 d.push(Decision::Branch(b));
                                 self.step_to(c, d, to, w, &mut out);
@@ -253,6 +255,38 @@ impl Explorer<'_> {
     pub(super) fn stop_if_error(&self, out: &[(LabelId, Target)]) {
         if self.opts.stop_at_error && out.iter().any(|(_, t)| matches!(t, Target::Error(_))) {
             self.run.raise(ERROR_REACHED);
+        }
+    }
+
+    /// On the side of a branch where its comparison pins an input or a draw
+    /// to one value (`x == 5` taken, `x != 5` not taken), the variables the
+    /// comparison reads hold that value from then on, so later tests of
+    /// them are decided in the graph instead of left to the counterexample
+    /// search (a state machine's `else if` chain over its input would
+    /// otherwise keep every infeasible detour). Other slots that hold the
+    /// symbol keep it: the path's constraints still pin it there. A variable
+    /// no other node reads (the temporary of `if (nondet())`) is left as it
+    /// is: narrowing it would only split states that differ in a dead value.
+    fn narrow(&self, proc: ProcId, a: &Atom, t: &Constraint, b: bool, w: &mut Valuation) {
+        let pinned = match (t.cmp, b, t.e.terms.as_slice()) {
+            (Cmp::Eq, true, &[(s, 1)]) | (Cmp::Ne, false, &[(s, 1)]) if !s.is_alpha() => (s, -t.e.c),
+            _ => return,
+        };
+        let (lo, hi) = pinned.0.range(self.cx);
+        if pinned.1 < lo || pinned.1 > hi {
+            return;
+        }
+        let mut vars = Vec::new();
+        scalar_reads(&a.lhs, &mut vars);
+        scalar_reads(&a.rhs, &mut vars);
+        for v in vars.into_iter().filter(|v| self.cx.a.readers[v.index()] > 1) {
+            let Value::Lin(e) = self.frames.read(proc, w, v, 0) else {
+                continue;
+            };
+            let to = e.substitute(&mut |s| (s == pinned.0).then(|| LinExpr::constant(pinned.1)));
+            if let Some(to) = to {
+                self.frames.write(proc, w, v, 0, Value::from_lin(to));
+            }
         }
     }
 
@@ -406,5 +440,22 @@ impl Explorer<'_> {
             }
         }
         true
+    }
+}
+
+/// The scalar variables an expression reads (`ExprKind::Var`, slot 0).
+fn scalar_reads(e: &Expr, out: &mut Vec<VarId>) {
+    match &e.kind {
+        ExprKind::Var(v) => out.push(*v),
+        ExprKind::Const(_) | ExprKind::Elem(..) | ExprKind::Float { .. } => {}
+        ExprKind::Neg(x) | ExprKind::Conv(_, x) | ExprKind::Checked { value: x, .. } => scalar_reads(x, out),
+        ExprKind::Arith(_, x, y) | ExprKind::Bit { a: x, b: y, .. } => {
+            scalar_reads(x, out);
+            scalar_reads(y, out);
+        }
+        ExprKind::Div { num, den, .. } => {
+            scalar_reads(num, out);
+            scalar_reads(den, out);
+        }
     }
 }

@@ -29,6 +29,8 @@ pub struct Analysis {
     /// Variables a node reads (a call: its arguments and the callee's global
     /// reads).
     pub uses: Vec<Vec<VarId>>,
+    /// How many nodes read each variable (by `uses`).
+    pub readers: Vec<u32>,
     /// Global storage a procedure may write / read, callees included.
     pub proc_mod: Vec<BTreeSet<VarId>>,
     pub proc_ref: Vec<BTreeSet<VarId>>,
@@ -72,6 +74,7 @@ impl Analysis {
             preds: vec![Vec::new(); n],
             defs: vec![Vec::new(); n],
             uses: vec![Vec::new(); n],
+            readers: vec![0; p.vars.len()],
             proc_mod: vec![BTreeSet::new(); procs],
             proc_ref: vec![BTreeSet::new(); procs],
             ipdom: vec![None; n],
@@ -102,6 +105,7 @@ impl Analysis {
         }
         for &(x, v) in &derived.uses {
             a.uses[x.index()].push(v);
+            a.readers[v.index()] += 1;
         }
         for &(f, v) in &derived.proc_may_def {
             a.proc_mod[f.index()].insert(v);

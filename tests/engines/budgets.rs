@@ -177,13 +177,19 @@ fn a_search_cut_short_is_truncated() {
 /// A generated state machine (`scripts/gen-state-machine`, the benchmark's
 /// generator) in a fresh directory.
 fn state_machine(seed: u32, branches: u32, depth: u32) -> (tempfile::TempDir, String) {
+    program(&format!("machine{seed}.c"), &generator(seed, branches, depth, &[]))
+}
+
+/// `scripts/gen-state-machine`'s output for these arguments.
+fn generator(seed: u32, branches: u32, depth: u32, extra: &[&str]) -> String {
     let out = std::process::Command::new("python3")
         .args(["scripts/gen-state-machine", "--seed", &seed.to_string()])
         .args(["--branches", &branches.to_string(), "--depth", &depth.to_string()])
+        .args(extra)
         .output()
         .expect("python3 runs scripts/gen-state-machine");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    program(&format!("machine{seed}.c"), &String::from_utf8(out.stdout).unwrap())
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// Issue 57: a confirmed counterexample always has its own FSS, with
@@ -242,6 +248,34 @@ fn state_machines_of_60_and_80_branches_get_a_counterexample() {
         let doc = check_json(&[&f, "--no-explain", "--no-fixes"]);
         let c = cli::first_unsafe(&doc);
         assert_eq!(c["engine"], "fsum", "seed {seed}, {branches} branches: {c}");
+        let choices: Vec<String> = (c["choices"].as_array().unwrap().iter())
+            .map(|v| v.to_string())
+            .collect();
+        let (code, stdout, stderr) = focuscheck(&["run", &f, "--choices", &choices.join(",")]);
+        assert_eq!(code, 1, "seed {seed}: the counterexample replays: {stdout}{stderr}");
+    }
+}
+
+/// Issue 57: a guard that pins the input (`input == 3` taken) narrows it in
+/// the state graph, so a state machine's graph holds no infeasible detour
+/// and its exact state space is small: 100- and 200-branch machines are
+/// decided, and each verdict is the one the generator's own breadth-first
+/// search over the machine's states gives (`--truth`, an oracle that runs
+/// the guards in Python): safe only where the error is unreachable, and
+/// where it is reachable a counterexample that replays.
+#[test]
+fn state_machines_of_100_and_200_branches_get_the_oracles_verdict() {
+    for (seed, branches) in [(2, 100), (1, 200), (2, 200), (3, 200)] {
+        let truth = generator(seed, branches, 5, &["--truth"]);
+        let (_d, f) = state_machine(seed, branches, 5);
+        let doc = check_json(&[&f, "--no-explain", "--no-fixes"]);
+        let c = &doc["conditions"][0];
+        if truth.starts_with("unreachable") {
+            assert_eq!(c["verdict"], "safe", "seed {seed}, {branches} branches: {c}");
+            continue;
+        }
+        assert!(truth.starts_with("reachable"), "{truth}");
+        let c = cli::first_unsafe(&doc);
         let choices: Vec<String> = (c["choices"].as_array().unwrap().iter())
             .map(|v| v.to_string())
             .collect();
