@@ -1,6 +1,7 @@
-//! Fixes that only hide the error: after them the counterexample no longer
-//! reaches the check, a loop the runs went round runs zero times, or the
-//! edit is on an input guard or a value only the check reads. They rank
+//! Fixes that only hide the error: after them no run reaches the check, a
+//! loop the runs went round runs zero times, a statement the error depends
+//! on no longer runs, or the edit is on an input guard or a value only the
+//! check reads. They rank
 //! after the fixes that mend, and the views say which it is.
 
 use crate::analysis::witness::Counterexample;
@@ -11,10 +12,14 @@ use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Hide {
-    /// The counterexample's run no longer reaches the check.
+    /// The counterexample's run no longer reaches the check, and no other
+    /// run does.
     Unreachable,
     /// A loop the runs went round now runs zero times.
     NoLoop,
+    /// A statement the error depends on (but the edited one) that runs
+    /// went through is run by none now: a branch made never taken.
+    Skipped,
     /// The edit is on an input guard.
     Guard,
     /// The edit is on a value only the check reads.
@@ -26,6 +31,7 @@ impl Hide {
         match self {
             Hide::Unreachable => "check_unreachable",
             Hide::NoLoop => "loop_skipped",
+            Hide::Skipped => "statement_skipped",
             Hide::Guard => "input_guard",
             Hide::Oracle => "check_value",
         }
@@ -36,6 +42,7 @@ impl Hide {
         match name {
             "check_unreachable" => "the check is no longer reached",
             "loop_skipped" => "a loop runs zero times",
+            "statement_skipped" => "a statement the error depends on no longer runs",
             "input_guard" => "an input guard is changed",
             _ => "a value only the check reads is changed",
         }
@@ -56,10 +63,12 @@ pub struct Before {
     check: Lines,
     /// Each loop's lines but its head's.
     loops: Vec<Lines>,
+    /// The statements the error depends on (the lines the edits are made on).
+    depends: Lines,
 }
 
 impl Before {
-    pub fn new(p: &Program, a: &Analysis, cond: &Condition, cx: &Counterexample) -> Before {
+    pub fn new(p: &Program, a: &Analysis, cond: &Condition, cx: &Counterexample, depends: &Lines) -> Before {
         let mut check = Lines::new();
         let trace = &cx.run.trace;
         let line = |i: usize| p.line(p.node(trace[i].node).span);
@@ -96,17 +105,22 @@ impl Before {
                     .collect()
             })
             .collect();
-        Before { check, loops }
+        Before {
+            check,
+            loops,
+            depends: depends.clone(),
+        }
     }
 
-    /// How an edit hides the error, from the lines its runs visit: `cx`
-    /// pairs each counterexample's original run with the edited one, `all`
-    /// every run (counterexamples and passing runs) alike.
-    pub fn judge(&self, cx: &[(&Lines, &Lines)], all: &[(&Lines, &Lines)]) -> Option<Hide> {
-        if cx
-            .iter()
-            .any(|(_, after)| self.check.iter().any(|l| !after.contains(l)))
-        {
+    /// How the edit on `line` hides the error, from the lines its runs
+    /// visit: `cx` pairs each counterexample's original run with the edited
+    /// one, `all` every run (counterexamples and passing runs) alike. A fix
+    /// of the branch that leads to the check leaves the counterexample short
+    /// of it, as any fix there must; it hides the error only when no run
+    /// reaches the check any more.
+    pub fn judge(&self, cx: &[(&Lines, &Lines)], all: &[(&Lines, &Lines)], line: u32) -> Option<Hide> {
+        let reaches = |run: &Lines| self.check.iter().all(|l| run.contains(l));
+        if cx.iter().any(|(_, after)| !reaches(after)) && !all.iter().any(|(_, after)| reaches(after)) {
             return Some(Hide::Unreachable);
         }
         let skipped = |body: &Lines| {
@@ -114,10 +128,13 @@ impl Before {
             let round: Vec<_> = all.iter().filter(|(before, _)| went(before)).collect();
             !round.is_empty() && round.iter().all(|(_, after)| !went(after))
         };
-        self.loops
+        if self.loops.iter().filter(|b| !b.is_empty()).any(skipped) {
+            return Some(Hide::NoLoop);
+        }
+        self.depends
             .iter()
-            .filter(|b| !b.is_empty())
-            .any(skipped)
-            .then_some(Hide::NoLoop)
+            .filter(|&&l| l != line && !self.check.contains(&l))
+            .any(|&l| skipped(&Lines::from([l])))
+            .then_some(Hide::Skipped)
     }
 }
