@@ -1,6 +1,6 @@
 //! Fixes that only hide the error: after them no run reaches the check, a
-//! loop the runs went round runs zero times, a statement the error depends
-//! on no longer runs, or the edit is on an input guard or a value only the
+//! loop the runs went round runs zero times, a statement on the error's
+//! path alone no longer runs, or the edit is on an input guard or a value only the
 //! check reads. They rank
 //! after the fixes that mend, and the views say which it is.
 
@@ -17,8 +17,9 @@ pub enum Hide {
     Unreachable,
     /// A loop the runs went round now runs zero times.
     NoLoop,
-    /// A statement the error depends on (but the edited one) that runs
-    /// went through is run by none now: a branch made never taken.
+    /// A statement the error depends on (but the edited one) that only
+    /// the counterexamples ran is run by none now: the error's path cut
+    /// off, a branch made never taken.
     Skipped,
     /// The edit is on an input guard.
     Guard,
@@ -42,7 +43,7 @@ impl Hide {
         match name {
             "check_unreachable" => "the check is no longer reached",
             "loop_skipped" => "a loop runs zero times",
-            "statement_skipped" => "a statement the error depends on no longer runs",
+            "statement_skipped" => "a statement only the failing runs ran no longer runs",
             "input_guard" => "an input guard is changed",
             _ => "a value only the check reads is changed",
         }
@@ -114,11 +115,20 @@ impl Before {
 
     /// How the edit on `line` hides the error, from the lines its runs
     /// visit: `cx` pairs each counterexample's original run with the edited
-    /// one, `all` every run (counterexamples and passing runs) alike. A fix
-    /// of the branch that leads to the check leaves the counterexample short
-    /// of it, as any fix there must; it hides the error only when no run
-    /// reaches the check any more.
-    pub fn judge(&self, cx: &[(&Lines, &Lines)], all: &[(&Lines, &Lines)], line: u32) -> Option<Hide> {
+    /// one, `passing` each passing run's alike. A fix of the branch that
+    /// leads to the check leaves the counterexample short of it, as any fix
+    /// there must; it hides the error only when no run reaches the check
+    /// any more. A statement that only the counterexamples ran (the error's
+    /// own path) run by none after the edit, nor by `probe`'s runs of the
+    /// edited program on other values, is cut off, not mended.
+    pub fn judge(
+        &self,
+        cx: &[(&Lines, &Lines)],
+        passing: &[(&Lines, &Lines)],
+        line: u32,
+        probe: impl FnOnce() -> Vec<Lines>,
+    ) -> Option<Hide> {
+        let all: Vec<&(&Lines, &Lines)> = cx.iter().chain(passing).collect();
         let reaches = |run: &Lines| self.check.iter().all(|l| run.contains(l));
         if cx.iter().any(|(_, after)| !reaches(after)) && !all.iter().any(|(_, after)| reaches(after)) {
             return Some(Hide::Unreachable);
@@ -131,10 +141,16 @@ impl Before {
         if self.loops.iter().filter(|b| !b.is_empty()).any(skipped) {
             return Some(Hide::NoLoop);
         }
-        self.depends
+        let error_path = |l: &u32| !passing.iter().any(|(before, _)| before.contains(l));
+        let cut: Lines = self
+            .depends
             .iter()
-            .filter(|&&l| l != line && !self.check.contains(&l))
-            .any(|&l| skipped(&Lines::from([l])))
-            .then_some(Hide::Skipped)
+            .filter(|&&l| l != line && !self.check.contains(&l) && error_path(&l))
+            .filter(|&&l| skipped(&Lines::from([l])))
+            .copied()
+            .collect();
+        // Other runs of the edited program (any outcome) may still go
+        // there: then the edit only moved the runs known.
+        (!cut.is_empty() && probe().iter().all(|run| run.is_disjoint(&cut))).then_some(Hide::Skipped)
     }
 }

@@ -216,14 +216,13 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         };
         let at = p.source.line_col(edit.span.lo);
         let cx_pairs: Vec<(&Lines, &Lines)> = run_lines.iter().zip(&after_cx).collect();
-        let mut all_pairs = cx_pairs.clone();
-        all_pairs.extend(passing.iter().map(|x| &x.2).zip(&after_passing));
+        let passing_pairs: Vec<(&Lines, &Lines)> = passing.iter().map(|x| &x.2).zip(&after_passing).collect();
         let hides = if adjacent.guards.contains(&at.line) {
             Some(Hide::Guard)
         } else if adjacent.oracles.contains(&at.line) {
             Some(Hide::Oracle)
         } else {
-            before.judge(&cx_pairs, &all_pairs, at.line)
+            before.judge(&cx_pairs, &passing_pairs, at.line, || probes(&q, &users))
         };
         out.fixes.push(Fix {
             hides,
@@ -510,6 +509,12 @@ enum Values {
     Seed(u64),
 }
 
+/// The values of `FILLS`, then those of `SEEDS`.
+fn all_values() -> impl Iterator<Item = Values> {
+    let fills = FILLS.iter().map(|&v| Values::Fill(v));
+    fills.chain(SEEDS.iter().map(|&s| Values::Seed(s)))
+}
+
 impl Values {
     fn config(self, users: &[crate::ir::cond::UserCond], max_steps: u64) -> interp::Config {
         let (fill, seed) = match self {
@@ -532,14 +537,24 @@ fn passing_runs(o: &Original) -> Vec<(Values, u64, Lines)> {
     let Ok(users) = crate::ir::cond::user_conditions(o.program, o.errors) else {
         return Vec::new();
     };
-    let values = FILLS.iter().map(|&v| Values::Fill(v));
-    values
-        .chain(SEEDS.iter().map(|&s| Values::Seed(s)))
+    all_values()
         .filter_map(|v| {
             let run = interp::run(o.program, &v.config(&users, PASSING_STEPS)).ok()?;
             matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
                 .then(|| (v, run.trace.len() as u64, hide::lines_of(o.program, &run.trace)))
         })
+        .collect()
+}
+
+/// Steps of each run `probes` makes.
+const PROBE_STEPS: u64 = 20_000;
+
+/// The lines the edited program's runs with the values of `FILLS` and
+/// `SEEDS` visit, however they end.
+fn probes(q: &Program, users: &[crate::ir::cond::UserCond]) -> Vec<Lines> {
+    all_values()
+        .filter_map(|v| interp::run(q, &v.config(users, PROBE_STEPS)).ok())
+        .map(|run| hide::lines_of(q, &run.trace))
         .collect()
 }
 
@@ -553,33 +568,17 @@ fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], values: Values
 /// The counterexample's inputs and choices run the edited program to its
 /// end without an error (values it reads beyond them are 0). Other values
 /// there would be guesses: a loop that reads an input until it is 0 runs
-/// forever on any other, in the original too. Where 0 is the guess that
-/// never ends (a scheduler whose choice 0 idles), the other `FILLS` are
-/// tried after it, each for a short run: the first that ends says, and
-/// one that ends at an error refutes.
+/// forever on any other, in the original too.
 fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample) -> Option<Lines> {
-    let len = cx.run.trace.len() as u64;
-    for (k, &fill) in FILLS.iter().enumerate() {
-        let cfg = interp::Config {
-            inputs: cx.inputs.iter().cloned().collect(),
-            choices: cx.choices.clone(),
-            fill: Some(fill),
-            max_steps: if k == 0 {
-                (len * 4).max(100_000)
-            } else {
-                len * 4 + 10_000
-            },
-            conditions: users.to_vec(),
-            ..interp::Config::default()
-        };
-        let run = interp::run(q, &cfg).ok()?;
-        match run.outcome {
-            Outcome::Finished | Outcome::Halted { .. } => return Some(hide::lines_of(q, &run.trace)),
-            Outcome::StepLimit => continue,
-            _ => return None,
-        }
-    }
-    None
+    let cfg = interp::Config {
+        inputs: cx.inputs.iter().cloned().collect(),
+        choices: cx.choices.clone(),
+        fill: Some(0),
+        max_steps: (cx.run.trace.len() as u64 * 4).max(100_000),
+        conditions: users.to_vec(),
+        ..interp::Config::default()
+    };
+    ends_normally(q, &cfg)
 }
 
 /// A condition across programs that differ by one token: its kind, its
