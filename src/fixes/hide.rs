@@ -1,6 +1,7 @@
-//! Fixes that only hide the error: after them the counterexample no longer
-//! reaches the check, a loop the runs went round runs zero times, or the
-//! edit is on an input guard or a value only the check reads. They rank
+//! Fixes that only hide the error: after them no run reaches the check, a
+//! loop the runs went round runs zero times, a statement on the error's
+//! path alone no longer runs, or the edit is on an input guard or a value only the
+//! check reads. They rank
 //! after the fixes that mend, and the views say which it is.
 
 use crate::analysis::witness::Counterexample;
@@ -11,10 +12,15 @@ use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Hide {
-    /// The counterexample's run no longer reaches the check.
+    /// The counterexample's run no longer reaches the check, and no other
+    /// run does.
     Unreachable,
     /// A loop the runs went round now runs zero times.
     NoLoop,
+    /// A statement the error depends on (but the edited one) that only
+    /// the counterexamples ran is run by none now: the error's path cut
+    /// off, a branch made never taken.
+    Skipped,
     /// The edit is on an input guard.
     Guard,
     /// The edit is on a value only the check reads.
@@ -26,6 +32,7 @@ impl Hide {
         match self {
             Hide::Unreachable => "check_unreachable",
             Hide::NoLoop => "loop_skipped",
+            Hide::Skipped => "statement_skipped",
             Hide::Guard => "input_guard",
             Hide::Oracle => "check_value",
         }
@@ -36,6 +43,7 @@ impl Hide {
         match name {
             "check_unreachable" => "the check is no longer reached",
             "loop_skipped" => "a loop runs zero times",
+            "statement_skipped" => "a statement only the failing runs ran no longer runs",
             "input_guard" => "an input guard is changed",
             _ => "a value only the check reads is changed",
         }
@@ -56,10 +64,12 @@ pub struct Before {
     check: Lines,
     /// Each loop's lines but its head's.
     loops: Vec<Lines>,
+    /// The statements the error depends on (the lines the edits are made on).
+    depends: Lines,
 }
 
 impl Before {
-    pub fn new(p: &Program, a: &Analysis, cond: &Condition, cx: &Counterexample) -> Before {
+    pub fn new(p: &Program, a: &Analysis, cond: &Condition, cx: &Counterexample, depends: &Lines) -> Before {
         let mut check = Lines::new();
         let trace = &cx.run.trace;
         let line = |i: usize| p.line(p.node(trace[i].node).span);
@@ -96,17 +106,31 @@ impl Before {
                     .collect()
             })
             .collect();
-        Before { check, loops }
+        Before {
+            check,
+            loops,
+            depends: depends.clone(),
+        }
     }
 
-    /// How an edit hides the error, from the lines its runs visit: `cx`
-    /// pairs each counterexample's original run with the edited one, `all`
-    /// every run (counterexamples and passing runs) alike.
-    pub fn judge(&self, cx: &[(&Lines, &Lines)], all: &[(&Lines, &Lines)]) -> Option<Hide> {
-        if cx
-            .iter()
-            .any(|(_, after)| self.check.iter().any(|l| !after.contains(l)))
-        {
+    /// How the edit on `line` hides the error, from the lines its runs
+    /// visit: `cx` pairs each counterexample's original run with the edited
+    /// one, `passing` each passing run's alike. A fix of the branch that
+    /// leads to the check leaves the counterexample short of it, as any fix
+    /// there must; it hides the error only when no run reaches the check
+    /// any more. A statement that only the counterexamples ran (the error's
+    /// own path) run by none after the edit, nor by `probe`'s runs of the
+    /// edited program on other values, is cut off, not mended.
+    pub fn judge(
+        &self,
+        cx: &[(&Lines, &Lines)],
+        passing: &[(&Lines, &Lines)],
+        line: u32,
+        probe: impl FnOnce() -> Vec<Lines>,
+    ) -> Option<Hide> {
+        let all: Vec<&(&Lines, &Lines)> = cx.iter().chain(passing).collect();
+        let reaches = |run: &Lines| self.check.iter().all(|l| run.contains(l));
+        if cx.iter().any(|(_, after)| !reaches(after)) && !all.iter().any(|(_, after)| reaches(after)) {
             return Some(Hide::Unreachable);
         }
         let skipped = |body: &Lines| {
@@ -114,10 +138,19 @@ impl Before {
             let round: Vec<_> = all.iter().filter(|(before, _)| went(before)).collect();
             !round.is_empty() && round.iter().all(|(_, after)| !went(after))
         };
-        self.loops
+        if self.loops.iter().filter(|b| !b.is_empty()).any(skipped) {
+            return Some(Hide::NoLoop);
+        }
+        let error_path = |l: &u32| !passing.iter().any(|(before, _)| before.contains(l));
+        let cut: Lines = self
+            .depends
             .iter()
-            .filter(|b| !b.is_empty())
-            .any(skipped)
-            .then_some(Hide::NoLoop)
+            .filter(|&&l| l != line && !self.check.contains(&l) && error_path(&l))
+            .filter(|&&l| skipped(&Lines::from([l])))
+            .copied()
+            .collect();
+        // Other runs of the edited program (any outcome) may still go
+        // there: then the edit only moved the runs known.
+        (!cut.is_empty() && probe().iter().all(|run| run.is_disjoint(&cut))).then_some(Hide::Skipped)
     }
 }

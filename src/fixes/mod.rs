@@ -165,9 +165,9 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     let passing = passing_runs(o);
     let spec = spec::specification(p, cond, decisive);
     let adjacent = spec::adjacent(p, &o.report.analysis, decisive, &spec);
-    let before = hide::Before::new(p, &o.report.analysis, cond, decisive);
     let run_lines: Vec<Lines> = runs.iter().map(|cx| hide::lines_of(p, &cx.run.trace)).collect();
     out.lines = search_lines(o, r, decisive).difference(&spec).copied().collect();
+    let before = hide::Before::new(p, &o.report.analysis, cond, decisive, &out.lines);
     let mut all = edits::candidates(p, &out.lines);
     // A macro's definition is one edit, however often it is expanded.
     let mut seen = BTreeSet::new();
@@ -189,11 +189,10 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     opts.engine.max_states = limits.states;
     opts.engine.timeout = None;
     opts.engine.memory = None;
-    let mut checks = 0;
-    // The edited programs the VC engine may be asked about (by fix), and
-    // the fixes that only hide the error, checked after those that mend.
+    // The edited programs the VC engine may be asked about (by fix). Every
+    // edit is replayed first; the rechecks come after, so that they are
+    // shared out among the lines rather than spent on the first ones.
     let mut edited = Vec::new();
-    let mut deferred = Vec::new();
     let past = || o.deadline.is_some_and(|d| Instant::now() >= d);
     for edit in all {
         if past() {
@@ -217,61 +216,37 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         };
         let at = p.source.line_col(edit.span.lo);
         let cx_pairs: Vec<(&Lines, &Lines)> = run_lines.iter().zip(&after_cx).collect();
-        let mut all_pairs = cx_pairs.clone();
-        all_pairs.extend(passing.iter().map(|x| &x.2).zip(&after_passing));
+        let passing_pairs: Vec<(&Lines, &Lines)> = passing.iter().map(|x| &x.2).zip(&after_passing).collect();
         let hides = if adjacent.guards.contains(&at.line) {
             Some(Hide::Guard)
         } else if adjacent.oracles.contains(&at.line) {
             Some(Hide::Oracle)
         } else {
-            before.judge(&cx_pairs, &all_pairs)
-        };
-        let proof = if hides.is_some() {
-            deferred.push(out.fixes.len());
-            Proof::Runs
-        } else if checks < limits.checks {
-            checks += 1;
-            match datalog(o, &q, &users, &mut opts, &target, &safe_before) {
-                Ok(Some(proof)) => proof,
-                Ok(None) => continue,
-                Err(Clock) => {
-                    (out.cut, out.clock) = (true, true);
-                    break;
-                }
-            }
-        } else {
-            out.cut = true;
-            Proof::Runs
+            before.judge(&cx_pairs, &passing_pairs, at.line, || probes(&q, &users))
         };
         out.fixes.push(Fix {
             hides,
             line: at.line,
             column: at.col,
-            proof,
+            proof: Proof::Runs,
             edit,
         });
         edited.push(Some((q, users)));
     }
+    // The fixes that mend first, then with what is left of the checks
+    // those that only hide.
+    let (mend, hide): (Vec<usize>, Vec<usize>) = (0..out.fixes.len()).partition(|&i| out.fixes[i].hides.is_none());
     let mut refuted = BTreeSet::new();
-    // What is left of the checks goes to the fixes that only hide.
-    for i in deferred {
-        if checks == limits.checks {
-            out.cut = true;
-            break;
-        }
-        checks += 1;
-        let Some((q, users)) = &edited[i] else { continue };
-        match datalog(o, q, users, &mut opts, &target, &safe_before) {
-            Ok(Some(proof)) => out.fixes[i].proof = proof,
-            Ok(None) => {
-                refuted.insert(i);
-            }
-            Err(Clock) => {
-                (out.cut, out.clock) = (true, true);
-                break;
-            }
-        }
-    }
+    let mut rc = Rechecks {
+        o,
+        opts: &mut opts,
+        target: &target,
+        safe_before: &safe_before,
+        left: limits.checks,
+    };
+    let mend = mend_order(p, decisive, &out.fixes, mend);
+    rc.run(&mut out, &edited, mend, &mut refuted);
+    rc.run(&mut out, &edited, hide, &mut refuted);
     for (e, f) in edited.iter_mut().zip(&out.fixes) {
         if f.proof != Proof::NoCounterexample {
             *e = None;
@@ -295,6 +270,58 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     // After the edits, so that its replay takes no time from them.
     out.missing = missing_assignments(o, r, decisive);
     out
+}
+
+/// The Datalog rechecks of one search: how many are left, and what each
+/// compares with.
+struct Rechecks<'a, 'o> {
+    o: &'a Original<'o>,
+    opts: &'a mut CheckOptions,
+    target: &'a Key,
+    safe_before: &'a BTreeSet<Key>,
+    left: usize,
+}
+
+impl Rechecks<'_, '_> {
+    /// Rechecks the fixes `order` (while checks are left): each gets its
+    /// proof, or is added to `refuted`; those left unchecked cut the search.
+    fn run(
+        &mut self,
+        out: &mut Fixes,
+        edited: &[Option<(Program, Vec<crate::ir::cond::UserCond>)>],
+        order: Vec<usize>,
+        refuted: &mut BTreeSet<usize>,
+    ) {
+        for i in order {
+            if self.left == 0 || out.clock {
+                out.cut = true;
+                return;
+            }
+            self.left -= 1;
+            let Some((q, users)) = &edited[i] else { continue };
+            match datalog(self.o, q, users, self.opts, self.target, self.safe_before) {
+                Ok(Some(proof)) => out.fixes[i].proof = proof,
+                Ok(None) => {
+                    refuted.insert(i);
+                }
+                Err(Clock) => (out.cut, out.clock) = (true, true),
+            }
+        }
+    }
+}
+
+/// The order the fixes that mend are rechecked in: by rounds over their
+/// lines (the first edit of each line, then the second, ...), a round
+/// taking the lines the counterexample ran last first (those nearest the
+/// error), then the lines it did not run, in text order.
+fn mend_order(p: &Program, cx: &Counterexample, fixes: &[Fix], mut mend: Vec<usize>) -> Vec<usize> {
+    let mut last: BTreeMap<u32, usize> = BTreeMap::new();
+    for (i, s) in cx.run.trace.iter().enumerate() {
+        last.insert(p.line(p.node(s.node).span), i);
+    }
+    let recency = |line: u32| last.get(&line).map_or((1, 0, line), |&i| (0, usize::MAX - i, line));
+    mend.sort_by_key(|&i| (recency(fixes[i].line), i));
+    round_robin(mend, |&i| fixes[i].line)
 }
 
 /// A recheck of an edited program with the Datalog engine, its limits
@@ -466,43 +493,76 @@ fn load(o: &Original, edit: &Edit) -> Option<(Program, Vec<crate::ir::cond::User
 /// Values every input and choice takes in the runs a fix must not break.
 const FILLS: [i64; 5] = [0, 1, -1, 2, 100];
 
+/// Seeds of further such runs whose inputs and choices are drawn one by
+/// one (`interp`'s `--seed`): a loop that reads until a value is 0 ends
+/// on them, and two inputs differ, where every fill repeats one value.
+const SEEDS: [u64; 4] = [1, 2, 3, 4];
+
 /// Longer runs of the original are not repeated on every edit.
 const PASSING_STEPS: u64 = 100_000;
 
-/// The runs of the original program that end normally with every input
-/// and choice one of `FILLS` (within `PASSING_STEPS`): the fill and the
-/// run's length.
-fn passing_runs(o: &Original) -> Vec<(i64, u64, Lines)> {
+/// How a passing run's inputs and choices are made: one value for all
+/// (`FILLS`) or drawn from a seed (`SEEDS`).
+#[derive(Clone, Copy)]
+enum Values {
+    Fill(i64),
+    Seed(u64),
+}
+
+/// The values of `FILLS`, then those of `SEEDS`.
+fn all_values() -> impl Iterator<Item = Values> {
+    let fills = FILLS.iter().map(|&v| Values::Fill(v));
+    fills.chain(SEEDS.iter().map(|&s| Values::Seed(s)))
+}
+
+impl Values {
+    fn config(self, users: &[crate::ir::cond::UserCond], max_steps: u64) -> interp::Config {
+        let (fill, seed) = match self {
+            Values::Fill(v) => (Some(v), None),
+            Values::Seed(s) => (None, Some(s)),
+        };
+        interp::Config {
+            fill,
+            seed,
+            max_steps,
+            conditions: users.to_vec(),
+            ..interp::Config::default()
+        }
+    }
+}
+
+/// The runs of the original program that end normally with the values of
+/// `FILLS` and `SEEDS` (within `PASSING_STEPS`): their values and lengths.
+fn passing_runs(o: &Original) -> Vec<(Values, u64, Lines)> {
     let Ok(users) = crate::ir::cond::user_conditions(o.program, o.errors) else {
         return Vec::new();
     };
-    FILLS
-        .iter()
-        .filter_map(|&v| {
-            let cfg = interp::Config {
-                fill: Some(v),
-                max_steps: PASSING_STEPS,
-                conditions: users.clone(),
-                ..interp::Config::default()
-            };
-            let run = interp::run(o.program, &cfg).ok()?;
+    all_values()
+        .filter_map(|v| {
+            let run = interp::run(o.program, &v.config(&users, PASSING_STEPS)).ok()?;
             matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
                 .then(|| (v, run.trace.len() as u64, hide::lines_of(o.program, &run.trace)))
         })
         .collect()
 }
 
+/// Steps of each run `probes` makes.
+const PROBE_STEPS: u64 = 20_000;
+
+/// The lines the edited program's runs with the values of `FILLS` and
+/// `SEEDS` visit, however they end.
+fn probes(q: &Program, users: &[crate::ir::cond::UserCond]) -> Vec<Lines> {
+    all_values()
+        .filter_map(|v| interp::run(q, &v.config(users, PROBE_STEPS)).ok())
+        .map(|run| hide::lines_of(q, &run.trace))
+        .collect()
+}
+
 /// An edit that hides the error by never ending (a loop that no longer
 /// stops) or breaks a run that ended normally is no fix: that run still
 /// ends normally, within four times its length.
-fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], fill: i64, steps: u64) -> Option<Lines> {
-    let cfg = interp::Config {
-        fill: Some(fill),
-        max_steps: steps * 4 + 10_000,
-        conditions: users.to_vec(),
-        ..interp::Config::default()
-    };
-    ends_normally(q, &cfg)
+fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], values: Values, steps: u64) -> Option<Lines> {
+    ends_normally(q, &values.config(users, steps * 4 + 10_000))
 }
 
 /// The counterexample's inputs and choices run the edited program to its

@@ -22,7 +22,7 @@ pub struct FixDoc {
     /// known counterexamples were replayed).
     pub proof: String,
     /// How the edit hides the error rather than mends it (ranked after
-    /// those that mend): `check_unreachable`, `loop_skipped`,
+    /// those that mend): `check_unreachable`, `loop_skipped`, `statement_skipped`,
     /// `input_guard` or `check_value`; absent when it mends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hides: Option<String>,

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use crate::cli;
 use cli::focuscheck;
 
-const HEADER: &str = "extern int __VERIFIER_nondet_int(void);
+pub(crate) const HEADER: &str = "extern int __VERIFIER_nondet_int(void);
 void reach_error(void);
 void __VERIFIER_assert(int c) { if (!c) { reach_error(); } }
 ";
@@ -189,14 +189,14 @@ fn spread<T>(items: Vec<T>, n: usize) -> Vec<T> {
 }
 
 /// A fresh directory outside the project.
-fn temp_dir(tag: &str) -> PathBuf {
+pub(crate) fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("focuscheck-fixes-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> String {
+pub(crate) fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path.to_str().unwrap().to_string()
@@ -212,7 +212,7 @@ fn check(files: &[&str], extra: &[&str]) -> Value {
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}):\n{out}\n{err}"))
 }
 
-fn unsafe_conditions(doc: &Value) -> Vec<&Value> {
+pub(crate) fn unsafe_conditions(doc: &Value) -> Vec<&Value> {
     let conditions = doc["conditions"].as_array().expect("conditions");
     conditions.iter().filter(|c| c["verdict"] == "unsafe").collect()
 }
@@ -499,7 +499,7 @@ fn more_mutants(src: &str) -> Vec<Mutant> {
 
 /// The default localisation of a check's JSON: the top NEST where Reduce
 /// narrows it (`at` set), else the fix region, else the top NEST.
-fn default_localisation(doc: &Value) -> Option<Vec<u64>> {
+pub(crate) fn default_localisation(doc: &Value) -> Option<Vec<u64>> {
     let cond = unsafe_conditions(doc)
         .into_iter()
         .find(|c| c["fss"].as_array().is_some_and(|f| !f.is_empty()))?;
