@@ -1,5 +1,5 @@
 //! A safe program as an SV-COMP correctness witness (format 2.0, YAML): one
-//! `invariant_set` entry with a `loop_invariant` at the `while`/`for`
+//! `invariant_set` entry with a `loop_invariant` at the `while`/`for`/`do`
 //! keyword of each loop the VC engine proved invariants of, their
 //! conjunction as a C expression over the program's own variables.
 //!
@@ -25,14 +25,18 @@ pub struct LoopInvariant {
     pub value: String,
 }
 
-/// The offset of the `while`/`for` keyword of the loop whose head is
-/// `head` (its condition), if it has one in the program's own file.
+/// The offset of the `while`/`for`/`do` keyword of the loop whose head is
+/// `head` (its condition; a `do` loop's head is its body's start, where
+/// each iteration begins), if it has one in the program's own file.
 pub fn loop_keyword(p: &Program, head: NodeId) -> Option<u32> {
     let is_keyword = |at: u32| {
         let rest = p
             .source
             .slice(crate::syntax::source::Span::new(at as usize, at as usize + 6));
-        rest.starts_with("while") || rest.starts_with("for")
+        ["while", "for", "do"].iter().any(|k| {
+            rest.strip_prefix(k)
+                .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        })
     };
     // The head, or the condition it goes on to.
     let mut n = head;

@@ -260,3 +260,33 @@ fn loop_entry_values_are_stated_as_assigned_before_the_loop() {
     let (said, code) = validate(root, program, &w);
     assert_eq!(code, Some(0), "{said}");
 }
+
+/// A `do` loop's invariant is stated at its `do` keyword (where each
+/// iteration begins) and confirmed there, beside the `while` loop it
+/// holds; one that is not maintained at the `do` is not confirmed.
+#[test]
+fn a_do_loop_gets_its_invariant_at_the_do_keyword() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "tests/witness/do_loop.c";
+    let dir = tempfile::tempdir().unwrap();
+    let w = written(root, program, &dir.path().join("do_loop.yml"));
+    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
+    assert_eq!(checked.as_ref().ok(), Some(&2), "{checked:?}");
+    let written = std::fs::read_to_string(&w).unwrap();
+    let at_do = written
+        .find("\"line\": 11")
+        .expect("an invariant at the `do` of line 11");
+    assert!(written[at_do..].contains("s == (3 * i)"), "{written}");
+    for (value, why) in [
+        ("s == 3 * i && i <= 8", "may not be maintained"),
+        ("i < 10", "possible call"),
+    ] {
+        let wrong = invariant_set(dir.path(), "do_loop.c", &[("loop_invariant", 11, 3, value)]);
+        let (said, code) = validate(root, program, &wrong);
+        assert_eq!(code, Some(3), "{value}: {said}");
+        assert!(
+            said.contains("witness: not confirmed") && said.contains(why),
+            "{value}: {said}"
+        );
+    }
+}
