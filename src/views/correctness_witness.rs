@@ -84,18 +84,33 @@ fn atoms<'a>(e: &'a BoolExpr, out: &mut Vec<&'a Atom>) {
 /// Is `var` declared as a plain scalar (no `*` before its name, no `[`
 /// after it), or, for an array, with one dimension (`[N]`, no second)?
 /// The memory model turns pointers into scalars too, and a comparison of
-/// those is not C's.
+/// those is not C's. A field of a struct variable (`s.len`, `s.in.n`) is
+/// C as its name says when the struct is declared so (no `*`, no `[`) and
+/// the field is an integer (`field_path`).
 fn plain_declarator(p: &Program, var: &Var) -> bool {
     // A floating variable's value is its bits: no integer relation is C's.
     if var.ty.is_float() {
         return false;
     }
+    let (root, field) = match var.name.split_once('.') {
+        Some((root, _)) if var.len.is_none() && field_path(p, var) => (root, true),
+        Some(_) => return false,
+        // A pointer behind a `typedef` (no `*` at its name): its offset.
+        None if p
+            .vars
+            .iter()
+            .any(|w| w.proc == var.proc && w.name == format!("{}.off", var.name)) =>
+        {
+            return false
+        }
+        None => (var.name.as_str(), false),
+    };
     let all = p.source.text.as_str();
     let (lo, hi) = (var.span.lo as usize, (var.span.hi as usize).min(all.len()));
     let b = all.as_bytes();
     let word = |i: usize| i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_');
-    all[lo..hi].match_indices(var.name.as_str()).any(|(i, _)| {
-        let (start, end) = (lo + i, lo + i + var.name.len());
+    all[lo..hi].match_indices(root).any(|(i, _)| {
+        let (start, end) = (lo + i, lo + i + root.len());
         let before = all[..start].trim_end();
         let after = all[end..].trim_start();
         let whole = !word(end) && (start == 0 || !word(start - 1));
@@ -104,11 +119,35 @@ fn plain_declarator(p: &Program, var: &Var) -> bool {
             rest.is_some_and(|(_, r)| !r.trim_start().starts_with('['))
         };
         let shape = match var.len {
-            None => !after.starts_with('['),
-            Some(_) => one_dimension(),
+            Some(_) if !field => one_dimension(),
+            _ => !after.starts_with('['),
         };
         whole && !before.ends_with('*') && shape
     })
+}
+
+/// Is `var` (named `s.f...`) an integer field of a struct variable: each
+/// part a name, not a pointer's leaf (a pointer is stored as its object's
+/// tag `s.p` and offset `s.p.off`), in a program without unions (a union
+/// member's storage is named as the union, which C does not compare)?
+fn field_path(p: &Program, var: &Var) -> bool {
+    let ident = |x: &str| {
+        x.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && x.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !x.starts_with("__")
+    };
+    let sibling = |name: &str| p.vars.iter().any(|w| w.name == name && w.proc == var.proc);
+    let pointer_part = var.name.strip_suffix(".off").is_some_and(sibling) || sibling(&format!("{}.off", var.name));
+    var.name.split('.').all(ident) && !pointer_part && !mentions_union(p)
+}
+
+/// Does the program's text use the word `union`?
+fn mentions_union(p: &Program) -> bool {
+    let t = p.source.text.as_str();
+    let b = t.as_bytes();
+    let word = |i: usize| i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_');
+    t.match_indices("union")
+        .any(|(i, _)| !word(i + 5) && (i == 0 || !word(i - 1)))
 }
 
 /// Is `v` a variable of the source in scope at offset `at` of a loop in
@@ -117,7 +156,10 @@ fn plain_declarator(p: &Program, var: &Var) -> bool {
 fn in_scope(p: &Program, v: VarId, proc: ProcId, at: u32) -> bool {
     let var = p.var(v);
     let named = var.name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && var.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && var
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
         && !var.name.starts_with("__");
     if !named || !plain_declarator(p, var) {
         return false;

@@ -2,8 +2,9 @@
 //! witness: wrong invariants (not on entry, not maintained, too weak, too
 //! weak for the program's ACSL assertions, location invariants false or
 //! too weak) are not confirmed; invariants read off the explored states
-//! are, and so are array facts stated element by element and loop-entry
-//! values stated as assigned before the loop.
+//! are, and so are array facts stated element by element, loop-entry
+//! values stated as assigned before the loop, a `do` loop's invariant at
+//! its `do` and relations over struct fields.
 
 use crate::witness::{text, validate};
 use std::process::Command;
@@ -289,4 +290,32 @@ fn a_do_loop_gets_its_invariant_at_the_do_keyword() {
             "{value}: {said}"
         );
     }
+}
+
+/// Relations over the fields of a struct variable (nested ones too) are
+/// stated as C names them (`o.in.n`) and confirmed; a pointer field's
+/// storage (its object's tag, its offset) is not C and is never stated;
+/// a field invariant that does not hold is not confirmed.
+#[test]
+fn struct_fields_are_stated_as_c_names_them() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "tests/witness/struct_fields.c";
+    let dir = tempfile::tempdir().unwrap();
+    let w = written(root, program, &dir.path().join("struct_fields.yml"));
+    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
+    assert_eq!(checked.as_ref().ok(), Some(&1), "{checked:?}");
+    let written = std::fs::read_to_string(&w).unwrap();
+    assert!(
+        written.contains("o.in.n <= 5") || written.contains("o.in.n <= o.lim"),
+        "{written}"
+    );
+    assert!(!written.contains("o.in.q") && !written.contains(".off"), "{written}");
+    let wrong = invariant_set(
+        dir.path(),
+        "struct_fields.c",
+        &[("loop_invariant", 23, 3, "o.in.n <= 4")],
+    );
+    let (said, code) = validate(root, program, &wrong);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("witness: not confirmed"), "{said}");
 }
