@@ -2,7 +2,8 @@
 //! witness: wrong invariants (not on entry, not maintained, too weak, too
 //! weak for the program's ACSL assertions, location invariants false or
 //! too weak) are not confirmed; invariants read off the explored states
-//! are, and so are array facts stated element by element, loop-entry
+//! are, and so are array facts stated element by element (past 256
+//! elements, at the indices the program names), loop-entry
 //! values stated as assigned before the loop, a `do` loop's invariant at
 //! its `do` and relations over struct fields.
 
@@ -315,6 +316,30 @@ fn struct_fields_are_stated_as_c_names_them() {
         "struct_fields.c",
         &[("loop_invariant", 23, 3, "o.in.n <= 4")],
     );
+    let (said, code) = validate(root, program, &wrong);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("witness: not confirmed"), "{said}");
+}
+
+/// A loop filling more elements than a witness states one by one: its
+/// fact is stated at the constant indices the program names (`a[500]`,
+/// `a[999]`), each an instance of it, and the witness is confirmed; with
+/// one of those values wrong it is not.
+#[test]
+fn a_large_array_fill_is_stated_at_the_indices_the_program_names() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "tests/witness/big_array.c";
+    let dir = tempfile::tempdir().unwrap();
+    let w = written(root, program, &dir.path().join("big_array.yml"));
+    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
+    assert_eq!(checked.as_ref().ok(), Some(&1), "{checked:?}");
+    let written = std::fs::read_to_string(&w).unwrap();
+    for needed in ["(i <= 500 || a[500] == 1001)", "(i <= 999 || a[999] == 1999)"] {
+        assert!(written.contains(needed), "{needed}: {written}");
+    }
+    assert!(!written.contains("a[0]") && !written.contains("a[998]"), "{written}");
+    let wrong = dir.path().join("wrong.yml");
+    std::fs::write(&wrong, written.replace("a[999] == 1999", "a[999] == 1997")).unwrap();
     let (said, code) = validate(root, program, &wrong);
     assert_eq!(code, Some(3), "{said}");
     assert!(said.contains("witness: not confirmed"), "{said}");
