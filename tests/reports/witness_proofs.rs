@@ -218,6 +218,24 @@ fn written(root: &str, program: &str, w: &std::path::Path) -> std::path::PathBuf
     w.to_path_buf()
 }
 
+/// `verify PROGRAM --witness W` must say the witness is not confirmed
+/// (exit 3).
+fn not_confirmed(root: &str, program: &str, w: &std::path::Path) {
+    let (said, code) = validate(root, program, w);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("witness: not confirmed"), "{said}");
+}
+
+/// The text of the correctness witness `check` writes for `program` into
+/// `w`, which must be schema-valid, have `loops` loop invariants and be
+/// confirmed by `verify --witness`.
+fn checked(root: &str, program: &str, w: &std::path::Path, loops: usize) -> String {
+    let w = written(root, program, w);
+    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
+    assert_eq!(checked.as_ref().ok(), Some(&loops), "{checked:?}");
+    std::fs::read_to_string(&w).unwrap()
+}
+
 /// A safe program whose proof needs what its loops wrote into arrays (one
 /// loop counting up, its counter declared in the `for`; one counting down)
 /// gets a correctness witness that is schema-valid and that `verify
@@ -228,10 +246,7 @@ fn array_filling_loops_get_confirmed_witnesses() {
     let root = env!("CARGO_MANIFEST_DIR");
     let program = "tests/witness/fill_arrays.c";
     let dir = tempfile::tempdir().unwrap();
-    let w = written(root, program, &dir.path().join("fill_arrays.yml"));
-    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
-    assert_eq!(checked.as_ref().ok(), Some(&2), "{checked:?}");
-    let written = std::fs::read_to_string(&w).unwrap();
+    let written = checked(root, program, &dir.path().join("fill_arrays.yml"), 2);
     for needed in [
         "(i <= 0 || a[0] == 1)",
         "(i <= 7 || a[7] == 15)",
@@ -242,9 +257,7 @@ fn array_filling_loops_get_confirmed_witnesses() {
     }
     let wrong = dir.path().join("wrong.yml");
     std::fs::write(&wrong, written.replace("a[7] == 15", "a[7] == 14")).unwrap();
-    let (said, code) = validate(root, program, &wrong);
-    assert_eq!(code, Some(3), "{said}");
-    assert!(said.contains("witness: not confirmed"), "{said}");
+    not_confirmed(root, program, &wrong);
 }
 
 /// A relation Houdini proves with loop-entry values (`res + cnt ==
@@ -271,10 +284,7 @@ fn a_do_loop_gets_its_invariant_at_the_do_keyword() {
     let root = env!("CARGO_MANIFEST_DIR");
     let program = "tests/witness/do_loop.c";
     let dir = tempfile::tempdir().unwrap();
-    let w = written(root, program, &dir.path().join("do_loop.yml"));
-    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
-    assert_eq!(checked.as_ref().ok(), Some(&2), "{checked:?}");
-    let written = std::fs::read_to_string(&w).unwrap();
+    let written = checked(root, program, &dir.path().join("do_loop.yml"), 2);
     let at_do = written
         .find("\"line\": 11")
         .expect("an invariant at the `do` of line 11");
@@ -302,10 +312,7 @@ fn struct_fields_are_stated_as_c_names_them() {
     let root = env!("CARGO_MANIFEST_DIR");
     let program = "tests/witness/struct_fields.c";
     let dir = tempfile::tempdir().unwrap();
-    let w = written(root, program, &dir.path().join("struct_fields.yml"));
-    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
-    assert_eq!(checked.as_ref().ok(), Some(&1), "{checked:?}");
-    let written = std::fs::read_to_string(&w).unwrap();
+    let written = checked(root, program, &dir.path().join("struct_fields.yml"), 1);
     assert!(
         written.contains("o.in.n <= 5") || written.contains("o.in.n <= o.lim"),
         "{written}"
@@ -316,9 +323,7 @@ fn struct_fields_are_stated_as_c_names_them() {
         "struct_fields.c",
         &[("loop_invariant", 23, 3, "o.in.n <= 4")],
     );
-    let (said, code) = validate(root, program, &wrong);
-    assert_eq!(code, Some(3), "{said}");
-    assert!(said.contains("witness: not confirmed"), "{said}");
+    not_confirmed(root, program, &wrong);
 }
 
 /// A loop filling more elements than a witness states one by one: its
@@ -330,17 +335,12 @@ fn a_large_array_fill_is_stated_at_the_indices_the_program_names() {
     let root = env!("CARGO_MANIFEST_DIR");
     let program = "tests/witness/big_array.c";
     let dir = tempfile::tempdir().unwrap();
-    let w = written(root, program, &dir.path().join("big_array.yml"));
-    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
-    assert_eq!(checked.as_ref().ok(), Some(&1), "{checked:?}");
-    let written = std::fs::read_to_string(&w).unwrap();
+    let written = checked(root, program, &dir.path().join("big_array.yml"), 1);
     for needed in ["(i <= 500 || a[500] == 1001)", "(i <= 999 || a[999] == 1999)"] {
         assert!(written.contains(needed), "{needed}: {written}");
     }
     assert!(!written.contains("a[0]") && !written.contains("a[998]"), "{written}");
     let wrong = dir.path().join("wrong.yml");
     std::fs::write(&wrong, written.replace("a[999] == 1999", "a[999] == 1997")).unwrap();
-    let (said, code) = validate(root, program, &wrong);
-    assert_eq!(code, Some(3), "{said}");
-    assert!(said.contains("witness: not confirmed"), "{said}");
+    not_confirmed(root, program, &wrong);
 }
