@@ -266,17 +266,48 @@ fn simplified(p: &Program, parts: &[&BoolExpr]) -> Vec<String> {
     parts.iter().for_each(|e| conjuncts(e, &mut flat));
     let parts = &flat[..];
     let texts: Vec<String> = parts.iter().map(|e| show(p, e)).collect();
+    let keys: Vec<Option<(RelOp, String, String)>> = parts.iter().map(|e| key(p, e)).collect();
+    // `a <= b` (`b >= a`) where `a == b` (`b == a`) is said too.
+    let by_equality = |k: &(RelOp, String, String)| {
+        let pair = |(x, y): (&String, &String)| {
+            if x <= y {
+                (x.clone(), y.clone())
+            } else {
+                (y.clone(), x.clone())
+            }
+        };
+        let (l, r) = pair((&k.1, &k.2));
+        k.0 == RelOp::Le && keys.contains(&Some((RelOp::Eq, l, r)))
+    };
     let mut out: Vec<String> = Vec::new();
-    for (e, text) in parts.iter().zip(&texts) {
-        let implied = match e {
-            BoolExpr::Or(a, b) => [a, b].iter().any(|x| texts.contains(&show(p, x))),
+    let mut said: Vec<&(RelOp, String, String)> = Vec::new();
+    for ((e, text), k) in parts.iter().zip(&texts).zip(&keys) {
+        let implied = match (e, k) {
+            (BoolExpr::Or(a, b), _) => [a, b].iter().any(|x| texts.contains(&show(p, x))),
+            (_, Some(k)) => said.contains(&k) || by_equality(k),
             _ => false,
         };
         if !implied && !out.contains(text) {
             out.push(text.clone());
+            said.extend(k);
         }
     }
     out
+}
+
+/// A comparison as one form of its meaning: `>`/`>=` turned round to
+/// `<`/`<=`, the sides of `==`/`!=` in order (`i <= s` and `s >= i` are
+/// one fact).
+fn key(p: &Program, e: &BoolExpr) -> Option<(RelOp, String, String)> {
+    let BoolExpr::Atom(a) = e else { return None };
+    let (l, r) = (show_c(p, &a.lhs), show_c(p, &a.rhs));
+    Some(match a.op {
+        RelOp::Ge => (RelOp::Le, r, l),
+        RelOp::Gt => (RelOp::Lt, r, l),
+        RelOp::Lt | RelOp::Le => (a.op, l, r),
+        RelOp::Eq | RelOp::Ne if l <= r => (a.op, l, r),
+        RelOp::Eq | RelOp::Ne => (a.op, r, l),
+    })
 }
 
 /// `e` in C, parenthesised where `&&` around it would change its meaning.
@@ -290,8 +321,12 @@ fn show(p: &Program, e: &BoolExpr) -> String {
     }
 }
 
-/// A plain expression (`plain_c`) in C, sums and products in parentheses.
+/// A plain expression (`plain_c`) in C, sums and products in parentheses,
+/// parts over constants only folded (`(2 * 0) - 0` of an entry value is `0`).
 fn show_c(p: &Program, e: &Expr) -> String {
+    if let Some(c) = crate::ir::eval::eval(e, crate::ir::eval::Width::Wide, &mut |_, _| None) {
+        return c.to_string();
+    }
     match &e.kind {
         ExprKind::Checked { value, .. } => show_c(p, value),
         ExprKind::Neg(x) => format!("-{}", show_c(p, x)),
