@@ -1,5 +1,5 @@
 //! A safe program as an SV-COMP correctness witness (format 2.0, YAML): one
-//! `invariant_set` entry with a `loop_invariant` at the `while`/`for`
+//! `invariant_set` entry with a `loop_invariant` at the `while`/`for`/`do`
 //! keyword of each loop the VC engine proved invariants of, their
 //! conjunction as a C expression over the program's own variables.
 //!
@@ -25,14 +25,18 @@ pub struct LoopInvariant {
     pub value: String,
 }
 
-/// The offset of the `while`/`for` keyword of the loop whose head is
-/// `head` (its condition), if it has one in the program's own file.
+/// The offset of the `while`/`for`/`do` keyword of the loop whose head is
+/// `head` (its condition; a `do` loop's head is its body's start, where
+/// each iteration begins), if it has one in the program's own file.
 pub fn loop_keyword(p: &Program, head: NodeId) -> Option<u32> {
     let is_keyword = |at: u32| {
         let rest = p
             .source
             .slice(crate::syntax::source::Span::new(at as usize, at as usize + 6));
-        rest.starts_with("while") || rest.starts_with("for")
+        ["while", "for", "do"].iter().any(|k| {
+            rest.strip_prefix(k)
+                .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        })
     };
     // The head, or the condition it goes on to.
     let mut n = head;
@@ -80,18 +84,33 @@ fn atoms<'a>(e: &'a BoolExpr, out: &mut Vec<&'a Atom>) {
 /// Is `var` declared as a plain scalar (no `*` before its name, no `[`
 /// after it), or, for an array, with one dimension (`[N]`, no second)?
 /// The memory model turns pointers into scalars too, and a comparison of
-/// those is not C's.
+/// those is not C's. A field of a struct variable (`s.len`, `s.in.n`) is
+/// C as its name says when the struct is declared so (no `*`, no `[`) and
+/// the field is an integer (`field_path`).
 fn plain_declarator(p: &Program, var: &Var) -> bool {
     // A floating variable's value is its bits: no integer relation is C's.
     if var.ty.is_float() {
         return false;
     }
+    let (root, field) = match var.name.split_once('.') {
+        Some((root, _)) if var.len.is_none() && field_path(p, var) => (root, true),
+        Some(_) => return false,
+        // A pointer behind a `typedef` (no `*` at its name): its offset.
+        None if p
+            .vars
+            .iter()
+            .any(|w| w.proc == var.proc && w.name == format!("{}.off", var.name)) =>
+        {
+            return false
+        }
+        None => (var.name.as_str(), false),
+    };
     let all = p.source.text.as_str();
     let (lo, hi) = (var.span.lo as usize, (var.span.hi as usize).min(all.len()));
     let b = all.as_bytes();
     let word = |i: usize| i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_');
-    all[lo..hi].match_indices(var.name.as_str()).any(|(i, _)| {
-        let (start, end) = (lo + i, lo + i + var.name.len());
+    all[lo..hi].match_indices(root).any(|(i, _)| {
+        let (start, end) = (lo + i, lo + i + root.len());
         let before = all[..start].trim_end();
         let after = all[end..].trim_start();
         let whole = !word(end) && (start == 0 || !word(start - 1));
@@ -100,11 +119,35 @@ fn plain_declarator(p: &Program, var: &Var) -> bool {
             rest.is_some_and(|(_, r)| !r.trim_start().starts_with('['))
         };
         let shape = match var.len {
-            None => !after.starts_with('['),
-            Some(_) => one_dimension(),
+            Some(_) if !field => one_dimension(),
+            _ => !after.starts_with('['),
         };
         whole && !before.ends_with('*') && shape
     })
+}
+
+/// Is `var` (named `s.f...`) an integer field of a struct variable: each
+/// part a name, not a pointer's leaf (a pointer is stored as its object's
+/// tag `s.p` and offset `s.p.off`), in a program without unions (a union
+/// member's storage is named as the union, which C does not compare)?
+fn field_path(p: &Program, var: &Var) -> bool {
+    let ident = |x: &str| {
+        x.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && x.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !x.starts_with("__")
+    };
+    let sibling = |name: &str| p.vars.iter().any(|w| w.name == name && w.proc == var.proc);
+    let pointer_part = var.name.strip_suffix(".off").is_some_and(sibling) || sibling(&format!("{}.off", var.name));
+    var.name.split('.').all(ident) && !pointer_part && !mentions_union(p)
+}
+
+/// Does the program's text use the word `union`?
+fn mentions_union(p: &Program) -> bool {
+    let t = p.source.text.as_str();
+    let b = t.as_bytes();
+    let word = |i: usize| i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_');
+    t.match_indices("union")
+        .any(|(i, _)| !word(i + 5) && (i == 0 || !word(i - 1)))
 }
 
 /// Is `v` a variable of the source in scope at offset `at` of a loop in
@@ -113,7 +156,10 @@ fn plain_declarator(p: &Program, var: &Var) -> bool {
 fn in_scope(p: &Program, v: VarId, proc: ProcId, at: u32) -> bool {
     let var = p.var(v);
     let named = var.name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && var.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && var
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
         && !var.name.starts_with("__");
     if !named || !plain_declarator(p, var) {
         return false;
@@ -220,17 +266,48 @@ fn simplified(p: &Program, parts: &[&BoolExpr]) -> Vec<String> {
     parts.iter().for_each(|e| conjuncts(e, &mut flat));
     let parts = &flat[..];
     let texts: Vec<String> = parts.iter().map(|e| show(p, e)).collect();
+    let keys: Vec<Option<(RelOp, String, String)>> = parts.iter().map(|e| key(p, e)).collect();
+    // `a <= b` (`b >= a`) where `a == b` (`b == a`) is said too.
+    let by_equality = |k: &(RelOp, String, String)| {
+        let pair = |(x, y): (&String, &String)| {
+            if x <= y {
+                (x.clone(), y.clone())
+            } else {
+                (y.clone(), x.clone())
+            }
+        };
+        let (l, r) = pair((&k.1, &k.2));
+        k.0 == RelOp::Le && keys.contains(&Some((RelOp::Eq, l, r)))
+    };
     let mut out: Vec<String> = Vec::new();
-    for (e, text) in parts.iter().zip(&texts) {
-        let implied = match e {
-            BoolExpr::Or(a, b) => [a, b].iter().any(|x| texts.contains(&show(p, x))),
+    let mut said: Vec<&(RelOp, String, String)> = Vec::new();
+    for ((e, text), k) in parts.iter().zip(&texts).zip(&keys) {
+        let implied = match (e, k) {
+            (BoolExpr::Or(a, b), _) => [a, b].iter().any(|x| texts.contains(&show(p, x))),
+            (_, Some(k)) => said.contains(&k) || by_equality(k),
             _ => false,
         };
         if !implied && !out.contains(text) {
             out.push(text.clone());
+            said.extend(k);
         }
     }
     out
+}
+
+/// A comparison as one form of its meaning: `>`/`>=` turned round to
+/// `<`/`<=`, the sides of `==`/`!=` in order (`i <= s` and `s >= i` are
+/// one fact).
+fn key(p: &Program, e: &BoolExpr) -> Option<(RelOp, String, String)> {
+    let BoolExpr::Atom(a) = e else { return None };
+    let (l, r) = (show_c(p, &a.lhs), show_c(p, &a.rhs));
+    Some(match a.op {
+        RelOp::Ge => (RelOp::Le, r, l),
+        RelOp::Gt => (RelOp::Lt, r, l),
+        RelOp::Lt | RelOp::Le => (a.op, l, r),
+        RelOp::Eq | RelOp::Ne if l <= r => (a.op, l, r),
+        RelOp::Eq | RelOp::Ne => (a.op, r, l),
+    })
 }
 
 /// `e` in C, parenthesised where `&&` around it would change its meaning.
@@ -244,8 +321,12 @@ fn show(p: &Program, e: &BoolExpr) -> String {
     }
 }
 
-/// A plain expression (`plain_c`) in C, sums and products in parentheses.
+/// A plain expression (`plain_c`) in C, sums and products in parentheses,
+/// parts over constants only folded (`(2 * 0) - 0` of an entry value is `0`).
 fn show_c(p: &Program, e: &Expr) -> String {
+    if let Some(c) = crate::ir::eval::eval(e, crate::ir::eval::Width::Wide, &mut |_, _| None) {
+        return c.to_string();
+    }
     match &e.kind {
         ExprKind::Checked { value, .. } => show_c(p, value),
         ExprKind::Neg(x) => format!("-{}", show_c(p, x)),

@@ -19,8 +19,11 @@
 //! At most `MAX_ELEMS` indices: the witness grows by a conjunct per element
 //! (about 30 bytes), and so do the formulas that prune and validate it. At
 //! 256 a fill loop's witness is proved in 1.6 s; at 512 Houdini's pruning
-//! query runs out of its Z3 rlimit and drops the fact (no witness), and
-//! an array of SV-COMP's usual 100,000 elements is far past both.
+//! query runs out of its Z3 rlimit and drops the fact (no witness). Past
+//! that, the conjuncts are those of the constant indices the program names
+//! for the array (`a[1023]` after a loop filling 2048): each an instance of
+//! the fact and inductive on its own. An array of SV-COMP's usual 100,000
+//! elements read at the counter of another loop gets none.
 
 use crate::facts::Analysis;
 use crate::ir::cond::BoolExpr;
@@ -186,9 +189,28 @@ pub fn expanded(p: &Program, a: &Analysis, inv: &Invariant, proven: &[Invariant]
         true => (entry, bound(proven, inv.head, x, true)? - 1),
         false => (bound(proven, inv.head, x, false)? + 1, entry),
     };
-    if hi < lo || hi - lo >= MAX_ELEMS {
+    if hi < lo {
         return None;
     }
+    // Too many to state all: those the program names by a constant (`a[1023]`
+    // after a loop filling 2048), each an instance of the fact (the loop
+    // writes the counter's element only, one step at a time, so each
+    // conjunct is inductive on its own).
+    let indices: Vec<i64> = match hi - lo < MAX_ELEMS {
+        true => (lo..=hi).collect(),
+        false => {
+            let mut arrays = Vec::new();
+            expr_vars(&fact.lhs, &mut arrays);
+            expr_vars(&fact.rhs, &mut arrays);
+            arrays.retain(|&v| p.var(v).len.is_some());
+            let named = constant_indices(p, &arrays);
+            let within: Vec<i64> = named.range(lo..=hi).copied().collect();
+            if within.is_empty() || within.len() as i64 > MAX_ELEMS {
+                return None;
+            }
+            within
+        }
+    };
     let counter = Expr {
         kind: ExprKind::Var(x),
         span: fact.lhs.span,
@@ -209,7 +231,8 @@ pub fn expanded(p: &Program, a: &Analysis, inv: &Invariant, proven: &[Invariant]
         };
         BoolExpr::Or(Box::new(BoolExpr::Atom(passed)), Box::new(BoolExpr::Atom(holds)))
     };
-    let expr = (lo..=hi)
+    let expr = indices
+        .into_iter()
         .map(conjunct)
         .reduce(|all, c| BoolExpr::And(Box::new(all), Box::new(c)))?;
     Some(Invariant {
@@ -220,4 +243,56 @@ pub fn expanded(p: &Program, a: &Analysis, inv: &Invariant, proven: &[Invariant]
         entry: false,
         visited: None,
     })
+}
+
+/// The constant indices at which the program reads or writes an element
+/// of one of `arrays` anywhere (`a[1023]`, `a[N - 1]`).
+fn constant_indices(p: &Program, arrays: &[VarId]) -> std::collections::BTreeSet<i64> {
+    fn walk(e: &Expr, arrays: &[VarId], out: &mut std::collections::BTreeSet<i64>) {
+        let parts: Vec<&Expr> = match &e.kind {
+            ExprKind::Elem(v, i, _) => {
+                if arrays.contains(v) {
+                    out.extend(eval(i, Width::Wide, &mut |_, _| None));
+                }
+                vec![i]
+            }
+            ExprKind::Neg(x) | ExprKind::Conv(_, x) | ExprKind::Checked { value: x, .. } => vec![x],
+            ExprKind::Arith(_, x, y) | ExprKind::Bit { a: x, b: y, .. } => vec![x, y],
+            ExprKind::Div { num, den, .. } => vec![num, den],
+            ExprKind::Float { args, .. } => args.iter().collect(),
+            ExprKind::Const(_) | ExprKind::Var(_) => vec![],
+        };
+        parts.into_iter().for_each(|x| walk(x, arrays, out));
+    }
+    let mut out = std::collections::BTreeSet::new();
+    let place = |pl: &Place, out: &mut std::collections::BTreeSet<i64>| {
+        if let Some((i, _)) = &pl.index {
+            if arrays.contains(&pl.var) {
+                out.extend(eval(i, Width::Wide, &mut |_, _| None));
+            }
+            walk(i, arrays, out);
+        }
+    };
+    for n in &p.nodes {
+        match &n.kind {
+            NodeKind::Assign { place: pl, value, .. } => {
+                place(pl, &mut out);
+                walk(value, arrays, &mut out);
+            }
+            NodeKind::Havoc { place: pl, .. } => place(pl, &mut out),
+            NodeKind::Branch {
+                cond: Cond::Atom(at), ..
+            } => {
+                walk(&at.lhs, arrays, &mut out);
+                walk(&at.rhs, arrays, &mut out);
+            }
+            NodeKind::Call { args, result, .. } => {
+                args.iter().for_each(|x| walk(x, arrays, &mut out));
+                result.iter().for_each(|pl| place(pl, &mut out));
+            }
+            NodeKind::Return { value: Some(x), .. } => walk(x, arrays, &mut out),
+            _ => {}
+        }
+    }
+    out
 }

@@ -341,7 +341,7 @@ pub(crate) fn check_correctness(
         );
         let at: String = lines[line - 1].chars().skip(col - 1).collect();
         let word = at.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
-        if inv["type"] != "loop_invariant" || !["while", "for"].contains(&word) || inv["value"] == "" {
+        if inv["type"] != "loop_invariant" || !["while", "for", "do"].contains(&word) || inv["value"] == "" {
             return Err((true, format!("not a loop invariant at a loop's keyword: {item}")));
         }
     }

@@ -2,8 +2,10 @@
 //! witness: wrong invariants (not on entry, not maintained, too weak, too
 //! weak for the program's ACSL assertions, location invariants false or
 //! too weak) are not confirmed; invariants read off the explored states
-//! are, and so are array facts stated element by element and loop-entry
-//! values stated as assigned before the loop.
+//! are, and so are array facts stated element by element (past 256
+//! elements, at the indices the program names), loop-entry
+//! values stated as assigned before the loop, a `do` loop's invariant at
+//! its `do` and relations over struct fields.
 
 use crate::witness::{text, validate};
 use std::process::Command;
@@ -216,6 +218,24 @@ fn written(root: &str, program: &str, w: &std::path::Path) -> std::path::PathBuf
     w.to_path_buf()
 }
 
+/// `verify PROGRAM --witness W` must say the witness is not confirmed
+/// (exit 3).
+fn not_confirmed(root: &str, program: &str, w: &std::path::Path) {
+    let (said, code) = validate(root, program, w);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("witness: not confirmed"), "{said}");
+}
+
+/// The text of the correctness witness `check` writes for `program` into
+/// `w`, which must be schema-valid, have `loops` loop invariants and be
+/// confirmed by `verify --witness`.
+fn checked(root: &str, program: &str, w: &std::path::Path, loops: usize) -> String {
+    let w = written(root, program, w);
+    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
+    assert_eq!(checked.as_ref().ok(), Some(&loops), "{checked:?}");
+    std::fs::read_to_string(&w).unwrap()
+}
+
 /// A safe program whose proof needs what its loops wrote into arrays (one
 /// loop counting up, its counter declared in the `for`; one counting down)
 /// gets a correctness witness that is schema-valid and that `verify
@@ -226,10 +246,7 @@ fn array_filling_loops_get_confirmed_witnesses() {
     let root = env!("CARGO_MANIFEST_DIR");
     let program = "tests/witness/fill_arrays.c";
     let dir = tempfile::tempdir().unwrap();
-    let w = written(root, program, &dir.path().join("fill_arrays.yml"));
-    let checked = crate::witness::check_correctness(root, &crate::witness::schema_validator(), program, &w);
-    assert_eq!(checked.as_ref().ok(), Some(&2), "{checked:?}");
-    let written = std::fs::read_to_string(&w).unwrap();
+    let written = checked(root, program, &dir.path().join("fill_arrays.yml"), 2);
     for needed in [
         "(i <= 0 || a[0] == 1)",
         "(i <= 7 || a[7] == 15)",
@@ -240,9 +257,7 @@ fn array_filling_loops_get_confirmed_witnesses() {
     }
     let wrong = dir.path().join("wrong.yml");
     std::fs::write(&wrong, written.replace("a[7] == 15", "a[7] == 14")).unwrap();
-    let (said, code) = validate(root, program, &wrong);
-    assert_eq!(code, Some(3), "{said}");
-    assert!(said.contains("witness: not confirmed"), "{said}");
+    not_confirmed(root, program, &wrong);
 }
 
 /// A relation Houdini proves with loop-entry values (`res + cnt ==
@@ -259,4 +274,73 @@ fn loop_entry_values_are_stated_as_assigned_before_the_loop() {
     assert!(!written.contains("\\at"), "{written}");
     let (said, code) = validate(root, program, &w);
     assert_eq!(code, Some(0), "{said}");
+}
+
+/// A `do` loop's invariant is stated at its `do` keyword (where each
+/// iteration begins) and confirmed there, beside the `while` loop it
+/// holds; one that is not maintained at the `do` is not confirmed.
+#[test]
+fn a_do_loop_gets_its_invariant_at_the_do_keyword() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "tests/witness/do_loop.c";
+    let dir = tempfile::tempdir().unwrap();
+    let written = checked(root, program, &dir.path().join("do_loop.yml"), 2);
+    let at_do = written
+        .find("\"line\": 11")
+        .expect("an invariant at the `do` of line 11");
+    assert!(written[at_do..].contains("s == (3 * i)"), "{written}");
+    for (value, why) in [
+        ("s == 3 * i && i <= 8", "may not be maintained"),
+        ("i < 10", "possible call"),
+    ] {
+        let wrong = invariant_set(dir.path(), "do_loop.c", &[("loop_invariant", 11, 3, value)]);
+        let (said, code) = validate(root, program, &wrong);
+        assert_eq!(code, Some(3), "{value}: {said}");
+        assert!(
+            said.contains("witness: not confirmed") && said.contains(why),
+            "{value}: {said}"
+        );
+    }
+}
+
+/// Relations over the fields of a struct variable (nested ones too) are
+/// stated as C names them (`o.in.n`) and confirmed; a pointer field's
+/// storage (its object's tag, its offset) is not C and is never stated;
+/// a field invariant that does not hold is not confirmed.
+#[test]
+fn struct_fields_are_stated_as_c_names_them() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "tests/witness/struct_fields.c";
+    let dir = tempfile::tempdir().unwrap();
+    let written = checked(root, program, &dir.path().join("struct_fields.yml"), 1);
+    assert!(
+        written.contains("o.in.n <= 5") || written.contains("o.in.n <= o.lim"),
+        "{written}"
+    );
+    assert!(!written.contains("o.in.q") && !written.contains(".off"), "{written}");
+    let wrong = invariant_set(
+        dir.path(),
+        "struct_fields.c",
+        &[("loop_invariant", 23, 3, "o.in.n <= 4")],
+    );
+    not_confirmed(root, program, &wrong);
+}
+
+/// A loop filling more elements than a witness states one by one: its
+/// fact is stated at the constant indices the program names (`a[500]`,
+/// `a[999]`), each an instance of it, and the witness is confirmed; with
+/// one of those values wrong it is not.
+#[test]
+fn a_large_array_fill_is_stated_at_the_indices_the_program_names() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "tests/witness/big_array.c";
+    let dir = tempfile::tempdir().unwrap();
+    let written = checked(root, program, &dir.path().join("big_array.yml"), 1);
+    for needed in ["(i <= 500 || a[500] == 1001)", "(i <= 999 || a[999] == 1999)"] {
+        assert!(written.contains(needed), "{needed}: {written}");
+    }
+    assert!(!written.contains("a[0]") && !written.contains("a[998]"), "{written}");
+    let wrong = dir.path().join("wrong.yml");
+    std::fs::write(&wrong, written.replace("a[999] == 1999", "a[999] == 1997")).unwrap();
+    not_confirmed(root, program, &wrong);
 }
