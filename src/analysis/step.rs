@@ -267,7 +267,16 @@ impl Explorer<'_> {
     /// symbol keep it: the path's constraints still pin it there. A variable
     /// no other node reads (the temporary of `if (nondet())`) is left as it
     /// is: narrowing it would only split states that differ in a dead value.
+    ///
+    /// Only in the exact first exploration (`exact_loops`), whose graph is
+    /// kept only when it reaches no error, so no path of it is re-executed:
+    /// `path::Exec` follows a path's recorded decisions without narrowing,
+    /// and a decision taken on a narrowed value (none, for `a[6]`) would not
+    /// match its evaluation there (a wrong "infeasible", so a wrong "safe").
     fn narrow(&self, proc: ProcId, a: &Atom, t: &Constraint, b: bool, w: &mut Valuation) {
+        if !self.opts.exact_loops {
+            return;
+        }
         let pinned = match (t.cmp, b, t.e.terms.as_slice()) {
             (Cmp::Eq, true, &[(s, 1)]) | (Cmp::Ne, false, &[(s, 1)]) if !s.is_alpha() => (s, -t.e.c),
             _ => return,
