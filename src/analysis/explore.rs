@@ -97,6 +97,7 @@ pub fn explore_exact_first(cx: &Context, opts: &Options, deadline: Option<Instan
         let exact = Options {
             exact_loops: true,
             stop_at_error: true,
+            narrow: true,
             max_states: opts.max_states.min(EXACT_STATES),
             ..opts.clone()
         };

@@ -45,6 +45,11 @@ pub struct Options {
     /// The run stops at the first error state it reaches (the exact pass,
     /// which is of no use once it has one).
     pub stop_at_error: bool,
+    /// A branch that pins an input to a constant narrows the variables it
+    /// reads (`Explorer::narrow`): only in a graph none of whose paths
+    /// `path::Exec` re-executes (the exact first pass, kept only when it
+    /// reaches no error).
+    pub narrow: bool,
 }
 
 impl Default for Options {
@@ -57,6 +62,7 @@ impl Default for Options {
             memory: None,
             exact_loops: false,
             stop_at_error: false,
+            narrow: false,
         }
     }
 }
@@ -268,13 +274,15 @@ impl Explorer<'_> {
     /// no other node reads (the temporary of `if (nondet())`) is left as it
     /// is: narrowing it would only split states that differ in a dead value.
     ///
-    /// Only in the exact first exploration (`exact_loops`), whose graph is
-    /// kept only when it reaches no error, so no path of it is re-executed:
-    /// `path::Exec` follows a path's recorded decisions without narrowing,
-    /// and a decision taken on a narrowed value (none, for `a[6]`) would not
-    /// match its evaluation there (a wrong "infeasible", so a wrong "safe").
+    /// Only under `Options::narrow` (the exact first exploration, whose
+    /// graph is kept only when it reaches no error, so no path of it is
+    /// re-executed): `path::Exec` follows a path's recorded decisions
+    /// without narrowing, and a decision taken on a narrowed value (none,
+    /// for `a[6]`) would not match its evaluation there (a wrong
+    /// "infeasible", so a wrong "safe"; in the run graph of an
+    /// explanation, a run that no longer follows).
     fn narrow(&self, proc: ProcId, a: &Atom, t: &Constraint, b: bool, w: &mut Valuation) {
-        if !self.opts.exact_loops {
+        if !self.opts.narrow {
             return;
         }
         let pinned = match (t.cmp, b, t.e.terms.as_slice()) {

@@ -61,6 +61,7 @@ impl BudgetArgs {
             memory: options::memory_budget(self.max_memory),
             exact_loops: false,
             stop_at_error: false,
+            narrow: false,
         }
     }
 }

@@ -179,6 +179,7 @@ pub fn run_graph(
         unroll: u32::MAX / 4,
         max_states: u64::MAX,
         stop_at_error: false,
+        narrow: false,
         timeout: None,
         memory: None,
         ..opts.clone()
