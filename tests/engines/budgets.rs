@@ -248,12 +248,17 @@ fn state_machines_of_60_and_80_branches_get_a_counterexample() {
         let doc = check_json(&[&f, "--no-explain", "--no-fixes"]);
         let c = cli::first_unsafe(&doc);
         assert_eq!(c["engine"], "fsum", "seed {seed}, {branches} branches: {c}");
-        let choices: Vec<String> = (c["choices"].as_array().unwrap().iter())
-            .map(|v| v.to_string())
-            .collect();
-        let (code, stdout, stderr) = focuscheck(&["run", &f, "--choices", &choices.join(",")]);
-        assert_eq!(code, 1, "seed {seed}: the counterexample replays: {stdout}{stderr}");
+        assert_replays(&f, c, seed);
     }
+}
+
+/// The unsafe condition `c`'s counterexample, run on `f`, reaches the error.
+fn assert_replays(f: &str, c: &serde_json::Value, seed: u32) {
+    let choices: Vec<String> = (c["choices"].as_array().unwrap().iter())
+        .map(|v| v.to_string())
+        .collect();
+    let (code, out, err) = focuscheck(&["run", f, "--choices", &choices.join(",")]);
+    assert_eq!(code, 1, "seed {seed}: the counterexample replays: {out}{err}");
 }
 
 /// Issue 57: a guard that pins the input (`input == 3` taken) narrows it in
@@ -277,11 +282,7 @@ fn state_machines_of_100_and_200_branches_get_the_oracles_verdict() {
         assert!(truth.starts_with("reachable"), "{truth}");
         assert_ne!(c["verdict"], "safe", "seed {seed}, {branches} branches: {c}");
         if c["verdict"] == "unsafe" {
-            let choices: Vec<String> = (c["choices"].as_array().unwrap().iter())
-                .map(|v| v.to_string())
-                .collect();
-            let (code, out, err) = focuscheck(&["run", &f, "--choices", &choices.join(",")]);
-            assert_eq!(code, 1, "seed {seed}: the counterexample replays: {out}{err}");
+            assert_replays(&f, c, seed);
         }
     }
 }
