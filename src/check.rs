@@ -269,6 +269,7 @@ fn check_in_context(
         frames: &ex.frames,
         t: &ex.t,
         summaries: opts.engine.summaries,
+        narrowed: ex.narrowed,
     };
     let graph = &ex.graph;
     let explore_time = start.elapsed();

@@ -4,7 +4,7 @@
 
 use super::eval::{Evaluator, Mode};
 use super::frames::{AbsEnv, Frames};
-use super::run::{watched, Run, Stop, MEMORY_LIMIT, TIME_LIMIT};
+use super::run::{watched, Run, Stop, ERROR_REACHED, EXACT_ERROR_ONLY, MEMORY_LIMIT, STATE_LIMIT, TIME_LIMIT};
 use super::state::*;
 use super::step::{Explorer, Options, Target};
 use super::value::{Sym, Truth, Value};
@@ -64,6 +64,9 @@ pub struct Exploration {
     pub t: Tables,
     pub frames: Frames,
     pub budget_hit: Option<&'static str>,
+    /// Explored with `Options::narrow`: its paths are re-executed by an
+    /// `Exec` that narrows too.
+    pub narrowed: bool,
 }
 
 /// The states the exact first attempt of `explore_exact_first` may take
@@ -88,8 +91,14 @@ pub const EXACT_SLOTS: u32 = 4_096;
 /// search through a 100-iteration loop with `%` in its test took minutes).
 /// Both attempts are functions of the program and the options, so the
 /// graph is too (the time limit only cuts, and then says so). The exact
-/// attempt stops at its first error state (it is discarded then anyway): most programs with
-/// an error reach one early, and pay little for the attempt.
+/// attempt stops at its first error state: most programs with an error
+/// reach one early, and pay little for the attempt. Its graph is then
+/// discarded, unless the widened exploration runs out of states before
+/// any error state: then the exact attempt is made again and kept (its
+/// error is still found; its paths are re-executed narrowing as it did,
+/// `Exploration::narrowed`), and what it leaves open says why
+/// (`EXACT_ERROR_ONLY`). Both runs are counted in states, so which graph is
+/// kept does not depend on the machine.
 pub fn explore_exact_first(cx: &Context, opts: &Options, deadline: Option<Instant>) -> Exploration {
     let largest_frame = cx.layout.frame_slots.iter().copied().max().unwrap_or(0);
     let small = cx.layout.global_slots.saturating_add(largest_frame) <= EXACT_SLOTS;
@@ -114,9 +123,20 @@ pub fn explore_exact_first(cx: &Context, opts: &Options, deadline: Option<Instan
         // jobs share): on another machine the exact graph might have been
         // kept, so what follows is said to be cut short too.
         let cut = first.budget_hit.filter(|h| *h == TIME_LIMIT || *h == MEMORY_LIMIT);
+        let found = first.budget_hit == Some(ERROR_REACHED);
         drop(first);
         let mut second = explore(cx, opts, deadline);
         second.budget_hit = second.budget_hit.or(cut);
+        let g = &second.graph;
+        if found && second.budget_hit == Some(STATE_LIMIT) && g.errors.is_empty() && g.return_errors.is_empty() {
+            // Dropped before, as the widened graph needs the memory.
+            drop(second);
+            let mut again = explore(cx, &exact, deadline);
+            if again.budget_hit == Some(ERROR_REACHED) {
+                again.budget_hit = Some(EXACT_ERROR_ONLY);
+            }
+            return again;
+        }
         return second;
     }
     explore(cx, opts, deadline)
@@ -145,6 +165,7 @@ pub fn explore(cx: &Context, opts: &Options, deadline: Option<Instant>) -> Explo
         t: run.into_tables(),
         frames,
         budget_hit,
+        narrowed: opts.narrow,
     }
 }
 
@@ -157,9 +178,16 @@ pub struct Explored<'a> {
     pub frames: &'a Frames,
     pub t: &'a Tables,
     pub summaries: bool,
+    /// See `Exploration::narrowed`.
+    pub narrowed: bool,
 }
 
-impl Explored<'_> {
+impl<'a> Explored<'a> {
+    /// The context an `Exec` of this graph's paths narrows with, if any.
+    pub fn narrowing(&self) -> Option<&'a Context<'a>> {
+        self.narrowed.then_some(self.cx)
+    }
+
     pub fn start_of(&self, c: CtxId) -> (NodeId, ValId) {
         let k = self.t.ctx(c);
         (self.cx.p.proc(k.proc).entry, k.start)

@@ -344,6 +344,7 @@ pub fn loop_head_facts(cx: &Context, max_states: u64) -> Vec<(NodeId, BoolExpr)>
         frames: &ex.frames,
         t: &ex.t,
         summaries: opts.summaries,
+        narrowed: ex.narrowed,
     };
     let heads: BTreeMap<NodeId, usize> = cx.a.loops.iter().enumerate().map(|(i, l)| (l.head, i)).collect();
     let mut at_head: BTreeMap<NodeId, BTreeSet<crate::analysis::state::ValId>> = BTreeMap::new();

@@ -13,6 +13,7 @@ pub mod hash;
 pub mod head_facts;
 pub mod limits;
 pub mod lp;
+pub mod narrow;
 pub mod path;
 mod reach;
 pub mod refine;

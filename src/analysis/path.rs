@@ -12,6 +12,7 @@ use super::state::Decision;
 use super::value::{AlphaDef, AlphaKey, Constraint, Sym, Truth, Value};
 use crate::context::conditions::CondId;
 use crate::context::conditions::Condition;
+use crate::context::Context;
 use crate::ir::*;
 
 /// One executed node and its decisions.
@@ -87,6 +88,9 @@ pub struct Exec<'a> {
     /// Steps may skip nodes (executing a focus-statement sequence, not a
     /// whole path): control flow is not checked.
     sparse: bool,
+    /// Narrows at branches as the graph whose path this is did
+    /// (`narrow.rs`); `None` for a graph explored without narrowing.
+    narrow: Option<&'a Context<'a>>,
 }
 
 /// What of a call matters to a focus-statement sequence: the parameters
@@ -161,6 +165,7 @@ impl<'a> Exec<'a> {
             has_alpha: false,
             alphas: im::Vector::new(),
             sparse: false,
+            narrow: None,
         };
         for (k, s) in p.input_slots().iter().enumerate() {
             x.write(s.var, s.index.unwrap_or(0), Value::sym(Sym::Input(k as u32)));
@@ -207,6 +212,30 @@ impl<'a> Exec<'a> {
             has_alpha: false,
             alphas: im::Vector::new(),
             sparse: true,
+            narrow: None,
+        }
+    }
+
+    /// The same execution, narrowing at branches as a graph explored with
+    /// `Options::narrow` did (given its context), or not (`None`).
+    pub fn narrowing(mut self, cx: Option<&'a Context<'a>>) -> Exec<'a> {
+        self.narrow = cx;
+        self
+    }
+
+    /// Narrows the variables `a` reads where the outcome `taken` of `t`
+    /// pins a symbol (`narrow::pins`).
+    fn narrow(&mut self, a: &Atom, t: &Truth, taken: bool) {
+        let (Some(cx), Truth::Depends(c)) = (self.narrow, t) else {
+            return;
+        };
+        let Some((s, k, vars)) = super::narrow::pins(cx, a, c, taken) else {
+            return;
+        };
+        for v in vars {
+            if let Some(to) = super::narrow::substitute(&self.read(v, 0), s, k) {
+                self.write(v, 0, to);
+            }
         }
     }
 
@@ -425,7 +454,10 @@ impl<'a> Exec<'a> {
                     Cond::Nondet => self.choices.push_back(Choice::Branch(b)),
                     Cond::Atom(a) => match self.eval(n, &ds[..ds.len() - 1], &mut cur, |ev| ev.atom(a))? {
                         Err(site) => stop = Some(site),
-                        Ok(t) => self.constrain(t, b, n, Origin::Branch(b))?,
+                        Ok(t) => {
+                            self.narrow(a, &t, b);
+                            self.constrain(t, b, n, Origin::Branch(b))?
+                        }
                     },
                 }
                 Some(if b { *then_ } else { *else_ })

@@ -26,8 +26,13 @@ pub const STATE_LIMIT: &str = "the state limit (--max-states) was reached";
 pub const HANDOVER_LIMIT: &str =
     "the state limit after the VC engine's turn (400,000 states; give --max-states for more) was reached";
 pub const MEMORY_LIMIT: &str = "the memory limit (--max-memory) was reached";
-/// Never shown: a run that stops at its first error is discarded.
+/// Never shown: a run that stops at its first error is discarded, or
+/// kept with `EXACT_ERROR_ONLY`.
 pub const ERROR_REACHED: &str = "an error state was reached";
+/// The exact exploration kept for its error (`explore_exact_first`).
+pub const EXACT_ERROR_ONLY: &str = "the state limit (--max-states) was reached before any error state \
+     with loops widened; explored exactly, the program reaches an error state, and that exploration \
+     stops there";
 
 /// A stop signal raised from outside the rules, with its reason; the first
 /// reason stays.

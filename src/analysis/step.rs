@@ -12,7 +12,7 @@ use super::explore::State;
 use super::frames::{taken_of, AbsEnv, Frames, Taken};
 use super::run::{ReadMemory, Run, ERROR_REACHED};
 use super::state::*;
-use super::value::{Cmp, Constraint, LinExpr, Sym, Truth, Value};
+use super::value::{Constraint, Sym, Truth, Value};
 use super::widen::LoopFacts;
 use crate::context::conditions::CondId;
 use crate::context::Context;
@@ -264,45 +264,23 @@ impl Explorer<'_> {
         }
     }
 
-    /// On the side of a branch where its comparison pins an input or a draw
-    /// to one value (`x == 5` taken, `x != 5` not taken), the variables the
-    /// comparison reads hold that value from then on, so later tests of
-    /// them are decided in the graph instead of left to the counterexample
-    /// search (a state machine's `else if` chain over its input would
-    /// otherwise keep every infeasible detour). Other slots that hold the
-    /// symbol keep it: the path's constraints still pin it there. A variable
-    /// no other node reads (the temporary of `if (nondet())`) is left as it
-    /// is: narrowing it would only split states that differ in a dead value.
-    ///
-    /// Only under `Options::narrow` (the exact first exploration, whose
-    /// graph is kept only when it reaches no error, so no path of it is
-    /// re-executed): `path::Exec` follows a path's recorded decisions
-    /// without narrowing, and a decision taken on a narrowed value (none,
-    /// for `a[6]`) would not match its evaluation there (a wrong
-    /// "infeasible", so a wrong "safe"; in the run graph of an
-    /// explanation, a run that no longer follows).
+    /// Narrows at a branch outcome (`narrow.rs`), so that later tests of
+    /// a pinned input are decided in the graph instead of left to the
+    /// counterexample search (a state machine's `else if` chain over its
+    /// input would otherwise keep every infeasible detour). Other slots
+    /// that hold the symbol keep it: the path's constraints still pin it.
+    /// Only under `Options::narrow`; a path of such a graph is re-executed
+    /// by an `Exec` that narrows too (`Exec::narrowing`).
     fn narrow(&self, proc: ProcId, a: &Atom, t: &Constraint, b: bool, w: &mut Valuation) {
         if !self.opts.narrow {
             return;
         }
-        let pinned = match (t.cmp, b, t.e.terms.as_slice()) {
-            (Cmp::Eq, true, &[(s, 1)]) | (Cmp::Ne, false, &[(s, 1)]) if !s.is_alpha() => (s, -t.e.c),
-            _ => return,
-        };
-        let (lo, hi) = pinned.0.range(self.cx);
-        if pinned.1 < lo || pinned.1 > hi {
+        let Some((s, k, vars)) = super::narrow::pins(self.cx, a, t, b) else {
             return;
-        }
-        let mut vars = Vec::new();
-        scalar_reads(&a.lhs, &mut vars);
-        scalar_reads(&a.rhs, &mut vars);
-        for v in vars.into_iter().filter(|v| self.cx.a.readers[v.index()] > 1) {
-            let Value::Lin(e) = self.frames.read(proc, w, v, 0) else {
-                continue;
-            };
-            let to = e.substitute(&mut |s| (s == pinned.0).then(|| LinExpr::constant(pinned.1)));
-            if let Some(to) = to {
-                self.frames.write(proc, w, v, 0, Value::from_lin(to));
+        };
+        for v in vars {
+            if let Some(to) = super::narrow::substitute(&self.frames.read(proc, w, v, 0), s, k) {
+                self.frames.write(proc, w, v, 0, to);
             }
         }
     }
@@ -457,22 +435,5 @@ impl Explorer<'_> {
             }
         }
         true
-    }
-}
-
-/// The scalar variables an expression reads (`ExprKind::Var`, slot 0).
-fn scalar_reads(e: &Expr, out: &mut Vec<VarId>) {
-    match &e.kind {
-        ExprKind::Var(v) => out.push(*v),
-        ExprKind::Const(_) | ExprKind::Elem(..) | ExprKind::Float { .. } => {}
-        ExprKind::Neg(x) | ExprKind::Conv(_, x) | ExprKind::Checked { value: x, .. } => scalar_reads(x, out),
-        ExprKind::Arith(_, x, y) | ExprKind::Bit { a: x, b: y, .. } => {
-            scalar_reads(x, out);
-            scalar_reads(y, out);
-        }
-        ExprKind::Div { num, den, .. } => {
-            scalar_reads(num, out);
-            scalar_reads(den, out);
-        }
     }
 }

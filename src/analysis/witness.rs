@@ -275,7 +275,7 @@ impl<'a, 'g> Searcher<'a, 'g> {
                 state: init,
                 stack: Vec::new(),
                 guide: g,
-                exec: Exec::new(self.engine.cx.p, &self.layout),
+                exec: Exec::new(self.engine.cx.p, &self.layout).narrowing(self.engine.narrowing()),
                 path: im::Vector::new(),
                 visits: im::HashMap::new(),
                 checked: 0,

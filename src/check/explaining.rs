@@ -208,6 +208,7 @@ fn retry_widened(
         frames: &again.frames,
         t: &again.t,
         summaries: ph.opts.engine.summaries,
+        narrowed: again.narrowed,
     };
     let localise = ph.localise();
     let (more, _) = explain::explain(

@@ -253,7 +253,7 @@ impl FocusStep {
 /// The constraints of an FSS, executing its events alone.
 pub fn fss_constraints(e: Explored, fss: &Fss) -> Result<FssRun, PathError> {
     let p = e.cx.p;
-    let mut x = Exec::sparse(p, &e.cx.layout);
+    let mut x = Exec::sparse(p, &e.cx.layout).narrowing(e.narrowing());
     let mut out = Vec::new();
     let events = fss.to_vec();
     for fs in focus_steps(e, fss) {

@@ -362,6 +362,7 @@ pub fn explain_run(
         frames: &rg.exploration.frames,
         t: &rg.exploration.t,
         summaries: opts.summaries,
+        narrowed: rg.exploration.narrowed,
     };
     let (mut out, _) = explain(
         explored,

@@ -205,6 +205,7 @@ pub fn run_graph(
             t: state_run.into_tables(),
             frames,
             budget_hit: None,
+            narrowed: false,
         },
         path,
         repeats,

@@ -163,6 +163,7 @@ pub fn explain_slice(
         frames: &frames,
         t: &t,
         summaries: opts.summaries,
+        narrowed: false,
     };
     let mut ex = Explanation {
         of_run: true,

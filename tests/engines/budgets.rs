@@ -23,7 +23,12 @@ fn program(name: &str, text: &str) -> (tempfile::TempDir, String) {
 /// `check` with the Datalog engine alone: its budgets are what these
 /// tests are about (under `auto` the VC engine may decide what they cut).
 fn check_json(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["check", "--engine", "fsum", "--format", "json"];
+    check_json_with("fsum", args)
+}
+
+/// `check` with the given engine.
+fn check_json_with(engine: &str, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["check", "--engine", engine, "--format", "json"];
     all.extend_from_slice(args);
     let (code, stdout, stderr) = focuscheck(&all);
     assert!(matches!(code, 0 | 1 | 3), "{args:?}: exit {code}: {stderr}");
@@ -263,28 +268,66 @@ fn assert_replays(f: &str, c: &serde_json::Value, seed: u32) {
 
 /// Issue 57: a guard that pins the input (`input == 3` taken) narrows it in
 /// the exact first exploration, so a state machine's exact state space is
-/// small and safe 100- and 200-branch machines are proved. Each verdict
-/// agrees with the generator's own breadth-first search over the machine's
-/// states (`--truth`, an oracle that runs the guards in Python): safe
-/// exactly where the error is unreachable; where it is reachable never
-/// safe, and a counterexample, when there is one, replays.
+/// small: safe 100- and 200-branch machines are proved, and an unsafe one
+/// whose widened exploration runs out of states is refuted from the exact
+/// graph. Each verdict agrees with the generator's own breadth-first search
+/// over the machine's states (`--truth`, an oracle that runs the guards in
+/// Python), and each counterexample replays. Under `auto`, as users run
+/// it: its first share of states is what the widened exploration runs out
+/// of (`fsum` alone explores the widened graph in full, and its search
+/// for a feasible path through it runs out instead).
 #[test]
 fn state_machines_of_100_and_200_branches_get_the_oracles_verdict() {
     for (seed, branches) in [(2, 100), (1, 200), (3, 200), (2, 200)] {
         let truth = generator(seed, branches, 5, &["--truth"]);
         let (_d, f) = state_machine(seed, branches, 5);
-        let doc = check_json(&[&f, "--no-explain", "--no-fixes"]);
+        let doc = check_json_with("auto", &[&f, "--no-explain", "--no-fixes"]);
         let c = &doc["conditions"][0];
-        if truth.starts_with("unreachable") {
-            assert_eq!(c["verdict"], "safe", "seed {seed}, {branches} branches: {c}");
-            continue;
-        }
-        assert!(truth.starts_with("reachable"), "{truth}");
-        assert_ne!(c["verdict"], "safe", "seed {seed}, {branches} branches: {c}");
-        if c["verdict"] == "unsafe" {
+        let want = if truth.starts_with("unreachable") {
+            "safe"
+        } else {
+            "unsafe"
+        };
+        assert!(
+            truth.starts_with("unreachable") || truth.starts_with("reachable"),
+            "{truth}"
+        );
+        assert_eq!(c["verdict"], want, "seed {seed}, {branches} branches: {c}");
+        if want == "unsafe" {
             assert_replays(&f, c, seed);
         }
     }
+}
+
+/// Issue 57: a counterexample found in the exact (narrowed) graph is
+/// re-executed narrowing as the graph did: where the graph reads a pinned
+/// input as its value (`buf[input]` after `input == 4`, an index it took
+/// without a decision), so does the execution, which otherwise would
+/// refute the path for want of that decision. The 200-branch machine
+/// (its widened exploration runs out of states) with the error made an
+/// access at the pinned input: unsafe (under `auto`, as above), explained
+/// by an FSS that assumes the inputs.
+#[test]
+fn a_counterexample_of_the_exact_graph_indexes_by_a_pinned_input() {
+    let machine = generator(2, 200, 5, &[]);
+    let error = "  if (p == 5) {\n    reach_error();\n  }";
+    assert!(machine.contains(error), "the generator's error shape changed");
+    let text = machine.replacen("int p = 0;", "int p = 0;\nint buf[4];", 1).replacen(
+        error,
+        "  if (p == 5 && input == 4) {\n    buf[input] = 1;\n  }",
+        1,
+    );
+    let (_d, f) = program("pinned-machine.c", &text);
+    let doc = check_json_with("auto", &[&f, "--no-fixes"]);
+    let c = cli::first_unsafe(&doc);
+    assert_eq!(c["kind"], "bounds", "{c}");
+    assert_replays(&f, c, 2);
+    let top = &c["fss"][0];
+    let assumptions = top["assumptions"].as_array().expect("assumptions");
+    assert!(
+        assumptions.iter().any(|a| a["text"].as_str().unwrap().contains("== 4")),
+        "the FSS assumes the pinned input: {top}"
+    );
 }
 
 /// A branch that pins an input, then an access at the pinned value: the

@@ -118,7 +118,7 @@ impl<'e> Backward<'e> {
         }
         let locals = val.locals().clone();
         let first = val.syms().iter().map(|s| s.instance()).max().unwrap_or(0) + 1;
-        Exec::sparse_from(p, &e.cx.layout, proc, globals, locals, first)
+        Exec::sparse_from(p, &e.cx.layout, proc, globals, locals, first).narrowing(e.narrowing())
     }
 
     /// Executes `steps` on a partial run, deciding it as soon as it can.
