@@ -41,6 +41,7 @@ fn explored<R>(body: &str, summaries: bool, f: impl FnOnce(&Program, Explored, &
         frames: &ex.frames,
         t: &ex.t,
         summaries,
+        narrowed: ex.narrowed,
     };
     f(&p, e, &ex.graph)
 }
