@@ -16,7 +16,7 @@ use crate::interp;
 use crate::ir::lower::LowerOptions;
 use crate::ir::{NodeKind, Program, SiteId, UnitId};
 use crate::vc;
-use crate::views::{correctness_witness, testcomp, violation_witness, witness_entry};
+use crate::views::{correctness_witness, loop_guard, testcomp, violation_witness, witness_entry};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -316,21 +316,28 @@ fn correctness(
     // confirmed (one of them is not C the reader takes, e.g. a pointer
     // declared through a typedef, or Z3 gives up on more of them), with
     // Houdini's alone, as before them (the reason said is that one's).
+    // Each set with the tests of the loops that read through pointers
+    // (`loop_guard`) first, when there are such, then without them.
     let mut why = String::new();
     for with_states in [true, false] {
         let proven = proven_invariants(p, report, with_states);
         let loops = correctness_witness::loop_invariants(p, &report.analysis, &proven);
-        let v = correctness_witness::value(p, &loops, meta);
-        if let Err(e) = std::fs::write(&path, witness_entry::yaml(&v)) {
-            return format!(
-                "{name}: no correctness witness: cannot write `{}`: {e}\n",
-                path.display()
-            );
-        }
-        match super::validate_witness::validate(file, lower, &path) {
-            Ok(Ok(_)) => return format!("{name}: correctness witness {}\n", path.display()),
-            Ok(Err(w)) => why = format!("the VC engine, given its invariants only, does not prove the program ({w})"),
-            Err(super::validate_witness::Malformed(w)) => why = format!("it cannot be read back ({w})"),
+        let tests = loop_guard::with_tests(p, &report.analysis, &loops);
+        for loops in tests.iter().chain([&loops]) {
+            let v = correctness_witness::value(p, loops, meta);
+            if let Err(e) = std::fs::write(&path, witness_entry::yaml(&v)) {
+                return format!(
+                    "{name}: no correctness witness: cannot write `{}`: {e}\n",
+                    path.display()
+                );
+            }
+            match super::validate_witness::validate(file, lower, &path) {
+                Ok(Ok(_)) => return format!("{name}: correctness witness {}\n", path.display()),
+                Ok(Err(w)) => {
+                    why = format!("the VC engine, given its invariants only, does not prove the program ({w})")
+                }
+                Err(super::validate_witness::Malformed(w)) => why = format!("it cannot be read back ({w})"),
+            }
         }
     }
     let _ = std::fs::remove_file(&path);

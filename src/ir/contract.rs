@@ -245,7 +245,7 @@ impl Contracts {
                 !loop_heads(i.at)
                     || i.clauses
                         .iter()
-                        .any(|&c| self.clauses[c].pred.to_bool_expr(self.clauses[c].span).is_none())
+                        .any(|&c| self.clauses[c].pred.read_in_state(self.clauses[c].span).is_none())
             })
     }
 }
@@ -337,6 +337,13 @@ impl Term {
 }
 
 impl Pred {
+    /// The predicate as one state's condition as a run reads it (what the
+    /// VC engine's loop invariants read): reads through pointers by cases
+    /// on their objects (`lift`), false where none is valid (`defined`).
+    pub fn read_in_state(&self, span: Span) -> Option<cond::BoolExpr> {
+        self.lift().defined(true).to_bool_expr(span)
+    }
+
     /// The predicate as a condition on one state (what `--error` and the
     /// VC engine's loop invariants read), when it has no quantifier, no
     /// `\old` and no `\result`.
@@ -382,7 +389,15 @@ impl Pred {
                     Box::new(B::Or(Box::new(a), Box::new(not(b)))),
                 )
             }
-            Pred::Quant { .. } | Pred::Cond(..) => return None,
+            // `if c then a else b` (a read through a pointer, lifted).
+            Pred::Cond(c, a, b) => {
+                let (c, a, b) = (c.to_bool_expr(span)?, a.to_bool_expr(span)?, b.to_bool_expr(span)?);
+                B::Or(
+                    Box::new(B::And(Box::new(c.clone()), Box::new(a))),
+                    Box::new(B::And(Box::new(not(c)), Box::new(b))),
+                )
+            }
+            Pred::Quant { .. } => return None,
         })
     }
 }

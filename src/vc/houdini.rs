@@ -20,7 +20,7 @@ pub fn user_invariants(p: &Program, a: &Analysis) -> Result<Vec<Invariant>, Vec<
     for inv in &p.contracts.invariants {
         for &c in &inv.clauses {
             let cl = p.contracts.clause(c);
-            match cl.pred.to_bool_expr(cl.span) {
+            match cl.pred.read_in_state(cl.span) {
                 Some(expr) if a.loop_at.contains_key(&inv.at) => out.push(Invariant {
                     head: inv.at,
                     expr,

@@ -14,6 +14,7 @@ pub mod html;
 pub mod json;
 pub mod listing;
 pub mod loop_entry;
+pub mod loop_guard;
 pub mod replay;
 pub mod sarif;
 pub mod snippet;

@@ -344,3 +344,24 @@ fn a_large_array_fill_is_stated_at_the_indices_the_program_names() {
     std::fs::write(&wrong, written.replace("a[999] == 1999", "a[999] == 1997")).unwrap();
     not_confirmed(root, program, &wrong);
 }
+
+/// Loops whose tests read through pointers (`*pa`, `s->n`, each naming
+/// one of two objects chosen at run time) get their tests, weakened, as
+/// invariants in C (`i <= *pa`), read back by cases on the object and
+/// confirmed; a relation through a pointer that is not maintained is not.
+#[test]
+fn loop_tests_through_pointers_are_stated_and_confirmed() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "tests/witness/pointer_reads.c";
+    let dir = tempfile::tempdir().unwrap();
+    let written = checked(root, program, &dir.path().join("pointer_reads.yml"), 2);
+    for needed in ["i <= *pa", "k <= s->n"] {
+        assert!(written.contains(needed), "{needed}: {written}");
+    }
+    let wrong = invariant_set(
+        dir.path(),
+        "pointer_reads.c",
+        &[("loop_invariant", 20, 3, "i <= *pa - 1")],
+    );
+    not_confirmed(root, program, &wrong);
+}
