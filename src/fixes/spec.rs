@@ -89,7 +89,8 @@ pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<
             break;
         }
         if let NodeKind::Branch { then_, else_, .. } = p.node(s.node).kind {
-            let guard = s.depth == 0 && (exits_alone(p, then_, else_) || exits_alone(p, else_, then_));
+            let alone = |way, other| exits_alone(p, s.node, way, other);
+            let guard = s.depth == 0 && (alone(then_, else_) || alone(else_, then_));
             if guard && !loop_condition(p, a, s.node) {
                 out.guards.insert(p.line(p.node(s.node).span));
             }
@@ -140,14 +141,15 @@ fn loop_condition(p: &Program, a: &Analysis, b: NodeId) -> bool {
     })
 }
 
-/// The way `way` of a branch ends the run a few statements on, and the
-/// other way reaches none of those statements: the branch is an early
-/// exit, not a block the run skips on its way to the same end.
-fn exits_alone(p: &Program, way: NodeId, other: NodeId) -> bool {
+/// The way `way` of branch `b` ends the run a few statements on, and the
+/// other way reaches none of those statements (but through `b` again, in
+/// a loop): the branch is an early exit, not a block the run skips on its
+/// way to the same end.
+fn exits_alone(p: &Program, b: NodeId, way: NodeId, other: NodeId) -> bool {
     let Some(path) = ends_run(p, way) else {
         return false;
     };
-    let mut seen = BTreeSet::from([other]);
+    let mut seen = BTreeSet::from([b, other]);
     let mut todo = vec![other];
     while let Some(n) = todo.pop() {
         if path.contains(&n) {
@@ -159,9 +161,11 @@ fn exits_alone(p: &Program, way: NodeId, other: NodeId) -> bool {
 }
 
 /// The run ends a few statements after `n`, with no choice in between:
-/// those statements (the end itself left out, which every way shares).
+/// those statements up to the `return` (what comes after it, every
+/// `return` of the entry shares).
 fn ends_run(p: &Program, mut n: NodeId) -> Option<Vec<NodeId>> {
     let mut path = Vec::new();
+    let mut returned = false;
     for _ in 0..8 {
         let node = p.node(n);
         let next = match node.kind {
@@ -171,7 +175,10 @@ fn ends_run(p: &Program, mut n: NodeId) -> Option<Vec<NodeId>> {
             NodeKind::Halt => return Some(path),
             _ => return None,
         };
-        path.push(n);
+        if !returned {
+            path.push(n);
+        }
+        returned |= matches!(node.kind, NodeKind::Return { .. });
         n = next;
     }
     None
