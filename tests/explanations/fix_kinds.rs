@@ -180,30 +180,28 @@ fn localised(tag: &str, body: &str) -> (u64, Value) {
     (fault, doc)
 }
 
-#[test]
-fn a_fault_in_the_if_that_guards_the_assertion_is_localised() {
-    let (fault, doc) = localised("guarded", GUARDED);
+/// The change back (`from` -> `to` on the changed line) is a fix that
+/// mends, not one that hides.
+fn change_back_mends(tag: &str, body: &str, from: &str, to: &str) {
+    let (fault, doc) = localised(tag, body);
     let cond = *unsafe_conditions(&doc).first().expect("unsafe");
     let back = cond["fixes"]["fixes"]
         .as_array()
         .expect("fixes")
         .iter()
-        .find(|f| f["line"] == fault && f["from"] == "!=" && f["to"] == "==")
+        .find(|f| f["line"] == fault && f["from"] == from && f["to"] == to)
         .expect("the change back is a fix");
     assert!(back["hides"].is_null(), "{back}");
 }
 
 #[test]
+fn a_fault_in_the_if_that_guards_the_assertion_is_localised() {
+    change_back_mends("guarded", GUARDED, "!=", "==");
+}
+
+#[test]
 fn a_loop_bound_whose_change_back_still_runs_the_loop_is_a_mend() {
-    let (fault, doc) = localised("bound", BOUND);
-    let cond = *unsafe_conditions(&doc).first().expect("unsafe");
-    let back = cond["fixes"]["fixes"]
-        .as_array()
-        .expect("fixes")
-        .iter()
-        .find(|f| f["line"] == fault && f["from"] == "<=" && f["to"] == "<")
-        .expect("the change back is a fix");
-    assert!(back["hides"].is_null(), "{back}");
+    change_back_mends("bound", BOUND, "<=", "<");
 }
 
 #[test]
