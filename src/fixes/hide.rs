@@ -118,27 +118,32 @@ impl Before {
     /// one, `passing` each passing run's alike. A fix of the branch that
     /// leads to the check leaves the counterexample short of it, as any fix
     /// there must; it hides the error only when no run reaches the check
-    /// any more. A statement that only the counterexamples ran (the error's
-    /// own path) run by none after the edit, nor by `probe`'s runs of the
-    /// edited program on other values, is cut off, not mended.
+    /// any more. A loop the runs went round, or a statement that only the
+    /// counterexamples ran (the error's own path), run by none after the
+    /// edit, nor by `probe`'s runs of the edited program on other values,
+    /// is cut off, not mended (where a probe still goes round, the edit
+    /// only changed how often: `i <= 2*k` -> `i < 2*k` on `k == 0`).
     pub fn judge(
         &self,
         cx: &[(&Lines, &Lines)],
         passing: &[(&Lines, &Lines)],
         line: u32,
-        probe: impl FnOnce() -> Vec<Lines>,
+        probe: impl Fn() -> Vec<Lines>,
     ) -> Option<Hide> {
         let all: Vec<&(&Lines, &Lines)> = cx.iter().chain(passing).collect();
         let reaches = |run: &Lines| self.check.iter().all(|l| run.contains(l));
         if cx.iter().any(|(_, after)| !reaches(after)) && !all.iter().any(|(_, after)| reaches(after)) {
             return Some(Hide::Unreachable);
         }
+        let probed = std::cell::OnceCell::new();
+        let probes = || probed.get_or_init(&probe);
         let skipped = |body: &Lines| {
             let went = |run: &Lines| body.iter().any(|l| run.contains(l));
             let round: Vec<_> = all.iter().filter(|(before, _)| went(before)).collect();
             !round.is_empty() && round.iter().all(|(_, after)| !went(after))
         };
-        if self.loops.iter().filter(|b| !b.is_empty()).any(skipped) {
+        let dead = |body: &Lines| skipped(body) && probes().iter().all(|run| body.is_disjoint(run));
+        if self.loops.iter().filter(|b| !b.is_empty()).any(dead) {
             return Some(Hide::NoLoop);
         }
         let error_path = |l: &u32| !passing.iter().any(|(before, _)| before.contains(l));
@@ -151,6 +156,6 @@ impl Before {
             .collect();
         // Other runs of the edited program (any outcome) may still go
         // there: then the edit only moved the runs known.
-        (!cut.is_empty() && probe().iter().all(|run| run.is_disjoint(&cut))).then_some(Hide::Skipped)
+        (!cut.is_empty() && probes().iter().all(|run| run.is_disjoint(&cut))).then_some(Hide::Skipped)
     }
 }

@@ -11,11 +11,12 @@
 //! initialiser) and every line up to the read.
 
 use crate::analysis::witness::Counterexample;
+use crate::facts::analysis::Loop;
 use crate::facts::Analysis;
 use crate::interp;
 use crate::interp::access::{Accesses, Loc};
-use crate::ir::{NodeId, Program, UnitId, VarId, VarInit, VarKind};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use crate::ir::{NodeId, NodeKind, Program, UnitId, VarId, VarInit, VarKind};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// The entry's activation in a run's record.
 const ENTRY: u32 = 1;
@@ -23,6 +24,9 @@ const ENTRY: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Missing {
     pub var: String,
+    /// The line of the write whose value the read sees, which an update
+    /// should have replaced; `None` when no statement wrote it.
+    pub stale: Option<u32>,
     /// The declaration's line, and the line of the first read the error
     /// depends on.
     pub declared: u32,
@@ -43,6 +47,32 @@ pub enum Why {
     /// It computes nothing: no statement outside it reads what it
     /// writes, and the error depends on none of its statements.
     ComputesNothing,
+}
+
+impl Missing {
+    fn new(p: &Program, v: VarId, stale: Option<u32>, read: u32, loops: &[(&Loop, Why)]) -> Missing {
+        let var = p.var(v);
+        let declared = p.line(var.span);
+        let lines: BTreeSet<u32> = if loops.is_empty() {
+            // The declaration's line too: an initialiser is one way to mend it.
+            (declared..read)
+                .filter(|&l| !p.source.line_text(l).trim().is_empty())
+                .collect()
+        } else {
+            loops.iter().flat_map(|(l, _)| body_lines(p, l.head, &l.body)).collect()
+        };
+        Missing {
+            var: var.name.clone(),
+            stale,
+            declared,
+            read,
+            lines: lines.into_iter().collect(),
+            loops: loops
+                .iter()
+                .map(|(l, why)| (p.line(p.node(l.head).span), *why))
+                .collect(),
+        }
+    }
 }
 
 impl Why {
@@ -71,10 +101,7 @@ pub fn find(
         conditions: users.to_vec(),
         ..interp::Config::default()
     };
-    let slot_var = entry_inputs(p);
-    if slot_var.is_empty() {
-        return Vec::new();
-    }
+    let slot_var = entry_locals(p, true);
     let operand = |n: NodeId, site| crate::explain::backward::site_operand(&p.node(n).kind, site).cloned();
     let Ok((run, acc)) = interp::run_recorded(p, &cfg, true, HashSet::new(), &operand) else {
         return Vec::new();
@@ -87,8 +114,7 @@ pub fn find(
     let never_written = unwritten_reads(p, trace, &acc, units, &slot_var);
     let mut out = Vec::new();
     for (v, step) in never_written {
-        let var = p.var(v);
-        let (declared, read) = (p.line(var.span), p.line(p.node(trace[step]).span));
+        let (declared, read) = (p.line(p.var(v).span), p.line(p.node(trace[step]).span));
         if declared >= read {
             continue;
         }
@@ -111,26 +137,84 @@ pub fn find(
             };
             loops.push((l, why));
         }
-        let lines: BTreeSet<u32> = if loops.is_empty() {
-            // The declaration's line too: an initialiser is one way to mend it.
-            (declared..read)
-                .filter(|&l| !p.source.line_text(l).trim().is_empty())
-                .collect()
-        } else {
-            loops.iter().flat_map(|(l, _)| body_lines(p, l.head, &l.body)).collect()
-        };
-        out.push(Missing {
-            var: var.name.clone(),
-            declared,
-            read,
-            lines: lines.into_iter().collect(),
-            loops: loops
-                .iter()
-                .map(|(l, why)| (p.line(p.node(l.head).span), *why))
-                .collect(),
-        });
+        out.push(Missing::new(p, v, None, read, &loops));
     }
+    let known: BTreeSet<String> = out.iter().map(|m| m.var.clone()).collect();
+    let stale = stale_reads(p, a, trace, &acc, units, &entry_locals(p, false));
+    out.extend(stale.into_iter().filter(|m| !known.contains(&m.var)));
     out
+}
+
+/// Reads of `units` of a local of the entry whose value was written before
+/// a loop the run then went round, a loop that neither reads nor writes
+/// it and computes nothing (no statement outside it reads what it writes,
+/// and the error depends on none of its statements): an update of the
+/// local missing from that loop's body (`res = res + 1` deleted from a
+/// counting loop), which leaves the value stale.
+fn stale_reads(
+    p: &Program,
+    a: &Analysis,
+    trace: &[NodeId],
+    acc: &Accesses,
+    units: &BTreeSet<UnitId>,
+    slot_var: &BTreeMap<usize, VarId>,
+) -> Vec<Missing> {
+    let mut last: HashMap<Loc, usize> = HashMap::new();
+    let mut out: BTreeMap<VarId, Missing> = BTreeMap::new();
+    for (i, &n) in trace.iter().enumerate() {
+        if acc.activation[i] == ENTRY && units.contains(&p.node(n).unit) {
+            for l in acc.reads(i).iter().filter(|l| l.activation() == ENTRY) {
+                let (Some(&v), Some(&w)) = (slot_var.get(&l.offset()), last.get(l)) else {
+                    continue;
+                };
+                // An input keeps the value read; nothing should update it.
+                if out.contains_key(&v) || reads_input(p, trace[w]) {
+                    continue;
+                }
+                let loops: Vec<(&Loop, Why)> = a
+                    .loops
+                    .iter()
+                    .filter(|lp| lp.proc == p.entry && !lp.body.contains(&trace[w]) && !lp.body.contains(&n))
+                    .filter(|lp| !lp.body.iter().any(|m| units.contains(&p.node(*m).unit)))
+                    .filter(|lp| (w..i).any(|j| acc.activation[j] == ENTRY && lp.body.contains(&trace[j])))
+                    .filter(|lp| {
+                        let (wrote, read_out) = loop_writes(trace, acc, &lp.body);
+                        !read_out && !touches(trace, acc, &lp.body, slot_var, v) && !wrote.is_empty()
+                    })
+                    .map(|lp| (lp, Why::ComputesNothing))
+                    .collect();
+                if !loops.is_empty() {
+                    let (stale, read) = (p.line(p.node(trace[w]).span), p.line(p.node(n).span));
+                    out.insert(v, Missing::new(p, v, Some(stale), read, &loops));
+                }
+            }
+        }
+        for l in acc.writes(i) {
+            last.insert(*l, i);
+        }
+    }
+    out.into_values().collect()
+}
+
+/// The statement of `n` reads an input (`x = __VERIFIER_nondet_int()`).
+fn reads_input(p: &Program, n: NodeId) -> bool {
+    let unit = p.node(n).unit;
+    p.node_ids()
+        .any(|m| p.node(m).unit == unit && matches!(p.node(m).kind, NodeKind::Havoc { .. }))
+}
+
+/// A step of the loop reads or writes an element of the entry's local `v`.
+fn touches(
+    trace: &[NodeId],
+    acc: &Accesses,
+    body: &BTreeSet<NodeId>,
+    slot_var: &BTreeMap<usize, VarId>,
+    v: VarId,
+) -> bool {
+    let of_v = |l: &Loc| l.activation() == ENTRY && slot_var.get(&l.offset()) == Some(&v);
+    (0..trace.len())
+        .filter(|&i| acc.activation[i] == ENTRY && body.contains(&trace[i]))
+        .any(|i| acc.reads(i).iter().chain(acc.writes(i)).any(of_v))
 }
 
 /// The entry's uninitialised locals (`slot_var`) that a step of `units`
@@ -161,15 +245,16 @@ fn unwritten_reads(
     out
 }
 
-/// The entry's uninitialised locals written by the user, by frame slot.
-fn entry_inputs(p: &Program) -> BTreeMap<usize, VarId> {
+/// The entry's locals written by the user (only the uninitialised ones
+/// with `inputs`), by frame slot.
+fn entry_locals(p: &Program, inputs: bool) -> BTreeMap<usize, VarId> {
     let layout = p.layout();
     let mut slot_var = BTreeMap::new();
     for (i, v) in p.vars.iter().enumerate() {
         let user = super::source_name(&v.name) && !v.name.contains('#');
         if v.proc == Some(p.entry)
             && v.kind == VarKind::Local
-            && v.init == VarInit::Input
+            && (v.init == VarInit::Input || !inputs)
             && !v.is_global_storage()
             && user
         {

@@ -162,7 +162,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     };
     let cond = o.report.condition(r);
     let runs = known_runs(o, r, decisive);
-    let passing = passing_runs(o);
+    let (passing, endless) = passing_runs(o);
     let spec = spec::specification(p, cond, decisive);
     let adjacent = spec::adjacent(p, &o.report.analysis, decisive, &spec);
     let run_lines: Vec<Lines> = runs.iter().map(|cx| hide::lines_of(p, &cx.run.trace)).collect();
@@ -204,7 +204,11 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
             continue;
         };
         out.compiled += 1;
-        let Some(after_cx) = runs.iter().map(|cx| passes(&q, &users, cx)).collect::<Option<Vec<_>>>() else {
+        let Some(after_cx) = runs
+            .iter()
+            .map(|cx| passes(&q, &users, cx, endless))
+            .collect::<Option<Vec<_>>>()
+        else {
             continue;
         };
         let Some(after_passing) = passing
@@ -532,18 +536,23 @@ impl Values {
 }
 
 /// The runs of the original program that end normally with the values of
-/// `FILLS` and `SEEDS` (within `PASSING_STEPS`): their values and lengths.
-fn passing_runs(o: &Original) -> Vec<(Values, u64, Lines)> {
+/// `FILLS` and `SEEDS` (within `PASSING_STEPS`): their values and lengths;
+/// and whether its run on 0s went on past that (a reactive loop that goes
+/// round while it reads 0, as a scheduler does).
+fn passing_runs(o: &Original) -> (Vec<(Values, u64, Lines)>, bool) {
     let Ok(users) = crate::ir::cond::user_conditions(o.program, o.errors) else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
-    all_values()
+    let mut endless = false;
+    let runs = all_values()
         .filter_map(|v| {
             let run = interp::run(o.program, &v.config(&users, PASSING_STEPS)).ok()?;
+            endless |= matches!(v, Values::Fill(0)) && run.outcome == Outcome::StepLimit;
             matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. })
                 .then(|| (v, run.trace.len() as u64, hide::lines_of(o.program, &run.trace)))
         })
-        .collect()
+        .collect();
+    (runs, endless)
 }
 
 /// Steps of each run `probes` makes.
@@ -568,8 +577,12 @@ fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], values: Values
 /// The counterexample's inputs and choices run the edited program to its
 /// end without an error (values it reads beyond them are 0). Other values
 /// there would be guesses: a loop that reads an input until it is 0 runs
-/// forever on any other, in the original too.
-fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample) -> Option<Lines> {
+/// forever on any other, in the original too. A program that goes round
+/// forever on 0s (`endless`: a reactive loop, as a scheduler is) has no
+/// end to run to: there a run that keeps going without an error for
+/// four times the counterexample's length passes too (the recheck and the
+/// hide rules still judge the edit).
+fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample, endless: bool) -> Option<Lines> {
     let cfg = interp::Config {
         inputs: cx.inputs.iter().cloned().collect(),
         choices: cx.choices.clone(),
@@ -578,7 +591,9 @@ fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample)
         conditions: users.to_vec(),
         ..interp::Config::default()
     };
-    ends_normally(q, &cfg)
+    let run = interp::run(q, &cfg).ok()?;
+    let ended = matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. });
+    (ended || endless && run.outcome == Outcome::StepLimit).then(|| hide::lines_of(q, &run.trace))
 }
 
 /// A condition across programs that differ by one token: its kind, its

@@ -76,7 +76,9 @@ pub struct Adjacent {
 
 /// Lines next to the specification: input guards (a branch of the entry
 /// procedure that is not a loop's condition, before the run repeats any
-/// statement, one of whose ways ends the run at once) and oracle
+/// statement, one of whose ways ends the run at once by statements the
+/// other way does not reach: an early exit, not the end both ways come to,
+/// as in `if (i == j) { check } return 0;`) and oracle
 /// assignments (outside loops, to a scalar read only on specification
 /// lines): the lines of each.
 pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<u32>) -> Adjacent {
@@ -87,7 +89,8 @@ pub fn adjacent(p: &Program, a: &Analysis, cx: &Counterexample, spec: &BTreeSet<
             break;
         }
         if let NodeKind::Branch { then_, else_, .. } = p.node(s.node).kind {
-            let guard = s.depth == 0 && (ends_run(p, then_) || ends_run(p, else_));
+            let alone = |way, other| exits_alone(p, s.node, way, other);
+            let guard = s.depth == 0 && (alone(then_, else_) || alone(else_, then_));
             if guard && !loop_condition(p, a, s.node) {
                 out.guards.insert(p.line(p.node(s.node).span));
             }
@@ -138,17 +141,45 @@ fn loop_condition(p: &Program, a: &Analysis, b: NodeId) -> bool {
     })
 }
 
-/// The run ends a few statements after `n`, with no choice in between.
-fn ends_run(p: &Program, mut n: NodeId) -> bool {
+/// The way `way` of branch `b` ends the run a few statements on, and the
+/// other way reaches none of those statements (but through `b` again, in
+/// a loop): the branch is an early exit, not a block the run skips on its
+/// way to the same end.
+fn exits_alone(p: &Program, b: NodeId, way: NodeId, other: NodeId) -> bool {
+    let Some(path) = ends_run(p, way) else {
+        return false;
+    };
+    let mut seen = BTreeSet::from([b, other]);
+    let mut todo = vec![other];
+    while let Some(n) = todo.pop() {
+        if path.contains(&n) {
+            return false;
+        }
+        todo.extend(p.node(n).successors().into_iter().filter(|&m| seen.insert(m)));
+    }
+    true
+}
+
+/// The run ends a few statements after `n`, with no choice in between:
+/// those statements up to the `return` (what comes after it, every
+/// `return` of the entry shares).
+fn ends_run(p: &Program, mut n: NodeId) -> Option<Vec<NodeId>> {
+    let mut path = Vec::new();
+    let mut returned = false;
     for _ in 0..8 {
         let node = p.node(n);
-        match node.kind {
-            NodeKind::Skip { next } => n = next,
-            NodeKind::Return { next, .. } if node.proc == p.entry => n = next,
-            NodeKind::Exit => return node.proc == p.entry,
-            NodeKind::Halt => return true,
-            _ => return false,
+        let next = match node.kind {
+            NodeKind::Skip { next } => next,
+            NodeKind::Return { next, .. } if node.proc == p.entry => next,
+            NodeKind::Exit => return (node.proc == p.entry).then_some(path),
+            NodeKind::Halt => return Some(path),
+            _ => return None,
+        };
+        if !returned {
+            path.push(n);
         }
+        returned |= matches!(node.kind, NodeKind::Return { .. });
+        n = next;
     }
-    false
+    None
 }

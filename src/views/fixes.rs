@@ -78,6 +78,10 @@ pub struct FixesDoc {
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct MissingDoc {
     pub variable: String,
+    /// The line of the write whose stale value is read (an update is
+    /// missing); absent when no statement wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stale: Option<u32>,
     pub declared: u32,
     pub read: u32,
     /// Where the assignment belongs.
@@ -118,10 +122,16 @@ impl MissingDoc {
                 lines(&self.lines)
             )
         };
-        format!(
-            "`{}` is read at line {} before any statement assigns it (declared at line {}): the missing assignment {place}",
-            self.variable, self.read, self.declared
-        )
+        match self.stale {
+            Some(w) => format!(
+                "`{}` is read at line {} with the value line {w} wrote, which no statement updates: the missing update {place}",
+                self.variable, self.read
+            ),
+            None => format!(
+                "`{}` is read at line {} before any statement assigns it (declared at line {}): the missing assignment {place}",
+                self.variable, self.read, self.declared
+            ),
+        }
     }
 }
 
@@ -153,6 +163,7 @@ pub fn doc(source: &SourceFile, f: &Fixes) -> FixesDoc {
             .iter()
             .map(|m| MissingDoc {
                 variable: m.var.clone(),
+                stale: m.stale,
                 declared: m.declared,
                 read: m.read,
                 lines: m.lines.clone(),

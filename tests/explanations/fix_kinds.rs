@@ -4,7 +4,12 @@
 //! it must not be the region), and a wrong variable in the branch that
 //! leads to the check (its change back leaves the counterexample short of
 //! the check, as any fix there does, yet other runs still reach it: a
-//! mend, rechecked like the others).
+//! mend, rechecked like the others). Then three kinds of mutants the
+//! default localisation once missed: a comparison in the `if` that guards
+//! an assertion and falls through to the end (no input guard), a loop
+//! bound on which the counterexample's loop runs zero times after the
+//! change back (other inputs still go round: not a loop skipped), and an
+//! update deleted from a loop, which leaves a written value stale.
 
 use serde_json::Value;
 
@@ -109,4 +114,108 @@ fn the_change_back_in_the_branch_that_leads_to_the_check_is_in_the_region() {
     assert_ne!(back["proof"], "runs", "the change back was not rechecked: {fixes:#?}");
     let loc = default_localisation(&doc).expect("a localisation");
     assert!(loc.contains(&fault), "{loc:?}: {fixes:#?}");
+}
+
+/// `if (m != 0)` was `if (m == 0)`: `b` is `m + n`, equal to `n` only
+/// when `m` is 0. The `if` guards the assertion and falls through to the
+/// end of `main`: not an input guard.
+const GUARDED: &str = "
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int m = __VERIFIER_nondet_int();
+  if (n < 0 || n > 50 || m < 0 || m > 50) return 0;
+  int a = n;
+  int b = m;
+  while (a > 0) {
+    a = a - 1;
+    b = b + 1;
+  }
+  if (m != 0) { // was ==
+    __VERIFIER_assert(b == n);
+  }
+  return 0;
+}
+";
+
+/// `i <= k` was `i < k`: on `k == 0` the change back runs the loop zero
+/// times, on other inputs it still goes round.
+const BOUND: &str = "
+int main(void) {
+  int k = __VERIFIER_nondet_int();
+  if (k < 0 || k > 1000000) return 0;
+  int n = 0;
+  for (int i = 0; i <= k; i++) { // was <
+    n = n + 1;
+  }
+  __VERIFIER_assert(n == k);
+  return 0;
+}
+";
+
+/// `doubled += 2;` deleted from the loop: `doubled` keeps its first value.
+const STALE: &str = "
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 100) return 0;
+  int doubled = 0;
+  for (int i = 0; i < n; i++) {
+    ; // was doubled += 2;
+  }
+  __VERIFIER_assert(doubled == 2 * n);
+  return 0;
+}
+";
+
+/// The default report of the mutant localises its changed line (`was`).
+fn localised(tag: &str, body: &str) -> (u64, Value) {
+    let (src, doc) = check(tag, body);
+    let fault = line_of(&src, "// was");
+    let loc = default_localisation(&doc).expect("a localisation");
+    let cond = *unsafe_conditions(&doc).first().expect("the mutant is unsafe");
+    assert!(
+        loc.contains(&fault),
+        "{tag}: {loc:?} misses line {fault}: {:#?}",
+        cond["fixes"]
+    );
+    (fault, doc)
+}
+
+/// The change back (`from` -> `to` on the changed line) is a fix that
+/// mends, not one that hides.
+fn change_back_mends(tag: &str, body: &str, from: &str, to: &str) {
+    let (fault, doc) = localised(tag, body);
+    let cond = *unsafe_conditions(&doc).first().expect("unsafe");
+    let back = cond["fixes"]["fixes"]
+        .as_array()
+        .expect("fixes")
+        .iter()
+        .find(|f| f["line"] == fault && f["from"] == from && f["to"] == to)
+        .expect("the change back is a fix");
+    assert!(back["hides"].is_null(), "{back}");
+}
+
+#[test]
+fn a_fault_in_the_if_that_guards_the_assertion_is_localised() {
+    change_back_mends("guarded", GUARDED, "!=", "==");
+}
+
+#[test]
+fn a_loop_bound_whose_change_back_still_runs_the_loop_is_a_mend() {
+    change_back_mends("bound", BOUND, "<=", "<");
+}
+
+#[test]
+fn a_deleted_update_in_a_loop_is_named_where_it_belongs() {
+    let (fault, doc) = localised("stale", STALE);
+    let cond = *unsafe_conditions(&doc).first().expect("unsafe");
+    let missing = cond["fixes"]["missing"].as_array().expect("a missing update");
+    // The input `n` is read as it was drawn: only `doubled` is stale.
+    assert_eq!(missing.len(), 1, "{missing:#?}");
+    let m = &missing[0];
+    assert_eq!(m["variable"], "doubled", "{m}");
+    assert!(m["stale"].as_u64().is_some_and(|w| w < fault), "{m}");
+    assert!(
+        m["lines"].as_array().expect("lines").contains(&Value::from(fault)),
+        "{m}"
+    );
 }
