@@ -42,13 +42,12 @@ pub struct Options {
     /// Loops are never widened and valuations carry no loop bookkeeping:
     /// the state space is the program's own (see `explore::EXACT_STATES`).
     pub exact_loops: bool,
-    /// The run stops at the first error state it reaches (the exact pass,
-    /// which is of no use once it has one).
+    /// The run stops at the first error state it reaches (the exact pass:
+    /// `explore_exact_first` says when its graph is kept).
     pub stop_at_error: bool,
     /// A branch that pins an input to a constant narrows the variables it
-    /// reads (`Explorer::narrow`): only in a graph none of whose paths
-    /// `path::Exec` re-executes (the exact first pass, kept only when it
-    /// reaches no error).
+    /// reads (`Explorer::narrow`; the exact first pass): an `Exec` of the
+    /// graph's paths narrows alike (`Exploration::narrowed`).
     pub narrow: bool,
 }
 
