@@ -159,6 +159,20 @@ fn stale_reads(
     units: &BTreeSet<UnitId>,
     slot_var: &BTreeMap<usize, VarId>,
 ) -> Vec<Missing> {
+    // What does not depend on the read, once: the loops of the entry that
+    // hold none of `units` and compute nothing, and the statements that
+    // read an input.
+    let quiet: Vec<&Loop> = (a.loops.iter())
+        .filter(|lp| lp.proc == p.entry && !lp.body.iter().any(|m| units.contains(&p.node(*m).unit)))
+        .filter(|lp| {
+            let (wrote, read_out) = loop_writes(trace, acc, &lp.body);
+            !read_out && !wrote.is_empty()
+        })
+        .collect();
+    let input_units: HashSet<UnitId> = (p.node_ids())
+        .filter(|&m| matches!(p.node(m).kind, NodeKind::Havoc { .. }))
+        .map(|m| p.node(m).unit)
+        .collect();
     let mut last: HashMap<Loc, usize> = HashMap::new();
     let mut out: BTreeMap<VarId, Missing> = BTreeMap::new();
     for (i, &n) in trace.iter().enumerate() {
@@ -168,19 +182,13 @@ fn stale_reads(
                     continue;
                 };
                 // An input keeps the value read; nothing should update it.
-                if out.contains_key(&v) || reads_input(p, trace[w]) {
+                if out.contains_key(&v) || input_units.contains(&p.node(trace[w]).unit) {
                     continue;
                 }
-                let loops: Vec<(&Loop, Why)> = a
-                    .loops
-                    .iter()
-                    .filter(|lp| lp.proc == p.entry && !lp.body.contains(&trace[w]) && !lp.body.contains(&n))
-                    .filter(|lp| !lp.body.iter().any(|m| units.contains(&p.node(*m).unit)))
+                let loops: Vec<(&Loop, Why)> = (quiet.iter().copied())
+                    .filter(|lp| !lp.body.contains(&trace[w]) && !lp.body.contains(&n))
                     .filter(|lp| (w..i).any(|j| acc.activation[j] == ENTRY && lp.body.contains(&trace[j])))
-                    .filter(|lp| {
-                        let (wrote, read_out) = loop_writes(trace, acc, &lp.body);
-                        !read_out && !touches(trace, acc, &lp.body, slot_var, v) && !wrote.is_empty()
-                    })
+                    .filter(|lp| !touches(trace, acc, &lp.body, slot_var, v))
                     .map(|lp| (lp, Why::ComputesNothing))
                     .collect();
                 if !loops.is_empty() {
@@ -194,13 +202,6 @@ fn stale_reads(
         }
     }
     out.into_values().collect()
-}
-
-/// The statement of `n` reads an input (`x = __VERIFIER_nondet_int()`).
-fn reads_input(p: &Program, n: NodeId) -> bool {
-    let unit = p.node(n).unit;
-    p.node_ids()
-        .any(|m| p.node(m).unit == unit && matches!(p.node(m).kind, NodeKind::Havoc { .. }))
 }
 
 /// A step of the loop reads or writes an element of the entry's local `v`.
