@@ -156,12 +156,28 @@ pub fn verdicts_of(
     let p = x.cx.p;
     let conds = x.cx.conds;
     let searcher = Searcher::new(x, graph, users);
+    let limits = SearchLimits {
+        revisits: opts.revisits,
+        steps: opts.search_steps,
+        deadline,
+        once: false,
+    };
     // Run-time errors that `--property` leaves out still end paths: where
-    // one may happen, nothing after it is known.
-    let hidden_failure = conds
-        .iter()
-        .enumerate()
-        .find(|(i, c)| !c.reported && !c.cut && graph.errors.contains_key(&CondId(*i as u32)));
+    // one may happen, nothing after it is known. One whose every error path
+    // is infeasible cannot happen (the same search that proves a reported
+    // condition safe), so it ends no path.
+    let hidden_failure = std::cell::OnceCell::new();
+    let hidden_failure = || {
+        *hidden_failure.get_or_init(|| {
+            conds.iter().enumerate().find(|(i, c)| {
+                let id = CondId(*i as u32);
+                !c.reported
+                    && !c.cut
+                    && graph.errors.contains_key(&id)
+                    && (budget_hit.is_some() || !matches!(searcher.search(id, limits), Found::Infeasible))
+            })
+        })
+    };
     let with_cut = |why: String| match budget_hit {
         Some(b) => format!("{why}; exploration stopped early: {b}"),
         None => why,
@@ -176,7 +192,7 @@ pub fn verdicts_of(
         let mut truncated = false;
         let mut clock_cut = false;
         let (verdict, reason, counterexample) = if !has_errors {
-            match (budget_hit, hidden_failure) {
+            match (budget_hit, hidden_failure()) {
                 (Some(why), _) => (
                     Verdict::Unknown,
                     format!("no error state was found, but exploration stopped early: {why}"),
@@ -193,15 +209,9 @@ pub fn verdicts_of(
                 (None, None) => (Verdict::Safe, "no error state is reachable".to_string(), None),
             }
         } else {
-            let limits = SearchLimits {
-                revisits: opts.revisits,
-                steps: opts.search_steps,
-                deadline,
-                once: false,
-            };
             match searcher.search(id, limits) {
                 Found::Confirmed(cx) => (Verdict::Unsafe, "a counterexample replays to the error".to_string(), Some(*cx)),
-                Found::Infeasible if budget_hit.is_none() && hidden_failure.is_none() => (
+                Found::Infeasible if budget_hit.is_none() && hidden_failure().is_none() => (
                     Verdict::Safe,
                     "error states are reachable in the over-approximated state space, but every path to them is infeasible".to_string(),
                     None,

@@ -43,3 +43,46 @@ fn contradictory_assumptions_are_not_shown() {
         assert!(c["fss"].as_array().is_none_or(|f| f.is_empty()), "{c}");
     }
 }
+
+/// A string scan `while (s[n] != 0) n++` over a char array: the widened
+/// graph reaches `s[n]` past the array, which `--property unreach-call`
+/// leaves out. Where the last char is 0 no run gets there, and the
+/// condition reported is decided; where it may not be, it stays unknown.
+#[test]
+fn a_left_out_check_that_cannot_fail_does_not_hide_a_verdict() {
+    let program = |guard: &str| {
+        format!(
+            "extern void reach_error(void);\nextern char __VERIFIER_nondet_char(void);\nint main(void) {{\n  \
+             char s[5];\n  for (int i = 0; i < 5; i++) s[i] = __VERIFIER_nondet_char();\n  {guard}\n  \
+             unsigned n = 0;\n  while (s[n] != 0) n++;\n  unsigned m = 0;\n  \
+             for (unsigned i = 0; i < n; i++) if (s[i] == 'a') m++;\n  if (m > n) reach_error();\n  return 0;\n}}\n"
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (guard, verdict) in [("if (s[4] != 0) return 0;", "safe"), ("", "unknown")] {
+        let path = dir.path().join("scan.c");
+        std::fs::write(&path, program(guard)).unwrap();
+        let file = path.to_str().unwrap();
+        let args = [file, "--engine", "fsum", "--property", "unreach-call"];
+        let c = &conditions(&args)[0];
+        assert_eq!(c["verdict"], verdict, "guard `{guard}`: {c:#}");
+        if verdict == "unknown" {
+            let why = c["reason"].as_str().unwrap();
+            assert!(why.contains("may fail first"), "{why}");
+        }
+    }
+}
+
+/// Z3 may run out of resources on a large query it decides at once in
+/// another context or with another seed (the SV-COMP parser below: 241
+/// loop invariants, decided in one context and not in a fresh one). A
+/// query out of resources is tried once more with another seed, so the
+/// proof does not depend on what ran before it.
+#[test]
+fn a_query_out_of_resources_is_retried_with_another_seed() {
+    let task = crate::shared::shared("corpus/svcomp-fnptr/loops/veris.c_OpenSER_cases1_stripFullBoth_arr.i");
+    let file = task.to_str().unwrap();
+    let (code, out, err) = cli::focuscheck(&["verify", file, "--property", "unreach-call", "--loops", "kinduction:2"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("verified: no check can fail: k-induction"), "{out}");
+}
