@@ -79,7 +79,20 @@ impl Engine<'_> {
             self.solver.push();
             self.solver.assert(e);
         }
-        let r = self.solver.check_assumptions(&assumptions);
+        let mut r = self.solver.check_assumptions(&assumptions);
+        // Out of resources: once more with another random seed. Z3's search
+        // on a large query depends on such accidents (the same query decided
+        // at once in one context ran out of resources in a fresh one), and
+        // the retry is as deterministic as the first try.
+        if r == SatResult::Unknown {
+            let why = self.solver.get_reason_unknown().unwrap_or_default();
+            let until = self.deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let clock = [self.timeout, until].into_iter().flatten().min();
+            if !clock_cut(&why, self.deadline) && clock != Some(Duration::ZERO) && why.contains("canceled") {
+                set_limits_seeded(&self.solver, self.rlimit, clock, RETRY_SEED);
+                r = self.solver.check_assumptions(&assumptions);
+            }
+        }
         let answer = match r {
             SatResult::Sat => match self.solver.get_model() {
                 Some(m) => Answer::Sat(Box::new(m)),
@@ -215,7 +228,16 @@ const SMALL_MAX: usize = 4096;
 /// deterministic count of its own work, as Dafny and Boogie do), and by
 /// the wall clock only as the last guard (`clock`).
 pub fn set_limits(solver: &Solver, rlimit: Option<u32>, clock: Option<Duration>) {
+    set_limits_seeded(solver, rlimit, clock, 0);
+}
+
+/// The random seed of a query's one retry after it ran out of resources.
+const RETRY_SEED: u32 = 1;
+
+/// `set_limits` with Z3's random seed (0 its default).
+fn set_limits_seeded(solver: &Solver, rlimit: Option<u32>, clock: Option<Duration>, seed: u32) {
     let mut params = z3::Params::new();
+    params.set_u32("random_seed", seed);
     // 0: no limit.
     params.set_u32("rlimit", rlimit.unwrap_or(0));
     params.set_u32(
