@@ -12,6 +12,7 @@ use std::collections::HashMap;
 mod decl;
 mod declarator;
 mod expr;
+mod knr;
 mod stmt;
 mod typedefs;
 mod unknown;
@@ -40,6 +41,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
     let mut p = Parser {
         toks: tokens,
         pos: 0,
+        knr_names: None,
         diags,
         typedefs: HashMap::new(),
         typedef_steps: HashMap::new(),
@@ -99,6 +101,9 @@ struct Parser<'a> {
     strings: Vec<(Vec<u8>, Span)>,
     /// Arrays of arrays and pointers to arrays declared (`Program::dims`).
     dims: Vec<ArrayDims>,
+    /// The identifier list of a K&R definition with a return type, read
+    /// by `param_list` and typed by the declarations after it (`knr.rs`).
+    knr_names: Option<Vec<Ident>>,
 }
 
 /// The elements of a `char` array holding `bytes` (`{'a', 'b', 0}`).
@@ -506,6 +511,7 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         unmodelled_types: HashMap::new(),
         strings: Vec::new(),
         dims: Vec::new(),
+        knr_names: None,
     };
     let e = p.expr().ok()?;
     if let Some((_, span)) = p.strings.first() {

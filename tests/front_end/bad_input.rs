@@ -671,25 +671,28 @@ fn tcas() -> String {
 }
 
 #[test]
-fn tcas_with_entry_alt_sep_test_leaves_main_out() {
+fn tcas_with_entry_alt_sep_test_reads_its_knr_main() {
+    // `main(argc, argv) int argc; char *argv[];` is a K&R definition.
     let dir = tempfile::tempdir().unwrap();
     let out = focuscheck(dir.path(), &["parse", "--entry", "alt_sep_test", &tcas()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.contains("left out: main"), "{}", out.stdout);
-    assert!(out.stderr.contains("warning: "), "{}", out.stderr);
-    assert!(out.stderr.contains("function `main` is left out"), "{}", out.stderr);
+    assert!(out.stdout.contains("alt_sep_test, main,"), "{}", out.stdout);
+    assert!(!out.stdout.contains("left out"), "{}", out.stdout);
+    assert!(!out.stderr.contains("warning: "), "{}", out.stderr);
 }
 
 #[test]
-fn tcas_with_the_default_entry_names_the_knr_definition() {
+fn tcas_with_the_default_entry_names_the_argv_it_reads() {
+    // Its K&R `main(argc, argv) int argc; char *argv[];` is read; the
+    // strings of `argv` it passes to `atoi` are what the model lacks.
     let dir = tempfile::tempdir().unwrap();
     let out = focuscheck(dir.path(), &["parse", &tcas()]);
     assert_eq!(out.code, 2, "{}", out.stderr);
-    let loc = format!("error: {}:144:1: ", tcas());
+    let loc = format!("error: {}:146:1: ", tcas());
     assert!(
         out.stderr
             .lines()
-            .any(|l| l.starts_with(&loc) && l.contains("K&R") && l.contains("implicit `int`")),
+            .any(|l| l.starts_with(&loc) && l.contains("pointer parameter of the entry") && l.contains("`char *`")),
         "{}",
         out.stderr
     );

@@ -21,6 +21,7 @@ mod gcc_diff;
 #[path = "../support/gen.rs"]
 mod gen;
 mod interp_regressions;
+mod knr_gcc;
 mod layers;
 mod lib_gcc;
 mod lib_programs;

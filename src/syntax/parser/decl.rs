@@ -1,7 +1,8 @@
 //! Parsing declarations: specifiers, top-level items, typedefs, variables
 //! (their initialisers in `var.rs`),
-//! parameter lists, function bodies (and K&R functions skipped).
+//! parameter lists, function bodies (K&R definitions in `knr.rs`).
 
+use super::declarator::Declarator;
 use super::*;
 
 impl Parser<'_> {
@@ -447,7 +448,7 @@ impl Parser<'_> {
             && self.nth(1).is_punct("(")
             && !self.starts_type()
         {
-            return self.skip_knr_function(items);
+            return self.knr_function(items);
         }
         let pointer_to_unknown = !self.starts_type()
             && self
@@ -522,6 +523,13 @@ impl Parser<'_> {
                         );
                         return Err(());
                     }
+                    let params = match self.knr_names.take() {
+                        Some(names) => {
+                            let (typed, issues) = self.knr_params(&names)?;
+                            (Some(typed), issues)
+                        }
+                        None => params,
+                    };
                     if self.is("{") {
                         if !decls.is_empty() {
                             self.error(
@@ -607,6 +615,17 @@ impl Parser<'_> {
             self.bump();
             return Ok((Some(params), issues));
         }
+        if self.knr_list_ahead() {
+            // `int f(a, b) int a; ...`: typed where the definition declares
+            // them (`top_level`).
+            let mut names = vec![self.expect_ident("a parameter name")?];
+            while self.eat(",") {
+                names.push(self.expect_ident("a parameter name")?);
+            }
+            self.expect(")", "to close the parameter list")?;
+            self.knr_names = Some(names);
+            return Ok((Some(Vec::new()), issues));
+        }
         loop {
             if self.is("...") {
                 let t = self.bump();
@@ -625,40 +644,7 @@ impl Parser<'_> {
                 issues.append(&mut inner);
                 let d = self.declarator()?;
                 let span = start.to(self.prev_span());
-                if specs.void && d.steps.is_empty() {
-                    self.error(span, "a parameter cannot have type `void`", "invalid parameter");
-                    return Err(());
-                }
-                if specs.ty.is_none() && !specs.void && specs.base.is_none() {
-                    self.error(span, "expected a parameter type", "type missing");
-                    return Err(());
-                }
-                let name = d.name.clone();
-                let base = self.decl_type(&specs, 0);
-                let (ctype, not_modelled) = match self.shape(base.clone(), with_typedef(&specs, d), true) {
-                    Shape::Object { ctype, dims, .. } => {
-                        if let (Some(n), false) = (&name, dims.is_empty()) {
-                            self.dims.push(ArrayDims {
-                                name: n.span,
-                                inner: dims,
-                                open: false,
-                            });
-                        }
-                        (ctype, false)
-                    }
-                    Shape::Function { .. } => unreachable!("a function parameter is adjusted to a pointer"),
-                    Shape::NotModelled(msg) => {
-                        issues.push((span, msg));
-                        (base.ptr(), true)
-                    }
-                };
-                params.push(Param {
-                    ty: specs.ty.filter(|_| ctype.is_int()).unwrap_or(IntType::Int),
-                    ctype,
-                    name,
-                    span,
-                    pointer: specs.unsupported || not_modelled,
-                });
+                params.push(self.param(&specs, d, span, &mut issues)?);
             }
             if !self.eat(",") {
                 break;
@@ -674,6 +660,52 @@ impl Parser<'_> {
             },
             issues,
         ))
+    }
+
+    /// A parameter declared by `specs` and `d` (in a prototype's list or a
+    /// K&R definition's declarations); types outside the model go to
+    /// `issues`.
+    pub(super) fn param(
+        &mut self,
+        specs: &Specs,
+        d: Declarator,
+        span: Span,
+        issues: &mut Vec<(Span, String)>,
+    ) -> PResult<Param> {
+        if specs.void && d.steps.is_empty() {
+            self.error(span, "a parameter cannot have type `void`", "invalid parameter");
+            return Err(());
+        }
+        if specs.ty.is_none() && !specs.void && specs.base.is_none() {
+            self.error(span, "expected a parameter type", "type missing");
+            return Err(());
+        }
+        let name = d.name.clone();
+        let base = self.decl_type(specs, 0);
+        let (ctype, not_modelled) = match self.shape(base.clone(), with_typedef(specs, d), true) {
+            Shape::Object { ctype, dims, .. } => {
+                if let (Some(n), false) = (&name, dims.is_empty()) {
+                    self.dims.push(ArrayDims {
+                        name: n.span,
+                        inner: dims,
+                        open: false,
+                    });
+                }
+                (ctype, false)
+            }
+            Shape::Function { .. } => unreachable!("a function parameter is adjusted to a pointer"),
+            Shape::NotModelled(msg) => {
+                issues.push((span, msg));
+                (base.ptr(), true)
+            }
+        };
+        Ok(Param {
+            ty: specs.ty.filter(|_| ctype.is_int()).unwrap_or(IntType::Int),
+            ctype,
+            name,
+            span,
+            pointer: specs.unsupported || not_modelled,
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -718,48 +750,6 @@ impl Parser<'_> {
             span: start.to(body.span),
             body,
             unsupported,
-        }));
-        Ok(())
-    }
-
-    /// `name(a, b) int a; char *b[]; { ... }` -- reported and skipped.
-    pub(super) fn skip_knr_function(&mut self, items: &mut Vec<Item>) -> PResult<()> {
-        let name = self.expect_ident("a function name")?;
-        let start = name.span;
-        self.skip_balanced("(", ")");
-        if self.is(";") {
-            // An implicit-int prototype: accept it like any prototype.
-            self.bump();
-            items.push(Item::Prototype(Prototype {
-                ret: RetType::Int(IntType::Int),
-                ret_mem: None,
-                name,
-                params: None,
-                not_modelled: None,
-                span: start.to(self.prev_span()),
-            }));
-            return Ok(());
-        }
-        let mut reasons = vec![(
-            start,
-            "a definition without a return type (implicit `int`, K&R style) is not part of Cimple".to_string(),
-        )];
-        while !self.is("{") && !self.at_eof() {
-            if self.is("*") && reasons.len() < 2 {
-                reasons.push((self.tok().span, "pointers are not part of Cimple".into()));
-            }
-            self.bump();
-        }
-        if self.at_eof() {
-            self.error(start, format!("function `{}` has no body", name.name), "expected `{`");
-            return Err(());
-        }
-        let body_start = self.tok().span;
-        self.skip_balanced("{", "}");
-        items.push(Item::Skipped(SkippedFunction {
-            name,
-            span: start.to(body_start),
-            reasons,
         }));
         Ok(())
     }
