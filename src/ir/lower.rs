@@ -236,11 +236,21 @@ pub fn lower(
     }
     leave_out_undeclared_calls(&mut defs, &protos, &mut skipped, &opts.entry);
     let svcomp = ast_mentions_svcomp(ast);
+    // A C program run from `main` that calls the C library (a model made
+    // for one of its calls, `printf@12:3`) starts as C says; a unit checked
+    // from another entry starts in any state.
+    let libc_main = opts.entry == "main"
+        && ast
+            .items
+            .iter()
+            .any(|it| matches!(it, ast::Item::Function(f) if f.name.name.contains('@')));
 
     // ---- globals ----
-    let mode = opts
-        .globals
-        .unwrap_or(if svcomp { GlobalsMode::Zero } else { GlobalsMode::Input });
+    let mode = opts.globals.unwrap_or(if svcomp || libc_main {
+        GlobalsMode::Zero
+    } else {
+        GlobalsMode::Input
+    });
     // Sizes may name them (the memory model's globals come first).
     for item in &ast.items {
         if let ast::Item::Globals(decls) = item {
@@ -425,6 +435,10 @@ fn ast_mentions_svcomp(ast: &ast::Program) -> bool {
     let svcomp = |name: &str| name.starts_with("__VERIFIER_") || name == "reach_error";
     ast.items.iter().any(|it| {
         let name = match it {
+            // The C library's models (`printf@12:3`, made for one call)
+            // draw their results from `__VERIFIER_nondet_*`; the file's own
+            // conventions are what counts.
+            ast::Item::Function(f) if f.name.name.contains('@') => return false,
             ast::Item::Function(f) => {
                 let mut calls = Vec::new();
                 block_calls(&f.body, &mut calls);

@@ -149,3 +149,25 @@ fn a_row_pointer_one_past_the_image_is_found_where_it_is_read() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("unsafe: array bounds in `(*p)[4]`"), "{out}");
 }
+
+/// A `printf` anywhere in the file (its model draws its result from
+/// `__VERIFIER_nondet_int`) once made the file look like an SV-COMP task,
+/// whose globals start at 0: the entry's global input was then 0 alone,
+/// and an out-of-bounds `a[G + 1]` was called safe.
+#[test]
+fn a_printf_does_not_change_what_the_globals_start_with() {
+    let dir = tempfile::tempdir().unwrap();
+    for call in ["", "printf(\"%d\\n\", G);", "fprintf(stdout, \"x\");"] {
+        let text = format!(
+            "#include <stdio.h>\nint G;\nint f(void) {{ int a[2] = {{0, 1}}; return a[G + 1]; }}\n\
+             int main(void) {{ {call} return f(); }}\n"
+        );
+        let file = cli::write(dir.path(), "g.c", &text);
+        let (code, out) = check(&[&file, "--entry", "f"]);
+        assert_eq!(code, 1, "with `{call}`: {out}");
+        assert!(
+            out.contains("unsafe: array bounds in `a[G + 1]`"),
+            "with `{call}`: {out}"
+        );
+    }
+}
