@@ -207,46 +207,28 @@ fn paired_tests(
 ) -> Vec<Missing> {
     let entry_branch =
         |j: usize| acc.activation[j] == ENTRY && matches!(p.node(trace[j]).kind, NodeKind::Branch { .. });
-    let mut last: HashMap<Loc, usize> = HashMap::new();
-    let mut out: BTreeMap<VarId, Missing> = BTreeMap::new();
-    for (i, &n) in trace.iter().enumerate() {
-        if acc.activation[i] == ENTRY && units.contains(&p.node(n).unit) {
-            for l in acc.reads(i).iter().filter(|l| l.activation() == ENTRY) {
-                let (Some(&v), Some(&w)) = (slot_var.get(&l.offset()), last.get(l)) else {
-                    continue;
-                };
-                if out.contains_key(&v) || matches!(p.node(trace[w]).kind, NodeKind::Havoc { .. }) {
-                    continue;
-                }
-                let under = |g: usize| {
-                    entry_branch(g)
-                        && units.contains(&p.node(trace[g]).unit)
-                        && then_arm(p, trace[g]).is_some_and(|b| b.lo <= p.node(n).span.lo && p.node(n).span.hi <= b.hi)
-                };
-                let Some(g) = (w + 1..i).rev().find(|&g| under(g)) else {
-                    continue;
-                };
-                let test = p.source.slice(p.node(trace[g]).span);
-                let tested: HashSet<Loc> = acc.reads(g).iter().copied().collect();
-                let twin = (w + 1..g).rev().find(|&j| {
-                    entry_branch(j)
-                        && trace[j] != trace[g]
-                        && p.source.slice(p.node(trace[j]).span) == test
-                        && (j + 1..g).all(|k| acc.writes(k).iter().all(|x| !tested.contains(x)))
-                        && then_arm(p, trace[j]).is_some_and(|b| arm_taken_quietly(p, trace, acc, j, b))
-                });
-                if let Some(j) = twin {
-                    let arm = then_arm(p, trace[j]).expect("the arm of a twin");
-                    let (stale, read) = (p.line(p.node(trace[w]).span), p.line(p.node(n).span));
-                    out.insert(v, Missing::arm(p, v, (stale, read), trace[j], arm));
-                }
-            }
-        }
-        for l in acc.writes(i) {
-            last.insert(*l, i);
-        }
-    }
-    out.into_values().collect()
+    stale_reads_of(p, trace, acc, units, slot_var, |v, w, i| {
+        let n = trace[i];
+        let under = |g: usize| {
+            entry_branch(g)
+                && units.contains(&p.node(trace[g]).unit)
+                && then_arm(p, trace[g]).is_some_and(|b| b.lo <= p.node(n).span.lo && p.node(n).span.hi <= b.hi)
+        };
+        let g = (w + 1..i).rev().find(|&g| under(g))?;
+        let test = p.source.slice(p.node(trace[g]).span);
+        let tested: HashSet<Loc> = acc.reads(g).iter().copied().collect();
+        let twin = (w + 1..g).rev().find(|&j| {
+            entry_branch(j)
+                && trace[j] != trace[g]
+                && p.source.slice(p.node(trace[j]).span) == test
+                && (j + 1..g).all(|k| acc.writes(k).iter().all(|x| !tested.contains(x)))
+                && then_arm(p, trace[j]).is_some_and(|b| arm_taken_quietly(p, trace, acc, j, b))
+        });
+        let j = twin?;
+        let arm = then_arm(p, trace[j])?;
+        let (stale, read) = (p.line(p.node(trace[w]).span), p.line(p.node(n).span));
+        Some(Missing::arm(p, v, (stale, read), trace[j], arm))
+    })
 }
 
 /// The then-arm of the branch `n` as written: the block right after its
@@ -306,6 +288,31 @@ fn stale_reads(
             !read_out && !wrote.is_empty()
         })
         .collect();
+    stale_reads_of(p, trace, acc, units, slot_var, |v, w, i| {
+        let n = trace[i];
+        let loops: Vec<(&Loop, Why)> = (quiet.iter().copied())
+            .filter(|lp| !lp.body.contains(&trace[w]) && !lp.body.contains(&n))
+            .filter(|lp| (w..i).any(|j| acc.activation[j] == ENTRY && lp.body.contains(&trace[j])))
+            .filter(|lp| !touches(trace, acc, &lp.body, slot_var, v))
+            .map(|lp| (lp, Why::ComputesNothing))
+            .collect();
+        let (stale, read) = (p.line(p.node(trace[w]).span), p.line(p.node(n).span));
+        (!loops.is_empty()).then(|| Missing::new(p, v, Some(stale), read, &loops))
+    })
+}
+
+/// For each read by a step of `units` of a local of the entry (`slot_var`)
+/// that an earlier step wrote, not with an input (an input keeps the value
+/// read; nothing should update it): `stale(v, write, read)` says what
+/// update is missing, if any; the first of each local is kept.
+fn stale_reads_of(
+    p: &Program,
+    trace: &[NodeId],
+    acc: &Accesses,
+    units: &BTreeSet<UnitId>,
+    slot_var: &BTreeMap<usize, VarId>,
+    mut stale: impl FnMut(VarId, usize, usize) -> Option<Missing>,
+) -> Vec<Missing> {
     let input_units: HashSet<UnitId> = (p.node_ids())
         .filter(|&m| matches!(p.node(m).kind, NodeKind::Havoc { .. }))
         .map(|m| p.node(m).unit)
@@ -318,19 +325,11 @@ fn stale_reads(
                 let (Some(&v), Some(&w)) = (slot_var.get(&l.offset()), last.get(l)) else {
                     continue;
                 };
-                // An input keeps the value read; nothing should update it.
                 if out.contains_key(&v) || input_units.contains(&p.node(trace[w]).unit) {
                     continue;
                 }
-                let loops: Vec<(&Loop, Why)> = (quiet.iter().copied())
-                    .filter(|lp| !lp.body.contains(&trace[w]) && !lp.body.contains(&n))
-                    .filter(|lp| (w..i).any(|j| acc.activation[j] == ENTRY && lp.body.contains(&trace[j])))
-                    .filter(|lp| !touches(trace, acc, &lp.body, slot_var, v))
-                    .map(|lp| (lp, Why::ComputesNothing))
-                    .collect();
-                if !loops.is_empty() {
-                    let (stale, read) = (p.line(p.node(trace[w]).span), p.line(p.node(n).span));
-                    out.insert(v, Missing::new(p, v, Some(stale), read, &loops));
+                if let Some(m) = stale(v, w, i) {
+                    out.insert(v, m);
                 }
             }
         }
