@@ -17,7 +17,7 @@ use crate::facts::Analysis;
 use crate::ir::lower::LowerOptions;
 use crate::ir::{Program, SiteKind};
 use crate::syntax::yaml::{self, Yaml};
-use crate::vc::{self, gc::CheckKey, kinduction, Loops, Outcome};
+use crate::vc::{self, gc::CheckKey, gc::SpecCheck, kinduction, Loops, Outcome};
 use std::path::Path;
 
 /// One invariant of the witness: its line in the witness, where it is in
@@ -90,20 +90,26 @@ fn read(w: &str, text: &str) -> Result<Vec<Stated>, Malformed> {
                     )))
                 }
             };
-            if let Some(f) = inv.get("format") {
-                if f.as_str() != Some("c_expression") {
-                    return Err(Malformed(format!(
-                        "{w}:{}: only the format `c_expression` is read",
-                        f.line
-                    )));
-                }
-            }
+            let acsl = match inv.get("format") {
+                None => false,
+                Some(f) => match f.as_str() {
+                    Some("c_expression") => false,
+                    Some("acsl_expression") => true,
+                    _ => {
+                        return Err(Malformed(format!(
+                            "{w}:{}: only the formats `c_expression` and `acsl_expression` are read",
+                            f.line
+                        )))
+                    }
+                },
+            };
             let loc = field(w, inv, "location")?;
             let value = field(w, inv, "value")?;
             let value = value
                 .as_str()
-                .filter(|v| !v.trim().is_empty() && !v.contains("*/") && !v.contains(';') && !v.contains('\n'))
-                .ok_or_else(|| Malformed(format!("{w}:{}: `value` is not one C expression", value.line)))?;
+                .filter(|v| !v.trim().is_empty() && !v.contains("*/") && !v.contains('\n'))
+                .filter(|v| semicolons_bind(v, acsl))
+                .ok_or_else(|| Malformed(format!("{w}:{}: `value` is not one C or ACSL expression", value.line)))?;
             out.push(Stated {
                 at: item.line,
                 line: number(w, field(w, loc, "line")?)?,
@@ -114,6 +120,26 @@ fn read(w: &str, text: &str) -> Result<Vec<Stated>, Malformed> {
         }
     }
     Ok(out)
+}
+
+/// Does every `;` of `value` end a quantifier's binder (`\forall int k;`),
+/// as ACSL writes one (`acsl`), so that the value is one expression and
+/// not several clauses? A C expression has none.
+fn semicolons_bind(value: &str, acsl: bool) -> bool {
+    value.match_indices(';').all(|(at, _)| {
+        let before = &value[..at];
+        let quantifier = ["\\forall", "\\exists"]
+            .iter()
+            .filter_map(|q| before.rfind(q).map(|i| i + q.len()))
+            .max();
+        acsl && quantifier.is_some_and(|q| {
+            let binder = &before[q..];
+            binder.starts_with(char::is_whitespace)
+                && binder
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ',' || c.is_whitespace())
+        })
+    })
 }
 
 /// Is there a loop keyword at byte `i` of `line`?
@@ -195,7 +221,7 @@ pub type Validation = Result<String, String>;
 /// invariant, an unreach-call error, a limit of the model)?
 fn refutes(p: &Program, key: CheckKey) -> bool {
     match key {
-        CheckKey::Invariant { .. } => true,
+        CheckKey::Invariant { .. } | CheckKey::Spec(SpecCheck::Inv { .. } | SpecCheck::Assert(_)) => true,
         CheckKey::Site(s) => matches!(
             p.site(s).kind,
             SiteKind::ReachError | SiteKind::Assert | SiteKind::Limit
@@ -207,16 +233,29 @@ fn refutes(p: &Program, key: CheckKey) -> bool {
 /// The VC engine's proof of `p` with only the invariants it was given.
 fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
     let a = Analysis::new(p);
+    // Invariants with a quantifier are read as the contract engine reads
+    // ACSL (`vc::gc::spec`: checked on entry and after each iteration,
+    // assumed at the head), all of them then; plain ones as Houdini's.
+    let formulas = p.contracts.has_formula_invariants(&|n| a.loop_at.contains_key(&n));
     let opts = vc::Options {
         loops: Loops::Havoc,
         infer: false,
         max_warnings: usize::MAX,
-        // A guard only (Z3's rlimit does not bound every query): a query
-        // cut leaves the witness not confirmed.
-        timeout: Some(std::time::Duration::from_secs(10)),
+        contracts: formulas,
+        // Z3's resource limit decides; the wall clock is a guard only (a
+        // query it cuts leaves the witness not confirmed, and says so).
+        rlimit: Some(vc::QUERY_RLIMIT),
+        timeout: Some(super::witness::GUARD),
         ..vc::Options::default()
     };
-    let invariants = vc::houdini::user_invariants(p, &a)?;
+    let invariants = match formulas {
+        true => Vec::new(),
+        false => vc::houdini::user_invariants(p, &a)?,
+    };
+    let n: usize = (p.contracts.invariants.iter())
+        .filter(|i| a.loop_at.contains_key(&i.at))
+        .map(|i| i.clauses.len())
+        .sum();
     let failed = |r: &vc::ProcResult| {
         r.warnings
             .iter()
@@ -227,11 +266,21 @@ fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
     if let Some(why) = failed(&havoc) {
         return Ok(Err(why));
     }
-    let n = invariants.len();
     let said = |how: &str| format!("{n} loop invariant{} and {how}", if n == 1 { "" } else { "s" });
     if havoc.exhaustive {
         return Ok(Ok(said(
             "--loops havoc: they are inductive and no error call is reachable",
+        )));
+    }
+    // k-induction reads no formula invariant: havoc's answer stands.
+    if formulas {
+        let why = match havoc.outcome {
+            Outcome::Unknown => havoc.reason.clone(),
+            _ => "a call deeper than the inlining depth is not proved".to_string(),
+        };
+        return Ok(Err(format!(
+            "the program is not proved with them: {why}{}",
+            truncated(&havoc)
         )));
     }
     let kind = kinduction::run_after(
@@ -253,12 +302,21 @@ fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
             "k-induction (k = 2): they are inductive, and no error call is reachable with them assumed",
         )));
     }
+    let cut = truncated(&kind).max(truncated(&havoc));
     let why = match (kind.outcome, havoc.outcome) {
         (Outcome::Unknown, _) => kind.reason,
         (_, Outcome::Unknown) => havoc.reason,
         _ => "a call deeper than the inlining depth is not proved".to_string(),
     };
-    Ok(Err(format!("the program is not proved with them: {why}")))
+    Ok(Err(format!("the program is not proved with them: {why}{cut}")))
+}
+
+/// What a proof the wall-clock guard cut says it is.
+fn truncated(r: &vc::ProcResult) -> &'static str {
+    match r.clock_cut {
+        true => " (truncated: the wall-clock guard cut a Z3 query)",
+        false => "",
+    }
 }
 
 /// Validates the witness `w` of `program`: `Ok(Ok(why))` confirmed,
@@ -305,8 +363,11 @@ pub fn validate(program: &Path, lower: &LowerOptions, w: &Path) -> Result<Valida
     // (`//@ assert`, contracts, invariants at labels) becomes checks the
     // program makes, as `check` reads it, or a too weak invariant would
     // be confirmed past an assertion it does not prove.
+    // Loop invariants with a quantifier (ACSL's `\forall`) stay formulas
+    // the VC engine reads at the loop (`prove`), never a loop the program
+    // runs over 100,000 indices.
     let heads = Analysis::new(&p).loop_at;
-    if p.contracts.has_specs(&|n| heads.contains_key(&n)) {
+    if p.contracts.has_checks(&|n| heads.contains_key(&n)) {
         p = load(true)?;
     }
     let located = stated.iter().filter(|s| s.location).count();

@@ -239,14 +239,26 @@ impl Contracts {
     /// loop cutting cannot read (with a quantifier, `\old`, or at a label
     /// no loop goes back to): what only the contract engine checks.
     pub fn has_specs(&self, loop_heads: &dyn Fn(NodeId) -> bool) -> bool {
-        !self.funcs.is_empty()
-            || !self.asserts.is_empty()
-            || self.invariants.iter().any(|i| {
-                !loop_heads(i.at)
-                    || i.clauses
-                        .iter()
-                        .any(|&c| self.clauses[c].pred.read_in_state(self.clauses[c].span).is_none())
-            })
+        self.has_checks(loop_heads) || self.has_formula_invariants(loop_heads)
+    }
+
+    /// Function contracts, assertions, or invariants at a label no loop
+    /// goes back to: what becomes a check the program makes
+    /// (`instrument`) rather than a loop invariant.
+    pub fn has_checks(&self, loop_heads: &dyn Fn(NodeId) -> bool) -> bool {
+        !self.funcs.is_empty() || !self.asserts.is_empty() || self.invariants.iter().any(|i| !loop_heads(i.at))
+    }
+
+    /// Loop invariants that are not one state's plain condition (with a
+    /// quantifier, `\old`): formulas only the contract engine's reading
+    /// (`vc::gc::spec`) states.
+    pub fn has_formula_invariants(&self, loop_heads: &dyn Fn(NodeId) -> bool) -> bool {
+        self.invariants.iter().any(|i| {
+            loop_heads(i.at)
+                && i.clauses
+                    .iter()
+                    .any(|&c| self.clauses[c].pred.read_in_state(self.clauses[c].span).is_none())
+        })
     }
 }
 

@@ -429,7 +429,10 @@ pub fn run(p: &Program, a: &Analysis, users: &[UserCond], invariants: &[Invarian
         .keys()
         .copied()
         .filter(|k| match k {
-            CheckKey::Site(_) | CheckKey::User(_) => true,
+            // Contract checks (`Options::contracts`: ACSL loop invariants
+            // with quantifiers, which `verify --witness` reads) are the
+            // user's too: each is shown to hold, never assumed unchecked.
+            CheckKey::Site(_) | CheckKey::User(_) | CheckKey::Spec(_) => true,
             CheckKey::Invariant { cand, .. } => e.invariants[*cand].user,
             _ => false,
         })

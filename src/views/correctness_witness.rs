@@ -4,9 +4,11 @@
 //! conjunction as a C expression over the program's own variables.
 //!
 //! Only what C and a validator can read is stated: plain comparisons of
-//! variables in scope at the keyword (no loop-entry values, no
-//! quantifiers, no casts, no temporaries of the lowering); a loop with no
-//! such invariant gets none (an empty set is a witness too).
+//! variables in scope at the keyword (no loop-entry values, no casts, no
+//! temporaries of the lowering); a loop with no such invariant gets none
+//! (an empty set is a witness too). The one exception to C is a fact over
+//! more array elements than C states one by one: an ACSL `\forall` of
+//! its own (`format: acsl_expression`, as format 2.1 allows).
 
 use super::waypoints;
 use super::witness_entry::{self, location, Meta};
@@ -22,7 +24,11 @@ use std::collections::BTreeMap;
 pub struct LoopInvariant {
     pub at: u32,
     pub function: String,
+    /// The conjunction in C (empty: none).
     pub value: String,
+    /// Facts over the elements the loop passed, in ACSL
+    /// (`loop_entry::quantified`), each an invariant of its own.
+    pub quantified: Vec<String>,
 }
 
 /// The offset of the `while`/`for`/`do` keyword of the loop whose head is
@@ -56,7 +62,7 @@ pub fn loop_keyword(p: &Program, head: NodeId) -> Option<u32> {
 
 /// Is `e` what C and the witness reader both read the same way: constants,
 /// variables, `+ - *`, negation, `/` and `%` by a positive constant?
-fn plain_c(e: &Expr) -> bool {
+pub(super) fn plain_c(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Var(_) => true,
         ExprKind::Neg(x) => plain_c(x),
@@ -93,7 +99,7 @@ fn plain_declarator(p: &Program, var: &Var) -> bool {
         return false;
     }
     let (root, field) = match var.name.split_once('.') {
-        Some((root, _)) if var.len.is_none() && field_path(p, var) => (root, true),
+        Some((root, _)) if field_path(p, var) => (root, true),
         Some(_) => return false,
         // A pointer behind a `typedef` (no `*` at its name): its offset.
         None if p
@@ -118,9 +124,17 @@ fn plain_declarator(p: &Program, var: &Var) -> bool {
             let rest = after.strip_prefix('[').and_then(|r| r.split_once(']'));
             rest.is_some_and(|(_, r)| !r.trim_start().starts_with('['))
         };
+        // A field with elements: of an array of structs (`struct S s[N]`,
+        // its elements `s[k].n`), never an array inside a struct: one
+        // element per struct, as many as the declaration says.
+        let structs = |n: u32| {
+            let count = after.strip_prefix('[').and_then(|r| r.split_once(']'));
+            count.is_some_and(|(c, _)| c.trim().parse::<u32>() == Ok(n))
+        };
         let shape = match var.len {
-            Some(_) if !field => one_dimension(),
-            _ => !after.starts_with('['),
+            Some(n) if field => one_dimension() && structs(n),
+            Some(_) => one_dimension(),
+            None => !after.starts_with('['),
         };
         whole && !before.ends_with('*') && shape
     })
@@ -178,6 +192,10 @@ fn in_scope(p: &Program, v: VarId, proc: ProcId, at: u32) -> bool {
                 let end = crate::ir::contract::for_clause_end(&p.source.text, at as usize);
                 return end.is_some_and(|end| decl < end);
             }
+            // Declared in an earlier `for`'s clause: in scope in its body only.
+            if let Some(inside) = in_for_body(&p.source.text, decl as usize, at as usize) {
+                return inside;
+            }
             // No `}` between the declaration and the loop closes its block.
             let between = p.text(crate::syntax::source::Span::new(decl as usize, at as usize));
             let mut depth = 0i64;
@@ -194,6 +212,29 @@ fn in_scope(p: &Program, v: VarId, proc: ProcId, at: u32) -> bool {
     }
 }
 
+/// For a variable declared at `decl` in the first clause of a `for` (`for
+/// (int n = 0; ...)`), whose scope is that statement only (C11 6.8.5.3):
+/// whether `at` lies within the statement's braced body (a body without
+/// braces counts as not, the careful side). `None` for other declarations.
+fn in_for_body(text: &str, decl: usize, at: usize) -> Option<bool> {
+    let f = text[..decl].rfind("for")?;
+    let clause_end = crate::ir::contract::for_clause_end(text, f)? as usize;
+    if clause_end < decl {
+        return None;
+    }
+    // The `)` closing the header, then the body.
+    let closing = |from: usize, open: char, close: char| {
+        let mut depth = 0i64;
+        text[from..].char_indices().find_map(|(i, c)| {
+            depth += (c == open) as i64 - (c == close) as i64;
+            (c == close && depth == 0).then_some(from + i)
+        })
+    };
+    let header = closing(text[f..].find('(')? + f, '(', ')')?;
+    let body = header + 1 + text[header + 1..].find(|c: char| !c.is_whitespace())?;
+    Some(text[body..].starts_with('{') && closing(body, '{', '}').is_some_and(|end| f < at && at < end))
+}
+
 /// The invariants of `proven` a witness can state (at a loop with a
 /// keyword, readable in C, over variables in scope there); a fact over the
 /// elements a loop has passed as the conjunction over their indices
@@ -208,17 +249,21 @@ pub fn stateable(p: &Program, a: &Analysis, proven: &[Invariant], bounds: &[Inva
         };
         let mut used = Vec::new();
         atoms(&inv.expr, &mut used);
+        // A quantified fact's sides are plain C at each index (checked there).
+        let plain = |e: &Expr| inv.visited.is_some() || plain_c(e);
         !inv.entry
-            && inv.visited.is_none()
+            && (inv.visited.is_none() || super::loop_entry::quantified(p, a, inv).is_some())
             && used.iter().all(|x| {
                 let mut vs = Vec::new();
                 expr_vars(&x.lhs, &mut vs);
                 expr_vars(&x.rhs, &mut vs);
-                plain_c(&x.lhs) && plain_c(&x.rhs) && vs.iter().all(|&v| in_scope(p, v, l.proc, at))
+                plain(&x.lhs) && plain(&x.rhs) && vs.iter().all(|&v| in_scope(p, v, l.proc, at))
             })
     };
+    // A fact over passed elements: their conjunction in C, else (too many
+    // indices) the fact itself, stated in ACSL.
     let c_form = |inv: &Invariant| match (inv.visited, inv.entry) {
-        (Some(_), _) => super::loop_entry::expanded(p, a, inv, bounds),
+        (Some(_), _) => super::loop_entry::expanded(p, a, inv, bounds).or_else(|| Some(inv.clone())),
         (None, true) => super::loop_entry::entry_free(p, a, inv),
         (None, false) => Some(inv.clone()),
     };
@@ -228,23 +273,28 @@ pub fn stateable(p: &Program, a: &Analysis, proven: &[Invariant], bounds: &[Inva
 /// The invariants (`stateable` ones) as a witness states them: one
 /// conjunction per loop, in the order of the loops' keywords.
 pub fn loop_invariants(p: &Program, a: &Analysis, invariants: &[Invariant]) -> Vec<LoopInvariant> {
-    let mut by_loop: BTreeMap<u32, (ProcId, Vec<&BoolExpr>)> = BTreeMap::new();
+    type Parts<'i> = (ProcId, Vec<&'i BoolExpr>, Vec<String>);
+    let mut by_loop: BTreeMap<u32, Parts> = BTreeMap::new();
     for inv in invariants {
         let (Some(&l), Some(at)) = (a.loop_at.get(&inv.head), loop_keyword(p, inv.head)) else {
             continue;
         };
-        by_loop
-            .entry(at)
-            .or_insert((a.loops[l].proc, Vec::new()))
-            .1
-            .push(&inv.expr);
+        let parts = by_loop.entry(at).or_insert((a.loops[l].proc, Vec::new(), Vec::new()));
+        match inv.visited {
+            None => parts.1.push(&inv.expr),
+            Some(_) => parts.2.extend(super::loop_entry::quantified(p, a, inv)),
+        }
     }
     by_loop
         .into_iter()
-        .map(|(at, (proc, parts))| LoopInvariant {
-            at,
-            function: p.proc(proc).name.clone(),
-            value: simplified(p, &parts).join(" && "),
+        .map(|(at, (proc, parts, mut quantified))| {
+            quantified.dedup();
+            LoopInvariant {
+                at,
+                function: p.proc(proc).name.clone(),
+                value: simplified(p, &parts).join(" && "),
+                quantified,
+            }
         })
         .collect()
 }
@@ -323,7 +373,7 @@ fn show(p: &Program, e: &BoolExpr) -> String {
 
 /// A plain expression (`plain_c`) in C, sums and products in parentheses,
 /// parts over constants only folded (`(2 * 0) - 0` of an entry value is `0`).
-fn show_c(p: &Program, e: &Expr) -> String {
+pub(super) fn show_c(p: &Program, e: &Expr) -> String {
     if let Some(c) = crate::ir::eval::eval(e, crate::ir::eval::Width::Wide, &mut |_, _| None) {
         return c.to_string();
     }
@@ -346,6 +396,12 @@ fn show_c(p: &Program, e: &Expr) -> String {
                 show_c(p, den)
             )
         }
+        // An element of an array of structs' field (`plain_declarator`):
+        // `s[k].n`, as C names it.
+        ExprKind::Elem(v, i, _) => match p.var(*v).name.split_once('.') {
+            Some((root, field)) => format!("{root}[{}].{field}", show_c(p, i)),
+            None => show_expr(p, e),
+        },
         _ => show_expr(p, e),
     }
 }
@@ -367,16 +423,26 @@ pub fn error_function(p: &Program) -> &'static str {
 
 /// The witness of a safe program with these loop invariants.
 pub fn value(p: &Program, loops: &[LoopInvariant], meta: &Meta) -> Value {
+    let item = |l: &LoopInvariant, value: &str, format: &str| {
+        json!({"invariant": {
+            "type": "loop_invariant",
+            "location": location(p, l.at, &l.function),
+            "value": value,
+            "format": format,
+        }})
+    };
     let content: Vec<Value> = loops
         .iter()
-        .map(|l| {
-            json!({"invariant": {
-                "type": "loop_invariant",
-                "location": location(p, l.at, &l.function),
-                "value": l.value,
-                "format": "c_expression",
-            }})
+        .flat_map(|l| {
+            let c = (!l.value.is_empty() || l.quantified.is_empty()).then(|| item(l, &l.value, "c_expression"));
+            c.into_iter()
+                .chain(l.quantified.iter().map(|q| item(l, q, "acsl_expression")))
         })
         .collect();
-    witness_entry::entry("invariant_set", meta, error_function(p), Value::Array(content))
+    let mut v = witness_entry::entry("invariant_set", meta, error_function(p), Value::Array(content));
+    // ACSL invariants are format 2.1's (2.0 reads C expressions only).
+    if loops.iter().any(|l| !l.quantified.is_empty()) {
+        v[0]["metadata"]["format_version"] = json!("2.1");
+    }
+    v
 }

@@ -23,12 +23,15 @@
 //! that, the conjuncts are those of the constant indices the program names
 //! for the array (`a[1023]` after a loop filling 2048): each an instance of
 //! the fact and inductive on its own. An array of SV-COMP's usual 100,000
-//! elements read at the counter of another loop gets none.
+//! elements read at the counter of another loop gets the fact in ACSL
+//! (`quantified`, `format: acsl_expression`), which `verify --witness`
+//! reads as the contract engine reads a quantified loop invariant.
 
 use crate::facts::Analysis;
 use crate::ir::cond::BoolExpr;
 use crate::ir::eval::{eval, Width};
 use crate::ir::*;
+use crate::vc::candidates::arrays::rename;
 use crate::vc::Invariant;
 
 /// The most indices a fact over passed elements is written for.
@@ -243,6 +246,36 @@ pub fn expanded(p: &Program, a: &Analysis, inv: &Invariant, proven: &[Invariant]
         entry: false,
         visited: None,
     })
+}
+
+/// `inv` (a fact over the elements its loop has passed) in ACSL, for a
+/// loop passing more indices than `expanded` states one by one:
+/// `\forall int k; c <= k < x ==> a[k] == e[x := k]` (`x < k <= c`
+/// counting down), `c` the constant the counter enters the loop with, so
+/// the range is the one the VC engine proved it over (`\at(x, LoopEntry)
+/// <= k < x`). Only where each side is plain C once the counter is a
+/// constant (`a[x]`, `b[x + 1] + 2`).
+pub fn quantified(p: &Program, a: &Analysis, inv: &Invariant) -> Option<String> {
+    let v = inv.visited?;
+    let BoolExpr::Atom(fact) = &inv.expr else { return None };
+    let x = v.counter;
+    let plain = |e: &Expr| super::correctness_witness::plain_c(&at_index(e, x, 0));
+    if !plain(&fact.lhs) || !plain(&fact.rhs) {
+        return None;
+    }
+    let c = entry_constant(p, a, inv.head, x)?;
+    let show = |e: &Expr| super::correctness_witness::show_c(p, e);
+    let shown = format!("{} {} {}", show(&fact.lhs), fact.op.symbol(), show(&fact.rhs));
+    let name = &p.var(x).name;
+    // A name the fact does not use.
+    let k = (0..)
+        .map(|i| if i == 0 { "k".to_string() } else { format!("k{i}") })
+        .find(|k| rename(&shown, k, "#") == shown)?;
+    let range = match v.step > 0 {
+        true => format!("{c} <= {k} < {name}"),
+        false => format!("{name} < {k} <= {c}"),
+    };
+    Some(format!("\\forall int {k}; {range} ==> {}", rename(&shown, name, &k)))
 }
 
 /// The constant indices at which the program reads or writes an element

@@ -102,11 +102,13 @@ pub fn with_tests(p: &Program, a: &Analysis, loops: &[LoopInvariant]) -> Option<
         };
         match out.iter_mut().find(|x| x.at == at) {
             Some(x) if x.value.split(" && ").any(|c| c == guard) => continue,
+            Some(x) if x.value.is_empty() => x.value = guard,
             Some(x) => x.value = format!("{} && {guard}", x.value),
             None => out.push(LoopInvariant {
                 at,
                 function: p.proc(l.proc).name.clone(),
                 value: guard,
+                quantified: Vec::new(),
             }),
         }
         added = true;

@@ -365,3 +365,46 @@ fn loop_tests_through_pointers_are_stated_and_confirmed() {
     );
     not_confirmed(root, program, &wrong);
 }
+
+/// Loops copying and filling more elements than a witness states one by
+/// one, read back at other loops' counters (SV-COMP's 100,000-element
+/// arrays): each fact is stated in ACSL (`\forall`, `acsl_expression`,
+/// format 2.1), counting up and down, over an array of structs' field
+/// (`s[k].n`), and `verify --witness` re-proves it
+/// with quantifiers; a variable declared in an earlier `for` is not named
+/// past its statement. With a fact's value or range wrong, or too weak,
+/// the witness is not confirmed; a value that is more than one expression
+/// is not read.
+#[test]
+fn large_array_copies_are_stated_with_quantifiers() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let program = "tests/witness/copy_array.c";
+    let dir = tempfile::tempdir().unwrap();
+    // Five loops; the copy and the fills each with a C and an ACSL item.
+    let written = checked(root, program, &dir.path().join("copy_array.yml"), 8);
+    for needed in [
+        "\"value\": \"\\\\forall int k; 0 <= k < i ==> b[k] == a[k]\"",
+        "\"value\": \"\\\\forall int k; j < k <= 999 ==> c[k] == 7\"",
+        "\"value\": \"\\\\forall int k; 0 <= k < m ==> s[k].n == 3\"",
+        "\"format\": \"acsl_expression\"",
+        "\"format_version\": \"2.1\"",
+    ] {
+        assert!(written.contains(needed), "{needed}: {written}");
+    }
+    assert!(!written.contains("n == 1000"), "{written}");
+    for (from, to) in [
+        ("b[k] == a[k]", "b[k] == a[k] + 1"),
+        ("0 <= k < i", "0 <= k <= i"),
+        ("c[k] == 7", "c[k] == 7 || k == 5"),
+    ] {
+        let wrong = dir.path().join("wrong.yml");
+        std::fs::write(&wrong, written.replace(from, to)).unwrap();
+        not_confirmed(root, program, &wrong);
+    }
+    // A `;` that does not end a quantifier's binder: two clauses.
+    let two = dir.path().join("two.yml");
+    std::fs::write(&two, written.replace("c[k] == 7", "c[k] == 7; loop invariant x == 0")).unwrap();
+    let (said, code) = validate(root, program, &two);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("is not one C or ACSL expression"), "{said}");
+}

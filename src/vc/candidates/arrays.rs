@@ -65,7 +65,7 @@ fn fixed(p: &Program, l: &Loop, x: VarId, e: &Expr) -> bool {
 }
 
 /// `text` with the identifier `name` written `with`.
-fn rename(text: &str, name: &str, with: &str) -> String {
+pub fn rename(text: &str, name: &str, with: &str) -> String {
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '.';
     let mut out = String::new();
     let mut rest = text;
