@@ -392,11 +392,16 @@ fn large_array_copies_are_stated_with_quantifiers() {
         assert!(written.contains(needed), "{needed}: {written}");
     }
     assert!(!written.contains("n == 1000"), "{written}");
-    for (from, to) in [
+    // Z3 takes minutes to refute a wrong quantified invariant (its work
+    // there is not counted by the rlimit; the wall-clock guard stops it):
+    // with FOCUSCHECK_SLOW_WITNESS=1 only.
+    let wrong_ones = [
         ("b[k] == a[k]", "b[k] == a[k] + 1"),
         ("0 <= k < i", "0 <= k <= i"),
         ("c[k] == 7", "c[k] == 7 || k == 5"),
-    ] {
+    ];
+    let slow = std::env::var("FOCUSCHECK_SLOW_WITNESS").is_ok_and(|v| v == "1");
+    for (from, to) in wrong_ones.into_iter().filter(|_| slow) {
         let wrong = dir.path().join("wrong.yml");
         std::fs::write(&wrong, written.replace(from, to)).unwrap();
         not_confirmed(root, program, &wrong);
