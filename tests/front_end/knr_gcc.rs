@@ -7,10 +7,10 @@
 //!
 //! `FOCUSCHECK_KNR_PROGRAMS=N` runs more seeds.
 
+use crate::lib_gcc::{focuscheck, run_out};
 use crate::sanitized_gcc;
 use crate::xorshift::Rng;
 use std::fmt::Write as _;
-use std::process::Command;
 
 const PROGRAMS: u64 = 8;
 
@@ -69,19 +69,6 @@ fn program(seed: u64) -> String {
     s
 }
 
-fn focuscheck(args: &[&str]) -> (i32, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
-        .args(args)
-        .output()
-        .expect("run focuscheck");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    (o.status.code().unwrap_or(-1), text)
-}
-
 #[test]
 fn generated_knr_definitions_agree_with_gcc() {
     let n = std::env::var("FOCUSCHECK_KNR_PROGRAMS")
@@ -112,11 +99,7 @@ fn generated_knr_definitions_agree_with_gcc() {
         for (input, want) in want.iter().enumerate() {
             let (code, ran) = focuscheck(&["run", "--choices", &input.to_string(), f]);
             assert_eq!(code, 0, "seed {seed}: run failed:\n{ran}\n{full}");
-            let at = ran.find("out = [").map(|a| a + "out = [".len());
-            let got: Option<Vec<i64>> = at.and_then(|a| {
-                let end = ran[a..].find(']')? + a;
-                ran[a..end].split(',').map(|v| v.trim().parse().ok()).collect()
-            });
+            let got = run_out(&ran);
             assert_eq!(
                 got.as_ref(),
                 Some(want),

@@ -183,7 +183,7 @@ fn program(seed: u64) -> String {
     s
 }
 
-fn focuscheck(args: &[&str]) -> (i32, String) {
+pub(crate) fn focuscheck(args: &[&str]) -> (i32, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
         .args(args)
         .output()
@@ -197,7 +197,7 @@ fn focuscheck(args: &[&str]) -> (i32, String) {
 }
 
 /// `out = [a, b, c, d]` from `focuscheck run`'s globals line.
-fn run_out(text: &str) -> Option<Vec<i64>> {
+pub(crate) fn run_out(text: &str) -> Option<Vec<i64>> {
     let at = text.find("out = [")? + "out = [".len();
     let end = text[at..].find(']')? + at;
     text[at..end].split(',').map(|v| v.trim().parse().ok()).collect()

@@ -11,6 +11,9 @@
 
 use super::*;
 
+/// Types outside the model met in declarations, and where.
+type Issues = Vec<(Span, String)>;
+
 impl Parser<'_> {
     /// `name(...)` at file scope with no type in front.
     pub(super) fn knr_function(&mut self, items: &mut Vec<Item>) -> PResult<()> {
@@ -80,7 +83,7 @@ impl Parser<'_> {
 
     /// The parameters `names` of a K&R definition, typed by the declarations
     /// up to its body (`int` where none is given).
-    pub(super) fn knr_params(&mut self, names: &[Ident]) -> PResult<(Vec<Param>, Vec<(Span, String)>)> {
+    pub(super) fn knr_params(&mut self, names: &[Ident]) -> PResult<(Vec<Param>, Issues)> {
         let mut declared: Vec<Option<Param>> = vec![None; names.len()];
         let mut issues = Vec::new();
         while !self.is("{") && !self.at_eof() {
