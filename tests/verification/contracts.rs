@@ -485,41 +485,36 @@ fn entry_parameters_that_may_alias() {
         assert_eq!(verdict(&alias), "unsafe", "{engine}");
         assert_eq!(verdict(&apart), "safe", "{engine}");
     }
-    // The run of `f(&a, &a)`, `a == 5`: `q` points where `p` does (its
-    // input says so), and the postcondition fails.
-    let run = |alias: &str| {
-        let (_, out, _) = focuscheck(&[
-            "run",
-            &alias_file,
-            "--entry",
-            "f",
-            "--input",
-            "p=1",
-            "--input",
-            "q=1",
-            "--input",
-            "p@entry[0]=5",
-            "--input",
-            "p@entry::(bytes)=4",
-            "--input",
-            "q@entry::(bytes)=4",
-            "--input",
-            alias,
-            "--fill",
-            "0",
-        ]);
-        out
+    // The runs of `f(&a, &a)` and `f(a, a + 1)`, `a[0] == 5`: `p` and `q`
+    // point into the array they share, at the elements their inputs say
+    // (1 for element 0), and the postcondition fails where they meet.
+    let run = |p_at: &str, q_at: &str| {
+        let input = |v: String| ["--input".to_string(), v];
+        let mut args: Vec<String> = ["run", &alias_file, "--entry", "f", "--fill", "0"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for v in [
+            "p=1".to_string(),
+            "q=1".to_string(),
+            "(p,q)@entry[0]=5".to_string(),
+            "(p,q)@entry::(bytes)=8".to_string(),
+            "p@entry::(bytes)=4".to_string(),
+            "q@entry::(bytes)=4".to_string(),
+            format!("p@entry::(shared)={p_at}"),
+            format!("q@entry::(shared)={q_at}"),
+        ] {
+            args.extend(input(v));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        focuscheck(&args).1
     };
-    assert!(
-        run("q@entry::(alias_p)=1").contains("ensures"),
-        "{}",
-        run("q@entry::(alias_p)=1")
-    );
-    assert!(
-        run("q@entry::(alias_p)=0").contains("finished without error"),
-        "{}",
-        run("q@entry::(alias_p)=0")
-    );
+    for (p_at, q_at, fails) in [("1", "1", true), ("0", "0", false), ("1", "0", false), ("1", "2", false)] {
+        let out = run(p_at, q_at);
+        let failed = out.contains("ensures");
+        assert_eq!(failed, fails, "p at {p_at}, q at {q_at}:\n{out}");
+        assert!(failed || out.contains("finished without error"), "{out}");
+    }
 }
 
 /// A call past the inlining depth is havocked in the contract engine too:
