@@ -120,7 +120,10 @@ impl Mem {
         };
         for m in members {
             let also = shared.get(&m.name).map_or("", String::as_str);
-            let text = format!("`{}` of the entry `{}` points to {}{also}, {null}", m.name, self.entry, m.size);
+            let text = format!(
+                "`{}` of the entry `{}` points to {}{also}, {null}",
+                m.name, self.entry, m.size
+            );
             self.diags.push(Diag::note(m.span, text));
         }
     }
@@ -157,7 +160,11 @@ impl Mem {
             for (i, o) in group.iter().enumerate() {
                 let x = Self::shared_input(&o.name);
                 self.input_global(&x, IntType::UInt, o.span);
-                let others: Vec<String> = names.iter().filter(|n| **n != o.name).map(|n| format!("`{n}`")).collect();
+                let others: Vec<String> = names
+                    .iter()
+                    .filter(|n| **n != o.name)
+                    .map(|n| format!("`{n}`"))
+                    .collect();
                 let (at, text) = if i == 0 {
                     let t = format!("to element {far} of the array `{shared}` it may share with {} (the input `{x}`: 0 for its own array, anything else for the shared one)", others.join(", "));
                     ((far, 1), t)
@@ -166,7 +173,10 @@ impl Mem {
                     ((0, 2 * far + 1), t)
                 };
                 self.entry_shared.insert(o.name.clone(), (shared.clone(), at.0, at.1));
-                says.insert(o.name.clone(), format!(", or {text}, unless `\\separated` says otherwise"));
+                says.insert(
+                    o.name.clone(),
+                    format!(", or {text}, unless `\\separated` says otherwise"),
+                );
             }
         }
         says
@@ -200,16 +210,23 @@ impl Mem {
         let v = |n: &str| var(n, span);
         let pick = |c, a, b| mk(ast::ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)), span);
         let off = format!("{out}.off");
-        let shared = (self.entry_shared.get(name))
-            .and_then(|(b, lo, count)| Some((self.objects.by_base(b)?.tag, *lo, *count)));
+        let shared =
+            (self.entry_shared.get(name)).and_then(|(b, lo, count)| Some((self.objects.by_base(b)?.tag, *lo, *count)));
         let to = match shared {
             None => int(own, span),
             Some((tag, lo, count)) => {
                 let one = mk(ast::ExprKind::Int(1, IntType::UInt), span);
                 let k = bin(Sub, v(&Self::shared_input(name)), one, span);
                 let inside = bin(Lt, k.clone(), int(count, span), span);
-                let k = if lo == 0 { k } else { bin(ast::BinOp::Add, k, int(lo, span), span) };
-                let at = mk(ast::ExprKind::Assign(ast::AssignOp::Set, Box::new(v(&off)), Box::new(k)), span);
+                let k = if lo == 0 {
+                    k
+                } else {
+                    bin(ast::BinOp::Add, k, int(lo, span), span)
+                };
+                let at = mk(
+                    ast::ExprKind::Assign(ast::AssignOp::Set, Box::new(v(&off)), Box::new(k)),
+                    span,
+                );
                 let there = mk(ast::ExprKind::Comma(vec![at, int(tag, span)]), span);
                 pick(inside, there, int(own, span))
             }
