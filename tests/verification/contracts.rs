@@ -644,3 +644,23 @@ fn a_recursion_past_the_inlining_depth_is_not_proved() {
     let doc: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["functions"][0]["not_verified"], serde_json::json!(["f"]), "{doc}");
 }
+
+/// The heap model's limit of an entry parameter's array is a condition of
+/// each function that reaches it: one first reached in a function the
+/// entry never calls had no condition in the entry's run (an internal
+/// error, "every site of a reachable procedure has a condition").
+#[test]
+fn a_limit_reached_from_the_entry_alone_is_its_condition() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "/*@ requires \\valid_read(p + (0..1)); */\nint f0(int *p) { return p[1]; }\n/*@ requires n >= 0 && \\valid(p + (0..n)); */\nint f1(int *p, int n) { return p[n]; }\n";
+    let file = cli::write(dir.path(), "limit.c", text);
+    for engine in ["fsum", "auto"] {
+        let (code, out, err) = focuscheck(&["check", &file, "--entry", "f1", "--engine", engine]);
+        assert!(
+            !out.contains("internal error") && !err.contains("internal error"),
+            "{engine}: {out}{err}"
+        );
+        assert_eq!(code, 3, "{engine}: {out}{err}");
+        assert!(out.contains("--param-elems limit at `p[n]`"), "{engine}: {out}");
+    }
+}
