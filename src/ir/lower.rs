@@ -528,7 +528,7 @@ struct Cx<'a> {
     /// The `deref` site of each access `crate::ir::mem` numbered: one
     /// condition per dereference written, whichever check fails.
     access_sites: HashMap<u32, SiteId>,
-    limit_sites: HashMap<u32, SiteId>,
+    limit_sites: HashMap<(u32, ProcId), SiteId>,
     /// While lowering an `Access`: the unit its nodes belong to.
     frozen_unit: Option<UnitId>,
 }
@@ -692,11 +692,11 @@ impl Cx<'_> {
 
     /// The `limit` site of allocating call `k` (one for its checks).
     fn limit_site(&mut self, k: u32, span: Span, proc: ProcId, storage: Option<VarId>) -> SiteId {
-        if let Some(&s) = self.limit_sites.get(&k) {
+        if let Some(&s) = self.limit_sites.get(&(k, proc)) {
             return s;
         }
         let s = self.new_site(SiteKind::Limit, span, proc, storage);
-        self.limit_sites.insert(k, s);
+        self.limit_sites.insert((k, proc), s);
         s
     }
 

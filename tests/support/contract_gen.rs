@@ -170,6 +170,9 @@ pub fn program(seed: u64) -> Generated {
 enum Shape {
     Two,
     Array,
+    /// `int *p, int *q` with `p[0]`, `p[1]` and `*q`: `q` may point to
+    /// `p[1]` (`f(arr, &arr[1])`), aliasing at an offset.
+    Pair,
 }
 
 struct PtrFn {
@@ -222,9 +225,14 @@ pub fn pointer_program(seed: u64) -> Generated {
     let mut fns: Vec<PtrFn> = Vec::new();
     for k in 0..1 + g.r.below(2) as usize {
         let name = format!("f{k}");
-        let shape = if g.r.chance(60) { Shape::Two } else { Shape::Array };
+        let shape = match g.r.below(10) {
+            0..=3 => Shape::Two,
+            4..=6 => Shape::Pair,
+            _ => Shape::Array,
+        };
         let (cells, params): (Vec<&str>, &str) = match shape {
             Shape::Two => (vec!["*p", "*q"], "int *p, int *q"),
+            Shape::Pair => (vec!["p[0]", "p[1]", "*q"], "int *p, int *q"),
             Shape::Array => (vec!["p[0]", "p[1]"], "int *p"),
         };
         let cells: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
@@ -241,6 +249,14 @@ pub fn pointer_program(seed: u64) -> Generated {
                     }
                     if g.r.chance(50) {
                         req.push("\\separated(p, q)".to_string());
+                    }
+                }
+                Shape::Pair => {
+                    if g.r.chance(85) {
+                        req.push("\\valid(p + (0..1)) && \\valid(q)".to_string());
+                    }
+                    if g.r.chance(40) {
+                        req.push("\\separated(p + (0..1), q)".to_string());
                     }
                 }
                 Shape::Array => {
@@ -274,6 +290,8 @@ pub fn pointer_program(seed: u64) -> Generated {
                 (_, 0) => Some("\\nothing"),
                 (Shape::Two, 1) => Some("*p"),
                 (Shape::Two, 2) => Some("*p, *q, g1"),
+                (Shape::Pair, 1) => Some("p[1]"),
+                (Shape::Pair, 2) => Some("p[0..1], *q"),
                 (Shape::Array, 1) => Some("p[0..1], g1"),
                 (Shape::Array, 2) => Some("p[0]"),
                 _ => None,
@@ -298,9 +316,11 @@ pub fn pointer_program(seed: u64) -> Generated {
     text.push_str("int main(void) {\n  int l = g0 + 1;\n  int r = 0;\n");
     let two = ["&g0", "&g1", "&arr[0]", "&arr[1]", "&l", "0"];
     let arrays = ["arr", "&arr[1]", "&g0", "0"];
+    let seconds = ["&arr[1]", "&arr[1]", "arr", "&g0", "&l", "0"];
     for f in &fns {
         let args: Vec<String> = match f.shape {
             Shape::Two => vec![g.r.pick(&two).to_string(), g.r.pick(&two).to_string()],
+            Shape::Pair => vec!["arr".to_string(), g.r.pick(&seconds).to_string()],
             Shape::Array => vec![g.r.pick(&arrays).to_string()],
         };
         text.push_str(&format!("  r = r + {}({});\n", f.name, args.join(", ")));

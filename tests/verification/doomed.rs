@@ -177,8 +177,8 @@ fn check_doomed_adds_the_findings() {
 /// Issue 50: whatever the calling context, `f(&a, &a)` included. Its
 /// pointer parameters may point to the same place, and then the assertion
 /// holds: no point is doomed (every one was when each parameter had an
-/// array of its own). With distinct types they cannot alias, and the
-/// assertion's line is doomed.
+/// array of its own), nor where it holds only for `q == p + 1`. With
+/// distinct types they cannot alias, and the assertion's line is doomed.
 #[test]
 fn entry_parameters_that_may_alias_doom_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -192,6 +192,12 @@ fn entry_parameters_that_may_alias_doom_nothing() {
         assert_eq!(code, 0, "{extra:?}: {d:#}");
         assert_eq!(d["doomed"].as_array().unwrap().len(), 0, "{extra:?}: {d:#}");
     }
+    // Passing only where `q == p + 1` (`f(a, a + 1)`): not doomed either.
+    let offset = dir.path().join("offset.c");
+    let at_one = text.replace("*p = 1", "p[1] = 1").replace("*p == 2", "p[1] == 2");
+    std::fs::write(&offset, &at_one).unwrap();
+    let (code, d) = json(&[offset.to_str().unwrap(), "--entry", "f", "--valid-params"]);
+    assert_eq!((code, d["doomed"].as_array().unwrap().len()), (0, 0), "{d:#}");
     let apart = dir.path().join("apart.c");
     std::fs::write(&apart, text.replace("int *q", "unsigned *q")).unwrap();
     let (code, d) = json(&[apart.to_str().unwrap(), "--entry", "f", "--valid-params"]);

@@ -292,6 +292,7 @@ impl Mem {
             .filter(|s| !s.base.is_empty())
             .flat_map(|s| (1..=s.instances).map(|k| Self::instance(&s.base, k)))
             .chain(self.entry_params.values().cloned())
+            .chain(self.shared_arrays())
             .collect()
     }
 

@@ -278,10 +278,10 @@ struct Mem {
     wrappers: HashMap<String, wrappers::Wrapper>,
     /// The entry's pointer parameters, to their objects (`params.rs`).
     entry_params: BTreeMap<String, String>,
-    /// The entry's pointer parameters in order, with their pointee types,
-    /// and the names each one's output got (`params.rs`: aliasing).
-    entry_order: Vec<(String, CType)>,
-    entry_outs: HashMap<String, String>,
+    /// The entry's pointer parameters that may share an array with others
+    /// of their pointee type, to that array and the elements they may
+    /// point to, first and count (`params.rs`: aliasing).
+    entry_shared: BTreeMap<String, (String, i64, i64)>,
     /// `--valid-params`.
     valid_params: bool,
     /// The file's annotations as parsed, and as rewritten (`acsl.rs`).
@@ -339,8 +339,7 @@ impl Mem {
             index_at: HashMap::new(),
             wrappers: HashMap::new(),
             entry_params: BTreeMap::new(),
-            entry_order: Vec::new(),
-            entry_outs: HashMap::new(),
+            entry_shared: BTreeMap::new(),
             valid_params: false,
             annots: Vec::new(),
             annots_out: Vec::new(),

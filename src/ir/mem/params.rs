@@ -16,12 +16,19 @@
 //!   an input the `requires` bounds); the model holds its first
 //!   `--param-elems`, and a run that reaches past them is beyond the model
 //!   (`limit`), never a verdict.
-//! - Two parameters of the same pointee type may point into one object
-//!   (`f(&a, &a)`, `f(a, a + 1)`), as nothing but a contract's
-//!   `\separated` rules out: for each earlier parameter `p` of its type,
-//!   `q` has an input `q@entry::(alias_p)`: 0 for apart, anything else for
-//!   `q == p` (when `p` is not `NULL`). Only the same address: `q == p + k`
-//!   for `k != 0` (overlapping arrays at different starts) is not modelled.
+//! - Parameters of one pointee type may point into one array (`f(&a,
+//!   &a)`, `f(a, a + 1)`, `f(a + 2, a)`), as nothing but a contract's
+//!   `\separated` rules out: such a group of `n` parameters also has a
+//!   shared array, `(p,q)@entry`, and each member an input
+//!   `p@entry::(shared)`, 0 for its own array. With `E` = `--param-elems`
+//!   and `F = (n - 1) * (E - 1)`, the first member points to element `F`
+//!   of the shared array (input not 0), each other one to element `k - 1`
+//!   (input `k` from 1 to `2F + 1`; larger: its own array), and the array
+//!   has `2F + E` elements. So every member has at least `E` elements from
+//!   where it points, and any placement where each member's `E` elements
+//!   overlap another's (`f(a, a + 1)`, `f(a + 15, a)`, chains of `n`) is
+//!   one choice of the inputs; the first fixed, not all free, keeps the
+//!   choices to `(2F + 1)^(n - 1)`.
 //! - A pointee with pointers inside (`int **`, a struct with a pointer
 //!   field) or of no size (`void *`) is not supported.
 //!
@@ -36,6 +43,16 @@ pub const PARAM_ELEMS: u32 = 16;
 
 /// A value of plain integers: no pointer (`.off` leaf) and no array field,
 /// what an array of inputs chosen for the entry can hold.
+/// An entry's pointer parameter with an array of its own: its pointee,
+/// whether its contract sizes the array, and its note's words for it.
+struct Member {
+    name: String,
+    ty: CType,
+    span: Span,
+    sized: bool,
+    size: String,
+}
+
 fn integers_only(leaves: &[types::Leaf]) -> bool {
     !leaves.iter().any(|l| l.path.ends_with(".off") || l.len.is_some())
 }
@@ -49,6 +66,7 @@ impl Mem {
         }) else {
             return;
         };
+        let mut members = Vec::new();
         for q in &f.params {
             let (Some(name), CType::Ptr(t)) = (&q.name, &q.ctype) else {
                 continue;
@@ -84,73 +102,141 @@ impl Mem {
                 self.global_with(&Self::heap_len(&base), IntType::LongLong, elems * elem_bytes, span);
                 format!("an array of {elems} `{}` inputs (`--param-elems`)", t.c_name())
             };
-            let earlier: Vec<String> = self
-                .entry_order
-                .iter()
-                .filter(|(_, u)| **t == *u)
-                .map(|(e, _)| e.clone())
-                .collect();
-            let mut alias = String::new();
-            for e in &earlier {
-                let x = Self::alias_input(&base, e);
-                self.input_global(&x, IntType::UInt, span);
-                alias.push_str(&format!(
-                    ", or to where `{e}` points (unless `\\separated({e}, {q})`: the input `{x}` is 0 for apart, anything else for `{q} == {e}`)",
-                    q = name.name
-                ));
-            }
-            let null = if opts.valid_params {
-                "never `NULL` (`--valid-params`)"
-            } else {
-                "or is `NULL` (`--valid-params` rules that out)"
-            };
-            self.diags.push(Diag::note(
-                span,
-                format!(
-                    "`{}` of the entry `{}` points to {size}{alias}, {null}",
-                    name.name, self.entry
-                ),
-            ));
             self.entry_params.insert(name.name.clone(), base);
-            self.entry_order.push((name.name.clone(), (**t).clone()));
+            members.push(Member {
+                name: name.name.clone(),
+                ty: (**t).clone(),
+                span,
+                sized,
+                size,
+            });
         }
         self.valid_params = opts.valid_params;
-    }
-
-    /// The input saying whether the entry's parameter with object `base`
-    /// points into the object of the earlier parameter `earlier`.
-    fn alias_input(base: &str, earlier: &str) -> String {
-        format!("{base}::(alias_{earlier})")
-    }
-
-    /// The prologue that may point parameter `out` at the object of each
-    /// earlier parameter `e` of its type: `q = x != 0 && e != 0 ? e : q`,
-    /// `x` its input. Both offsets are 0, so `q == e`. One statement, so
-    /// its branches are inside it (`doomed` names no point of the choice,
-    /// which belongs to the caller) and add few paths for the VC engine.
-    fn alias_prologue(&self, name: &str, out: &str, base: &str, span: Span) -> Vec<Stmt> {
-        use ast::BinOp::{And, Ne};
-        let Some(ty) = self.entry_order.iter().find(|(n, _)| n == name).map(|(_, t)| t) else {
-            return Vec::new();
+        let shared = self.setup_shared(&members, opts.param_elems as i64);
+        let null = if opts.valid_params {
+            "never `NULL` (`--valid-params`)"
+        } else {
+            "or is `NULL` (`--valid-params` rules that out)"
         };
-        let mut pro = Vec::new();
-        for (e, u) in &self.entry_order {
-            if e == name {
-                break;
-            }
-            let Some(e_out) = self.entry_outs.get(e).filter(|_| u == ty) else {
-                continue;
-            };
-            let v = |n: &str| var(n, span);
-            let x = Self::alias_input(base, e);
-            let mut when = bin(Ne, v(&x), int(0, span), span);
-            if !self.valid_params {
-                when = bin(And, when, bin(Ne, v(e_out), int(0, span), span), span);
-            }
-            let pick = ast::ExprKind::Ternary(Box::new(when), Box::new(v(e_out)), Box::new(v(out)));
-            pro.push(assign(v(out), mk(pick, span), span));
+        for m in members {
+            let also = shared.get(&m.name).map_or("", String::as_str);
+            let text = format!(
+                "`{}` of the entry `{}` points to {}{also}, {null}",
+                m.name, self.entry, m.size
+            );
+            self.diags.push(Diag::note(m.span, text));
         }
-        pro
+    }
+
+    /// The shared array of each group of the entry's pointer parameters of
+    /// one pointee type, and what each member's note says of it.
+    fn setup_shared(&mut self, members: &[Member], elems: i64) -> HashMap<String, String> {
+        let mut says = HashMap::new();
+        let mut done: Vec<&CType> = Vec::new();
+        for m in members {
+            if done.contains(&&m.ty) {
+                continue;
+            }
+            done.push(&m.ty);
+            let group: Vec<&Member> = members.iter().filter(|o| o.ty == m.ty).collect();
+            let n = group.len() as i64;
+            if n < 2 {
+                continue;
+            }
+            let names: Vec<&str> = group.iter().map(|o| o.name.as_str()).collect();
+            let shared = format!("({})@entry", names.join(","));
+            let far = (n - 1) * (elems - 1);
+            let (t, span, cap) = (&m.ty, m.span, 2 * far + elems);
+            self.objects.add_heap(&self.types, &shared, t, &int(cap, span));
+            self.heap_storage(&shared, t, cap, false, span);
+            self.global_with(&Self::heap_state(&shared), IntType::Int, 1, span);
+            if group.iter().any(|o| o.sized) {
+                self.unbounded.insert(shared.clone());
+                self.input_global(&Self::heap_len(&shared), IntType::LongLong, span);
+            } else {
+                let bytes = self.types.size_align(t).map_or(1, |(s, _)| s);
+                self.global_with(&Self::heap_len(&shared), IntType::LongLong, cap * bytes, span);
+            }
+            for (i, o) in group.iter().enumerate() {
+                let x = Self::shared_input(&o.name);
+                self.input_global(&x, IntType::UInt, o.span);
+                let others: Vec<String> = names
+                    .iter()
+                    .filter(|n| **n != o.name)
+                    .map(|n| format!("`{n}`"))
+                    .collect();
+                let (at, text) = if i == 0 {
+                    let t = format!("to element {far} of the array `{shared}` it may share with {} (the input `{x}`: 0 for its own array, anything else for the shared one)", others.join(", "));
+                    ((far, 1), t)
+                } else {
+                    let t = format!("to element k - 1 of the array `{shared}` it may share with {} (`{}` at element {far}; the input `{x}`: 0 for its own array, k from 1 to {} for the shared one)", others.join(", "), names[0], 2 * far + 1);
+                    ((0, 2 * far + 1), t)
+                };
+                self.entry_shared.insert(o.name.clone(), (shared.clone(), at.0, at.1));
+                says.insert(
+                    o.name.clone(),
+                    format!(", or {text}, unless `\\separated` says otherwise"),
+                );
+            }
+        }
+        says
+    }
+
+    /// The shared arrays of the entry's pointer parameters, each once.
+    pub(super) fn shared_arrays(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (b, _, _) in self.entry_shared.values() {
+            if !out.contains(b) {
+                out.push(b.clone());
+            }
+        }
+        out
+    }
+
+    /// The input saying where the entry's parameter `name` points: its own
+    /// array, or an element of the array its group shares.
+    fn shared_input(name: &str) -> String {
+        format!("{name}@entry::(shared)")
+    }
+
+    /// Where the entry's parameter `out` points: `own` (its array's tag) or
+    /// `NULL` by its input, or, in a group with a shared array, `out = x - 1
+    /// < count ? (out.off = lo + x - 1, shared) : own`, `x` its input
+    /// (unsigned: 0 wraps past `count`). The choice is inside one
+    /// statement, so `doomed` names no point of it (it belongs to the
+    /// caller), and it adds one path per way to point.
+    fn entry_choice(&self, name: &str, out: &str, own: i64, span: Span) -> Vec<Stmt> {
+        use ast::BinOp::{Lt, Ne, Sub};
+        let v = |n: &str| var(n, span);
+        let pick = |c, a, b| mk(ast::ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)), span);
+        let off = format!("{out}.off");
+        let shared =
+            (self.entry_shared.get(name)).and_then(|(b, lo, count)| Some((self.objects.by_base(b)?.tag, *lo, *count)));
+        let to = match shared {
+            None => int(own, span),
+            Some((tag, lo, count)) => {
+                let one = mk(ast::ExprKind::Int(1, IntType::UInt), span);
+                let k = bin(Sub, v(&Self::shared_input(name)), one, span);
+                let inside = bin(Lt, k.clone(), int(count, span), span);
+                let k = if lo == 0 {
+                    k
+                } else {
+                    bin(ast::BinOp::Add, k, int(lo, span), span)
+                };
+                let at = mk(
+                    ast::ExprKind::Assign(ast::AssignOp::Set, Box::new(v(&off)), Box::new(k)),
+                    span,
+                );
+                let there = mk(ast::ExprKind::Comma(vec![at, int(tag, span)]), span);
+                pick(inside, there, int(own, span))
+            }
+        };
+        let to = if self.valid_params {
+            to
+        } else {
+            pick(bin(Ne, v(out), int(0, span), span), to, int(0, span))
+        };
+        vec![assign(v(&off), int(0, span), span), assign(v(out), to, span)]
     }
 
     /// Why the entry's parameter `q` (a pointer or struct) is not
@@ -190,22 +276,8 @@ impl Mem {
             span,
             pointer: false,
         };
-        let to = if self.valid_params {
-            int(tag, span)
-        } else {
-            let valid = bin(ast::BinOp::Ne, var(out, span), int(0, span), span);
-            mk(
-                ast::ExprKind::Ternary(Box::new(valid), Box::new(int(tag, span)), Box::new(int(0, span))),
-                span,
-            )
-        };
+        let prologue = self.entry_choice(name, out, tag, span);
         let off = format!("{out}.off");
-        let mut prologue = vec![
-            assign(var(out, span), to, span),
-            assign(var(&off, span), int(0, span), span),
-        ];
-        prologue.extend(self.alias_prologue(name, out, &base, span));
-        self.entry_outs.insert(name.to_string(), out.to_string());
         let off = Param {
             name: Some(ast::Ident { name: off, span }),
             ..param.clone()
