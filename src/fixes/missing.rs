@@ -34,8 +34,9 @@ pub struct Missing {
     /// Where the assignment belongs.
     pub lines: Vec<u32>,
     /// The loops between where the assignment belongs (`lines` are their
-    /// bodies), by head line; empty when `lines` run from the declaration
-    /// to the read.
+    /// bodies), by head line, or the `if` in whose arm it belongs
+    /// (`Why::SameTest`); empty when `lines` run from the declaration to
+    /// the read.
     pub loops: Vec<(u32, Why)>,
 }
 
@@ -47,6 +48,10 @@ pub enum Why {
     /// It computes nothing: no statement outside it reads what it
     /// writes, and the error depends on none of its statements.
     ComputesNothing,
+    /// Not a loop: an `if` whose arm the run took and that wrote nothing
+    /// there, and whose test is the test of the `if` the read is under
+    /// (on the same values): the update belongs in that arm.
+    SameTest,
 }
 
 impl Missing {
@@ -75,11 +80,45 @@ impl Missing {
     }
 }
 
+impl Missing {
+    /// The update missing from the then-arm `arm` of the `if` at `test`.
+    fn arm(
+        p: &Program,
+        v: VarId,
+        (stale, read): (u32, u32),
+        test: NodeId,
+        arm: crate::syntax::source::Span,
+    ) -> Missing {
+        let var = p.var(v);
+        let head = p.line(p.node(test).span);
+        let (first, last) = (p.line(arm), super::last_line(p, arm));
+        let mut lines: Vec<u32> = (first..=last)
+            .filter(|&l| l != head || first == last)
+            .filter(|&l| {
+                let t = p.source.line_text(l).trim();
+                !(t.is_empty() || t == "{" || t.starts_with('}'))
+            })
+            .collect();
+        if lines.is_empty() {
+            lines.push(first);
+        }
+        Missing {
+            var: var.name.clone(),
+            stale: Some(stale),
+            declared: p.line(var.span),
+            read,
+            lines,
+            loops: vec![(head, Why::SameTest)],
+        }
+    }
+}
+
 impl Why {
     pub fn name(self) -> &'static str {
         match self {
             Why::OtherElements => "writes_other_elements",
             Why::ComputesNothing => "computes_nothing",
+            Why::SameTest => "same_test",
         }
     }
 }
@@ -140,9 +179,89 @@ pub fn find(
         out.push(Missing::new(p, v, None, read, &loops));
     }
     let known: BTreeSet<String> = out.iter().map(|m| m.var.clone()).collect();
-    let stale = stale_reads(p, a, trace, &acc, units, &entry_locals(p, false));
+    let locals = entry_locals(p, false);
+    let mut stale = stale_reads(p, a, trace, &acc, units, &locals);
+    let known_stale: BTreeSet<String> = stale.iter().map(|m| m.var.clone()).collect();
+    stale.extend(
+        paired_tests(p, trace, &acc, units, &locals)
+            .into_iter()
+            .filter(|m| !known_stale.contains(&m.var)),
+    );
     out.extend(stale.into_iter().filter(|m| !known.contains(&m.var)));
     out
+}
+
+/// Reads of `units` of a local of the entry, under an `if` of `units`
+/// (its then-arm holds the read), whose value was written before an
+/// earlier `if` of the run with the same test, on values no step wrote in
+/// between, whose then-arm the run took and wrote nothing in: the update
+/// belongs in that arm (`lk = 1` missing from `if (p != 0) { }`, where a
+/// later `if (p != 0)` expects it: the lock and unlock phases of the
+/// `test_locks` tasks).
+fn paired_tests(
+    p: &Program,
+    trace: &[NodeId],
+    acc: &Accesses,
+    units: &BTreeSet<UnitId>,
+    slot_var: &BTreeMap<usize, VarId>,
+) -> Vec<Missing> {
+    let entry_branch =
+        |j: usize| acc.activation[j] == ENTRY && matches!(p.node(trace[j]).kind, NodeKind::Branch { .. });
+    stale_reads_of(p, trace, acc, units, slot_var, |v, w, i| {
+        let n = trace[i];
+        let under = |g: usize| {
+            entry_branch(g)
+                && units.contains(&p.node(trace[g]).unit)
+                && then_arm(p, trace[g]).is_some_and(|b| b.lo <= p.node(n).span.lo && p.node(n).span.hi <= b.hi)
+        };
+        let g = (w + 1..i).rev().find(|&g| under(g))?;
+        let test = p.source.slice(p.node(trace[g]).span);
+        let tested: HashSet<Loc> = acc.reads(g).iter().copied().collect();
+        let twin = (w + 1..g).rev().find(|&j| {
+            entry_branch(j)
+                && trace[j] != trace[g]
+                && p.source.slice(p.node(trace[j]).span) == test
+                && (j + 1..g).all(|k| acc.writes(k).iter().all(|x| !tested.contains(x)))
+                && then_arm(p, trace[j]).is_some_and(|b| arm_taken_quietly(p, trace, acc, j, b))
+        });
+        let j = twin?;
+        let arm = then_arm(p, trace[j])?;
+        let (stale, read) = (p.line(p.node(trace[w]).span), p.line(p.node(n).span));
+        Some(Missing::arm(p, v, (stale, read), trace[j], arm))
+    })
+}
+
+/// The then-arm of the branch `n` as written: the block right after its
+/// test's closing parenthesis.
+fn then_arm(p: &Program, n: NodeId) -> Option<crate::syntax::source::Span> {
+    let cond = p.node(n).span;
+    let text = &p.source.text;
+    let b = p
+        .blocks
+        .iter()
+        .filter(|b| b.span.lo >= cond.hi)
+        .min_by_key(|b| b.span.lo)?;
+    let between = text.get(cond.hi as usize..b.span.lo as usize)?;
+    (between.trim() == ")").then_some(b.span)
+}
+
+/// The run took the then-arm `arm` of the branch at step `j` (the test's
+/// value is that of the later `if`'s, which held) and no step in the arm
+/// wrote anything.
+fn arm_taken_quietly(
+    p: &Program,
+    trace: &[NodeId],
+    acc: &Accesses,
+    j: usize,
+    arm: crate::syntax::source::Span,
+) -> bool {
+    let inside = |k: usize| {
+        let s = p.node(trace[k]).span;
+        arm.lo <= s.lo && s.hi <= arm.hi
+    };
+    (j + 1..trace.len())
+        .take_while(|&k| inside(k))
+        .all(|k| acc.writes(k).is_empty())
 }
 
 /// Reads of `units` of a local of the entry whose value was written before
@@ -169,6 +288,31 @@ fn stale_reads(
             !read_out && !wrote.is_empty()
         })
         .collect();
+    stale_reads_of(p, trace, acc, units, slot_var, |v, w, i| {
+        let n = trace[i];
+        let loops: Vec<(&Loop, Why)> = (quiet.iter().copied())
+            .filter(|lp| !lp.body.contains(&trace[w]) && !lp.body.contains(&n))
+            .filter(|lp| (w..i).any(|j| acc.activation[j] == ENTRY && lp.body.contains(&trace[j])))
+            .filter(|lp| !touches(trace, acc, &lp.body, slot_var, v))
+            .map(|lp| (lp, Why::ComputesNothing))
+            .collect();
+        let (stale, read) = (p.line(p.node(trace[w]).span), p.line(p.node(n).span));
+        (!loops.is_empty()).then(|| Missing::new(p, v, Some(stale), read, &loops))
+    })
+}
+
+/// For each read by a step of `units` of a local of the entry (`slot_var`)
+/// that an earlier step wrote, not with an input (an input keeps the value
+/// read; nothing should update it): `stale(v, write, read)` says what
+/// update is missing, if any; the first of each local is kept.
+fn stale_reads_of(
+    p: &Program,
+    trace: &[NodeId],
+    acc: &Accesses,
+    units: &BTreeSet<UnitId>,
+    slot_var: &BTreeMap<usize, VarId>,
+    mut stale: impl FnMut(VarId, usize, usize) -> Option<Missing>,
+) -> Vec<Missing> {
     let input_units: HashSet<UnitId> = (p.node_ids())
         .filter(|&m| matches!(p.node(m).kind, NodeKind::Havoc { .. }))
         .map(|m| p.node(m).unit)
@@ -181,19 +325,11 @@ fn stale_reads(
                 let (Some(&v), Some(&w)) = (slot_var.get(&l.offset()), last.get(l)) else {
                     continue;
                 };
-                // An input keeps the value read; nothing should update it.
                 if out.contains_key(&v) || input_units.contains(&p.node(trace[w]).unit) {
                     continue;
                 }
-                let loops: Vec<(&Loop, Why)> = (quiet.iter().copied())
-                    .filter(|lp| !lp.body.contains(&trace[w]) && !lp.body.contains(&n))
-                    .filter(|lp| (w..i).any(|j| acc.activation[j] == ENTRY && lp.body.contains(&trace[j])))
-                    .filter(|lp| !touches(trace, acc, &lp.body, slot_var, v))
-                    .map(|lp| (lp, Why::ComputesNothing))
-                    .collect();
-                if !loops.is_empty() {
-                    let (stale, read) = (p.line(p.node(trace[w]).span), p.line(p.node(n).span));
-                    out.insert(v, Missing::new(p, v, Some(stale), read, &loops));
+                if let Some(m) = stale(v, w, i) {
+                    out.insert(v, m);
                 }
             }
         }
