@@ -321,14 +321,26 @@ impl Rechecks<'_, '_> {
 /// The order the fixes that mend are rechecked in: by rounds over their
 /// lines (the first edit of each line, then the second, ...), a round
 /// taking the lines the counterexample ran last first (those nearest the
-/// error), then the lines it did not run, in text order.
+/// error), then the lines it did not run, in text order. Within a line the
+/// kinds of edit take turns (its first variable, comparison, constant...,
+/// then the second of each), so that the many variables tried in one
+/// use's place do not crowd out the line's one operator edit.
 fn mend_order(p: &Program, cx: &Counterexample, fixes: &[Fix], mut mend: Vec<usize>) -> Vec<usize> {
     let mut last: BTreeMap<u32, usize> = BTreeMap::new();
     for (i, s) in cx.run.trace.iter().enumerate() {
         last.insert(p.line(p.node(s.node).span), i);
     }
     let recency = |line: u32| last.get(&line).map_or((1, 0, line), |&i| (0, usize::MAX - i, line));
-    mend.sort_by_key(|&i| (recency(fixes[i].line), i));
+    mend.sort_unstable();
+    let mut nth: BTreeMap<(u32, edits::Kind), usize> = BTreeMap::new();
+    let turn: BTreeMap<usize, usize> = (mend.iter())
+        .map(|&i| {
+            let k = nth.entry((fixes[i].line, fixes[i].edit.kind)).or_default();
+            *k += 1;
+            (i, *k)
+        })
+        .collect();
+    mend.sort_by_key(|&i| (recency(fixes[i].line), turn[&i], i));
     round_robin(mend, |&i| fixes[i].line)
 }
 
