@@ -64,16 +64,20 @@ const SWAPS: &[(&str, &str, Kind)] = &[
     ("||", "&&", Kind::Connective),
 ];
 
-/// Variables tried in place of one read, nearest declaration first.
+/// Variables tried first in place of one use: those of a name that
+/// differs only in its number (`p2` for `p4`), then the nearest declared.
 const MAX_VARIABLES: usize = 6;
 
-/// The edits of the tokens that start on `lines`, in text order. Only
-/// tokens written in the file count (not those a macro expands to).
+/// The edits of the tokens that start on `lines`, in text order; then the
+/// further variables of each use (beyond `MAX_VARIABLES`), in text order,
+/// so that a limit on the edits cuts those first. Only tokens written in
+/// the file count (not those a macro expands to).
 pub fn candidates(p: &Program, lines: &BTreeSet<u32>) -> Vec<Edit> {
     let text = &p.source.text;
     let mut diags = Vec::new();
     let tokens = lexer::lex(text, &mut diags).tokens;
     let mut out = Vec::new();
+    let mut further = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
         if !lines.contains(&p.line(t.span)) || t.span.range().end > text.len() {
             continue;
@@ -102,13 +106,15 @@ pub fn candidates(p: &Program, lines: &BTreeSet<u32>) -> Vec<Edit> {
                 }
             }
             TokKind::Ident(name) if written == name => {
-                for other in variables(p, &tokens, k) {
-                    out.push(edit(t.span, written, &other, Kind::Variable));
+                for (i, other) in variables(p, &tokens, k).into_iter().enumerate() {
+                    let to = if i < MAX_VARIABLES { &mut out } else { &mut further };
+                    to.push(edit(t.span, written, &other, Kind::Variable));
                 }
             }
             _ => {}
         }
     }
+    out.extend(further);
     out
 }
 
@@ -123,7 +129,9 @@ fn edit(span: Span, from: &str, to: &str, kind: Kind) -> Edit {
 
 /// The scalars that may replace the use (read or write) of a scalar at
 /// token `k` (`min = y` for `max = y` is the fault of the paper's Fig. 2): of its
-/// type, declared before it in its function, or global; nearest first.
+/// type, declared before it in its function, or global; a name of the
+/// same stem first (`lk2` for `lk3`: numbered twins are easily confused),
+/// then nearest first.
 fn variables(p: &Program, tokens: &[Token], k: usize) -> Vec<String> {
     let t = &tokens[k];
     let name = t.ident().unwrap_or_default();
@@ -160,16 +168,25 @@ fn variables(p: &Program, tokens: &[Token], k: usize) -> Vec<String> {
         .iter()
         .filter(|v| v.name != name && v.ty == read.ty && user(v) && visible(v))
         .collect();
-    // Locals by distance back from the read, then globals in order.
-    others.sort_by_key(|v| (v.kind == VarKind::Global, at.abs_diff(v.span.lo)));
+    // Twins, then locals by distance back from the read, then globals in order.
+    let twin = |v: &crate::ir::Var| !stem(&v.name).is_empty() && stem(&v.name) == stem(name);
+    others.sort_by_key(|v| (!twin(v), v.kind == VarKind::Global, at.abs_diff(v.span.lo)));
     let mut names: Vec<String> = Vec::new();
     for v in others {
         if !names.contains(&v.name) {
             names.push(v.name.clone());
         }
-        if names.len() == MAX_VARIABLES {
-            break;
-        }
     }
     names
+}
+
+/// A name without its trailing digits, when it has some (`lk` of `lk12`;
+/// empty for `x`, which has no twins).
+fn stem(name: &str) -> &str {
+    let s = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    if s.len() == name.len() {
+        ""
+    } else {
+        s
+    }
 }

@@ -168,6 +168,10 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     let run_lines: Vec<Lines> = runs.iter().map(|cx| hide::lines_of(p, &cx.run.trace)).collect();
     out.lines = search_lines(o, r, decisive).difference(&spec).copied().collect();
     let before = hide::Before::new(p, &o.report.analysis, cond, decisive, &out.lines);
+    // First, so that a search the clock cuts still has it (one replay,
+    // each read looked up in indexes of the run).
+    let (missing, cut) = missing_assignments(o, r, decisive);
+    (out.missing, out.cut, out.clock) = (missing, cut, cut);
     let mut all = edits::candidates(p, &out.lines);
     // A macro's definition is one edit, however often it is expanded.
     let mut seen = BTreeSet::new();
@@ -204,16 +208,18 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
             continue;
         };
         out.compiled += 1;
+        // Each run of the edited program is bounded by steps; the clock is
+        // looked at before each, not only before each edit.
         let Some(after_cx) = runs
             .iter()
-            .map(|cx| passes(&q, &users, cx, endless))
+            .map(|cx| if past() { None } else { passes(&q, &users, cx, endless) })
             .collect::<Option<Vec<_>>>()
         else {
             continue;
         };
         let Some(after_passing) = passing
             .iter()
-            .map(|(v, n, _)| still_passes(&q, &users, *v, *n))
+            .map(|(v, n, _)| if past() { None } else { still_passes(&q, &users, *v, *n) })
             .collect::<Option<Vec<_>>>()
         else {
             continue;
@@ -271,8 +277,6 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         !refuted.contains(&(i - 1))
     });
     out.fixes.sort_by(|a, b| rank(a).cmp(&rank(b)));
-    // After the edits, so that its replay takes no time from them.
-    out.missing = missing_assignments(o, r, decisive);
     out
 }
 
@@ -317,14 +321,26 @@ impl Rechecks<'_, '_> {
 /// The order the fixes that mend are rechecked in: by rounds over their
 /// lines (the first edit of each line, then the second, ...), a round
 /// taking the lines the counterexample ran last first (those nearest the
-/// error), then the lines it did not run, in text order.
+/// error), then the lines it did not run, in text order. Within a line the
+/// kinds of edit take turns (its first variable, comparison, constant...,
+/// then the second of each), so that the many variables tried in one
+/// use's place do not crowd out the line's one operator edit.
 fn mend_order(p: &Program, cx: &Counterexample, fixes: &[Fix], mut mend: Vec<usize>) -> Vec<usize> {
     let mut last: BTreeMap<u32, usize> = BTreeMap::new();
     for (i, s) in cx.run.trace.iter().enumerate() {
         last.insert(p.line(p.node(s.node).span), i);
     }
     let recency = |line: u32| last.get(&line).map_or((1, 0, line), |&i| (0, usize::MAX - i, line));
-    mend.sort_by_key(|&i| (recency(fixes[i].line), i));
+    mend.sort_unstable();
+    let mut nth: BTreeMap<(u32, edits::Kind), usize> = BTreeMap::new();
+    let turn: BTreeMap<usize, usize> = (mend.iter())
+        .map(|&i| {
+            let k = nth.entry((fixes[i].line, fixes[i].edit.kind)).or_default();
+            *k += 1;
+            (i, *k)
+        })
+        .collect();
+    mend.sort_by_key(|&i| (recency(fixes[i].line), turn[&i], i));
     round_robin(mend, |&i| fixes[i].line)
 }
 
@@ -339,7 +355,10 @@ fn datalog(
     safe_before: &BTreeSet<Key>,
 ) -> Result<Option<Proof>, Clock> {
     if let Some(d) = o.deadline {
-        opts.engine.timeout = Some(d.saturating_duration_since(Instant::now()));
+        match d.checked_duration_since(Instant::now()) {
+            Some(left) if !left.is_zero() => opts.engine.timeout = Some(left),
+            _ => return Err(Clock),
+        }
     }
     recheck(q, users, opts, Engine::Fsum, &VcPlan::default(), target, safe_before)
 }
@@ -453,19 +472,20 @@ fn search_lines(o: &Original, r: &CondReport, cx: &Counterexample) -> BTreeSet<u
     out
 }
 
-/// The assignments missing before the top FSS's reads (`missing.rs`).
-fn missing_assignments(o: &Original, r: &CondReport, cx: &Counterexample) -> Vec<missing::Missing> {
+/// The assignments missing before the top FSS's reads (`missing.rs`),
+/// and whether the deadline cut that search.
+fn missing_assignments(o: &Original, r: &CondReport, cx: &Counterexample) -> (Vec<missing::Missing>, bool) {
     let Some(e) = o.report.explanations.get(&r.id) else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let Some(fss) = e.fss.get(e.reduced.first().map_or(0, |x| x.index)) else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let Ok(users) = crate::ir::cond::user_conditions(o.program, o.errors) else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let units = fss.entries.iter().map(|x| x.unit).collect();
-    missing::find(o.program, &o.report.analysis, &users, cx, &units)
+    missing::find(o.program, &o.report.analysis, &users, cx, &units, o.deadline)
 }
 
 /// The run ends without an error (the entry returns, or `abort()`/a

@@ -96,14 +96,23 @@ pub struct MissingDoc {
 pub struct MissingLoop {
     /// The loop's head.
     pub line: u32,
-    /// `writes_other_elements` (of the array read) or `computes_nothing`.
+    /// `writes_other_elements` (of the array read), `computes_nothing`,
+    /// or `same_test` (not a loop: an `if` with the test the read is
+    /// under, whose then-arm it belongs in).
     pub why: String,
 }
 
 impl MissingDoc {
     /// The fact and the place, in a sentence.
     pub fn words(&self) -> String {
-        let place = if self.loops.is_empty() {
+        let arm = self.loops.iter().find(|l| l.why == "same_test");
+        let place = if let Some(arm) = arm {
+            format!(
+                "belongs in the arm of the `if` at line {}, which makes the test the read is under and writes nothing ({})",
+                arm.line,
+                lines(&self.lines)
+            )
+        } else if self.loops.is_empty() {
             format!("belongs in its declaration or before the read ({})", lines(&self.lines))
         } else {
             let each: Vec<String> = self

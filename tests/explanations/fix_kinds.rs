@@ -8,8 +8,11 @@
 //! default localisation once missed: a comparison in the `if` that guards
 //! an assertion and falls through to the end (no input guard), a loop
 //! bound on which the counterexample's loop runs zero times after the
-//! change back (other inputs still go round: not a loop skipped), and an
-//! update deleted from a loop, which leaves a written value stale.
+//! change back (other inputs still go round: not a loop skipped), an
+//! update deleted from a loop, which leaves a written value stale, and a
+//! numbered variable read for its twin among many of its type, and a lock
+//! taken under an `if` whose acquiring assignment was deleted (the release
+//! under the same test reads the value set before).
 
 use serde_json::Value;
 
@@ -218,4 +221,84 @@ fn a_deleted_update_in_a_loop_is_named_where_it_belongs() {
         m["lines"].as_array().expect("lines").contains(&Value::from(fault)),
         "{m}"
     );
+}
+
+/// Four locks; the first release tests `p4` where it should test `p1`.
+/// Seven scalars of its type are declared nearer the read than `p1`: the
+/// change back is tried because `p1` is `p4`'s twin.
+const TWINS: &str = "
+int main(void) {
+  int p1, lk1, p2, lk2, p3, lk3, p4, lk4;
+  p1 = __VERIFIER_nondet_int();
+  p2 = __VERIFIER_nondet_int();
+  p3 = __VERIFIER_nondet_int();
+  p4 = __VERIFIER_nondet_int();
+  while (1) {
+    int cond = __VERIFIER_nondet_int();
+    if (cond == 0) break;
+    lk1 = 0;
+    lk2 = 0;
+    lk3 = 0;
+    lk4 = 0;
+    if (p1 != 0) lk1 = 1;
+    if (p2 != 0) lk2 = 1;
+    if (p3 != 0) lk3 = 1;
+    if (p4 != 0) lk4 = 1;
+    if (p4 != 0) { // was p1
+      if (lk1 != 1) reach_error();
+      lk1 = 0;
+    }
+  }
+  return 0;
+}
+";
+
+#[test]
+fn a_numbered_variable_read_for_its_twin_is_localised() {
+    change_back_mends("twins", TWINS, "p4", "p1");
+}
+
+/// The lock phase's `lk2 = 1` is deleted: the release under the same test
+/// reads the `0` written before it. `lk1`'s arm wrote its lock: only
+/// `lk2`'s empty arm is named.
+const LOCK_PHASE: &str = "
+int main(void) {
+  int p1 = __VERIFIER_nondet_int();
+  int p2 = __VERIFIER_nondet_int();
+  int lk1, lk2;
+  while (1) {
+    int cond = __VERIFIER_nondet_int();
+    if (cond == 0) break;
+    lk1 = 0;
+    lk2 = 0;
+    if (p1 != 0) {
+      lk1 = 1;
+    }
+    if (p2 != 0) {
+      ; // was lk2 = 1;
+    }
+    if (p1 != 0) {
+      if (lk1 != 1) reach_error();
+      lk1 = 0;
+    }
+    if (p2 != 0) {
+      if (lk2 != 1) reach_error();
+      lk2 = 0;
+    }
+  }
+  return 0;
+}
+";
+
+#[test]
+fn an_assignment_deleted_from_an_if_whose_test_the_check_repeats_is_named_there() {
+    let (fault, doc) = localised("lock_phase", LOCK_PHASE);
+    let cond = *unsafe_conditions(&doc).first().expect("unsafe");
+    let missing = cond["fixes"]["missing"].as_array().expect("a missing update");
+    assert_eq!(missing.len(), 1, "{missing:#?}");
+    let m = &missing[0];
+    assert_eq!(m["variable"], "lk2", "{m}");
+    assert_eq!(m["lines"], serde_json::json!([fault]), "{m}");
+    assert_eq!(m["loops"][0]["why"], "same_test", "{m}");
+    assert_eq!(m["loops"][0]["line"], fault - 1, "{m}");
 }

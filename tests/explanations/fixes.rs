@@ -720,8 +720,15 @@ int main(void) {
 fn the_timeout_bounds_the_fix_search_and_the_report_says_it_was_cut() {
     let dir = temp_dir("timeout");
     let path = write(&dir, "slow.c", &format!("{HEADER}{SLOW}"));
+    let started = std::time::Instant::now();
     let (code, out, err) = focuscheck(&["check", "--format", "json", "--fixes", "--timeout", "3", &path]);
     assert!(matches!(code, 1 | 3), "{err}");
+    // The whole check keeps to it: every stage of the search looks at the
+    // clock (a search for missing assignments that scanned the 100,000
+    // iterations back for each read ran past two minutes). Ten times the
+    // timeout leaves room for a loaded machine.
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(30), "--timeout 3 took {took:?}");
     let doc: Value = serde_json::from_str(&out).expect("JSON");
     let cond = *unsafe_conditions(&doc).first().expect("the bug is found");
     let fx = &cond["fixes"];
