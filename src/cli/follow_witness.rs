@@ -69,7 +69,9 @@ fn c_integer(s: &str) -> Option<i64> {
 fn result_value(c: &str, ty: Option<IntType>) -> Option<i64> {
     let c = c.trim();
     let c = c.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(c);
-    if c.split_once("!=").is_some_and(|(l, r)| (l.trim(), r.trim()) == ("\\result", "\\result")) {
+    if c.split_once("!=")
+        .is_some_and(|(l, r)| (l.trim(), r.trim()) == ("\\result", "\\result"))
+    {
         // Holds of a NaN only.
         return ty.filter(|t| t.is_float()).map(float::default_nan);
     }
@@ -88,7 +90,11 @@ fn result_value(c: &str, ty: Option<IntType>) -> Option<i64> {
 /// the floating type `ty`.
 fn float_constant(ty: IntType, v: &str) -> Option<i64> {
     let v = v.trim();
-    let v = v.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(v).trim();
+    let v = v
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or(v)
+        .trim();
     let (neg, mag) = match v.strip_prefix('-') {
         Some(r) => ("-", r.trim_start()),
         None => ("", v.strip_prefix('+').unwrap_or(v)),

@@ -109,7 +109,11 @@ fn waypoints_of(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Res
         let constraint = match node.kind {
             NodeKind::Havoc { ty, .. } if ty.is_float() => float_result(ty, value),
             _ if harness::is_nondet_integer(name) => format!("\\result == {value}"),
-            _ => return Err(format!("`{name}` at line {line} does not return an integer or floating type")),
+            _ => {
+                return Err(format!(
+                    "`{name}` at line {line} does not return an integer or floating type"
+                ))
+            }
         };
         let function = &p.proc(node.proc).name;
         let close = range.1;
