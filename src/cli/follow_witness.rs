@@ -41,14 +41,18 @@ fn seq<'y>(file: &Path, y: &'y Yaml, k: &str) -> Result<&'y [Yaml], String> {
         .ok_or_else(|| at(file, v.line, format!("`{k}` is not a sequence")))
 }
 
-/// An integer literal as C writes it: sign, hex or decimal, suffixes.
-fn c_integer(s: &str) -> Option<i64> {
+/// `s` trimmed, without one pair of parentheses around it.
+fn unparen(s: &str) -> &str {
     let s = s.trim();
-    let s = s
-        .strip_prefix('(')
+    s.strip_prefix('(')
         .and_then(|r| r.strip_suffix(')'))
         .unwrap_or(s)
-        .trim();
+        .trim()
+}
+
+/// An integer literal as C writes it: sign, hex or decimal, suffixes.
+fn c_integer(s: &str) -> Option<i64> {
+    let s = unparen(s);
     let (neg, digits) = match s.strip_prefix('-') {
         Some(r) => (true, r.trim_start()),
         None => (false, s),
@@ -67,8 +71,7 @@ fn c_integer(s: &str) -> Option<i64> {
 /// `INFINITY`; an integer constant converted as C converts it); `\result
 /// != \result`, of a floating call, the default NaN.
 fn result_value(c: &str, ty: Option<IntType>) -> Option<i64> {
-    let c = c.trim();
-    let c = c.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(c);
+    let c = unparen(c);
     if c.split_once("!=")
         .is_some_and(|(l, r)| (l.trim(), r.trim()) == ("\\result", "\\result"))
     {
@@ -89,12 +92,7 @@ fn result_value(c: &str, ty: Option<IntType>) -> Option<i64> {
 /// The bits of a C floating (or integer) constant `v` read as a value of
 /// the floating type `ty`.
 fn float_constant(ty: IntType, v: &str) -> Option<i64> {
-    let v = v.trim();
-    let v = v
-        .strip_prefix('(')
-        .and_then(|r| r.strip_suffix(')'))
-        .unwrap_or(v)
-        .trim();
+    let v = unparen(v);
     let (neg, mag) = match v.strip_prefix('-') {
         Some(r) => ("-", r.trim_start()),
         None => ("", v.strip_prefix('+').unwrap_or(v)),
@@ -164,7 +162,7 @@ fn waypoint(file: &Path, p: &Program, w: &Yaml, index: usize) -> Result<(Option<
             let c = constraint()?;
             Want::Value(
                 result_value(c, draw_type(p, off))
-                    .ok_or_else(|| at(file, w.line, format!("constraint `{c}`: only `\\result == V` (and `\\result != \\result` of a floating call) is read")))?,
+                    .ok_or_else(|| at(file, w.line, format!("constraint `{c}`: only `\\result == V` is read (and `\\result != \\result` of a floating call)")))?,
             )
         }
         "branching" => match constraint()? {
