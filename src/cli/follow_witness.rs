@@ -4,7 +4,8 @@
 
 use crate::interp::follow::{Follow, Progress, Segment, Want, Waypoint};
 use crate::interp::{Outcome, Run};
-use crate::ir::{NodeKind, Program, SiteKind};
+use crate::ir::{float, NodeKind, Program, SiteKind};
+use crate::syntax::ast::IntType;
 use crate::syntax::source::LineCol;
 use crate::syntax::yaml::{self, Yaml};
 use crate::views::waypoints;
@@ -40,14 +41,18 @@ fn seq<'y>(file: &Path, y: &'y Yaml, k: &str) -> Result<&'y [Yaml], String> {
         .ok_or_else(|| at(file, v.line, format!("`{k}` is not a sequence")))
 }
 
-/// An integer literal as C writes it: sign, hex or decimal, suffixes.
-fn c_integer(s: &str) -> Option<i64> {
+/// `s` trimmed, without one pair of parentheses around it.
+fn unparen(s: &str) -> &str {
     let s = s.trim();
-    let s = s
-        .strip_prefix('(')
+    s.strip_prefix('(')
         .and_then(|r| r.strip_suffix(')'))
         .unwrap_or(s)
-        .trim();
+        .trim()
+}
+
+/// An integer literal as C writes it: sign, hex or decimal, suffixes.
+fn c_integer(s: &str) -> Option<i64> {
+    let s = unparen(s);
     let (neg, digits) = match s.strip_prefix('-') {
         Some(r) => (true, r.trim_start()),
         None => (false, s),
@@ -60,15 +65,55 @@ fn c_integer(s: &str) -> Option<i64> {
     i64::try_from(if neg { -v } else { v }).ok()
 }
 
-/// `V` of a constraint `\result == V` (either side, parenthesised or not).
-fn result_value(c: &str) -> Option<i64> {
-    let c = c.trim();
-    let c = c.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(c);
-    let (l, r) = c.split_once("==")?;
-    match (l.trim(), r.trim()) {
-        ("\\result", v) | (v, "\\result") => c_integer(v),
-        _ => None,
+/// `V` of a constraint `\result == V` (either side, parenthesised or not),
+/// as a draw of `ty` holds it: an integer, or for a floating call the bits
+/// of the constant rounded once to `ty` (`0.1f`, `0.1`, `1e-3`, `-0.0`,
+/// `INFINITY`; an integer constant converted as C converts it); `\result
+/// != \result`, of a floating call, the default NaN.
+fn result_value(c: &str, ty: Option<IntType>) -> Option<i64> {
+    let c = unparen(c);
+    if c.split_once("!=")
+        .is_some_and(|(l, r)| (l.trim(), r.trim()) == ("\\result", "\\result"))
+    {
+        // Holds of a NaN only.
+        return ty.filter(|t| t.is_float()).map(float::default_nan);
     }
+    let (l, r) = c.split_once("==")?;
+    let v = match (l.trim(), r.trim()) {
+        ("\\result", v) | (v, "\\result") => v,
+        _ => return None,
+    };
+    match ty.filter(|t| t.is_float()) {
+        Some(t) => float_constant(t, v),
+        None => c_integer(v),
+    }
+}
+
+/// The bits of a C floating (or integer) constant `v` read as a value of
+/// the floating type `ty`.
+fn float_constant(ty: IntType, v: &str) -> Option<i64> {
+    let v = unparen(v);
+    let (neg, mag) = match v.strip_prefix('-') {
+        Some(r) => ("-", r.trim_start()),
+        None => ("", v.strip_prefix('+').unwrap_or(v)),
+    };
+    let word = match c_integer(mag) {
+        Some(n) => format!("{neg}{n}.0"),
+        None if mag.eq_ignore_ascii_case("INFINITY") || mag.eq_ignore_ascii_case("HUGE_VAL") => format!("{neg}inf"),
+        None => format!("{neg}{}", mag.trim_end_matches(['f', 'F', 'l', 'L'])),
+    };
+    let suffix = if ty == IntType::Float { "f" } else { "" };
+    float::parse_value_word(&format!("{word}{suffix}"))
+}
+
+/// The type of the nondet call whose draw a waypoint at `off` answers.
+fn draw_type(p: &Program, off: u32) -> Option<IntType> {
+    p.node_ids().find_map(|n| match p.node(n).kind {
+        NodeKind::Havoc { ty, .. } => waypoints::nondet_call(p, n)
+            .filter(|&(lo, hi)| lo <= off && off <= hi)
+            .map(|_| ty),
+        _ => None,
+    })
 }
 
 /// The offset in `p` of a waypoint's `location`.
@@ -116,8 +161,8 @@ fn waypoint(file: &Path, p: &Program, w: &Yaml, index: usize) -> Result<(Option<
         "function_return" => {
             let c = constraint()?;
             Want::Value(
-                result_value(c)
-                    .ok_or_else(|| at(file, w.line, format!("constraint `{c}`: only `\\result == V` is read")))?,
+                result_value(c, draw_type(p, off))
+                    .ok_or_else(|| at(file, w.line, format!("constraint `{c}`: only `\\result == V` is read (and `\\result != \\result` of a floating call)")))?,
             )
         }
         "branching" => match constraint()? {

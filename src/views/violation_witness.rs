@@ -15,7 +15,8 @@ use super::witness_entry::{self, location, Meta};
 use super::{harness, waypoints};
 use crate::analysis::witness::Counterexample;
 use crate::interp::Step;
-use crate::ir::{Cond, NodeKind, Program, SiteId, SiteKind, UnitId};
+use crate::ir::{float, Cond, NodeKind, Program, SiteId, SiteKind, UnitId};
+use crate::syntax::ast::IntType;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -104,10 +105,16 @@ fn waypoints_of(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Res
         let line = p.source.start(node.span).line;
         let name = waypoints::nondet_name(p, step.node)
             .ok_or_else(|| format!("line {line} calls several nondet functions in one statement"))?;
-        if !harness::is_nondet_integer(name) {
-            return Err(format!("`{name}` at line {line} does not return an integer type"));
-        }
         let value = step.value.ok_or("a nondet call without its value")?;
+        let constraint = match node.kind {
+            NodeKind::Havoc { ty, .. } if ty.is_float() => float_result(ty, value),
+            _ if harness::is_nondet_integer(name) => format!("\\result == {value}"),
+            _ => {
+                return Err(format!(
+                    "`{name}` at line {line} does not return an integer or floating type"
+                ))
+            }
+        };
         let function = &p.proc(node.proc).name;
         let close = range.1;
         out.push(Way {
@@ -115,12 +122,24 @@ fn waypoints_of(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Res
                 "type": "function_return",
                 "action": "follow",
                 "location": location(p, close, function),
-                "constraint": {"value": format!("\\result == {value}"), "format": "c_expression"},
+                "constraint": {"value": constraint, "format": "c_expression"},
             }}),
             draw: Some((range, value)),
         });
     }
     Ok(out)
+}
+
+/// The constraint of a floating value drawn (its bits), C that holds of
+/// exactly that value: `\result == V` with the shortest decimal that
+/// reads back to it (`0.1f`, `-0.0`, an `f` for a `float`) or `INFINITY`;
+/// `\result != \result` for a NaN, which no `==` holds for (a NaN's
+/// payload is not said; `run --witness` draws the default NaN).
+fn float_result(ty: IntType, bits: i64) -> String {
+    match float::c_text(ty, bits) {
+        nan if nan == "NAN" => "\\result != \\result".into(),
+        text => format!("\\result == {text}"),
+    }
 }
 
 /// At most this many `branching` waypoints are written (a long loop's

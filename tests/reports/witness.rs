@@ -147,7 +147,7 @@ fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, f
                     ));
                 }
                 let c = last["constraint"]["value"].as_str().unwrap();
-                if !c.starts_with("\\result == ") {
+                if !c.starts_with("\\result == ") && c != "\\result != \\result" {
                     return Err(format!("constraint `{c}`"));
                 }
             }
@@ -719,4 +719,59 @@ fn a_run_of_many_draws_gets_a_witness_of_the_draws_that_matter() {
         (1..=3).contains(&returns),
         "{returns} function_return waypoints:\n{written}"
     );
+}
+
+/// Floating draws get `function_return` waypoints too: a value C reads
+/// back to the same bits (`\result == 0.1` of a `double`, a `float`'s with
+/// its `f`), a NaN as `\result != \result`; each witness is valid, at
+/// the nondet call, and confirmed by `run --witness`; the same witness
+/// with another value is not.
+#[test]
+fn floating_draws_are_written_so_that_they_read_back() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().unwrap();
+    let head = "extern void reach_error(void);\nextern float __VERIFIER_nondet_float(void);\n\
+                extern double __VERIFIER_nondet_double(void);\nint main(void) {\n";
+    let cases = [
+        (
+            "exact_double",
+            "  double d = __VERIFIER_nondet_double();\n  if (d == 0.1)\n",
+            "\\result == 0.1",
+        ),
+        (
+            "nan_double",
+            "  double d = __VERIFIER_nondet_double();\n  if (d != d)\n",
+            "\\result != \\result",
+        ),
+        (
+            "nan_float",
+            "  float f = __VERIFIER_nondet_float();\n  if (!(f == f))\n",
+            "\\result != \\result",
+        ),
+        (
+            "tiny_float",
+            "  float f = __VERIFIER_nondet_float();\n  if (f > 0.0f && f * f == 0.0f)\n",
+            "f",
+        ),
+    ];
+    for (name, body, said) in cases {
+        let program = dir.path().join(format!("{name}.c"));
+        std::fs::write(&program, format!("{head}{body}    reach_error();\n  return 0;\n}}\n")).unwrap();
+        let (err, w) = witness_of(root, &program, dir.path());
+        assert!(err.contains(": violation witness "), "{name}: {err}");
+        let path = program.display().to_string();
+        check_witness(root, &schema_validator(), &path, &w).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let written = std::fs::read_to_string(&w).unwrap();
+        let constraint = (written.lines())
+            .find_map(|l| l.trim().strip_prefix("\"value\": \"\\\\result"))
+            .unwrap_or_else(|| panic!("{name}: no constraint:\n{written}"));
+        let constraint = format!("\\result{}", constraint.trim_end_matches('"').replace("\\\\", "\\"));
+        assert!(constraint.ends_with(said), "{name}: {constraint}");
+        // Another value: the run that follows it does not reach the error.
+        let other = written.replace(&constraint.replace('\\', "\\\\"), "\\\\result == 1.5");
+        assert_ne!(other, written, "{name}");
+        std::fs::write(&w, other).unwrap();
+        let (said, code) = follow(root, &path, &w);
+        assert_eq!(code, Some(3), "{name}: {said}");
+    }
 }
