@@ -435,6 +435,39 @@ fn annotations_reading_invalid_memory() {
     );
 }
 
+/// `verify --entry f` on `file`: its exit code and `f`'s VCs.
+fn verify_f(file: &str) -> (i32, Vec<Value>) {
+    let (code, out, err) = focuscheck(&["verify", file, "--entry", "f", "--vcs", "all", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    (code, doc["functions"][0]["vcs"].as_array().expect("vcs").clone())
+}
+
+/// `check --entry f` on `file` with `engine`, four elements per parameter
+/// (the Datalog engine splits a read at an unknown element of an array its
+/// parameters share per element): the postcondition's verdict.
+fn post_verdict(file: &str, engine: &str) -> String {
+    let args = [
+        "check",
+        file,
+        "--entry",
+        "f",
+        "--engine",
+        engine,
+        "--param-elems",
+        "4",
+        "--format",
+        "json",
+    ];
+    let (_, out, err) = focuscheck(&args);
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let conds = doc["conditions"].as_array().expect("conditions").clone();
+    let post = conds
+        .iter()
+        .find(|c| c["condition"].as_str().is_some_and(|t| t.contains("ensures")))
+        .unwrap_or_else(|| panic!("a postcondition: {doc:#}"));
+    post["verdict"].as_str().unwrap_or("").to_string()
+}
+
 /// Issue 50: the entry's pointer parameters of one type may point to the
 /// same place, unless the contract says `\separated`. `f(&a, &a)` with
 /// `a == 5` returns 1, so the postcondition is false there: `verify` must
@@ -451,13 +484,7 @@ fn entry_parameters_that_may_alias() {
         "apart.c",
         &text.replace("\\valid(q);", "\\valid(q) && \\separated(p, q);"),
     );
-    let verify = |file: &str| {
-        let (code, out, err) = focuscheck(&["verify", file, "--entry", "f", "--vcs", "all", "--format", "json"]);
-        let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
-        let vcs: Vec<Value> = doc["functions"][0]["vcs"].as_array().expect("vcs").clone();
-        (code, vcs)
-    };
-    let (code, all) = verify(&alias);
+    let (code, all) = verify_f(&alias);
     assert_eq!(code, 1, "{all:#?}");
     let bad = failed(&all);
     assert!(
@@ -465,37 +492,12 @@ fn entry_parameters_that_may_alias() {
         "{bad:#?}"
     );
     assert!(bad.iter().any(|v| v["replayed"] == true), "{bad:#?}");
-    let (code, all) = verify(&apart);
+    let (code, all) = verify_f(&apart);
     assert_eq!(code, 0, "{:#?}", failed(&all));
     assert!(all.iter().all(|v| v["status"] == "proved"), "{all:#?}");
 
     for engine in ["fsum", "vc", "auto"] {
-        let verdict = |file: &str| {
-            // Four elements each: the Datalog engine splits a read at an
-            // unknown element of the shared array per element.
-            let args = [
-                "check",
-                file,
-                "--entry",
-                "f",
-                "--engine",
-                engine,
-                "--param-elems",
-                "4",
-                "--format",
-                "json",
-            ];
-            let (_, out, err) = focuscheck(&args);
-            let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
-            let post = doc["conditions"]
-                .as_array()
-                .expect("conditions")
-                .iter()
-                .find(|c| c["condition"].as_str().is_some_and(|t| t.contains("ensures")))
-                .cloned()
-                .unwrap_or_else(|| panic!("a postcondition: {doc:#}"));
-            post["verdict"].as_str().unwrap_or("").to_string()
-        };
+        let verdict = |file: &str| post_verdict(file, engine);
         assert_eq!(verdict(&alias), "unsafe", "{engine}");
         assert_eq!(verdict(&apart), "safe", "{engine}");
     }
@@ -551,12 +553,7 @@ fn entry_parameters_may_point_into_one_array_at_different_elements() {
         "apart.c",
         &text.replace("\\valid(q);", "\\valid(q) && \\separated(p + (0..1), q);"),
     );
-    let verify = |file: &str| {
-        let (code, out, err) = focuscheck(&["verify", file, "--entry", "f", "--vcs", "all", "--format", "json"]);
-        let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
-        (code, doc["functions"][0]["vcs"].as_array().expect("vcs").clone())
-    };
-    let (code, all) = verify(&overlap);
+    let (code, all) = verify_f(&overlap);
     assert_eq!(code, 1, "{all:#?}");
     let bad = failed(&all);
     assert!(
@@ -564,30 +561,10 @@ fn entry_parameters_may_point_into_one_array_at_different_elements() {
         "{bad:#?}"
     );
     assert!(bad.iter().any(|v| v["replayed"] == true), "{bad:#?}");
-    let (code, all) = verify(&apart);
+    let (code, all) = verify_f(&apart);
     assert_eq!(code, 0, "{:#?}", failed(&all));
     for engine in ["vc", "auto"] {
-        let verdict = |file: &str| {
-            let args = [
-                "check",
-                file,
-                "--entry",
-                "f",
-                "--engine",
-                engine,
-                "--param-elems",
-                "4",
-                "--format",
-                "json",
-            ];
-            let (_, out, err) = focuscheck(&args);
-            let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
-            let conds = doc["conditions"].as_array().expect("conditions").clone();
-            let post = conds
-                .iter()
-                .find(|c| c["condition"].as_str().is_some_and(|t| t.contains("ensures")));
-            post.map_or(String::new(), |c| c["verdict"].as_str().unwrap_or("").to_string())
-        };
+        let verdict = |file: &str| post_verdict(file, engine);
         assert_eq!(verdict(&overlap), "unsafe", "{engine}");
         assert_eq!(verdict(&apart), "safe", "{engine}");
     }
