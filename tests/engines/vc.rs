@@ -259,7 +259,18 @@ fn kinduction_proves_what_havoc_cannot() {
 
 /// `check --engine`: the JSON names the engine of each verdict.
 fn check_json(file: &str, engine: &str) -> (i32, Value) {
-    let (code, out, err) = focuscheck(&["check", file, "--engine", engine, "--format", "json"]);
+    // A generous clock: the verdicts rest on resource limits, not on the
+    // machine's load (under load the 24-element case ran past 60 s).
+    let (code, out, err) = focuscheck(&[
+        "check",
+        file,
+        "--engine",
+        engine,
+        "--format",
+        "json",
+        "--timeout",
+        "600",
+    ]);
     let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
     (code, doc)
 }
