@@ -16,6 +16,8 @@ int strncmp(const char *s1, const char *s2, size_t n);
 char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
 char *strstr(const char *s1, const char *s2);
+size_t strspn(const char *s1, const char *s2);
+size_t strcspn(const char *s1, const char *s2);
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t n);
 #endif

@@ -1,7 +1,8 @@
 //! Strings and the C library models (`src/ir/libc`) against gcc, on
 //! generated programs: string literals, `char` arrays initialised by
 //! strings, and every modelled function of `<string.h>`, `<stdlib.h>`,
-//! `<ctype.h>` and `<stdio.h>` output on three buffers whose string lengths
+//! `<ctype.h>` and `<stdio.h>` output (`memset`/`memcpy` on `int` arrays
+//! too, byte for byte) on three buffers whose string lengths
 //! the generator follows (so that a correct program never overflows).
 //!
 //! Each program is deterministic given its input `in` (0, 1 or 2) and ends
@@ -59,6 +60,15 @@ extern int tolower(int c);
 extern int printf(const char *restrict fmt, ...);
 extern int puts(const char *s);
 extern int putchar(int c);
+extern unsigned int strspn(const char *s, const char *accept);
+extern unsigned int strcspn(const char *s, const char *reject);
+extern char *strrchr(const char *s, int c);
+extern char *strncat(char *restrict d, const char *restrict s, unsigned int n);
+extern void *memchr(const void *s, int c, unsigned int n);
+extern struct _IO_FILE *stdout;
+extern int fputs(const char *restrict s, struct _IO_FILE *restrict stream);
+extern int fputc(int c, struct _IO_FILE *stream);
+extern int fflush(struct _IO_FILE *stream);
 char gs[16] = \"g\" \"s\";
 int out[4];
 ";
@@ -74,8 +84,10 @@ fn word_len(w: &str) -> usize {
 }
 
 /// A line of a generated program, given the (largest) string length held
-/// by each buffer, which it updates.
-fn line(r: &mut Rng, len: &mut [usize; 3]) -> Option<String> {
+/// by each buffer, which it updates. `whole`: `memset` and `memcpy` on the
+/// `int` arrays `w` and `v` cover whole elements (the programs `check`
+/// decides); else any byte count, a partial element included.
+fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
     const BUFS: [&str; 3] = ["a", "b", "gs"];
     let x = r.below(3) as usize;
     let y = (x + 1 + r.below(2) as usize) % 3;
@@ -83,7 +95,8 @@ fn line(r: &mut Rng, len: &mut [usize; 3]) -> Option<String> {
     let k = r.below(4);
     let w = r.pick(WORDS);
     let c = r.pick(&["'a'", "'h'", "'9'", "'Q'", "' '", "'\\0'", "'-'"]);
-    Some(match r.below(18) {
+    let bytes = if whole { 4 * r.below(5) } else { r.below(17) };
+    Some(match r.below(25) {
         0 => {
             len[x] = word_len(w);
             format!("strcpy({bx}, \"{w}\");")
@@ -153,6 +166,23 @@ fn line(r: &mut Rng, len: &mut [usize; 3]) -> Option<String> {
             format!("if (in == {}) strcpy({bx}, \"{w}\");", r.below(3))
         }
         17 => format!("printf(\"%d %s|%c\\n\", out[{k}], {bx}, {by}[0]); puts({by}); putchar({bx}[0]);"),
+        18 => format!("out[{k}] += strspn({bx}, \"{w}\") * 2 + strcspn({bx}, {by}) * 3;"),
+        19 => format!("{{ char *p = strrchr({bx}, {c}); out[{k}] += p != 0 ? (int)(p - {bx}) : -1; }}"),
+        20 => {
+            let n = r.below(5) as usize;
+            if len[x] + len[y].min(n) > 15 {
+                return None;
+            }
+            len[x] += len[y].min(n);
+            format!("strncat({bx}, {by}, {n});")
+        }
+        21 => format!(
+            "{{ char *p = memchr({bx}, {c}, {}); out[{k}] += p != 0 ? (int)(p - {bx}) : -1; }}",
+            r.below(17)
+        ),
+        22 => format!("memset(w, {}, {bytes});", r.pick(&["0", "1", "0x7f", "0xff", "'a'"])),
+        23 => format!("memcpy({}, {bytes});", r.pick(&["w, v", "v, w"])),
+        24 => format!("fputs({bx}, stdout); fputc({by}[0], stdout); fflush(stdout);"),
         _ => return None,
     })
 }
@@ -168,11 +198,14 @@ fn program(seed: u64) -> String {
     );
     let mut len = [word_len(wa), word_len(wb) + 3, 2];
     s.push_str("  const char *lit = \"lit\";\n  out[0] = sizeof(c) + strlen(lit) + c[0];\n");
+    s.push_str("  int w[4] = {in, -2, 300, 4};\n  int v[4] = {5, in * 7, -70000, 8};\n");
+    let whole = seed.is_multiple_of(4);
     for _ in 0..(6 + r.below(10)) {
-        if let Some(l) = line(&mut r, &mut len) {
+        if let Some(l) = line(&mut r, &mut len, whole) {
             let _ = writeln!(s, "  {l}");
         }
     }
+    s.push_str("  out[0] ^= (int)((unsigned)w[0] + (unsigned)w[1] * 3u + (unsigned)w[2] * 5u + (unsigned)w[3] * 7u + (unsigned)v[1] * 11u);\n");
     for (k, buf) in ["a", "b", "gs"].iter().enumerate() {
         let _ = writeln!(
             s,
@@ -343,5 +376,76 @@ fn overflows_through_library_calls_are_found_at_the_call() {
             let (code, ran) = focuscheck(&["run", "--choices", &choices, f]);
             assert_eq!(code, 0, "seed {seed}, input {input}:\n{ran}\n{text}");
         }
+    }
+}
+
+/// `fgets` as glibc reads a line: two calls with generated buffer sizes on
+/// generated input (newlines, a last line without one, bytes above 127,
+/// no input at all); the interpreter, given the input's bytes as the
+/// draws of the model (then EOF), computes what gcc's build computes
+/// reading the same bytes from `stdin`.
+#[test]
+fn fgets_reads_lines_as_glibc_does() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let bytes: &[u8] = b"ab\n\n x9\n\xc8Q";
+    for seed in 0..12u64 {
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let (n1, n2) = (
+            r.pick(&["0", "1", "2", "3", "5", "16"]),
+            r.pick(&["1", "2", "4", "8", "14"]),
+        );
+        let input: Vec<u8> = (0..r.below(14))
+            .map(|_| bytes[r.below(bytes.len() as u64) as usize])
+            .collect();
+        let text = format!(
+            "extern int __VERIFIER_nondet_int(void);\n\
+             extern char *fgets(char *restrict s, int n, struct _IO_FILE *restrict stream);\n\
+             extern struct _IO_FILE *stdin;\nint out[4];\n\
+             static int hash(const char *b) {{ unsigned h = 0; for (int i = 0; i < 16; i++) h = h * 3u + (unsigned)b[i]; return (int)(h % 100003u); }}\n\
+             int main(void) {{\n  int in = __VERIFIER_nondet_int();\n  char buf[16] = \"zzzzzzzzzzzzzzz\";\n\
+             \x20 char *r1 = fgets(buf, {n1}, stdin);\n  out[0] = r1 == 0 ? -1 : (int)(r1 - buf);\n  out[1] = hash(buf) + in;\n\
+             \x20 char *r2 = fgets(buf + 2, {n2}, stdin);\n  out[2] = r2 == 0 ? -1 : (int)(r2 - buf);\n  out[3] = hash(buf);\n"
+        );
+        let name = format!("g{seed}");
+        let main = text.replace("int main(void) {", "int fc_main(void) {");
+        let harness = format!(
+            "#include <stdio.h>\nint __VERIFIER_nondet_int(void) {{ return 0; }}\n{main}  return 0;\n}}\n\
+             int main(void) {{ fc_main(); for (int i = 0; i < 4; i++) printf(\"OUT %d\\n\", out[i]); return 0; }}\n"
+        );
+        let exe = sanitized_gcc::build(dir.path(), &name, &harness);
+        let mut child = Command::new(&exe)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("run the compiled program");
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(&input)
+            .expect("write stdin");
+        let o = child.wait_with_output().expect("the program's output");
+        assert!(
+            o.status.success(),
+            "seed {seed}: gcc's build failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let want: Vec<i64> = String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("OUT ")?.trim().parse().ok())
+            .collect();
+        let file = dir.path().join(format!("{name}.fc.c"));
+        std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
+        let draws: Vec<String> = input.iter().map(|b| b.to_string()).collect();
+        let choices = format!("0,{}{}", draws.join(","), ",-1".repeat(20));
+        let choices = choices.replace("0,,", "0,");
+        let (code, ran) = focuscheck(&["run", "--choices", &choices, file.to_str().expect("utf-8")]);
+        assert_eq!(code, 0, "seed {seed}: {ran}\n{text}");
+        assert_eq!(
+            run_out(&ran),
+            Some(want),
+            "seed {seed}, input {input:?}:\n{ran}\n{text}"
+        );
     }
 }

@@ -91,6 +91,7 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
         let mut v = Calls {
             l: &mut l,
             scope,
+            objects: HashMap::new(),
             unsupported: Vec::new(),
         };
         walk::block(&mut f.body, &mut v);
@@ -207,6 +208,41 @@ impl Linker<'_> {
     }
 }
 
+/// Where the stream argument of a modelled `<stdio.h>` function is: the
+/// models read and write no stream (input is the run's input, output is
+/// dropped), so the argument is dropped when evaluating it does nothing.
+fn stream_at(name: &str) -> Option<usize> {
+    match name {
+        "fgetc" | "getc" | "fflush" => Some(0),
+        "fputc" | "putc" | "fputs" => Some(1),
+        "fgets" => Some(2),
+        _ => None,
+    }
+}
+
+/// Drops the stream argument of a call of `name` (a variable such as
+/// `stdin`, or `NULL` for `fflush`), if it has one.
+fn drop_stream(name: &str, args: &mut Vec<Expr>) -> Result<(), String> {
+    let Some(at) = stream_at(name) else {
+        return Ok(());
+    };
+    let plain = |e: &Expr| match &e.kind {
+        K::Var(_) | K::Int(..) => true,
+        K::PtrCast(_, x) => matches!(x.kind, K::Int(..)),
+        _ => false,
+    };
+    match args.get(at) {
+        Some(e) if plain(e) => {
+            args.remove(at);
+            Ok(())
+        }
+        Some(_) => Err(format!(
+            "`{name}` on a stream that is not a variable is not modelled yet"
+        )),
+        None => Err(format!("`{name}` takes {} arguments", at + 1)),
+    }
+}
+
 /// What a name declared by `d` points to when used as a pointer (the
 /// elements of an array, the pointee of a pointer).
 fn pointee_of_decl(d: &VarDecl) -> Option<CType> {
@@ -222,6 +258,8 @@ struct Calls<'a, 'b> {
     l: &'a mut Linker<'b>,
     /// What each name in scope points to (the last declaration seen wins).
     scope: HashMap<String, CType>,
+    /// The type of each local scalar or struct in scope (what `&x` points to).
+    objects: HashMap<String, CType>,
     unsupported: Vec<(Span, String)>,
 }
 
@@ -232,6 +270,7 @@ impl Calls<'_, '_> {
             K::Var(id) => self.scope.get(&id.name).cloned(),
             K::AddrOf(x) => match &x.kind {
                 K::Index(id, _) => self.scope.get(&id.name).cloned(),
+                K::Var(id) => self.objects.get(&id.name).cloned(),
                 _ => None,
             },
             K::Binary(BinOp::Add | BinOp::Sub, a, _) => self.pointee(a),
@@ -250,8 +289,40 @@ impl Calls<'_, '_> {
         }
     }
 
+    /// `memset` or `memcpy` on a buffer of a wider integer type (`int a[8];
+    /// memset(a, 0, sizeof a)`), byte for byte as on a little-endian
+    /// machine; `None` for a buffer of characters (the `char` models) or
+    /// another function. Other element types are not modelled yet.
+    fn wide_model(&self, name: &str, args: &[Expr]) -> Option<Result<String, String>> {
+        if !matches!(name, "memset" | "memcpy") {
+            return None;
+        }
+        let t = match args.first().and_then(|e| self.pointee(e)) {
+            Some(CType::Int(t)) if t.size() > 1 && !t.is_float() => t,
+            Some(CType::Int(_)) | None => return None,
+            Some(t) => {
+                return Some(Err(format!(
+                    "`{name}` on a buffer of `{}` is not modelled yet",
+                    t.c_name()
+                )))
+            }
+        };
+        if name == "memcpy" && args.get(1).and_then(|e| self.pointee(e)) != Some(CType::Int(t)) {
+            return Some(Err(format!(
+                "`memcpy` from a buffer of another type than `{}` is not modelled yet",
+                t.c_name()
+            )));
+        }
+        let text = model_text(&format!("{name} of integers"))?;
+        let unsigned = format!("unsigned {}", t.c_name().trim_start_matches("unsigned "));
+        Some(Ok(text.replace("UELEM1", &unsigned).replace("ELEM1", t.c_name())))
+    }
+
     /// The model of `name` for these arguments.
     fn model(&self, name: &str, text: &str, args: &[Expr]) -> Result<String, String> {
+        if let Some(text) = self.wide_model(name, args) {
+            return text;
+        }
         let e1 = self.char_type(name, args.first())?;
         let e2 = self.char_type(name, args.get(1))?;
         if name == "strtol" && !matches!(args.get(2).map(|a| &a.kind), Some(K::Int(10, _))) {
@@ -266,6 +337,10 @@ impl walk::Visit for Calls<'_, '_> {
         match pointee_of_decl(d) {
             Some(t) => self.scope.insert(d.name.name.clone(), t),
             None => self.scope.remove(&d.name.name),
+        };
+        match (&d.array, &d.ctype) {
+            (None, t @ (CType::Int(_) | CType::Struct(_))) => self.objects.insert(d.name.name.clone(), t.clone()),
+            _ => self.objects.remove(&d.name.name),
         };
     }
 
@@ -288,6 +363,10 @@ impl walk::Visit for Calls<'_, '_> {
             || crate::ir::lower::is_builtin(&name)
             || crate::ir::mem::is_heap_function(&name)
         {
+            return;
+        }
+        if let Err(msg) = drop_stream(&name, args) {
+            self.unsupported.push((span, msg));
             return;
         }
         let text = if let Some(text) = model_text(&name) {

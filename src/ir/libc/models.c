@@ -75,12 +75,114 @@ ELEM1 *strchr(const ELEM1 *s, int c) {
     }
     return (ELEM1 *)(s + i);
 }
+//== strrchr
+ELEM1 *strrchr(const ELEM1 *s, int c) {
+    size_t i = 0;
+    ELEM1 *last = (ELEM1 *)0;
+    while (1) {
+        if (s[i] == (ELEM1)c)
+            last = (ELEM1 *)(s + i);
+        if (s[i] == 0)
+            return last;
+        i++;
+    }
+}
+//== strspn
+size_t strspn(const ELEM1 *s, const ELEM2 *accept) {
+    size_t i = 0;
+    while (s[i] != 0) {
+        size_t j = 0;
+        while (accept[j] != 0 && (unsigned char)accept[j] != (unsigned char)s[i])
+            j++;
+        if (accept[j] == 0)
+            return i;
+        i++;
+    }
+    return i;
+}
+//== strcspn
+size_t strcspn(const ELEM1 *s, const ELEM2 *reject) {
+    size_t i = 0;
+    while (s[i] != 0) {
+        size_t j = 0;
+        while (reject[j] != 0 && (unsigned char)reject[j] != (unsigned char)s[i])
+            j++;
+        if (reject[j] != 0)
+            return i;
+        i++;
+    }
+    return i;
+}
+//== strncat
+ELEM1 *strncat(ELEM1 *d, const ELEM2 *s, size_t n) {
+    size_t i = 0;
+    while (d[i] != 0)
+        i++;
+    size_t j = 0;
+    while (j < n && s[j] != 0) {
+        d[i + j] = (ELEM1)s[j];
+        j++;
+    }
+    d[i + j] = 0;
+    return d;
+}
+//== memchr
+ELEM1 *memchr(const ELEM1 *s, int c, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        if ((unsigned char)s[i] == (unsigned char)c)
+            return (ELEM1 *)(s + i);
+        i++;
+    }
+    return (ELEM1 *)0;
+}
 //== memcpy
 ELEM1 *memcpy(ELEM1 *d, const ELEM2 *s, size_t n) {
     size_t i = 0;
     while (i < n) {
         d[i] = s[i];
         i++;
+    }
+    return d;
+}
+//== memset of integers
+/* Byte for byte on a little-endian machine, the bytes past `n` in the
+   last element kept (no `~`: values from 2^63 up are beyond the model). */
+ELEM1 *memset(ELEM1 *d, int c, size_t n) {
+    unsigned long long pat = 0;
+    size_t k = 0;
+    while (k < sizeof(ELEM1)) {
+        pat = (pat << 8) | (unsigned char)c;
+        k++;
+    }
+    size_t q = n / sizeof(ELEM1);
+    size_t r = n % sizeof(ELEM1);
+    size_t i = 0;
+    while (i < q) {
+        d[i] = (ELEM1)pat;
+        i++;
+    }
+    if (r != 0) {
+        unsigned long long mask = (1ULL << (8 * r)) - 1;
+        unsigned long long old = (UELEM1)d[q];
+        d[q] = (ELEM1)(old - (old & mask) + (pat & mask));
+    }
+    return d;
+}
+//== memcpy of integers
+ELEM1 *memcpy(ELEM1 *d, const ELEM1 *s, size_t n) {
+    size_t q = n / sizeof(ELEM1);
+    size_t r = n % sizeof(ELEM1);
+    size_t i = 0;
+    while (i < q) {
+        d[i] = s[i];
+        i++;
+    }
+    if (r != 0) {
+        unsigned long long mask = (1ULL << (8 * r)) - 1;
+        unsigned long long old = (UELEM1)d[q];
+        unsigned long long from = (UELEM1)s[q];
+        d[q] = (ELEM1)(old - (old & mask) + (from & mask));
     }
     return d;
 }
@@ -200,6 +302,61 @@ int getchar(void) {
 //== putchar
 int putchar(int c) {
     return (unsigned char)c;
+}
+//== fgetc
+int fgetc(void) {
+    int c = __VERIFIER_nondet_int();
+    __VERIFIER_assume(c >= -1 && c <= 255);
+    return c;
+}
+//== getc
+int getc(void) {
+    int c = __VERIFIER_nondet_int();
+    __VERIFIER_assume(c >= -1 && c <= 255);
+    return c;
+}
+//== fgets
+ELEM1 *fgets(ELEM1 *s, int n) {
+    if (n <= 0)
+        return 0;
+    int i = 0;
+    while (i < n - 1) {
+        int c = __VERIFIER_nondet_int();
+        __VERIFIER_assume(c >= -1 && c <= 255);
+        if (c == -1) {
+            if (i == 0)
+                return 0;
+            break;
+        }
+        s[i] = (ELEM1)c;
+        i++;
+        if (c == '\n')
+            break;
+    }
+    s[i] = 0;
+    return s;
+}
+//== fputc
+int fputc(int c) {
+    return (unsigned char)c;
+}
+//== putc
+int putc(int c) {
+    return (unsigned char)c;
+}
+//== fputs
+int fputs(const ELEM1 *s) {
+    size_t i = 0;
+    while (s[i] != 0)
+        i++;
+    int r = __VERIFIER_nondet_int();
+    __VERIFIER_assume(r >= -1);
+    return r;
+}
+//== fflush
+int fflush(void) {
+    /* 0, or EOF when writing fails. */
+    return __VERIFIER_nondet_int() == -1 ? -1 : 0;
 }
 //== puts
 int puts(const ELEM1 *s) {
