@@ -8,8 +8,8 @@
 
 use serde_json::Value;
 
-use crate::cli::focuscheck;
-use crate::fixes::{default_localisation, temp_dir, unsafe_conditions, write, HEADER};
+use crate::fix_kinds::line_of;
+use crate::fixes::{default_localisation, unsafe_conditions};
 
 /// `level < 5` was `level <= 5`: on `x == 5` the run goes past the early
 /// return, and a statement later it reaches the error.
@@ -56,17 +56,10 @@ fn locks(n: usize, wrong: usize) -> String {
     s + "  }\n  return 0;\n}\n"
 }
 
-/// The default report of `body` after the header (a generous
-/// `--timeout`: the search's limits are counts), with the changed line.
+/// The default report of `body` after the header, with the changed line.
 fn check(tag: &str, body: &str) -> (u64, Value) {
-    let dir = temp_dir(tag);
-    let src = format!("{HEADER}{body}");
-    let path = write(&dir, &format!("{tag}.c"), &src);
-    let (code, out, err) = focuscheck(&["check", "--format", "json", "--timeout", "300", &path]);
-    assert_eq!(code, 1, "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
-    let fault = src.split('\n').position(|l| l.contains("// was")).expect("a line") as u64 + 1;
-    (fault, serde_json::from_str(&out).expect("JSON"))
+    let (src, doc) = crate::fix_kinds::check(tag, body);
+    (line_of(&src, "// was"), doc)
 }
 
 /// The fix `from` -> `to` on line `line`, which must mend (not hide).
