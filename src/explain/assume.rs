@@ -252,12 +252,25 @@ impl FocusStep {
 
 /// The constraints of an FSS, executing its events alone.
 pub fn fss_constraints(e: Explored, fss: &Fss) -> Result<FssRun, PathError> {
+    fss_constraints_until(e, fss, None)
+}
+
+/// `fss_constraints`, given up past `deadline` (looked at every 65,536
+/// statements; the FSS of a long run is as long as the run).
+pub fn fss_constraints_until(
+    e: Explored,
+    fss: &Fss,
+    deadline: Option<std::time::Instant>,
+) -> Result<FssRun, PathError> {
     let p = e.cx.p;
     let mut x = Exec::sparse(p, &e.cx.layout).narrowing(e.narrowing());
     let mut out = Vec::new();
     let events = fss.to_vec();
-    for fs in focus_steps(e, fss) {
+    for (n, fs) in focus_steps(e, fss).into_iter().enumerate() {
         let (i, step) = (fs.event, &fs.step);
+        if n % 65_536 == 0 && deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            return Err(PathError::Malformed(super::run_graph::TIME_LIMIT.into()));
+        }
         let before = x.constraints.len();
         // A branch atom's two sides, read before the step (it changes nothing).
         let sides = match (&p.node(step.node).kind, events[i].kind) {

@@ -339,7 +339,8 @@ pub fn explain_run(
     // machine's load: it says `truncated`.
     let failed = |why: String| Explanation {
         of_run: true,
-        truncated: why == run_graph::TIME_LIMIT,
+        truncated: why.ends_with(run_graph::TIME_LIMIT),
+        clock: why.ends_with(run_graph::TIME_LIMIT),
         run_failed: Some(why),
         ..Explanation::default()
     };

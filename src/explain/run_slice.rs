@@ -152,9 +152,16 @@ pub fn explain_slice(
     let (r, acc) = replay(HashSet::new(), true)?;
     let nodes = super::run_graph::run_nodes(cx, &r);
     let outcomes: Vec<Option<bool>> = r.trace.iter().map(|s| s.outcome).collect();
+    // Each stage is as long as the run: none starts past the deadline.
+    let late = || match limits.deadline {
+        Some(d) if std::time::Instant::now() > d => Err(super::run_graph::TIME_LIMIT.to_string()),
+        _ => Ok(()),
+    };
     let events = slice(cx, &nodes, &outcomes, &acc, k, limits.deadline)?;
     drop(acc);
+    late()?;
     let (_, sites) = replay(events.iter().map(|e| e.0).collect(), false)?;
+    late()?;
     let t = Tables::default();
     let fss = fss_of(p, &nodes, &events, &sites.sites, &t);
     let frames = Frames::new(cx);
@@ -172,7 +179,9 @@ pub fn explain_slice(
     };
     // Feasible: the run has this FSS (its assumptions over inputs are
     // checked against the run's below), so no solver is asked.
-    let fr = match assume::fss_constraints(engine, &fss) {
+    let constraints = assume::fss_constraints_until(engine, &fss, limits.deadline);
+    late()?;
+    let fr = match constraints {
         Ok(fr) => fr,
         Err(PathError::Infeasible) => {
             return Err("the FSS of the run's slice executes to a contradiction (a checker bug)".into())
@@ -183,6 +192,7 @@ pub fn explain_slice(
             assume::FssRun::default()
         }
     };
+    late()?;
     let names = SymNames::new(p).for_run(&fr);
     let raw = names.canonical_raw(fr.raw);
     let report = FssReport {
@@ -203,6 +213,7 @@ pub fn explain_slice(
         return Err(format!("the FSS of the run's slice does not fit it ({why})"));
     }
     ex.fss.push(report);
+    late()?;
     super::reduce_all(engine, &mut ex, localise_at, counterpart);
     Ok(ex)
 }

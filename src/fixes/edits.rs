@@ -6,7 +6,7 @@
 use crate::ir::{Program, VarKind};
 use crate::syntax::lexer::{self, TokKind, Token};
 use crate::syntax::source::Span;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
@@ -168,9 +168,12 @@ fn variables(p: &Program, tokens: &[Token], k: usize) -> Vec<String> {
         .iter()
         .filter(|v| v.name != name && v.ty == read.ty && user(v) && visible(v))
         .collect();
-    // Twins, then locals by distance back from the read, then globals in order.
+    // The family first (the fewest lines of the use's shape first), then
+    // twins, then locals by distance back from the read, then globals in order.
+    let family = family(p, tokens, k);
+    let member = |v: &crate::ir::Var| family.get(v.name.as_str()).copied().unwrap_or(usize::MAX);
     let twin = |v: &crate::ir::Var| !stem(&v.name).is_empty() && stem(&v.name) == stem(name);
-    others.sort_by_key(|v| (!twin(v), v.kind == VarKind::Global, at.abs_diff(v.span.lo)));
+    others.sort_by_key(|v| (member(v), !twin(v), v.kind == VarKind::Global, at.abs_diff(v.span.lo)));
     let mut names: Vec<String> = Vec::new();
     for v in others {
         if !names.contains(&v.name) {
@@ -178,6 +181,47 @@ fn variables(p: &Program, tokens: &[Token], k: usize) -> Vec<String> {
         }
     }
     names
+}
+
+/// The names that fill the place of the use at token `k` in the other
+/// lines of its function written the same way (every other token alike:
+/// `if (p4 != 0) {` among `if (p1 != 0) {` .. `if (p14 != 0) {`), each with
+/// how many such lines it fills. Code written by copying a line is where
+/// a wrong variable is easily left, and the right one then fills one line
+/// fewer than its siblings.
+fn family<'t>(p: &Program, tokens: &'t [Token], k: usize) -> BTreeMap<&'t str, usize> {
+    let line = |i: usize| p.line(tokens[i].span);
+    let text = |i: usize| p.source.text.get(tokens[i].span.range()).unwrap_or_default();
+    let at = tokens[k].span.lo;
+    let Some(f) = p.procs.iter().find(|f| f.span.lo <= at && at < f.span.hi) else {
+        return BTreeMap::new();
+    };
+    // Each line of the function as a range of tokens.
+    let mut lines: Vec<(usize, usize)> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.span.lo < f.span.lo || t.span.lo >= f.span.hi {
+            continue;
+        }
+        match lines.last_mut() {
+            Some(last) if line(last.0) == line(i) => last.1 = i + 1,
+            _ => lines.push((i, i + 1)),
+        }
+    }
+    let Some(&(lo, hi)) = lines.iter().find(|(lo, hi)| (*lo..*hi).contains(&k)) else {
+        return BTreeMap::new();
+    };
+    let hole = k - lo;
+    let mut out = BTreeMap::new();
+    for &(a, b) in &lines {
+        let alike = b - a == hi - lo
+            && a != lo
+            && tokens[a + hole].ident().is_some()
+            && (0..hi - lo).all(|j| j == hole || text(a + j) == text(lo + j));
+        if alike {
+            *out.entry(tokens[a + hole].ident().unwrap_or_default()).or_insert(0) += 1;
+        }
+    }
+    out
 }
 
 /// A name without its trailing digits, when it has some (`lk` of `lk12`;

@@ -7,7 +7,7 @@
 use crate::analysis::witness::Counterexample;
 use crate::context::conditions::Condition;
 use crate::facts::Analysis;
-use crate::ir::{NodeKind, Program, SiteKind};
+use crate::ir::{Program, SiteKind};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -81,13 +81,7 @@ impl Before {
                 check.insert(p.line(s.span));
             }
             _ => {
-                let depth = trace.last().map_or(0, |s| s.depth);
-                let guard = (0..trace.len())
-                    .rev()
-                    .take_while(|&i| trace[i].depth >= depth)
-                    .find(|&i| {
-                        trace[i].depth == depth && matches!(p.node(trace[i].node).kind, NodeKind::Branch { .. })
-                    });
+                let guard = super::spec::last_branch(p, trace);
                 if let Some(g) = guard {
                     check.insert(line(g));
                     check.extend((0..=g).rev().find(|&i| trace[i].depth == 0).map(line));

@@ -160,6 +160,12 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     let Some(decisive) = r.counterexample.as_ref() else {
         return out;
     };
+    // The check may have used the time up: then nothing is started (the
+    // stages below each take as long as the run).
+    if o.deadline.is_some_and(|d| Instant::now() >= d) {
+        (out.cut, out.clock) = (true, true);
+        return out;
+    }
     let cond = o.report.condition(r);
     let runs = known_runs(o, r, decisive);
     let (passing, endless) = passing_runs(o);

@@ -6,6 +6,7 @@
 use crate::analysis::witness::Counterexample;
 use crate::context::conditions::Condition;
 use crate::facts::Analysis;
+use crate::interp::Step;
 use crate::ir::{NodeId, NodeKind, Program, SiteKind, VarId};
 use crate::syntax::lexer;
 use std::collections::{BTreeMap, BTreeSet};
@@ -28,7 +29,7 @@ fn is_spec_call(name: &str) -> bool {
 /// Lines of the specification: the error's site and, for `reach_error()`
 /// or a condition on variables (`--error`, the paper's `error` flag), the
 /// statement that makes it hold and the last branch before it in its
-/// procedure (the check); the bodies of the verifier's functions; the
+/// procedure when the error is in the way it took (the check); the bodies of the verifier's functions; the
 /// lines calling them.
 pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
@@ -39,20 +40,12 @@ pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTre
         out.insert(p.line(site.span));
     }
     if site.is_none_or(|s| s.kind == SiteKind::ReachError) {
-        let last = cx.run.trace.last();
-        if let Some(last) = last {
+        let trace = &cx.run.trace;
+        if let Some(last) = trace.last() {
             out.insert(p.line(p.node(last.node).span));
         }
-        let depth = last.map_or(0, |s| s.depth);
-        let guard = cx
-            .run
-            .trace
-            .iter()
-            .rev()
-            .take_while(|s| s.depth >= depth)
-            .find(|s| s.depth == depth && matches!(p.node(s.node).kind, NodeKind::Branch { .. }));
-        if let Some(g) = guard {
-            out.insert(p.line(p.node(g.node).span));
+        if let Some(g) = last_branch(p, trace).filter(|&g| guards_error(p, trace, g)) {
+            out.insert(p.line(p.node(trace[g].node).span));
         }
     }
     for f in p.procs.iter().filter(|f| is_spec_proc(&f.name)) {
@@ -65,6 +58,27 @@ pub fn specification(p: &Program, cond: &Condition, cx: &Counterexample) -> BTre
         }
     }
     out
+}
+
+/// The step of the last branch of the error's procedure before the error
+/// (the run does not return from that procedure in between).
+pub fn last_branch(p: &Program, trace: &[Step]) -> Option<usize> {
+    let depth = trace.last()?.depth;
+    (0..trace.len())
+        .rev()
+        .take_while(|&i| trace[i].depth >= depth)
+        .find(|&i| trace[i].depth == depth && matches!(p.node(trace[i].node).kind, NodeKind::Branch { .. }))
+}
+
+/// Branch step `g` is the error's own check: the error is in the way it
+/// took, with nothing done in between (labels, `goto`). A branch followed
+/// by statements or calls before the error (`if (n < 3) return; n--;
+/// f(n); ERROR: ...`) is the program's logic, which a fix may change.
+fn guards_error(p: &Program, trace: &[Step], g: usize) -> bool {
+    let end = trace.len().saturating_sub(1);
+    trace[g + 1..end]
+        .iter()
+        .all(|s| s.depth == trace[g].depth && matches!(p.node(s.node).kind, NodeKind::Skip { .. }))
 }
 
 /// The lines next to the specification, by kind.

@@ -73,7 +73,7 @@ int main(void) {
 
 /// The default report (a generous `--timeout`: the search's limits are
 /// counts, the clock only a guard) of `body` after the header.
-fn check(tag: &str, body: &str) -> (String, Value) {
+pub(crate) fn check(tag: &str, body: &str) -> (String, Value) {
     let dir = temp_dir(tag);
     let src = format!("{HEADER}{body}");
     let path = write(&dir, &format!("{tag}.c"), &src);
@@ -83,7 +83,7 @@ fn check(tag: &str, body: &str) -> (String, Value) {
     (src, serde_json::from_str(&out).expect("JSON"))
 }
 
-fn line_of(src: &str, s: &str) -> u64 {
+pub(crate) fn line_of(src: &str, s: &str) -> u64 {
     src.split('\n').position(|l| l.contains(s)).expect("a line") as u64 + 1
 }
 
