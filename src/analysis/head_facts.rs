@@ -138,7 +138,63 @@ fn candidates(vars: &[VarId], rows: &Rows, span: Span) -> Vec<BoolExpr> {
                     out.push(atom(var(x, span), RelOp::Eq, scaled(y, k, cs[0], span)));
                 }
             }
+            if i != j && varies {
+                out.extend(slopes((i, x), (j, y), rows, span));
+            }
         }
+    }
+    out
+}
+
+/// At most this slope is stated (`x >= k*y + c`).
+const MAX_SLOPE: i64 = 1 << 20;
+
+/// `x >= k*y + c` and `x <= k*y + c` when every row gives `x` and `y`
+/// constants and `y` takes two values or more: the lower bound's slope `k`
+/// that of the least `x`s at `y`'s two least values, `c` the least `x -
+/// k*y` of all rows (so it holds on every row), the upper bound's likewise
+/// with the greatest `x`s (`k >= 2000 * i` of a `k` that goes up by 2000,
+/// 4000 or 10000 per iteration of `i`). Slopes 0 and 1 (the constant
+/// bounds and those of `x - y`), slopes past `MAX_SLOPE` and exact
+/// equalities (the same `c` in every row) are left to `candidates`.
+fn slopes((i, x): (usize, VarId), (j, y): (usize, VarId), rows: &Rows, span: Span) -> Vec<BoolExpr> {
+    let Some(xs) = constants(rows, &|r| Some(r[i].lin())) else {
+        return Vec::new();
+    };
+    let Some(ys) = constants(rows, &|r| Some(r[j].lin())) else {
+        return Vec::new();
+    };
+    let mut at: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
+    for (&x, &y) in xs.iter().zip(&ys) {
+        let e = at.entry(y).or_insert((x, x));
+        *e = (e.0.min(x), e.1.max(x));
+    }
+    let mut levels = at.iter();
+    let (Some((&y0, &(lo0, hi0))), Some((&y1, &(lo1, hi1)))) = (levels.next(), levels.next()) else {
+        return Vec::new();
+    };
+    let dy = y1.checked_sub(y0).unwrap_or(0);
+    let slope = |a: i64, b: i64| {
+        let d = b.checked_sub(a)?;
+        (dy != 0 && d % dy == 0).then_some(d / dy)
+    };
+    let mut out = Vec::new();
+    for (k, op) in [(slope(lo0, lo1), RelOp::Ge), (slope(hi0, hi1), RelOp::Le)] {
+        let Some(k) = k.filter(|k| !(0..=1).contains(k) && k.abs() <= MAX_SLOPE) else {
+            continue;
+        };
+        let cs: Option<Vec<i64>> = (xs.iter().zip(&ys))
+            .map(|(&x, &y)| x.checked_sub(k.checked_mul(y)?))
+            .collect();
+        let Some(cs) = cs else {
+            continue;
+        };
+        let (lo, hi) = (*cs.iter().min().unwrap(), *cs.iter().max().unwrap());
+        if lo == hi {
+            continue;
+        }
+        let c = if op == RelOp::Ge { lo } else { hi };
+        out.push(atom(var(x, span), op, scaled(y, k, c, span)));
     }
     out
 }

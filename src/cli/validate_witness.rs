@@ -230,8 +230,44 @@ fn refutes(p: &Program, key: CheckKey) -> bool {
     }
 }
 
-/// The VC engine's proof of `p` with only the invariants it was given.
+/// How deep the VC engine inlines calls when a proof at its usual depth
+/// (`vc::INLINE_DEPTH`) is not found and the program calls deeper: a
+/// recursion of a few levels on constants (`id(5)`, `fibo(5)`) is proved
+/// by inlining every level it reaches (the calls past that are shown
+/// unreachable, or the proof still fails). Each level may double the
+/// formula (two recursive calls per body): 8 proves `fibo(5)` in half a
+/// second, 12 takes 15.
+pub const DEEP_INLINE_DEPTH: u32 = 8;
+
+/// The VC engine's proof of `p` with only the invariants it was given:
+/// inlining calls `vc::INLINE_DEPTH` deep, then, when that is not a proof
+/// and the program has calls deeper than that (whose results the first
+/// proof havocked), `DEEP_INLINE_DEPTH` deep (whose answer stands).
 fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
+    match prove_at(p, vc::INLINE_DEPTH)? {
+        Err(_) if calls_deeper(p, vc::INLINE_DEPTH) => prove_at(p, DEEP_INLINE_DEPTH),
+        v => Ok(v),
+    }
+}
+
+/// Whether a chain of calls from the program's entry is longer than
+/// `depth` (a recursion always is).
+fn calls_deeper(p: &Program, depth: u32) -> bool {
+    let mut level: std::collections::BTreeSet<crate::ir::ProcId> = [p.entry].into();
+    for _ in 0..=depth {
+        level = (p.nodes.iter())
+            .filter(|n| level.contains(&n.proc))
+            .filter_map(|n| match n.kind {
+                crate::ir::NodeKind::Call { callee, .. } => Some(callee),
+                _ => None,
+            })
+            .collect();
+    }
+    !level.is_empty()
+}
+
+/// `prove` at the inlining depth `depth`.
+fn prove_at(p: &Program, depth: u32) -> Result<Validation, Vec<crate::diag::Diag>> {
     let a = Analysis::new(p);
     // Invariants with a quantifier are read as the contract engine reads
     // ACSL (`vc::gc::spec`: checked on entry and after each iteration,
@@ -246,6 +282,7 @@ fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
         // query it cuts leaves the witness not confirmed, and says so).
         rlimit: Some(vc::QUERY_RLIMIT),
         timeout: Some(super::witness::GUARD),
+        inline_depth: depth,
         ..vc::Options::default()
     };
     let invariants = match formulas {

@@ -73,7 +73,8 @@ fn a_wrong_correctness_witness_is_not_confirmed() {
 /// `check` reads it: with an `//@ assert` after the loop, an invariant too
 /// weak to prove it is not confirmed (it was: the havoc path read no
 /// assertion), the one `check` writes is; an error call in a recursion
-/// deeper than the inlining depth leaves a witness not confirmed.
+/// deeper than the inlining depth leaves a witness not confirmed, and one
+/// within the deeper inlining the validator retries with refutes it.
 #[test]
 fn a_too_weak_invariant_is_not_confirmed_against_acsl_assertions() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -112,11 +113,16 @@ fn a_too_weak_invariant_is_not_confirmed_against_acsl_assertions() {
     );
     let (said, code) = validate(root, program, &written);
     assert_eq!(code, Some(0), "{said}");
-    // `f(10)` reaches `reach_error` six calls deep.
-    std::fs::write(program, loop_then("f(10);")).unwrap();
+    // `f(30)` reaches `reach_error` 26 calls deep, past the deeper
+    // inlining too; `f(10)` six calls deep, which that inlining reaches.
+    std::fs::write(program, loop_then("f(30);")).unwrap();
     let (said, code) = validate(root, program, &witness("x >= 0 && x <= 10"));
     assert_eq!(code, Some(3), "{said}");
     assert!(said.contains("a call deeper than the inlining depth"), "{said}");
+    std::fs::write(program, loop_then("f(10);")).unwrap();
+    let (said, code) = validate(root, program, &witness("x >= 0 && x <= 10"));
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("possible call of `reach_error()` at line 3"), "{said}");
 }
 
 /// A `location_invariant` (another tool's witness) is read as an
@@ -412,4 +418,38 @@ fn large_array_copies_are_stated_with_quantifiers() {
     let (said, code) = validate(root, program, &two);
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("is not one C or ACSL expression"), "{said}");
+}
+
+/// A loop that adds 300 or 500 per iteration needs `k >= 300 * i` (a
+/// slope read off the explored states, written only once the VC engine
+/// proves it inductive), and a recursion five calls deep on constants,
+/// with no loop to hold an invariant, is proved by inlining every call it
+/// makes: both get a correctness witness that is schema-valid and
+/// confirmed. A slope too steep is not confirmed, and neither is a
+/// recursion that reaches the error within the deeper inlining.
+#[test]
+fn slopes_and_shallow_recursions_get_confirmed_witnesses() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().unwrap();
+    let rate = format!("{root}/tests/witness/rate_per_iteration.c");
+    let written = checked(root, &rate, &dir.path().join("rate.yml"), 1);
+    assert!(written.contains("k >= (300 * i)"), "{written}");
+    let steep = invariant_set(
+        dir.path(),
+        "rate_per_iteration.c",
+        &[("loop_invariant", 5, 3, "k >= 301 * i && i <= 10")],
+    );
+    not_confirmed(root, &rate, &steep);
+    let recursion = dir.path().join("shallow_recursion.c");
+    let source = std::fs::read_to_string(format!("{root}/tests/witness/shallow_recursion.c")).unwrap();
+    std::fs::write(&recursion, &source).unwrap();
+    let recursion = recursion.to_str().unwrap();
+    let w = dir.path().join("recursion.yml");
+    checked(root, recursion, &w, 0);
+    // `twice(5)` is 10: with 12 asserted the error is reachable, which
+    // the deeper inlining finds with the same (empty) witness.
+    std::fs::write(recursion, source.replace("r != 10", "r != 12")).unwrap();
+    let (said, code) = validate(root, recursion, &w);
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("possible call of `reach_error()` at line 10"), "{said}");
 }
