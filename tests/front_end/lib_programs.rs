@@ -136,16 +136,16 @@ fn what_is_not_modelled_yet_is_said_at_the_call() {
             "with a format that is not a string literal is not modelled yet",
         ),
         ("scanf(\"%s\", b)", "`%s` without a width"),
-        ("memset(n, 0, 8)", "`memset` on a buffer of `int` is not modelled yet"),
+        ("memset(&s, 0, 4)", "`memset` on a buffer of `struct S` is not modelled yet"),
     ] {
         let text = format!(
             "extern int sprintf(char *, const char *, ...);\nextern int printf(const char *, ...);\n\
              extern int scanf(const char *, ...);\nextern void *memset(void *, int, unsigned int);\n\
-             int main(void) {{\n  char b[8] = \"x\";\n  int n[2];\n  {call};\n  return 0;\n}}\n"
+             struct S {{ int a; }};\nint main(void) {{\n  char b[8] = \"x\";\n  struct S s;\n  {call};\n  return 0;\n}}\n"
         );
         let (code, out) = check_text(&text, &[]);
         assert_eq!(code, 2, "{call}:\n{out}");
-        assert!(out.contains("t.c:8:3") && out.contains(words), "{call}:\n{out}");
+        assert!(out.contains("t.c:9:3") && out.contains(words), "{call}:\n{out}");
     }
 }
 

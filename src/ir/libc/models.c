@@ -163,7 +163,12 @@ ELEM1 *memset(ELEM1 *d, int c, size_t n) {
         i++;
     }
     if (r != 0) {
-        unsigned long long mask = (1ULL << (8 * r)) - 1;
+        unsigned long long mask = 0;
+        size_t j = 0;
+        while (j < r) {
+            mask = (mask << 8) | 255;
+            j++;
+        }
         unsigned long long old = (UELEM1)d[q];
         d[q] = (ELEM1)(old - (old & mask) + (pat & mask));
     }
@@ -179,7 +184,12 @@ ELEM1 *memcpy(ELEM1 *d, const ELEM1 *s, size_t n) {
         i++;
     }
     if (r != 0) {
-        unsigned long long mask = (1ULL << (8 * r)) - 1;
+        unsigned long long mask = 0;
+        size_t j = 0;
+        while (j < r) {
+            mask = (mask << 8) | 255;
+            j++;
+        }
         unsigned long long old = (UELEM1)d[q];
         unsigned long long from = (UELEM1)s[q];
         d[q] = (ELEM1)(old - (old & mask) + (from & mask));
