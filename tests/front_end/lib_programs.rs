@@ -136,7 +136,10 @@ fn what_is_not_modelled_yet_is_said_at_the_call() {
             "with a format that is not a string literal is not modelled yet",
         ),
         ("scanf(\"%s\", b)", "`%s` without a width"),
-        ("memset(&s, 0, 4)", "`memset` on a buffer of `struct S` is not modelled yet"),
+        (
+            "memset(&s, 0, 4)",
+            "`memset` on a buffer of `struct S` is not modelled yet",
+        ),
     ] {
         let text = format!(
             "extern int sprintf(char *, const char *, ...);\nextern int printf(const char *, ...);\n\
