@@ -226,9 +226,11 @@ fn drop_stream(name: &str, args: &mut Vec<Expr>) -> Result<(), String> {
     let Some(at) = stream_at(name) else {
         return Ok(());
     };
+    // `NULL` only where C allows it: `fflush(NULL)` flushes every stream.
     let plain = |e: &Expr| match &e.kind {
-        K::Var(_) | K::Int(..) => true,
-        K::PtrCast(_, x) => matches!(x.kind, K::Int(..)),
+        K::Var(_) => true,
+        K::Int(..) => name == "fflush",
+        K::PtrCast(_, x) => name == "fflush" && matches!(x.kind, K::Int(..)),
         _ => false,
     };
     match args.get(at) {
