@@ -25,11 +25,20 @@ fn header() -> &'static str {
     MODELS.split("\n//== ").next().unwrap_or("")
 }
 
-/// The text of the model of `name`, if there is one.
-fn model_text(name: &str) -> Option<&'static str> {
+/// The text of the model of `name`, if there is one. A section's head
+/// names its function and those that share its body (`getchar (also
+/// fgetc, getc)`): their copy is the body with the function renamed.
+fn model_text(name: &str) -> Option<String> {
     MODELS.split("\n//== ").skip(1).find_map(|section| {
         let (head, body) = section.split_once('\n')?;
-        (head.trim() == name).then_some(body)
+        let (first, also) = match head.split_once(" (also ") {
+            Some((f, a)) => (f.trim(), a.trim().trim_end_matches(')')),
+            None => (head.trim(), ""),
+        };
+        if first == name {
+            return Some(body.to_string());
+        }
+        (also.split(", ").any(|a| a == name)).then(|| body.replacen(&format!("{first}("), &format!("{name}("), 1))
     })
 }
 
@@ -372,7 +381,7 @@ impl walk::Visit for Calls<'_, '_> {
             return;
         }
         let text = if let Some(text) = model_text(&name) {
-            self.model(&name, text, args)
+            self.model(&name, &text, args)
         } else if formats::is_formatted(&name) {
             formats::instance(&name, args, &self.l.strings, |e| self.pointee(e))
         } else if let Some(pr) = self.l.protos.get(&name).cloned() {

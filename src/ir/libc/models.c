@@ -3,7 +3,8 @@
    so that an error inside a model is reported at the user's call. ELEM1 and
    ELEM2 are the element types of the first two pointer arguments (`char`,
    `signed char` or `unsigned char`). A section starts with a `//== name`
-   line. ILP32, glibc's results, the C locale. */
+   line, or `//== name (also a, b)` for functions that share its body.
+   ILP32, glibc's results, the C locale. */
 typedef unsigned int size_t;
 //== strlen
 size_t strlen(const ELEM1 *s) {
@@ -303,27 +304,15 @@ int rand(void) {
 //== srand
 void srand(unsigned int seed) {
 }
-//== getchar
+//== getchar (also fgetc, getc)
 int getchar(void) {
     int c = __VERIFIER_nondet_int();
     __VERIFIER_assume(c >= -1 && c <= 255);
     return c;
 }
-//== putchar
+//== putchar (also fputc, putc)
 int putchar(int c) {
     return (unsigned char)c;
-}
-//== fgetc
-int fgetc(void) {
-    int c = __VERIFIER_nondet_int();
-    __VERIFIER_assume(c >= -1 && c <= 255);
-    return c;
-}
-//== getc
-int getc(void) {
-    int c = __VERIFIER_nondet_int();
-    __VERIFIER_assume(c >= -1 && c <= 255);
-    return c;
 }
 //== fgets
 ELEM1 *fgets(ELEM1 *s, int n) {
@@ -346,29 +335,12 @@ ELEM1 *fgets(ELEM1 *s, int n) {
     s[i] = 0;
     return s;
 }
-//== fputc
-int fputc(int c) {
-    return (unsigned char)c;
-}
-//== putc
-int putc(int c) {
-    return (unsigned char)c;
-}
-//== fputs
-int fputs(const ELEM1 *s) {
-    size_t i = 0;
-    while (s[i] != 0)
-        i++;
-    int r = __VERIFIER_nondet_int();
-    __VERIFIER_assume(r >= -1);
-    return r;
-}
 //== fflush
 int fflush(void) {
     /* 0, or EOF when writing fails. */
     return __VERIFIER_nondet_int() == -1 ? -1 : 0;
 }
-//== puts
+//== puts (also fputs)
 int puts(const ELEM1 *s) {
     size_t i = 0;
     while (s[i] != 0)
