@@ -2,7 +2,7 @@
 //! generated programs: string literals, `char` arrays initialised by
 //! strings, and every modelled function of `<string.h>`, `<stdlib.h>`,
 //! `<ctype.h>` and `<stdio.h>` output (`memset`/`memcpy` on `int` arrays
-//! too, byte for byte) on three buffers whose string lengths
+//! too, byte for byte; and on structs, whole ones) on three buffers whose string lengths
 //! the generator follows (so that a correct program never overflows).
 //!
 //! Each program is deterministic given its input `in` (0, 1 or 2) and ends
@@ -69,6 +69,9 @@ extern struct _IO_FILE *stdout;
 extern int fputs(const char *restrict s, struct _IO_FILE *restrict stream);
 extern int fputc(int c, struct _IO_FILE *stream);
 extern int fflush(struct _IO_FILE *stream);
+struct N { char t[3]; short s; int i; unsigned char u; long long q; };
+struct M { short s; int i; unsigned char u; long long q; };
+struct P { int *p; int k; };
 char gs[16] = \"g\" \"s\";
 int out[4];
 ";
@@ -96,7 +99,7 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
     let w = r.pick(WORDS);
     let c = r.pick(&["'a'", "'h'", "'9'", "'Q'", "' '", "'\\0'", "'-'"]);
     let bytes = if whole { 4 * r.below(5) } else { r.below(17) };
-    Some(match r.below(25) {
+    Some(match r.below(29) {
         0 => {
             len[x] = word_len(w);
             format!("strcpy({bx}, \"{w}\");")
@@ -125,7 +128,7 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
         ),
         7 => format!("{{ char *p = strchr({bx}, {c}); out[{k}] += p != 0 ? (int)(p - {bx}) : -1; }}"),
         8 => {
-            let n = r.below(11) as usize;
+            let n = r.below(10) as usize; // at most 9 digits: `strtol` fits a 32-bit `long`
             len[x] = n;
             format!("memset({bx}, {}, {n}); {bx}[{n}] = 0;", r.pick(&["'x'", "'5'", "' '"]))
         }
@@ -183,6 +186,26 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
         22 => format!("memset(w, {}, {bytes});", r.pick(&["0", "1", "0x7f", "0xff", "'a'"])),
         23 => format!("memcpy({}, {bytes});", r.pick(&["w, v", "v, w"])),
         24 => format!("fputs({bx}, stdout); fputc({by}[0], stdout); fflush(stdout);"),
+        25 => {
+            let (d, n) = [
+                ("&n1", "sizeof n1"),
+                ("&n2", "sizeof(struct N)"),
+                ("m", "sizeof m"),
+                ("&m[1]", "1 * sizeof *m"),
+            ][r.below(4) as usize];
+            format!("memset({d}, {}, {n});", r.pick(&["0", "1", "0x7f", "0xff", "'a'"]))
+        }
+        26 => {
+            let (d, s, n) = [
+                ("&n2", "&n1", "sizeof n1"),
+                ("&n1", "&n2", "sizeof(struct N)"),
+                ("m", "m + 1", "sizeof(struct M)"),
+                ("m + 1", "m", "sizeof *m"),
+            ][r.below(4) as usize];
+            format!("{}({d}, {s}, {n});", r.pick(&["memcpy", "memmove"]))
+        }
+        27 => format!("memset(&pk, 0, sizeof pk); out[{k}] += (pk.p == 0) + pk.k;"),
+        28 => r.pick(&["n2 = n1;", "n1 = n2;", "m[0] = m[1];"]).to_string(),
         _ => return None,
     })
 }
@@ -199,12 +222,15 @@ fn program(seed: u64) -> String {
     let mut len = [word_len(wa), word_len(wb) + 3, 2];
     s.push_str("  const char *lit = \"lit\";\n  out[0] = sizeof(c) + strlen(lit) + c[0];\n");
     s.push_str("  int w[4] = {in, -2, 300, 4};\n  int v[4] = {5, in * 7, -70000, 8};\n");
+    s.push_str("  struct N n1 = {\"ab\", -3, in, 200, 5};\n  struct N n2 = {\"z\", 7, -40000, 1, -9};\n");
+    s.push_str("  struct M m[2];\n  m[0].s = 3; m[0].i = in; m[0].u = 9; m[0].q = -7; m[1] = m[0]; m[1].s = -4;\n  struct P pk;\n  pk.p = &w[1]; pk.k = in;\n");
     let whole = seed.is_multiple_of(4);
     for _ in 0..(6 + r.below(10)) {
         if let Some(l) = line(&mut r, &mut len, whole) {
             let _ = writeln!(s, "  {l}");
         }
     }
+    s.push_str("  out[3] ^= (int)((unsigned)n1.t[1] + (unsigned)n1.s * 3u + (unsigned)n1.i * 5u + n1.u * 7u + (unsigned)(n1.q % 1000003) + (unsigned)n2.t[0] * 11u + (unsigned)n2.i * 13u + (unsigned)(n2.q % 999983) + (unsigned)m[0].s * 17u + (unsigned)m[1].q * 19u + (unsigned)m[1].i + m[0].u);\n");
     s.push_str("  out[0] ^= (int)((unsigned)w[0] + (unsigned)w[1] * 3u + (unsigned)w[2] * 5u + (unsigned)w[3] * 7u + (unsigned)v[1] * 11u);\n");
     for (k, buf) in ["a", "b", "gs"].iter().enumerate() {
         let _ = writeln!(

@@ -9,6 +9,7 @@
 //! interpreter and every engine read them as they read the program's own.
 
 mod formats;
+mod structs;
 mod walk;
 
 use crate::diag::Diag;
@@ -54,6 +55,7 @@ pub fn is_modelled(name: &str) -> bool {
 pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::Program {
     let mut l = Linker {
         file,
+        types: crate::ir::mem::Types::new(p),
         defined: HashSet::new(),
         protos: HashMap::new(),
         strings: HashMap::new(),
@@ -62,6 +64,7 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
         diags: Vec::new(),
     };
     let mut globals = HashMap::new();
+    let (mut objects, mut arrays) = (HashMap::new(), HashMap::new());
     for it in &p.items {
         match it {
             Item::Function(f) => _ = l.defined.insert(f.name.name.clone()),
@@ -83,6 +86,10 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
                     if let Some(t) = pointee_of_decl(d) {
                         globals.insert(d.name.name.clone(), t);
                     }
+                    match d.array {
+                        Some(_) => _ = arrays.insert(d.name.name.clone(), d.ctype.clone()),
+                        None => _ = objects.insert(d.name.name.clone(), d.ctype.clone()),
+                    }
                 }
             }
             Item::Struct(_) => {}
@@ -100,7 +107,8 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
         let mut v = Calls {
             l: &mut l,
             scope,
-            objects: HashMap::new(),
+            objects: objects.clone(),
+            arrays: arrays.clone(),
             unsupported: Vec::new(),
         };
         walk::block(&mut f.body, &mut v);
@@ -114,6 +122,8 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
 
 struct Linker<'a> {
     file: &'a SourceFile,
+    /// The program's structs, for the models made per struct (`structs.rs`).
+    types: crate::ir::mem::Types,
     /// Functions the program defines (a definition wins over a model).
     defined: HashSet<String>,
     protos: HashMap<String, ast::Prototype>,
@@ -271,6 +281,8 @@ struct Calls<'a, 'b> {
     scope: HashMap<String, CType>,
     /// The type of each local scalar or struct in scope (what `&x` points to).
     objects: HashMap<String, CType>,
+    /// The element type of each local array in scope (what `sizeof a` counts).
+    arrays: HashMap<String, CType>,
     unsupported: Vec<(Span, String)>,
 }
 
@@ -305,10 +317,14 @@ impl Calls<'_, '_> {
     /// machine; `None` for a buffer of characters (the `char` models) or
     /// another function. Other element types are not modelled yet.
     fn wide_model(&self, name: &str, args: &[Expr]) -> Option<Result<String, String>> {
+        let pointee = args.first().and_then(|e| self.pointee(e));
+        if let (true, Some(CType::Struct(tag))) = (matches!(name, "memset" | "memcpy" | "memmove"), &pointee) {
+            return Some(structs::model(self, name, tag, args));
+        }
         if !matches!(name, "memset" | "memcpy") {
             return None;
         }
-        let t = match args.first().and_then(|e| self.pointee(e)) {
+        let t = match pointee {
             Some(CType::Int(t)) if t.size() > 1 && !t.is_float() => t,
             Some(CType::Int(_)) | None => return None,
             Some(t) => {
@@ -352,6 +368,10 @@ impl walk::Visit for Calls<'_, '_> {
         match (&d.array, &d.ctype) {
             (None, t @ (CType::Int(_) | CType::Struct(_))) => self.objects.insert(d.name.name.clone(), t.clone()),
             _ => self.objects.remove(&d.name.name),
+        };
+        match &d.array {
+            Some(_) => self.arrays.insert(d.name.name.clone(), d.ctype.clone()),
+            None => self.arrays.remove(&d.name.name),
         };
     }
 

@@ -9,6 +9,11 @@ use crate::syntax::ast::{BinOp, Expr, ExprKind, Init, Stmt};
 impl Mem {
     /// `lhs op= rhs` as a value.
     pub(super) fn assign_expr(&mut self, op: ast::AssignOp, lhs: &ast::Expr, rhs: &ast::Expr, span: Span) -> Val {
+        if op == ast::AssignOp::Set {
+            if let Some(v) = self.struct_copy(lhs, rhs, span) {
+                return v;
+            }
+        }
         let (mut pre, loc) = self.lv(lhs);
         let ty = Self::loc_ty(&loc);
         let named_int = matches!(&loc, Loc::Named { len: None, .. }) && ty.is_int();
@@ -190,6 +195,12 @@ impl Mem {
                         ) if f.ty.is_int() => {
                             let xs = xs.iter().map(|x| self.int_expr(x)).collect();
                             out.push(Init::List(xs, *s));
+                        }
+                        (Some(n), Some(x)) if matches!(f.ty, CType::Int(t) if t.size() == 1) => {
+                            match self.string_init(x, crate::ir::lower::const_eval(n)) {
+                                Some(cs) => out.push(Init::List(cs, x.span)),
+                                None => self.unsupported(span, "this initialiser of an array field is not supported"),
+                            }
                         }
                         (Some(_), None) if f.ty.is_int() => out.push(Init::List(vec![], span)),
                         (Some(_), _) => {

@@ -30,6 +30,7 @@ mod params;
 mod realloc;
 mod scopes;
 mod stmt;
+mod struct_copy;
 mod types;
 mod unions;
 mod wrappers;
@@ -42,7 +43,7 @@ pub use leak::{Leaks, LEAK};
 use objects::Objects;
 pub use params::PARAM_ELEMS;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use types::Types;
+pub use types::Types;
 
 /// The global that carries leaf `path` (`.off`, `.a`) of what `func`
 /// returns (the first leaf is the return value itself), named so that no
@@ -270,6 +271,9 @@ struct Mem {
     from_void: Vec<(CType, Span)>,
     /// The allocating calls (`heap.rs`), by span.
     heap_sites: BTreeMap<(u32, u32), heap::Site>,
+    /// The characters of each string literal's object (`string#1`), its
+    /// NUL included: what it initialises a `char` array field with.
+    strings: HashMap<String, Vec<ast::Expr>>,
     /// The temporaries holding an allocating call's result, to its call.
     heap_temps: HashMap<String, (u32, u32)>,
     /// Where the index of a global array leaf goes in its name.
@@ -335,6 +339,7 @@ impl Mem {
             to_void: Vec::new(),
             from_void: Vec::new(),
             heap_sites: BTreeMap::new(),
+            strings: string_literals(p),
             heap_temps: HashMap::new(),
             index_at: HashMap::new(),
             wrappers: HashMap::new(),
@@ -546,6 +551,16 @@ impl Mem {
         }
     }
 
+    /// The characters string literal `e` initialises a `char` array field
+    /// of `n` elements with (C11 6.7.9p14: its NUL left out when the
+    /// array has no room for it).
+    fn string_init(&self, e: &ast::Expr, n: Option<i64>) -> Option<Vec<ast::Expr>> {
+        let AK::Var(id) = &e.kind else { return None };
+        let chars = self.strings.get(&id.name)?;
+        let n = n.unwrap_or(chars.len() as i64).max(0) as usize;
+        Some(chars.iter().take(n).cloned().collect())
+    }
+
     /// The number of the access at `span`.
     fn access(&mut self, span: Span) -> i64 {
         let n = self.accesses.len() as i64;
@@ -559,4 +574,18 @@ impl Mem {
         self.temps.push((name.clone(), ty));
         name
     }
+}
+
+/// The characters of each string literal of `p`, by its object's name.
+fn string_literals(p: &ast::Program) -> HashMap<String, Vec<ast::Expr>> {
+    let mut out = HashMap::new();
+    for it in &p.items {
+        let ast::Item::Globals(ds) = it else { continue };
+        for d in ds {
+            if let (true, Some(ast::Init::List(es, _))) = (ast::is_string_literal(&d.name.name), &d.init) {
+                out.insert(d.name.name.clone(), es.clone());
+            }
+        }
+    }
+    out
 }
