@@ -25,4 +25,5 @@ int fgetc(FILE *stream);
 int getc(FILE *stream);
 char *fgets(char *restrict s, int n, FILE *restrict stream);
 int fflush(FILE *stream);
+void perror(const char *s);
 #endif

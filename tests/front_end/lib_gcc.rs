@@ -69,6 +69,8 @@ extern struct _IO_FILE *stdout;
 extern int fputs(const char *restrict s, struct _IO_FILE *restrict stream);
 extern int fputc(int c, struct _IO_FILE *stream);
 extern int fflush(struct _IO_FILE *stream);
+extern int sprintf(char *restrict s, const char *restrict fmt, ...);
+extern int snprintf(char *restrict s, unsigned long n, const char *restrict fmt, ...);
 struct N { char t[3]; short s; int i; unsigned char u; long long q; };
 struct M { short s; int i; unsigned char u; long long q; };
 struct P { int *p; int k; };
@@ -99,7 +101,7 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
     let w = r.pick(WORDS);
     let c = r.pick(&["'a'", "'h'", "'9'", "'Q'", "' '", "'\\0'", "'-'"]);
     let bytes = if whole { 4 * r.below(5) } else { r.below(17) };
-    Some(match r.below(29) {
+    Some(match r.below(30) {
         0 => {
             len[x] = word_len(w);
             format!("strcpy({bx}, \"{w}\");")
@@ -206,6 +208,42 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
         }
         27 => format!("memset(&pk, 0, sizeof pk); out[{k}] += (pk.p == 0) + pk.k;"),
         28 => r.pick(&["n2 = n1;", "n1 = n2;", "m[0] = m[1];"]).to_string(),
+        29 => {
+            let by_s = format!("{by}");
+            let convs: [(&str, &str, usize); 10] = [
+                ("%d", "in * -37", 3),
+                ("%4d", "in", 4),
+                ("%-3u", "(unsigned)in + 7u", 3),
+                ("%x", "in * 255 + 10", 3),
+                ("%02X", "in * 100", 3),
+                ("%o", "in + 8", 2),
+                ("%c", "'A' + in", 1),
+                ("%%", "", 1),
+                ("%.3s", &by_s, 3),
+                ("%s", "\"w\"", 1),
+            ];
+            let (mut fmt, mut args, mut most) = (String::from("<"), String::new(), 1);
+            for _ in 0..3 {
+                let (f, a, m) = convs[r.below(10) as usize];
+                fmt.push_str(f);
+                most += m;
+                if !a.is_empty() {
+                    args.push_str(", ");
+                    args.push_str(a);
+                }
+            }
+            if y == x {
+                return None;
+            }
+            if r.below(2) == 0 {
+                len[x] = most;
+                format!("out[{k}] += sprintf({bx}, \"{fmt}\"{args});")
+            } else {
+                let n = r.below(17) as usize;
+                len[x] = if n == 0 { len[x] } else { len[x].max(most.min(n - 1)) };
+                format!("out[{k}] += snprintf({bx}, {n}, \"{fmt}\"{args});")
+            }
+        }
         _ => return None,
     })
 }

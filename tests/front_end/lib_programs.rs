@@ -130,7 +130,10 @@ fn exit_ends_the_run_and_an_unknown_function_is_any_value() {
 #[test]
 fn what_is_not_modelled_yet_is_said_at_the_call() {
     for (call, words) in [
-        ("sprintf(b, \"%d\", 1)", "`sprintf` is not modelled yet"),
+        (
+            "sprintf(b, \"%f\", 1.0)",
+            "`sprintf` with the conversion `%f` is not modelled yet",
+        ),
         (
             "printf(b)",
             "with a format that is not a string literal is not modelled yet",

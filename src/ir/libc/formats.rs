@@ -153,7 +153,10 @@ pub(super) fn instance(
     pointee: impl Fn(&Expr) -> Option<CType>,
 ) -> Result<String, String> {
     let input = name.contains("scanf");
-    if matches!(name, "sprintf" | "snprintf" | "sscanf") {
+    if matches!(name, "sprintf" | "snprintf") {
+        return super::sprintf::instance(name, args, strings, pointee);
+    }
+    if name == "sscanf" {
         return Err(format!("`{name}` is not modelled yet"));
     }
     if matches!(name, "fprintf" | "fscanf") {

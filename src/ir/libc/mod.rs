@@ -9,6 +9,7 @@
 //! interpreter and every engine read them as they read the program's own.
 
 mod formats;
+mod sprintf;
 mod structs;
 mod walk;
 

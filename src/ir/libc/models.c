@@ -349,6 +349,16 @@ int puts(const ELEM1 *s) {
     __VERIFIER_assume(r >= -1);
     return r;
 }
+//== perror
+void perror(const ELEM1 *s) {
+    /* Writes `s: ` (when `s` is a non-empty string) and the error's
+       message to stderr: only reading `s` matters. */
+    if (s != 0) {
+        size_t i = 0;
+        while (s[i] != 0)
+            i++;
+    }
+}
 //== isdigit
 int isdigit(int c) {
     if (c < -1 || c > 255) {
