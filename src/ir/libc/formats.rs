@@ -143,6 +143,21 @@ fn conversions(fmt: &[u8], input: bool) -> Result<Vec<Conv>, String> {
     Ok(out)
 }
 
+/// The bytes of the format, argument `at` of a call of `name`: a string
+/// literal, or the call is not modelled.
+pub(super) fn literal<'a>(
+    name: &str,
+    args: &[Expr],
+    at: usize,
+    strings: &'a HashMap<String, Vec<u8>>,
+) -> Result<&'a Vec<u8>, String> {
+    let fmt = match args.get(at).map(|a| &a.kind) {
+        Some(K::Var(id)) => strings.get(&id.name),
+        _ => None,
+    };
+    fmt.ok_or_else(|| format!("`{name}` with a format that is not a string literal is not modelled yet"))
+}
+
 /// The model of call `name(args)`, whose arguments become the conversions'
 /// only: the format (a literal) and the stream of `fprintf`/`fscanf` (when
 /// it is a plain name: evaluating it does nothing) are dropped.
@@ -169,15 +184,7 @@ pub(super) fn instance(
             }
         }
     }
-    let fmt = match args.first().map(|a| &a.kind) {
-        Some(K::Var(id)) => strings.get(&id.name),
-        _ => None,
-    };
-    let Some(fmt) = fmt else {
-        return Err(format!(
-            "`{name}` with a format that is not a string literal is not modelled yet"
-        ));
-    };
+    let fmt = literal(name, args, 0, strings)?;
     let convs = conversions(fmt, input).map_err(|what| format!("`{name}` with {what} is not modelled yet"))?;
     if convs.len() + 1 != args.len() {
         return Err(format!(

@@ -9,7 +9,7 @@
 //! a constant precision on `%s`. Anything else (`%f`, `%p`, `*`, `+`,
 //! `#`, a precision on a number) is not modelled yet, said at the call.
 
-use crate::syntax::ast::{CType, Expr, ExprKind as K, IntType};
+use crate::syntax::ast::{CType, Expr, IntType};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -132,15 +132,7 @@ pub(super) fn instance(
     pointee: impl Fn(&Expr) -> Option<CType>,
 ) -> Result<String, String> {
     let at = if name == "snprintf" { 2 } else { 1 };
-    let fmt = match args.get(at).map(|a| &a.kind) {
-        Some(K::Var(id)) => strings.get(&id.name),
-        _ => None,
-    };
-    let Some(fmt) = fmt else {
-        return Err(format!(
-            "`{name}` with a format that is not a string literal is not modelled yet"
-        ));
-    };
+    let fmt = super::formats::literal(name, args, at, strings)?;
     let pieces = pieces(fmt).map_err(|what| format!("`{name}` with {what} is not modelled yet"))?;
     let convs = pieces.iter().filter(|p| matches!(p, Piece::Conv { .. })).count();
     if convs + at + 1 != args.len() {

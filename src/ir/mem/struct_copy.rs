@@ -114,28 +114,28 @@ impl Mem {
             }
             ExprKind::Deref(x) => pointee(&self.static_pointer(x)?).cloned(),
             ExprKind::Member(x, f, arrow) => {
-                let of = if *arrow {
-                    pointee(&self.static_pointer(x)?).cloned()?
-                } else {
-                    self.static_type(x)?
-                };
-                let field = self.types.field(&of, &f.name).ok()?;
-                field.array.is_none().then(|| field.ty.clone())
+                let field = self.static_field(x, f, *arrow)?;
+                field.array.is_none().then_some(field.ty)
             }
             ExprKind::IndexOf(x, _) => {
                 let ExprKind::Member(s, f, arrow) = &x.kind else {
                     return pointee(&self.static_pointer(x)?).cloned();
                 };
-                let of = if *arrow {
-                    pointee(&self.static_pointer(s)?).cloned()?
-                } else {
-                    self.static_type(s)?
-                };
-                let field = self.types.field(&of, &f.name).ok()?;
-                field.array.is_some().then(|| field.ty.clone())
+                let field = self.static_field(s, f, *arrow)?;
+                field.array.is_some().then_some(field.ty)
             }
             _ => None,
         }
+    }
+
+    /// Field `f` of `s` (`s->f` when `arrow`), when the text tells it.
+    fn static_field(&self, s: &Expr, f: &ast::Ident, arrow: bool) -> Option<ast::Field> {
+        let of = if arrow {
+            pointee(&self.static_pointer(s)?).cloned()?
+        } else {
+            self.static_type(s)?
+        };
+        self.types.field(&of, &f.name).ok().cloned()
     }
 
     /// The pointer type of `e` when it is a pointer variable or field.
