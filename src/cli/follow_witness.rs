@@ -42,7 +42,7 @@ fn seq<'y>(file: &Path, y: &'y Yaml, k: &str) -> Result<&'y [Yaml], String> {
 }
 
 /// `s` trimmed, without one pair of parentheses around it.
-fn unparen(s: &str) -> &str {
+pub(super) fn unparen(s: &str) -> &str {
     let s = s.trim();
     s.strip_prefix('(')
         .and_then(|r| r.strip_suffix(')'))
@@ -51,7 +51,7 @@ fn unparen(s: &str) -> &str {
 }
 
 /// An integer literal as C writes it: sign, hex or decimal, suffixes.
-fn c_integer(s: &str) -> Option<i64> {
+pub(super) fn c_integer(s: &str) -> Option<i64> {
     let s = unparen(s);
     let (neg, digits) = match s.strip_prefix('-') {
         Some(r) => (true, r.trim_start()),
@@ -91,7 +91,7 @@ fn result_value(c: &str, ty: Option<IntType>) -> Option<i64> {
 
 /// The bits of a C floating (or integer) constant `v` read as a value of
 /// the floating type `ty`.
-fn float_constant(ty: IntType, v: &str) -> Option<i64> {
+pub(super) fn float_constant(ty: IntType, v: &str) -> Option<i64> {
     let v = unparen(v);
     let (neg, mag) = match v.strip_prefix('-') {
         Some(r) => ("-", r.trim_start()),
@@ -165,6 +165,17 @@ fn waypoint(file: &Path, p: &Program, w: &Yaml, index: usize) -> Result<(Option<
                     .ok_or_else(|| at(file, w.line, format!("constraint `{c}`: only `\\result == V` is read (and `\\result != \\result` of a floating call)")))?,
             )
         }
+        "assumption" => {
+            let c = constraint()?;
+            let function = key(file, w, "location")?.get("function").and_then(Yaml::as_str);
+            Want::Assume(super::follow_assumption::read(p, function, off, c).ok_or_else(|| {
+                at(
+                    file,
+                    w.line,
+                    format!("assumption `{c}`: only `x == V` conjunctions over variables in scope are read"),
+                )
+            })?)
+        }
         "branching" => match constraint()? {
             "true" => Want::Branch(true),
             "false" => Want::Branch(false),
@@ -224,6 +235,11 @@ pub fn load(p: &Program, file: &Path, fill: i64) -> Result<Loaded, String> {
                 (Some(x), false) => avoid.push(x),
             }
         }
+        if let Some(w) = &follows {
+            if let Want::Assume(named) = &w.want {
+                super::follow_assumption::inputs(p, named, &mut follow.inputs);
+            }
+        }
         if let Some(follow_w) = follows {
             follow.segments.push(Segment {
                 avoid,
@@ -232,6 +248,7 @@ pub fn load(p: &Program, file: &Path, fill: i64) -> Result<Loaded, String> {
         }
     }
     let target = target.ok_or_else(|| at(file, entry.line, "no `target` waypoint"))?;
+    super::follow_assumption::places(p, &mut follow);
     for n in p.node_ids() {
         if let Some(range) = waypoints::nondet_call(p, n) {
             follow.draws.insert(n, range);

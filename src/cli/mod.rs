@@ -18,6 +18,7 @@ mod check;
 mod diagnose;
 mod diff;
 mod doomed;
+mod follow_assumption;
 mod follow_witness;
 mod harness;
 mod options;

@@ -317,7 +317,9 @@ impl Machine<'_> {
         for s in slots {
             let off = (self.layout.offset[s.var.index()] + s.index.unwrap_or(0)) as usize;
             let global = p.var(s.var).kind == VarKind::Global;
-            let value = match self.cfg.inputs.get(&s.name) {
+            let named = (self.cfg.inputs.get(&s.name)).or_else(|| self.follow.and_then(|f| f.inputs.get(&s.name)));
+            let fill = self.cfg.fill.or(self.follow.map(|f| f.fill));
+            let value = match named {
                 Some(&v) => {
                     if v < s.range.0 || v > s.range.1 {
                         return Err(RunError::InputOutOfRange {
@@ -328,7 +330,7 @@ impl Machine<'_> {
                     }
                     v
                 }
-                None => match (&mut self.rng, self.cfg.fill) {
+                None => match (&mut self.rng, fill) {
                     (Some(r), _) => r.draw(s.range),
                     (None, Some(v)) => v.clamp(s.range.0, s.range.1),
                     // Asked for only if the run reads it.
@@ -357,11 +359,11 @@ impl Machine<'_> {
         Ok(used)
     }
 
-    fn choice(&mut self, node: NodeId, ty: IntType) -> Result<i64, Stop> {
+    fn choice(&mut self, node: NodeId, ty: IntType, slot: Option<(VarId, i64)>) -> Result<i64, Stop> {
         let range = ty.range();
         let index = self.choices_used.len();
         let given = match self.follow {
-            Some(f) => Some(f.draw(&mut self.progress, node, range).map_err(|w| {
+            Some(f) => Some(f.draw(&mut self.progress, node, range, slot).map_err(|w| {
                 self.progress.rejected = Some((w, node));
                 Stop::Rejected
             })?),
@@ -590,6 +592,7 @@ impl Machine<'_> {
             self.pc_node = n;
             let depth = self.frames.len() as u32 - 1;
             let act = self.frame().act;
+            self.assumptions_at(n)?;
             self.record(|r| r.begin(trace.len(), act));
             if self.observe.contains(&n) && self.snapshots.len() < MAX_SNAPSHOTS {
                 self.snapshots.push(Snapshot {
@@ -619,8 +622,10 @@ impl Machine<'_> {
                         (None, Some(len)) => len,
                         _ => 1,
                     };
+                    // An uninitialised local's declaration draws its value.
+                    let declared = place.index.is_none() && p.var(place.var).span == p.node(n).span;
                     for k in 0..count {
-                        let v = self.choice(n, *ty)?;
+                        let v = self.choice(n, *ty, declared.then_some((place.var, k as i64)))?;
                         if count > 1 {
                             self.write_slot(place.var, k as i64, None, v)?;
                         } else {
@@ -634,7 +639,7 @@ impl Machine<'_> {
                 NodeKind::Branch { cond, then_, else_ } => {
                     let b = match cond {
                         Cond::Atom(a) => a.op.holds(self.eval(&a.lhs)?, self.eval(&a.rhs)?),
-                        Cond::Nondet => self.choice(n, IntType::Bool)? != 0,
+                        Cond::Nondet => self.choice(n, IntType::Bool, None)? != 0,
                     };
                     if let (Some(f), Some(&value)) = (self.follow, p.cond_exits.get(&(n, b))) {
                         if let Err(w) = f.decided(&mut self.progress, p.node(n).unit, value) {
@@ -680,7 +685,7 @@ impl Machine<'_> {
                             if p.var(l).kind == VarKind::Local && p.var(l).init == VarInit::Input {
                                 let off = self.layout.offset[l.index()] as usize;
                                 for k in 0..p.var(l).slots() as usize {
-                                    locals[off + k] = self.choice(n, p.var(l).ty)?;
+                                    locals[off + k] = self.choice(n, p.var(l).ty, None)?;
                                     self.record(|r| r.write(Loc::new(act, off + k)));
                                 }
                             }

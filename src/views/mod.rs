@@ -25,6 +25,7 @@ pub mod vcs;
 pub mod verify;
 pub mod violation_witness;
 pub mod waypoints;
+pub mod witness_assumptions;
 pub mod witness_entry;
 pub mod wrap;
 

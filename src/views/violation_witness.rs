@@ -69,22 +69,25 @@ fn capped(ways: Vec<Way>) -> Vec<Way> {
 
 /// Every waypoint of the run `cx`, in its order: a `function_return` per
 /// draw, a `branching` per decision of a `held` condition (at most
-/// `MAX_BRANCHING`). A value drawn for an uninitialised local gets none: C
-/// does not fix it, so a validator may choose it (`cli::witness` keeps the
-/// witness only if the run that follows it with such values 0 reaches the
-/// error).
+/// `MAX_BRANCHING`), an `assumption` per statement where values of
+/// uninitialised locals are due (`witness_assumptions`).
 fn waypoints_of(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Result<Vec<Way>, String> {
-    let read: Vec<&str> = cx.read_inputs().map(|(n, _)| n.as_str()).collect();
-    if !read.is_empty() {
-        return Err(format!(
-            "the run reads inputs C gives no value to ({})",
-            read.join(", ")
-        ));
-    }
+    let mut assumed = super::witness_assumptions::due(p, cx)?;
     let mut out = Vec::new();
     let mut branches = 0;
-    for step in &cx.run.trace {
+    for (i, step) in cx.run.trace.iter().enumerate() {
         let node = p.node(step.node);
+        if let (Some(c), Some(at)) = (assumed.remove(&i), waypoints::statement_start(p, step.node)) {
+            out.push(Way {
+                value: json!({"waypoint": {
+                    "type": "assumption",
+                    "action": "follow",
+                    "location": location(p, at, &p.proc(node.proc).name),
+                    "constraint": {"value": c.join(" && "), "format": "c_expression"},
+                }}),
+                draw: None,
+            });
+        }
         match node.kind {
             NodeKind::Branch { cond: Cond::Nondet, .. } => {
                 return Err("the path takes an `if (*)`/`while (*)` choice, which is not C".into())

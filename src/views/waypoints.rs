@@ -93,3 +93,45 @@ pub fn condition_keyword(p: &Program, unit: UnitId) -> Option<u32> {
         }
     }
 }
+
+/// Words that begin a statement other than a declaration or expression.
+const STATEMENT_WORDS: [&str; 12] = [
+    "if", "else", "for", "while", "do", "switch", "case", "default", "goto", "break", "continue", "sizeof",
+];
+
+/// Where the statement of `node` begins, when it is one within a block:
+/// the keyword of an `if`/`while`/`for` condition, `return`, the first
+/// word of a declaration (`int y = x;`) or of an expression statement,
+/// the `for` of a loop's first clause. An `assumption` waypoint is put
+/// there.
+pub fn statement_start(p: &Program, node: NodeId) -> Option<u32> {
+    let n = p.node(node);
+    let u = p.unit(n.unit);
+    if p.source.resolve(u.span).0 != 0 {
+        return None;
+    }
+    let lo = match u.kind {
+        UnitKind::Cond => condition_keyword(p, n.unit)?,
+        UnitKind::Label => return None,
+        _ => u.span.lo,
+    };
+    let text = p.source.slice(Span::new(0, lo as usize));
+    let cut = text.rfind([';', '{', '}', ':']).map_or(0, |i| i + 1);
+    let before = &text[cut..];
+    let start = (cut + before.len() - before.trim_start().len()) as u32;
+    let words = before.trim();
+    if words.is_empty() || words == "return" {
+        return Some(start);
+    }
+    if words
+        .strip_prefix("for")
+        .is_some_and(|r| r.trim_start().starts_with('('))
+    {
+        return Some(start);
+    }
+    let declaration = words
+        .split(|c: char| c.is_whitespace() || c == '*')
+        .filter(|w| !w.is_empty())
+        .all(|w| w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !STATEMENT_WORDS.contains(&w));
+    declaration.then_some(start)
+}

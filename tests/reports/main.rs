@@ -13,6 +13,7 @@ mod sarif;
 #[path = "../support/shared.rs"]
 mod shared;
 mod witness;
+mod witness_assumptions;
 mod witness_proofs;
 #[path = "../support/xorshift.rs"]
 mod xorshift;

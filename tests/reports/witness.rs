@@ -103,7 +103,12 @@ pub(crate) fn schema_validator() -> jsonschema::Validator {
 }
 
 /// Checks one witness of `program`; the error when it is wrong.
-fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, file: &Path) -> Result<(), String> {
+pub(crate) fn check_witness(
+    root: &str,
+    validator: &jsonschema::Validator,
+    program: &str,
+    file: &Path,
+) -> Result<(), String> {
     let doc = parse_yaml(&std::fs::read_to_string(file).unwrap())?;
     if let Err(e) = validator.validate(&doc) {
         return Err(format!("not valid against the schema: {e}"));
@@ -161,6 +166,15 @@ fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, f
                     ));
                 }
             }
+            "assumption" => {
+                // At a statement within a block; `x == V` conjunctions.
+                let before: String = lines[..line - 1].join("\n") + "\n" + &at[..col - 1].iter().collect::<String>();
+                let c = last["constraint"]["value"].as_str().unwrap();
+                let eqs = c.split(" && ").all(|e| e.contains(" == ") || e.contains(" != "));
+                if !before.trim_end().ends_with([';', '{', '}', ':']) || !eqs {
+                    return Err(format!("assumption `{c}` at {line}:{col} is not at a statement"));
+                }
+            }
             "target" => target = Some(format!("{program}:{line}:{col}")),
             t => return Err(format!("unexpected waypoint type {t}")),
         }
@@ -176,7 +190,7 @@ fn check_witness(root: &str, validator: &jsonschema::Validator, program: &str, f
 }
 
 /// `focuscheck run PROGRAM --witness FILE`: what it says and its exit code.
-fn follow(root: &str, program: &str, file: &Path) -> (String, Option<i32>) {
+pub(crate) fn follow(root: &str, program: &str, file: &Path) -> (String, Option<i32>) {
     let out = Command::new(env!("CARGO_BIN_EXE_focuscheck"))
         .current_dir(root)
         .args(["run", program, "--color", "never", "--witness"])
