@@ -209,7 +209,6 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
         27 => format!("memset(&pk, 0, sizeof pk); out[{k}] += (pk.p == 0) + pk.k;"),
         28 => r.pick(&["n2 = n1;", "n1 = n2;", "m[0] = m[1];"]).to_string(),
         29 => {
-            let by_s = format!("{by}");
             let convs: [(&str, &str, usize); 10] = [
                 ("%d", "in * -37", 3),
                 ("%4d", "in", 4),
@@ -219,7 +218,7 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
                 ("%o", "in + 8", 2),
                 ("%c", "'A' + in", 1),
                 ("%%", "", 1),
-                ("%.3s", &by_s, 3),
+                ("%.3s", by, 3),
                 ("%s", "\"w\"", 1),
             ];
             let (mut fmt, mut args, mut most) = (String::from("<"), String::new(), 1);
