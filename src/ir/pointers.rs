@@ -40,6 +40,10 @@ pub struct ObjectName {
     /// A function (whose address is taken): a pointer to it is called,
     /// never read.
     pub function: bool,
+    /// An array field of an array's elements (`a.name` of `struct S
+    /// a[4]` with `char name[8]`): the array's length, 4; offset
+    /// `j * 4 + i` is `&a[i].name[j]`.
+    pub stride: Option<i64>,
 }
 
 impl ObjectName {
@@ -48,6 +52,15 @@ impl ObjectName {
     /// `&malloc@11#3->next`.
     pub fn address(&self, off: i64) -> String {
         match (is_heap_object(&self.base), self.index_at) {
+            (true, Some(at)) if self.stride.is_some() && off >= 0 => {
+                let n = self.stride.unwrap_or(1);
+                let (i, j) = (off % n, off / n);
+                let field = self.base[at..].replacen('.', "->", 1);
+                return match i {
+                    0 => format!("&{}{field}[{j}]", &self.base[..at]),
+                    _ => format!("&{}[{i}]{field}[{j}]", &self.base[..at]),
+                };
+            }
             (true, Some(at)) if at == self.base.len() && off == 0 => return self.base.clone(),
             (true, Some(at)) if at == self.base.len() => return format!("{} + {off}", self.base),
             (true, Some(at)) if off == 0 => {
@@ -56,6 +69,11 @@ impl ObjectName {
             _ => {}
         }
         match self.index_at {
+            Some(at) if self.stride.is_some() && off >= 0 => {
+                let n = self.stride.unwrap_or(1);
+                let (i, j) = (off % n, off / n);
+                format!("&{}[{i}]{}[{j}]", &self.base[..at], &self.base[at..])
+            }
             // A field of an array's elements: the element, then steps.
             Some(at) if at < self.base.len() && !(0..FIELD_STEP).contains(&off) => {
                 let (i, k) = (off.rem_euclid(FIELD_STEP), off.div_euclid(FIELD_STEP));

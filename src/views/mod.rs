@@ -70,11 +70,13 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
             ));
         }
         (SiteKind::Deref, _, _, Some((a, i))) => {
-            parts.push(format!(
-                "element {i} of `{}`, which has {}",
-                shown(a),
-                elements(p.var(a).slots() as i64)
-            ));
+            let slots = p.var(a).slots() as i64;
+            let full = crate::ir::product::strip_reference(&p.var(a).name);
+            let (name, i, n) = match in_row(p, &full, i, slots) {
+                Some((row, j, n)) => (row.rsplit_once("::").map_or(row.clone(), |(_, r)| r.to_string()), j, n),
+                None => (shown(a), i, slots),
+            };
+            parts.push(format!("element {i} of `{name}`, which has {}", elements(n)));
         }
         (SiteKind::Deref, _, _, None) => {
             parts.extend(vla_fact(p, &run.error_values));
@@ -124,6 +126,18 @@ pub fn error_fact(p: &Program, run: &crate::interp::Run) -> Option<String> {
     }
     parts.extend(wrapped(p, run, index.or(run.bad_access.map(|b| b.1))));
     (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// Element `i` of the storage (of `slots` elements) of an array field of
+/// an array's elements (`crate::ir::mem` lays its rows column by column):
+/// the row, the index in it and the row's length (`t[1].nm`, 3, 3).
+fn in_row(p: &Program, storage: &str, i: i64, slots: i64) -> Option<(String, i64, i64)> {
+    let o = p.memory.objects.iter().find(|o| o.base == storage)?;
+    let (n, at) = (o.stride?, o.index_at?);
+    (i >= 0 && at <= storage.len()).then(|| {
+        let name = format!("{}[{}]{}", &storage[..at], i % n, &storage[at..]);
+        (name, i / n, slots / n)
+    })
 }
 
 /// What a pointer's tag leaf `v` with value `tag` says in C: "is NULL",

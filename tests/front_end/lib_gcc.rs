@@ -2,7 +2,9 @@
 //! generated programs: string literals, `char` arrays initialised by
 //! strings, and every modelled function of `<string.h>`, `<stdlib.h>`,
 //! `<ctype.h>` and `<stdio.h>` output (`memset`/`memcpy` on `int` arrays
-//! too, byte for byte; and on structs, whole ones) on three buffers whose string lengths
+//! too, byte for byte; and on structs, whole ones; an array field of an
+//! array of structs, `ns[i].t`, by name, through pointers and whole-struct
+//! copies) on three buffers whose string lengths
 //! the generator follows (so that a correct program never overflows).
 //!
 //! Each program is deterministic given its input `in` (0, 1 or 2) and ends
@@ -101,7 +103,7 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
     let w = r.pick(WORDS);
     let c = r.pick(&["'a'", "'h'", "'9'", "'Q'", "' '", "'\\0'", "'-'"]);
     let bytes = if whole { 4 * r.below(5) } else { r.below(17) };
-    Some(match r.below(30) {
+    Some(match r.below(34) {
         0 => {
             len[x] = word_len(w);
             format!("strcpy({bx}, \"{w}\");")
@@ -243,6 +245,33 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
                 format!("out[{k}] += snprintf({bx}, {n}, \"{fmt}\"{args});")
             }
         }
+        30 => {
+            let w = r.pick(&["", "q", "rs"]);
+            format!(
+                "strcpy(ns[{}].t, \"{w}\"); out[{k}] += (int)strnlen(ns[in % 2].t, 3);",
+                r.below(2)
+            )
+        }
+        31 => format!(
+            "{{ struct N *np = &ns[{}]; np->t[{}] = (char)(in + {c}); out[{k}] += np->t[in % 3]; }}",
+            r.below(2),
+            r.below(2)
+        ),
+        32 => format!(
+            "{{ char *tp = ns[in % 2].t; tp[{}] += 1; out[{k}] += tp[{}] + (strncmp(tp, \"cd\", 3) < 0); }}",
+            r.below(3),
+            r.below(3)
+        ),
+        33 => r
+            .pick(&[
+                "ns[1] = n1;",
+                "n2 = ns[0];",
+                "ns[0] = ns[1];",
+                "memset(&ns[1], 0, sizeof ns[1]);",
+                "memcpy(&ns[0], &ns[1], sizeof(struct N));",
+                "{ struct N t = ns[in % 2]; ns[1 - in % 2] = t; }",
+            ])
+            .to_string(),
         _ => return None,
     })
 }
@@ -261,6 +290,7 @@ fn program(seed: u64) -> String {
     s.push_str("  int w[4] = {in, -2, 300, 4};\n  int v[4] = {5, in * 7, -70000, 8};\n");
     s.push_str("  struct N n1 = {\"ab\", -3, in, 200, 5};\n  struct N n2 = {\"z\", 7, -40000, 1, -9};\n");
     s.push_str("  struct M m[2];\n  m[0].s = 3; m[0].i = in; m[0].u = 9; m[0].q = -7; m[1] = m[0]; m[1].s = -4;\n  struct P pk;\n  pk.p = &w[1]; pk.k = in;\n");
+    s.push_str("  struct N ns[2] = {{\"cd\", 1, in, 2, 3}, {\"e\", 4, 5, 6}};\n");
     let whole = seed.is_multiple_of(4);
     for _ in 0..(6 + r.below(10)) {
         if let Some(l) = line(&mut r, &mut len, whole) {
@@ -268,6 +298,7 @@ fn program(seed: u64) -> String {
         }
     }
     s.push_str("  out[3] ^= (int)((unsigned)n1.t[1] + (unsigned)n1.s * 3u + (unsigned)n1.i * 5u + n1.u * 7u + (unsigned)(n1.q % 1000003) + (unsigned)n2.t[0] * 11u + (unsigned)n2.i * 13u + (unsigned)(n2.q % 999983) + (unsigned)m[0].s * 17u + (unsigned)m[1].q * 19u + (unsigned)m[1].i + m[0].u);\n");
+    s.push_str("  out[2] ^= ns[0].t[0] + ns[0].t[1] * 3 + ns[0].t[2] * 5 + ns[1].t[0] * 7 + ns[1].t[1] * 11 + ns[1].t[2] * 13 + ns[1].i * 17 + (int)ns[0].q;\n");
     s.push_str("  out[0] ^= (int)((unsigned)w[0] + (unsigned)w[1] * 3u + (unsigned)w[2] * 5u + (unsigned)w[3] * 7u + (unsigned)v[1] * 11u);\n");
     for (k, buf) in ["a", "b", "gs"].iter().enumerate() {
         let _ = writeln!(

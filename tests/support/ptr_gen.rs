@@ -7,7 +7,9 @@
 //! to (a parameter and a block local named like the global, a `static`
 //! local like the global its pointer reaches, a block local like `main`'s
 //! taken `l0`), a pointer to a block local kept after its block, and
-//! pointers into fields of array elements moved out and back. Every run
+//! pointers into fields of array elements moved out and back, an array
+//! field of an array of structs (and of a heap struct) by name and through
+//! pointers that may step past its row. Every run
 //! ends: no loops but bounded ones, calls only of functions defined before.
 //!
 //! The one input is `in`, in 0..=2, so a run is one choice of `in`.
@@ -36,12 +38,26 @@ int *pick(int c, int *a, int *b) { if (c) return a; return b; }
 void aim(int **pp, int *t) { *pp = t; }
 void *to_void(int *p) { return p; }
 struct S sa[2];
+struct R { int k; int row[3]; };
+struct R ra[2];
 void shadow(int *x0, int v) { int *t = x0; { int x0 = v; *t = x0 + 1; } }
 int bump(int *p) { static int x1 = 0; x1++; *p += x1; return x1; }
 ";
 
 /// Int locations every pointer may be aimed at.
-const TARGETS: &[&str] = &["x0", "x1", "x2", "arr[0]", "arr[2]", "l0", "l1", "s0.v", "s1.v"];
+const TARGETS: &[&str] = &[
+    "x0",
+    "x1",
+    "x2",
+    "arr[0]",
+    "arr[2]",
+    "l0",
+    "l1",
+    "s0.v",
+    "s1.v",
+    "ra[1].row[2]",
+    "ra[0].row[0]",
+];
 
 fn value(r: &mut Rng) -> String {
     match r.below(4) {
@@ -63,6 +79,8 @@ pub fn program(seed: u64, heap: bool) -> String {
     if heap {
         s.push_str("  int *h = malloc(2 * sizeof(int));\n  if (!h) return 0;\n  h[0] = in;\n  h[1] = 3;\n");
         targets.push("h[1]");
+        s.push_str("  struct R *hr = malloc(sizeof *hr);\n  if (!hr) return 0;\n  hr->row[1] = in;\n");
+        targets.push("hr->row[1]");
     }
     for _ in 0..(4 + r.below(9)) {
         let t = targets[r.below(targets.len() as u64) as usize];
@@ -99,6 +117,13 @@ pub fn program(seed: u64, heap: bool) -> String {
                 r.below(3)
             ),
             23 => format!("x1 = bump(&{t});"),
+            19 => format!(
+                "{{ int *w = ra[{}].row; w[{}] = {}; if (in == {}) w = w + 1; q = w + 1; }}",
+                r.below(2),
+                r.below(3),
+                value(&mut r),
+                r.below(3)
+            ),
             _ => format!("*gp[{}] = {};", r.below(2), value(&mut r)),
         };
         let _ = writeln!(s, "  {line}");
@@ -107,7 +132,18 @@ pub fn program(seed: u64, heap: bool) -> String {
     // own `reach_error()`.
     for _ in 0..3 {
         let checked = r.pick(&[
-            "x0", "x1", "x2", "l0", "l1", "arr[0]", "arr[1]", "s0.v", "s1.v", "*p", "*q",
+            "x0",
+            "x1",
+            "x2",
+            "l0",
+            "l1",
+            "arr[0]",
+            "arr[1]",
+            "s0.v",
+            "s1.v",
+            "*p",
+            "*q",
+            "ra[1].row[1]",
         ]);
         let _ = writeln!(s, "  if ({checked} == {}) reach_error();", r.below(5) as i64 - 1);
     }

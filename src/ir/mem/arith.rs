@@ -4,7 +4,9 @@
 //! offset is the element's index, and one step of the pointer leaves the
 //! field, so it moves by `FIELD_STEP` — past every element, outside the
 //! object (as `(&s.f)[1]` is for a lone struct) until steps come back.
-//! gcc reads the next field there; C calls it undefined.
+//! gcc reads the next field there; C calls it undefined. In the rows of
+//! an array field of an array's elements, a step is the array's length
+//! (`rows.rs`).
 
 use super::expr::*;
 use super::*;
@@ -18,7 +20,7 @@ impl Mem {
         let objs: Vec<_> = self
             .objects
             .of_type(ty)
-            .filter(|o| o.index_at.is_some_and(|at| at < o.base.len()))
+            .filter(|o| o.stride.is_none() && o.index_at.is_some_and(|at| at < o.base.len()))
             .cloned()
             .collect();
         for o in &objs {
@@ -59,21 +61,28 @@ impl Mem {
         let (tag, off) = ptr;
         let ty = pointee(ty).cloned().unwrap_or(CType::Void);
         let tags = self.field_tags(&ty, span);
-        if tags.is_empty() {
+        let strided = self.strided(&ty);
+        if tags.is_empty() && strided.is_empty() {
             return (tag, offset(op, off, k, span));
         }
         let mut tag = self.bind_always(pre, tag, IntType::Int);
         // At the access's span: a copy lowering makes of it is the model's.
         tag.span = span;
         let k = self.bind(pre, k, IntType::Int);
-        let step = mk(
-            ExprKind::Ternary(
-                Box::new(self.tag_not_in(&tag, &tags, span)),
-                Box::new(k.clone()),
-                Box::new(offset(BinOp::Mul, k, int(FIELD_STEP, span), span)),
+        let plain = match tags.is_empty() {
+            true => k.clone(),
+            false => mk(
+                ExprKind::Ternary(
+                    Box::new(self.tag_not_in(&tag, &tags, span)),
+                    Box::new(k.clone()),
+                    Box::new(offset(BinOp::Mul, k.clone(), int(FIELD_STEP, span), span)),
+                ),
+                span,
             ),
-            span,
-        );
+        };
+        // In rows (`rows.rs`), an element is a stride away.
+        let times = |n| offset(BinOp::Mul, k.clone(), int(n, span), span);
+        let step = self.by_stride(&tag, &strided, times, plain, span);
         // Computed before the pointer's leaves are written (a view shows
         // them together).
         let off = self.bind(pre, offset(op, off, step, span), IntType::Int);
@@ -87,19 +96,25 @@ impl Mem {
         let diff = bin(BinOp::Sub, off, q_off, span);
         let ty = pointee(ty).cloned().unwrap_or(CType::Void);
         let tags = self.field_tags(&ty, span);
-        if tags.is_empty() {
+        let strided = self.strided(&ty);
+        if tags.is_empty() && strided.is_empty() {
             return diff;
         }
         let mut pre = Vec::new();
         let diff = self.bind(&mut pre, diff, IntType::Int);
-        let e = mk(
-            ExprKind::Ternary(
-                Box::new(self.tag_not_in(&tag, &tags, span)),
-                Box::new(diff.clone()),
-                Box::new(bin(BinOp::Div, diff, int(FIELD_STEP, span), span)),
+        let plain = match tags.is_empty() {
+            true => diff.clone(),
+            false => mk(
+                ExprKind::Ternary(
+                    Box::new(self.tag_not_in(&tag, &tags, span)),
+                    Box::new(diff.clone()),
+                    Box::new(bin(BinOp::Div, diff.clone(), int(FIELD_STEP, span), span)),
+                ),
+                span,
             ),
-            span,
-        );
+        };
+        let over = |n| bin(BinOp::Div, diff.clone(), int(n, span), span);
+        let e = self.by_stride(&tag, &strided, over, plain, span);
         wrap(pre, e)
     }
 }

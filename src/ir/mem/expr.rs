@@ -305,6 +305,9 @@ impl Mem {
                 if let Some(size) = self.array_size(x, span) {
                     return Self::int_val(size);
                 }
+                if let Some(size) = self.struct_size(x, span) {
+                    return Self::int_val(size);
+                }
                 let v = self.rv(x);
                 if v.ty.is_int() {
                     let x = self.int_of(v, span);
@@ -323,6 +326,21 @@ impl Mem {
         }
     }
 
+    /// The size of `x` when it names a struct (`sizeof *p`), which is
+    /// not read (its array fields could not be).
+    fn struct_size(&mut self, x: &ast::Expr, span: Span) -> Option<Expr> {
+        if !matches!(
+            x.kind,
+            ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) | ExprKind::IndexOf(..)
+        ) {
+            return None;
+        }
+        match Self::loc_ty(&self.lv(x).1) {
+            ty @ CType::Struct(_) => Some(self.size_of(&ty, span)),
+            _ => None,
+        }
+    }
+
     /// The size of `x` when it names an array field or union member
     /// (`sizeof(s.a)`, `sizeof(p->a)`, `sizeof(u.b)`), which its value, a
     /// pointer, would not tell. `sizeof` does not evaluate `x`: the
@@ -332,13 +350,10 @@ impl Mem {
             return None;
         }
         match self.lv(x).1 {
-            Loc::Named {
-                ty,
-                len: Some(n),
-                index: None,
-                ..
+            // An array, or an array field of an array's element (`rows.rs`).
+            Loc::Named { ty, len: Some(n), .. } | Loc::Ptr { ty, len: Some(n), .. } => {
+                Some(bin(BinOp::Mul, n, self.size_of(&ty, span), span))
             }
-            | Loc::Ptr { ty, len: Some(n), .. } => Some(bin(BinOp::Mul, n, self.size_of(&ty, span), span)),
             Loc::Member {
                 ty,
                 len: Some(n),

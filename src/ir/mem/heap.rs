@@ -388,10 +388,15 @@ impl Mem {
             }
         };
         for l in leaves {
-            if l.len.is_some() {
-                self.unsupported(span, "allocating a struct with an array field is not supported");
-                return;
-            }
+            // An array field: the instance's elements' rows, one after another.
+            let len = match l.len.as_ref().map(crate::ir::lower::const_eval) {
+                None => cap,
+                Some(Some(k @ 1..)) => cap * k,
+                Some(_) => {
+                    self.unsupported(span, "allocating a struct with an array field of a size not constant");
+                    return;
+                }
+            };
             self.extra_globals.push(ast::VarDecl {
                 ty: l.ty,
                 ctype: CType::Int(l.ty),
@@ -399,7 +404,7 @@ impl Mem {
                     name: format!("{base}{}", l.path),
                     span,
                 },
-                array: Some(int(cap, span)),
+                array: Some(int(len, span)),
                 init: zero.then(|| ast::Init::List(vec![int(0, span)], span)),
                 span,
                 is_static: false,

@@ -2,6 +2,7 @@
 //! and written by a split over the objects the pointer may point to.
 
 use super::expr::*;
+use super::rows::Row;
 use super::*;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Stmt};
 
@@ -17,6 +18,9 @@ pub(super) enum Loc {
         len: Option<ast::Expr>,
         /// The declaration the storage belongs to (to record it as taken).
         root: Option<VarInfo>,
+        /// In an array field of an array's elements (`rows.rs`): `index`
+        /// is the element's, or the row's element's in the storage.
+        row: Option<Row>,
     },
     /// Through a pointer (`tag`, `off`) to an object of type `obj_ty`, then
     /// down the fields `path`.
@@ -53,6 +57,7 @@ impl Mem {
                         index: None,
                         len: info.len.clone(),
                         root: Some(info),
+                        row: None,
                     },
                 ),
                 None if self.fn_types.contains_key(&id.name) => {
@@ -176,9 +181,31 @@ impl Mem {
             if let Loc::Named {
                 base,
                 ty,
+                index: Some(elem),
+                root,
+                row: Some(row @ Row { indexed: false, .. }),
+                ..
+            } = loc
+            {
+                let j = self.int_expr(i);
+                let (flat, row) = self.row_index(&mut pre, elem, &row, j, span);
+                let loc = Loc::Named {
+                    base,
+                    ty,
+                    index: Some(flat),
+                    len: None,
+                    root,
+                    row: Some(row),
+                };
+                return (pre, loc);
+            }
+            if let Loc::Named {
+                base,
+                ty,
                 index: None,
                 len: Some(_),
                 root,
+                row: None,
             } = loc
             {
                 let i = self.int_expr(i);
@@ -195,6 +222,7 @@ impl Mem {
                         index: Some(i),
                         len: None,
                         root,
+                        row: None,
                     },
                 );
             }
@@ -265,20 +293,39 @@ impl Mem {
         }
         match loc {
             Loc::Named {
-                base, index, len, root, ..
+                base,
+                index,
+                len,
+                root,
+                row,
+                ..
             } => {
                 if len.is_some() {
                     self.unsupported(span, "a field of an array (index it first)");
                 }
-                if index.is_some() && field.array.is_some() {
-                    self.unsupported(span, "an array field of an array element is not supported");
-                }
+                let (index, row) = match (index, &field.array, row) {
+                    (Some(i), Some(n), None) => match self.row_of(i, n, &root, span) {
+                        Ok((elem, row)) => (Some(elem), Some(row)),
+                        Err(msg) => {
+                            self.unsupported(span, msg);
+                            return self.dummy_loc(span);
+                        }
+                    },
+                    (_, Some(_), Some(_)) => {
+                        self.unsupported(span, "an array field of an element of an array field is not supported");
+                        return self.dummy_loc(span);
+                    }
+                    // A field of a row's element: no object of its own.
+                    (index, None, _) => (index, None),
+                    (None, Some(_), None) => (None, None),
+                };
                 Loc::Named {
                     base: format!("{base}.{}", f.name),
                     ty: field.ty,
                     index,
                     len: field.array,
                     root,
+                    row,
                 }
             }
             Loc::Ptr {
@@ -356,10 +403,12 @@ impl Mem {
                 index,
                 len,
                 root,
+                ..
             } => {
-                let (obj, off) = match (&index, &len) {
-                    (Some(i), _) => (base.clone(), i.clone()),
-                    _ => (base.clone(), int(0, span)),
+                // In rows (`rows.rs`) too, the offset is the storage's index.
+                let (obj, off) = match &index {
+                    Some(i) => (base.clone(), i.clone()),
+                    None => (base.clone(), int(0, span)),
                 };
                 let tag = self.object_tag(&obj, &root, span);
                 let ty = if len.is_some() && index.is_none() {
@@ -431,6 +480,8 @@ impl Mem {
         let k = self.access(span);
         let invalid = || vec![call(INVALID_ACCESS, vec![int(k, span)], span)];
         let mut out = Vec::new();
+        // The element's index (an offset into rows holds the row's too).
+        let elem = &Self::elem_of(o, off, span);
         if let Some(flag) = &o.alive {
             let dead = bin(BinOp::Eq, var(flag, span), int(0, span), span);
             out.push(if_(dead, invalid(), vec![], span));
@@ -447,7 +498,7 @@ impl Mem {
             );
             let size = size.map_or(1, |(s, _)| s);
             // In `long long`: no overflow check of the model's own.
-            let wide = mk(ExprKind::Cast(IntType::LongLong, Box::new(off.clone())), span);
+            let wide = mk(ExprKind::Cast(IntType::LongLong, Box::new(elem.clone())), span);
             let end = bin(
                 BinOp::Mul,
                 bin(BinOp::Add, wide, int(1, span), span),
@@ -469,7 +520,7 @@ impl Mem {
                 );
                 let beyond = vec![call(BEYOND_MODEL, vec![int(o.tag, span), storage], span)];
                 out.push(if_(
-                    bin(BinOp::Ge, off.clone(), len.clone(), span),
+                    bin(BinOp::Ge, elem.clone(), len.clone(), span),
                     beyond,
                     vec![],
                     span,
@@ -478,13 +529,13 @@ impl Mem {
         }
         // A step out of a field of a heap array's element (`arith.rs`):
         // past the object, however long the allocation.
-        if o.heap.is_some() && o.index_at.is_some_and(|at| at < o.base.len()) {
+        if o.heap.is_some() && o.stride.is_none() && o.index_at.is_some_and(|at| at < o.base.len()) {
             let past = bin(BinOp::Ge, off.clone(), int(crate::ir::pointers::FIELD_STEP, span), span);
             out.push(if_(past, invalid(), vec![], span));
         }
         if let Some(n) = &o.elems {
             // Inside the storage, past the run's elements.
-            let wide = mk(ExprKind::Cast(IntType::LongLong, Box::new(off.clone())), span);
+            let wide = mk(ExprKind::Cast(IntType::LongLong, Box::new(elem.clone())), span);
             let past = bin(BinOp::Ge, wide, var(&super::file_scope(n), span), span);
             out.push(if_(past, invalid(), vec![], span));
         }
@@ -523,7 +574,7 @@ impl Mem {
     /// The value stored at `loc` (an array decays to a pointer).
     pub(super) fn read(&mut self, loc: Loc, span: Span) -> Val {
         let (ty, is_array) = match &loc {
-            Loc::Named { ty, len, index, .. } => (ty.clone(), len.is_some() && index.is_none()),
+            Loc::Named { ty, len, index, .. } => (ty.clone(), len.is_some() && (index.is_none() || rows::is_row(&loc))),
             Loc::Ptr { ty, len, .. } => (ty.clone(), len.is_some()),
             Loc::Member { of, ty, len, at } => {
                 if len.is_some() && at.is_none() {
@@ -605,7 +656,7 @@ impl Mem {
         }
         match loc {
             Loc::Named { base, index, len, .. } => {
-                if len.is_some() && index.is_none() {
+                if len.is_some() {
                     self.unsupported(span, "assigning to an array");
                     return vec![];
                 }

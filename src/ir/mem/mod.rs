@@ -28,6 +28,7 @@ mod loc;
 mod objects;
 mod params;
 mod realloc;
+mod rows;
 mod scopes;
 mod stmt;
 mod struct_copy;

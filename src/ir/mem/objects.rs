@@ -6,6 +6,9 @@
 //! `f`'s type, `a.f` of `struct S a[4]` an array of them. A pointer into an
 //! object is its tag and an element offset; the storage of an object is the
 //! IR variables named by its base and its type's leaves (`types.rs`).
+//! An array field `char name[8]` of `struct S a[4]` is one object `a.name`
+//! of 4 * 8 elements, column by column, whose pointers step by 4, its
+//! `stride` (`rows.rs`).
 
 use super::types::Types;
 use crate::syntax::ast::{self, CType};
@@ -32,6 +35,9 @@ pub struct Obj {
     /// global holding the run's number of elements, below the elements
     /// its storage holds (`crate::ir::dims`).
     pub elems: Option<String>,
+    /// For an array field of an array's elements: the array's number of
+    /// elements, by which a pointer into it steps (`rows.rs`).
+    pub stride: Option<i64>,
 }
 
 /// What an object's validity depends on: the flag of the call or block
@@ -84,6 +90,7 @@ impl Objects {
             index_at,
             heap: life.heap.map(str::to_string),
             elems: None,
+            stride: None,
         });
         // A union's members share its storage: they are not objects.
         let record = match ty {
@@ -95,7 +102,23 @@ impl Objects {
             for f in &fields {
                 let name = format!("{base}.{}", f.name.name);
                 let (flen, at) = match (&f.array, len) {
-                    (Some(_), Some(_)) => continue,
+                    (Some(ke), Some(ne)) => {
+                        // A row of integers or pointers per element.
+                        let eval = crate::ir::lower::const_eval;
+                        if let (Some(k @ 1..), Some(n @ 1..), CType::Int(_) | CType::Ptr(_)) =
+                            (eval(ke), eval(ne), &f.ty)
+                        {
+                            let all = ast::Expr {
+                                kind: ast::ExprKind::Int(n * k, ast::IntType::Int),
+                                span: ne.span,
+                            };
+                            self.add_at(types, &name, &f.ty, Some(&all), life, index_at);
+                            if let Some(o) = self.list.iter_mut().find(|o| o.base == name) {
+                                o.stride = Some(n);
+                            }
+                        }
+                        continue;
+                    }
                     (Some(n), None) => (Some(n), Some(name.len())),
                     (None, l) => (l, index_at),
                 };
@@ -131,6 +154,7 @@ impl Objects {
                 base: o.base.clone(),
                 index_at: o.index_at,
                 function: matches!(o.ty, CType::Func(_)),
+                stride: o.stride,
             })
             .collect()
     }

@@ -64,17 +64,28 @@ impl Mem {
                 return vec![];
             }
         };
+        let mut lens = Vec::new();
+        for l in &leaves {
+            match super::types::Types::storage_len(d.array.as_ref(), l) {
+                Ok(n) => lens.push(n),
+                Err(msg) => {
+                    self.unsupported(d.span, msg);
+                    return vec![];
+                }
+            }
+        }
         leaves
             .iter()
+            .zip(lens)
             .enumerate()
-            .map(|(k, l)| VarDecl {
+            .map(|(k, (l, len))| VarDecl {
                 ty: l.ty,
                 ctype: CType::Int(l.ty),
                 name: ast::Ident {
                     name: format!("{out}{}", l.path),
                     span: d.name.span,
                 },
-                array: d.array.clone().or_else(|| l.len.clone()),
+                array: len,
                 init: init.as_ref().and_then(|i| i.get(k).cloned()),
                 span: d.span,
                 is_static: d.is_static,
@@ -105,15 +116,36 @@ impl Mem {
                 Some(self.init_leaves(&d.ctype, &e))
             }
             (Init::List(es, s), Some(_)) => {
-                let n = self.types.leaves(&d.ctype).map_or(0, |l| l.len());
+                let rows: Vec<Option<i64>> = self
+                    .types
+                    .leaves(&d.ctype)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|l| l.len.as_ref().and_then(crate::ir::lower::const_eval))
+                    .collect();
+                let n = rows.len();
                 let mut lists: Vec<Vec<ast::Expr>> = vec![Vec::new(); n];
+                // An array field's rows, element by element (`rows.rs`).
+                let mut by_elem: Vec<Vec<Vec<ast::Expr>>> = vec![Vec::new(); n];
                 for e in es {
                     let leaves = self.init_leaves(&d.ctype, e);
                     for (k, l) in leaves.into_iter().enumerate() {
-                        match l {
-                            Init::Expr(x) if k < n => lists[k].push(x),
+                        match (l, rows.get(k)) {
+                            (Init::Expr(x), Some(None)) => lists[k].push(x),
+                            (Init::List(xs, _), Some(Some(len))) if xs.len() as i64 <= *len => by_elem[k].push(xs),
                             _ => self.unsupported(e.span, "this initialiser is not supported"),
                         }
+                    }
+                }
+                let elems = d.array.as_ref().and_then(crate::ir::lower::const_eval).unwrap_or(0);
+                for (k, len) in rows.iter().enumerate() {
+                    if let Some(len) = len {
+                        // Column by column, 0 where nothing is given.
+                        let at = |i: i64, j: i64| by_elem[k].get(i as usize).and_then(|r| r.get(j as usize)).cloned();
+                        lists[k] = (0..*len)
+                            .flat_map(|j| (0..elems).map(move |i| (i, j)))
+                            .map(|(i, j)| at(i, j).unwrap_or_else(|| int(0, *s)))
+                            .collect();
                     }
                 }
                 Some(lists.into_iter().map(|l| Init::List(l, *s)).collect())
@@ -157,6 +189,8 @@ impl Mem {
             let name = &d.name.name;
             for l in self.types.leaves(&d.ctype).unwrap_or_default() {
                 let at = match (&d.array, l.index_at) {
+                    // Rows of an array field: the storage's own index.
+                    (Some(_), _) if l.len.is_some() => continue,
                     (Some(_), _) => name.len(),
                     (None, Some(at)) => name.len() + at,
                     (None, None) => continue,
@@ -627,69 +661,23 @@ impl Mem {
         let mut kept = Vec::new();
         let mut out = Vec::new();
         for d in ds {
-            let decl = self.new_local(&d.name.name);
-            let in_block = self.declared_in_block(decl);
-            if d.is_static && !d.ctype.is_int() {
-                self.unsupported(d.span, "`static` locals of pointer or struct type are not supported");
+            // `struct T b = a;` with array fields: declared, then copied.
+            let copy = self.copied_init(d);
+            match &copy {
+                Some(_) => {
+                    let d = VarDecl {
+                        init: None,
+                        ..d.clone()
+                    };
+                    self.local_decl(&d, &mut kept, &mut out, span);
+                }
+                None => self.local_decl(d, &mut kept, &mut out, span),
             }
-            if self.taken.contains(&decl) && d.is_static {
-                self.unsupported(d.span, "the address of a `static` local is not supported");
-            }
-            if self.taken.contains(&decl) {
-                // Global storage: the declaration assigns it.
+            if let Some(v) = copy.and_then(|e| self.struct_copy(&var(&d.name.name, d.name.span), &e, d.span)) {
                 if !kept.is_empty() {
                     out.push(stmt(StmtKind::Decl(std::mem::take(&mut kept)), span));
                 }
-                let name = self.storage_name(&d.name.name, decl);
-                let info = VarInfo {
-                    out: name.clone(),
-                    ty: d.ctype.clone(),
-                    len: d.array.clone(),
-                    elems: self.vla_lengths.get(&d.name.span).cloned(),
-                    decl,
-                };
-                // Its storage is global, where a size that names a local
-                // (a variable-length array) would name a global instead.
-                if let Some(ast::ExprKind::Var(id)) = d.array.as_ref().map(|e| &e.kind) {
-                    if self.scopes.iter().any(|s| s.contains_key(&id.name)) {
-                        self.error(
-                            id.span,
-                            format!("the size of array `{}` is not a constant", d.name.name),
-                        );
-                    }
-                }
-                self.taken_storage(&name, &d.ctype, d.array.as_ref(), d.span);
-                if in_block && self.emit {
-                    let starts = self.lifetime_starts(&name, d.span);
-                    out.push(starts);
-                }
-                self.scopes
-                    .last_mut()
-                    .expect("a scope")
-                    .insert(d.name.name.clone(), info);
-                out.extend(self.taken_init(d, &name));
-                continue;
-            }
-            let info = VarInfo {
-                out: d.name.name.clone(),
-                ty: d.ctype.clone(),
-                len: d.array.clone(),
-                elems: self.vla_lengths.get(&d.name.span).cloned(),
-                decl,
-            };
-            // In scope in its own initialiser (C11 6.2.1p7), as
-            // `T *p = malloc(sizeof *p)` needs.
-            self.scopes
-                .last_mut()
-                .expect("a scope")
-                .insert(d.name.name.clone(), info);
-            let init = self.decl_inits(d);
-            if d.ctype.is_int() {
-                let mut d2 = d.clone();
-                d2.init = init.and_then(|mut i| i.pop());
-                kept.push(d2);
-            } else {
-                kept.extend(self.leaf_decls(d, &d.name.name, init));
+                out.extend(self.discard(v, d.span));
             }
         }
         if !kept.is_empty() {
@@ -698,6 +686,91 @@ impl Mem {
         out
     }
 
+    /// Declaration `d` of a local: its storage and initialisation, into
+    /// `kept` (declarations not yet out) and `out`.
+    fn local_decl(&mut self, d: &VarDecl, kept: &mut Vec<VarDecl>, out: &mut Vec<Stmt>, span: Span) {
+        let decl = self.new_local(&d.name.name);
+        let in_block = self.declared_in_block(decl);
+        if d.is_static && !d.ctype.is_int() {
+            self.unsupported(d.span, "`static` locals of pointer or struct type are not supported");
+        }
+        if self.taken.contains(&decl) && d.is_static {
+            self.unsupported(d.span, "the address of a `static` local is not supported");
+        }
+        if self.taken.contains(&decl) {
+            // Global storage: the declaration assigns it.
+            if !kept.is_empty() {
+                out.push(stmt(StmtKind::Decl(std::mem::take(kept)), span));
+            }
+            let name = self.storage_name(&d.name.name, decl);
+            let info = VarInfo {
+                out: name.clone(),
+                ty: d.ctype.clone(),
+                len: d.array.clone(),
+                elems: self.vla_lengths.get(&d.name.span).cloned(),
+                decl,
+            };
+            // Its storage is global, where a size that names a local
+            // (a variable-length array) would name a global instead.
+            if let Some(ast::ExprKind::Var(id)) = d.array.as_ref().map(|e| &e.kind) {
+                if self.scopes.iter().any(|s| s.contains_key(&id.name)) {
+                    self.error(
+                        id.span,
+                        format!("the size of array `{}` is not a constant", d.name.name),
+                    );
+                }
+            }
+            self.taken_storage(&name, &d.ctype, d.array.as_ref(), d.span);
+            if in_block && self.emit {
+                let starts = self.lifetime_starts(&name, d.span);
+                out.push(starts);
+            }
+            self.scopes
+                .last_mut()
+                .expect("a scope")
+                .insert(d.name.name.clone(), info);
+            out.extend(self.taken_init(d, &name));
+            return;
+        }
+        let info = VarInfo {
+            out: d.name.name.clone(),
+            ty: d.ctype.clone(),
+            len: d.array.clone(),
+            elems: self.vla_lengths.get(&d.name.span).cloned(),
+            decl,
+        };
+        // In scope in its own initialiser (C11 6.2.1p7), as
+        // `T *p = malloc(sizeof *p)` needs.
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .insert(d.name.name.clone(), info);
+        let init = self.decl_inits(d);
+        if d.ctype.is_int() {
+            let mut d2 = d.clone();
+            d2.init = init.and_then(|mut i| i.pop());
+            kept.push(d2);
+        } else {
+            kept.extend(self.leaf_decls(d, &d.name.name, init));
+        }
+    }
+
+    /// The initialiser of `d` when it copies a struct with array fields
+    /// (`struct_copy.rs`).
+    fn copied_init(&self, d: &VarDecl) -> Option<ast::Expr> {
+        let Some(Init::Expr(e)) = &d.init else {
+            return None;
+        };
+        let has_rows = self
+            .types
+            .leaves(&d.ctype)
+            .is_ok_and(|ls| ls.iter().any(|l| l.len.is_some()));
+        (d.array.is_none()
+            && matches!(d.ctype, CType::Struct(_))
+            && has_rows
+            && !matches!(e.kind, ast::ExprKind::InitList(_)))
+        .then(|| e.clone())
+    }
     /// The declaration of taken storage `name`: its initial value, or an
     /// arbitrary one (C: an uninitialised local is indeterminate).
     fn taken_init(&mut self, d: &VarDecl, name: &str) -> Vec<Stmt> {
@@ -711,12 +784,8 @@ impl Mem {
                 Some(Init::Expr(e)) => out.push(assign(var(&leaf, span), e.clone(), span)),
                 Some(Init::List(es, _)) => {
                     // Elements not given are 0 (C11 6.7.9).
-                    let Some(n) = d
-                        .array
-                        .as_ref()
-                        .or(l.len.as_ref())
-                        .and_then(crate::ir::lower::const_eval)
-                    else {
+                    let len = super::types::Types::storage_len(d.array.as_ref(), l);
+                    let Some(n) = len.ok().flatten().as_ref().and_then(crate::ir::lower::const_eval) else {
                         self.unsupported(span, "an array initialiser needs a constant size");
                         continue;
                     };

@@ -186,6 +186,22 @@ impl Types {
         Ok(())
     }
 
+    /// The number of elements of the storage of `leaf` in an array of
+    /// `outer` elements: an array field's rows one after another
+    /// (`rows.rs`).
+    pub fn storage_len(outer: Option<&ast::Expr>, leaf: &Leaf) -> Result<Option<ast::Expr>, String> {
+        match (outer, &leaf.len) {
+            (Some(n), Some(k)) => match (const_eval(n), const_eval(k)) {
+                (Some(n2), Some(k)) => Ok(Some(ast::Expr {
+                    kind: ast::ExprKind::Int(n2 * k, ast::IntType::Int),
+                    span: n.span,
+                })),
+                _ => Err("an array of structs with an array field needs constant sizes".into()),
+            },
+            (n, k) => Ok(n.or(k.as_ref()).cloned()),
+        }
+    }
+
     /// `sizeof` and alignment on ILP32 (`long long` is 4-aligned in
     /// structs, as gcc -m32 lays them out).
     pub fn size_align(&self, ty: &CType) -> Result<(i64, i64), String> {

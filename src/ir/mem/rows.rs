@@ -1,0 +1,127 @@
+//! Array fields of an array's elements: `a[i].name[j]` of `struct S {
+//! char name[8]; ... } a[4]`. The field's storage `a.name` holds the
+//! elements' rows column by column: `a[i].name[j]` is element `j * 4 + i`.
+//! A named access is `a.name[INDEX(j, 8) * 4 + INDEX(i, 4)]`, each index
+//! checked against its own size, as for `char a[4][8]` (`crate::ir::dims`).
+//! Object `a.name` (`objects.rs`) is every row; a pointer into it has the
+//! storage's index as its offset and steps by 4 (its *stride*), so it
+//! stays in its row, and a step past the row's end leaves the object (C:
+//! the field is the array; gcc reaches the next field there). Every
+//! access is linear in the indexes, as the engines want it.
+
+use super::expr::*;
+use super::loc::Loc;
+use super::*;
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Stmt};
+
+/// A location inside an array field of an array's elements.
+#[derive(Clone)]
+pub(super) struct Row {
+    /// The field's number of elements.
+    pub len: i64,
+    /// The array's number of elements (the storage's stride).
+    pub stride: i64,
+    /// Whether the row is indexed (the location is one of its elements).
+    pub indexed: bool,
+}
+
+fn index_call(i: Expr, n: i64, span: Span) -> Expr {
+    let name = Ident {
+        name: crate::ir::dims::INDEX.to_string(),
+        span,
+    };
+    mk(ExprKind::Call(name, vec![i, int(n, span)]), span)
+}
+
+impl Mem {
+    /// Array field (of `len` elements) of element `index` of the array
+    /// named by `root`: the element's index (checked) and the row, or why
+    /// it is not supported.
+    pub(super) fn row_of(
+        &self,
+        index: Expr,
+        len: &ast::Expr,
+        root: &Option<VarInfo>,
+        span: Span,
+    ) -> Result<(Expr, Row), String> {
+        let k = crate::ir::lower::const_eval(len).filter(|k| *k > 0);
+        let Some(root) = root.as_ref().filter(|r| r.len.is_some()) else {
+            return Err("an array field of an element of an array field is not supported yet".into());
+        };
+        if root.elems.is_some() {
+            return Err("an array field of an element of a variable-length array is not supported yet".into());
+        }
+        match (k, root.len.as_ref().and_then(crate::ir::lower::const_eval)) {
+            (Some(k), Some(n)) => Ok((
+                index_call(index, n, span),
+                Row {
+                    len: k,
+                    stride: n,
+                    indexed: false,
+                },
+            )),
+            _ => Err("an array field of a size not constant in an array of structs is not supported".into()),
+        }
+    }
+
+    /// `row[j]` of the row of element `elem`: where it is in the storage.
+    pub(super) fn row_index(&mut self, pre: &mut Vec<Stmt>, elem: Expr, row: &Row, j: Expr, span: Span) -> (Expr, Row) {
+        let elem = self.bind(pre, elem, IntType::Int);
+        let j = index_call(j, row.len, span);
+        let at = bin(BinOp::Add, bin(BinOp::Mul, j, int(row.stride, span), span), elem, span);
+        let row = Row {
+            indexed: true,
+            ..row.clone()
+        };
+        (at, row)
+    }
+
+    /// The element's index that offset `off` into object `o` holds.
+    pub(super) fn elem_of(o: &objects::Obj, off: &Expr, span: Span) -> Expr {
+        match o.stride {
+            Some(1) => int(0, span),
+            Some(n) => bin(BinOp::Mod, off.clone(), int(n, span), span),
+            None => off.clone(),
+        }
+    }
+
+    /// The objects of type `ty` whose pointers step by more than one
+    /// element: their tags and strides.
+    pub(super) fn strided(&self, ty: &CType) -> Vec<(i64, i64)> {
+        self.objects
+            .of_type(ty)
+            .filter_map(|o| o.stride.filter(|n| *n > 1).map(|n| (o.tag, n)))
+            .collect()
+    }
+
+    /// `f(stride)` for a pointer with tag `tag` into a strided object,
+    /// `other` for the rest (tests of the model's own, at the access's
+    /// span, `!=` as `arith.rs` has them).
+    pub(super) fn by_stride(
+        &mut self,
+        tag: &Expr,
+        strided: &[(i64, i64)],
+        f: impl Fn(i64) -> Expr,
+        other: Expr,
+        span: Span,
+    ) -> Expr {
+        let mut e = other;
+        for &(t, n) in strided.iter().rev() {
+            self.access(span);
+            let not = bin(BinOp::Ne, tag.clone(), int(t, span), span);
+            e = mk(ExprKind::Ternary(Box::new(not), Box::new(e), Box::new(f(n))), span);
+        }
+        e
+    }
+}
+
+/// Whether `loc` is a row not yet indexed (`a[i].name`).
+pub(super) fn is_row(loc: &Loc) -> bool {
+    matches!(
+        loc,
+        Loc::Named {
+            row: Some(Row { indexed: false, .. }),
+            ..
+        }
+    )
+}
