@@ -515,7 +515,7 @@ int main(void) {
 fn a_label_repeating_a_group_of_visits_shows_it_once_with_its_count() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = cli::write(dir.path(), "two.c", TWO_ARRAYS);
-    let (code, text, err) = cli::focuscheck(&["--color", "never", "check", file.as_str()]);
+    let (code, text, err) = cli::focuscheck(&["check", file.as_str()]);
     assert_eq!(code, 1, "unsafe expected: {err}");
     assert!(
         text.contains("(accesses `a[...]` ×2, then accesses `b[...]` ×2) ×16"),
