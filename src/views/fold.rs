@@ -308,15 +308,42 @@ pub fn line_span<T>(xs: &[Folded<T>], line: &dyn Fn(&T) -> u32) -> (u32, u32) {
 }
 
 /// `3,(14,15)×4096,17`: a folded sequence's items by `label`, each
-/// repetition as its first run and count.
+/// repetition as its first run and count, equal neighbours as one
+/// (`19,(19)×7,19` is `19×9`).
 pub fn compact<T>(xs: &[Folded<T>], label: &dyn Fn(&T) -> String) -> Vec<String> {
-    xs.iter()
-        .map(|x| match x {
-            Folded::One(t) => label(t),
-            Folded::Repeat(r) => format!("({})×{}", compact(&r.first, label).join(","), r.count),
-            Folded::Omitted { steps } => format!("...{steps} more..."),
+    render_runs(compact_runs(xs, label))
+}
+
+fn render_runs(runs: super::repeats::Runs) -> Vec<String> {
+    runs.0
+        .into_iter()
+        .map(|r| match r.count {
+            1 => r.text,
+            n => format!("{}×{n}", r.text),
         })
         .collect()
+}
+
+fn compact_runs<T>(xs: &[Folded<T>], label: &dyn Fn(&T) -> String) -> super::repeats::Runs {
+    let mut runs = super::repeats::Runs::default();
+    for x in xs {
+        match x {
+            Folded::One(t) => runs.push(label(t), 1),
+            Folded::Repeat(r) => {
+                let inner = compact_runs(&r.first, label);
+                match inner.0.as_slice() {
+                    // A run of one text (`(4,4)`) is that text more times.
+                    [one] => runs.push(one.text.clone(), one.count * r.count),
+                    _ => runs.push(format!("({})", render_runs(inner).join(",")), r.count),
+                }
+            }
+            Folded::Omitted { steps } => runs.0.push(super::repeats::Run {
+                text: format!("...{steps} more..."),
+                count: 1,
+            }),
+        }
+    }
+    runs
 }
 
 /// Every item, unfolded (`--full-trace`).

@@ -15,6 +15,7 @@ pub mod json;
 pub mod listing;
 pub mod loop_entry;
 pub mod loop_guard;
+pub mod repeats;
 pub mod replay;
 pub mod sarif;
 pub mod snippet;

@@ -63,7 +63,10 @@ pub fn snippet(
             _ => {}
         }
     }
-    let mut labels: Vec<(Span, String)> = labels.into_iter().map(|(s, t)| (s, visits(&t))).collect();
+    let mut labels: Vec<(Span, String)> = labels
+        .into_iter()
+        .map(|(s, t)| (s, super::repeats::then_list(&t)))
+        .collect();
     for (s, t) in labels.iter_mut() {
         let here: Vec<super::assumptions::Item> = assumptions
             .iter()
@@ -105,22 +108,6 @@ pub fn snippet(
     text.lines()
         .map(|l| format!("    {l}").trim_end().to_string() + "\n")
         .collect()
-}
-
-/// `true ×5, then false`: what successive visits showed, runs collapsed.
-fn visits(seen: &[String]) -> String {
-    let mut runs: Vec<(&str, usize)> = Vec::new();
-    for t in seen {
-        match runs.last_mut() {
-            Some((last, n)) if *last == t.as_str() => *n += 1,
-            _ => runs.push((t, 1)),
-        }
-    }
-    let parts: Vec<String> = runs
-        .iter()
-        .map(|&(t, n)| if n == 1 { t.to_string() } else { format!("{t} ×{n}") })
-        .collect();
-    parts.join(", then ")
 }
 
 /// Lines of a snippet shown before its middle is left out.

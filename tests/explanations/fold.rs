@@ -489,3 +489,40 @@ int main(void) {
         "{text}"
     );
 }
+
+/// A loop over two arrays: each visit of `p[k]` accesses `a`, then `b`,
+/// the outer loop's 16 times.
+const TWO_ARRAYS: &str = "int total(int *p, int n) {
+  int s = 0;
+  for (int k = 0; k < n; k++)
+    s += p[k];
+  return s;
+}
+int main(void) {
+  int a[8] = {0};
+  int b[8] = {0};
+  int s = 0;
+  for (int i = 0; i < 16; i++) {
+    s += total(a, 2);
+    s += total(b, 2);
+  }
+  __VERIFIER_assert(s == 1);
+  return 0;
+}
+";
+
+#[test]
+fn a_label_repeating_a_group_of_visits_shows_it_once_with_its_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = cli::write(dir.path(), "two.c", TWO_ARRAYS);
+    let (code, text, err) = cli::focuscheck(&["check", file.as_str()]);
+    assert_eq!(code, 1, "unsafe expected: {err}");
+    assert!(
+        text.contains("(accesses `a[...]` ×2, then accesses `b[...]` ×2) ×16"),
+        "{text}"
+    );
+    // The inner loop's test: true twice, then false, per call.
+    assert!(text.contains("(true ×2, then false) ×32"), "{text}");
+    assert_eq!(text.matches("accesses `a[...]`").count(), 1, "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 200), "{text}");
+}
