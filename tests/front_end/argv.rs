@@ -21,7 +21,9 @@ fn check_json(text: &str, extra: &[&str]) -> (i32, serde_json::Value, tempfile::
 
 fn verdicts(doc: &serde_json::Value) -> Vec<String> {
     let cs = doc["conditions"].as_array().expect("conditions");
-    cs.iter().map(|c| c["verdict"].as_str().unwrap_or("").to_string()).collect()
+    cs.iter()
+        .map(|c| c["verdict"].as_str().unwrap_or("").to_string())
+        .collect()
 }
 
 #[test]
@@ -40,7 +42,10 @@ fn strcpy_of_a_long_argument_overflows_and_replays() {
     // The replay command a user copies (its words unquoted, as a shell does).
     let replay = c["replay"].as_str().expect("a replay command");
     let rest = replay.strip_prefix("focuscheck ").expect("a focuscheck command");
-    let args: Vec<String> = rest.split_whitespace().map(|w| w.trim_matches('\'').to_string()).collect();
+    let args: Vec<String> = rest
+        .split_whitespace()
+        .map(|w| w.trim_matches('\'').to_string())
+        .collect();
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, out, err) = focuscheck(&words);
     assert!(code == 1 && out.contains("result: error"), "{out}{err}");
@@ -99,6 +104,9 @@ fn a_counterexample_with_arguments_gets_no_witness_or_harness_that_lies() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("unsafe: call `reach_error()`"), "{out}");
     let said = format!("{out}{err}");
-    assert!(said.contains("no violation witness") && said.contains("no test harness"), "{said}");
+    assert!(
+        said.contains("no violation witness") && said.contains("no test harness"),
+        "{said}"
+    );
     assert!(!dir.path().join("w.yml").exists(), "{said}");
 }
