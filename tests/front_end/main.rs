@@ -1,6 +1,7 @@
 //! The front end and the C semantics: parsing, bad input, declarations, the C library, conversions and arithmetic against gcc, floats, the CLI's options and the layers of the code.
 //! One test binary per group (the crate links once); each module was a test file of its own.
 
+mod argv;
 mod bad_input;
 mod c_conversions;
 mod c_programs;

@@ -17,6 +17,7 @@
 //! A program without pointers or structs is returned unchanged.
 
 mod acsl;
+mod argv;
 mod arith;
 mod assign;
 mod call;
@@ -283,6 +284,8 @@ struct Mem {
     wrappers: HashMap<String, wrappers::Wrapper>,
     /// The entry's pointer parameters, to their objects (`params.rs`).
     entry_params: BTreeMap<String, String>,
+    /// `main`'s `argv`, when the model builds it (`argv.rs`).
+    argv: Option<String>,
     /// The entry's pointer parameters that may share an array with others
     /// of their pointee type, to that array and the elements they may
     /// point to, first and count (`params.rs`: aliasing).
@@ -345,6 +348,7 @@ impl Mem {
             index_at: HashMap::new(),
             wrappers: HashMap::new(),
             entry_params: BTreeMap::new(),
+            argv: None,
             entry_shared: BTreeMap::new(),
             valid_params: false,
             annots: Vec::new(),

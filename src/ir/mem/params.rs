@@ -66,6 +66,7 @@ impl Mem {
         }) else {
             return;
         };
+        self.setup_argv(f, opts);
         let mut members = Vec::new();
         for q in &f.params {
             let (Some(name), CType::Ptr(t)) = (&q.name, &q.ctype) else {
@@ -245,6 +246,10 @@ impl Mem {
         let name = q.name.as_ref().map_or("", |n| n.name.as_str());
         match &q.ctype {
             CType::Ptr(_) if self.entry_params.contains_key(name) => None,
+            CType::Ptr(_) if self.argv.as_deref() == Some(name) => None,
+            CType::Ptr(_) if self.entry == "main" && self.argv.is_some() => Some(format!(
+                "a third parameter of `main` (`{name}`: `envp`) is not supported"
+            )),
             CType::Ptr(t) => Some(format!(
                 "a pointer parameter of the entry pointing to `{}` is not supported (only to integers and to structs of integers)",
                 t.c_name()

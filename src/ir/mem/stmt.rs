@@ -301,7 +301,18 @@ impl Mem {
                             format!("{what} a pointer parameter of the entry is not supported"),
                         );
                     }
-                    if let Some((leaves, pro)) = self.entry_param(&name.name, &out, q.span) {
+                    let argc = f.params[0]
+                        .name
+                        .as_ref()
+                        .and_then(|a| self.lookup(&a.name))
+                        .map(|v| v.out.clone());
+                    let built = match argc {
+                        Some(argc) if self.argv.as_deref() == Some(name.name.as_str()) => {
+                            self.argv_param(&argc, &out, q.span)
+                        }
+                        _ => self.entry_param(&name.name, &out, q.span),
+                    };
+                    if let Some((leaves, pro)) = built {
                         params.extend(leaves);
                         prologue.extend(pro);
                     }

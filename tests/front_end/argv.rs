@@ -1,0 +1,112 @@
+//! `int main(int argc, char **argv)` as C gives them: `argc` from 1,
+//! `argv[argc]` NULL, each argument a string of any length (the model
+//! holds its first `--param-elems` chars). A counterexample's arguments
+//! replay with `focuscheck run`; no harness or witness claims them.
+
+use crate::cli;
+use cli::focuscheck;
+
+/// `check --format json` of `text` (in a temporary `t.c`) with `extra`;
+/// the exit code, the document, and the directory (kept for replays).
+fn check_json(text: &str, extra: &[&str]) -> (i32, serde_json::Value, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = cli::write(dir.path(), "t.c", text);
+    let mut args = vec!["check", "--format", "json", "--timeout", "60"];
+    args.extend_from_slice(extra);
+    args.push(&path);
+    let (code, out, err) = focuscheck(&args);
+    let doc = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    (code, doc, dir)
+}
+
+fn verdicts(doc: &serde_json::Value) -> Vec<String> {
+    let cs = doc["conditions"].as_array().expect("conditions");
+    cs.iter()
+        .map(|c| c["verdict"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn strcpy_of_a_long_argument_overflows_and_replays() {
+    let text = "#include <string.h>\nint main(int argc, char **argv) {\n  char buf[8];\n  \
+                if (argc < 2)\n    return 1;\n  strcpy(buf, argv[1]);\n  return buf[0];\n}\n";
+    let (code, doc, _dir) = check_json(text, &[]);
+    assert_eq!(code, 1, "{doc}");
+    let c = cli::first_unsafe(&doc);
+    assert_eq!(c["line"], 6, "{c}");
+    let inputs = c["inputs"].as_object().expect("inputs");
+    assert!(inputs["argc"].as_i64().expect("argc") >= 2, "{c}");
+    // `argv[1]` has 8 chars or more: its size (length + 1) is 9 or more.
+    let size = inputs["argv[1]@entry::(bytes)"].as_i64().expect("argv[1]'s size");
+    assert!(size >= 9, "{c}");
+    // The replay command a user copies (its words unquoted, as a shell does).
+    let replay = c["replay"].as_str().expect("a replay command");
+    let rest = replay.strip_prefix("focuscheck ").expect("a focuscheck command");
+    let args: Vec<String> = rest
+        .split_whitespace()
+        .map(|w| w.trim_matches('\'').to_string())
+        .collect();
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = focuscheck(&words);
+    assert!(code == 1 && out.contains("result: error"), "{out}{err}");
+}
+
+#[test]
+fn a_bounded_strncpy_of_an_argument_is_never_unsafe() {
+    let text = "#include <string.h>\nint main(int argc, char *argv[]) {\n  char buf[8];\n  \
+                if (argc < 2)\n    return 1;\n  strncpy(buf, argv[1], sizeof buf - 1);\n  \
+                buf[sizeof buf - 1] = 0;\n  return buf[0];\n}\n";
+    let (code, doc, _dir) = check_json(text, &[]);
+    assert_eq!(code, 0, "{doc}");
+    assert!(verdicts(&doc).iter().all(|v| v == "safe"), "{doc}");
+}
+
+#[test]
+fn argv_ends_with_null() {
+    // Exactly for `argc` up to 3 (the pointers the model holds); larger
+    // `argc` reaches past them: unknown, never unsafe.
+    let held = "extern void reach_error(void);\nint main(int argc, char **argv) {\n  \
+                if (argc <= 3 && argv[argc] != 0)\n    reach_error();\n  return 0;\n}\n";
+    let (code, doc, _dir) = check_json(held, &[]);
+    assert_eq!(code, 0, "{doc}");
+    assert!(verdicts(&doc).iter().all(|v| v == "safe"), "{doc}");
+    let any = held.replace("argc <= 3 && ", "");
+    let (_, doc, _dir) = check_json(&any, &[]);
+    let vs = verdicts(&doc);
+    assert!(!vs.iter().any(|v| v == "unsafe"), "{doc}");
+    assert!(vs.iter().any(|v| v == "unknown"), "{doc}");
+    // Past `argv[argc]`: an invalid access.
+    let past = held.replace("argv[argc] != 0", "argv[argc + 1] != 0");
+    let (code, doc, _dir) = check_json(&past, &[]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(cli::first_unsafe(&doc)["line"], 3, "{doc}");
+}
+
+#[test]
+fn atoi_of_argv_1_without_a_check_of_argc_is_unsafe() {
+    let text = "#include <stdlib.h>\nint main(int argc, const char **argv) {\n  return atoi(argv[1]);\n}\n";
+    let (code, doc, _dir) = check_json(text, &["--param-elems", "4"]);
+    assert_eq!(code, 1, "{doc}");
+    let c = cli::first_unsafe(&doc);
+    assert_eq!(c["line"], 3, "{c}");
+    assert_eq!(c["inputs"]["argc"], 1, "{c}");
+}
+
+#[test]
+fn a_counterexample_with_arguments_gets_no_witness_or_harness_that_lies() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "extern void reach_error(void);\nint main(int argc, char **argv) {\n  \
+                if (argc >= 2 && argv[1][0] == 'x')\n    reach_error();\n  return 0;\n}\n";
+    let path = cli::write(dir.path(), "t.c", text);
+    let (w, h) = (dir.path().join("w.yml"), dir.path().join("tests"));
+    let (w, h) = (w.to_string_lossy(), h.to_string_lossy());
+    let (code, out, err) = focuscheck(&["check", "--witness", &w, "--tests", &h, &path]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("unsafe: call `reach_error()`"), "{out}");
+    let said = format!("{out}{err}");
+    assert!(
+        said.contains("no violation witness") && said.contains("no test harness"),
+        "{said}"
+    );
+    assert!(!dir.path().join("w.yml").exists(), "{said}");
+}
