@@ -31,8 +31,8 @@ use std::time::Duration;
 
 // The defaults keep the group's run short on CI's 2 cores (the longest
 // tests of the suite); the variables below run more.
-const PROGRAMS: u64 = 80;
-const OVERFLOW_PROGRAMS: u64 = 30;
+const PROGRAMS: u64 = 60;
+const OVERFLOW_PROGRAMS: u64 = 22;
 
 /// The sites some enumerated run reaches (the first error of each run).
 fn reached_sites(p: &Program, dom: &exhaust::Domain) -> BTreeMap<SiteId, String> {

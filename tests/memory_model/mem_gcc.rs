@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-const PROGRAMS: u64 = 40;
+const PROGRAMS: u64 = 30;
 
 /// How many generated programs a test runs: `FOCUSCHECK_MEM_PROGRAMS`, or
 /// `PROGRAMS`.
@@ -720,7 +720,7 @@ use crate::array_gen;
 /// program's bounds, and otherwise never contradicts a run on `out`.
 #[test]
 fn generated_array_of_array_programs_agree_with_gcc_and_every_verdict() {
-    let n = programs_or(16);
+    let n = programs_or(12);
     let dir = tempfile::tempdir().expect("a temporary directory");
     let (mut stopped, mut found_bugs) = (0, 0);
     for seed in 0..n {
