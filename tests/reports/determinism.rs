@@ -112,7 +112,10 @@ fn loaded<T>(f: impl FnOnce() -> T) -> T {
 /// were compared.
 fn assert_same_default(files: &[String], extra: &[&str]) -> usize {
     // Two jobs on a loaded machine differ from one job on both counts.
-    let runs = [run_default(files, "1", extra), loaded(|| run_default(files, "2", extra))];
+    let runs = [
+        run_default(files, "1", extra),
+        loaded(|| run_default(files, "2", extra)),
+    ];
     for r in &runs {
         assert_eq!(r.len(), files.len(), "a file is missing from the JSON");
     }
