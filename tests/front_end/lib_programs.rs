@@ -226,4 +226,14 @@ fn array_fields_of_array_elements_and_heap_nodes_are_their_own_arrays() {
         out.contains("unsafe: pointer access in `strcpy(all[2].name, \"bobbyjoe\")`"),
         "{out}"
     );
+    // Pointers into different rows compare as their addresses do in C
+    // (C11 6.5.8p5: a later element's members compare greater).
+    let order = "extern void reach_error(void);\nstruct rec { char name[4]; int n; };\nstruct rec a[3];\n\
+                 int main(void) {\n  int count = 0;\n  for (char *p = a[0].name; p < a[0].name + 4; p++) count++;\n  \
+                 char *q = &a[2].name[1], *r = &a[1].name[3];\n  \
+                 if (!(a[0].name + 4 <= a[1].name) || !(r < q) || q <= r || count != 4) reach_error();\n  \
+                 if (q - &a[2].name[0] != 1) reach_error();\n  return count;\n}\n";
+    let (code, out) = check_text(order, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(" 0 unsafe, 0 unknown"), "{out}");
 }

@@ -720,7 +720,7 @@ use crate::array_gen;
 /// program's bounds, and otherwise never contradicts a run on `out`.
 #[test]
 fn generated_array_of_array_programs_agree_with_gcc_and_every_verdict() {
-    let n = programs_or(12);
+    let n = programs_or(8);
     let dir = tempfile::tempdir().expect("a temporary directory");
     let (mut stopped, mut found_bugs) = (0, 0);
     for seed in 0..n {

@@ -81,7 +81,7 @@ impl Mem {
             ),
         };
         // In rows (`rows.rs`), an element is a stride away.
-        let times = |n| offset(BinOp::Mul, k.clone(), int(n, span), span);
+        let times = |_, n| offset(BinOp::Mul, k.clone(), int(n, span), span);
         let step = self.by_stride(&tag, &strided, times, plain, span);
         // Computed before the pointer's leaves are written (a view shows
         // them together).
@@ -113,7 +113,7 @@ impl Mem {
                 span,
             ),
         };
-        let over = |n| bin(BinOp::Div, diff.clone(), int(n, span), span);
+        let over = |_, n| bin(BinOp::Div, diff.clone(), int(n, span), span);
         let e = self.by_stride(&tag, &strided, over, plain, span);
         wrap(pre, e)
     }

@@ -507,7 +507,11 @@ impl Mem {
             (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, true, true) => {
                 let mut pre = va.pre;
                 pre.extend(vb.pre);
-                Self::int_val(wrap(pre, bin(op, va.leaves[1].clone(), vb.leaves[1].clone(), span)))
+                // In rows (`rows.rs`), addresses are ordered as C lays them out.
+                let ty = pointee(&va.ty).cloned().unwrap_or(CType::Void);
+                let a = self.address_order(&va.leaves[0], &va.leaves[1], &ty, span);
+                let b = self.address_order(&vb.leaves[0], &vb.leaves[1], &ty, span);
+                Self::int_val(wrap(pre, bin(op, a, b, span)))
             }
             _ => {
                 self.unsupported(span, format!("`{}` on a pointer is not supported", op.symbol()));

@@ -94,14 +94,35 @@ impl Mem {
             .collect()
     }
 
-    /// `f(stride)` for a pointer with tag `tag` into a strided object,
+    /// Offset `off` of a pointer with tag `tag` to `ty`, ordered as C lays
+    /// out the addresses: in rows, `&a[i].name[j]` is `i * len + j`.
+    pub(super) fn address_order(&mut self, tag: &Expr, off: &Expr, ty: &CType, span: Span) -> Expr {
+        let strided = self.strided(ty);
+        if strided.is_empty() {
+            return off.clone();
+        }
+        let lens: Vec<(i64, i64)> = self
+            .objects
+            .of_type(ty)
+            .filter_map(|o| Some((o.tag, o.len.as_ref().and_then(crate::ir::lower::const_eval)?)))
+            .collect();
+        let rank = |t: i64, n: i64| {
+            let all = lens.iter().find(|(x, _)| *x == t).map_or(n, |(_, l)| *l);
+            let elem = bin(BinOp::Mod, off.clone(), int(n, span), span);
+            let at = bin(BinOp::Div, off.clone(), int(n, span), span);
+            bin(BinOp::Add, bin(BinOp::Mul, elem, int(all / n, span), span), at, span)
+        };
+        self.by_stride(tag, &strided, rank, off.clone(), span)
+    }
+
+    /// `f(tag, stride)` for a pointer with tag `tag` into a strided object,
     /// `other` for the rest (tests of the model's own, at the access's
     /// span, `!=` as `arith.rs` has them).
     pub(super) fn by_stride(
         &mut self,
         tag: &Expr,
         strided: &[(i64, i64)],
-        f: impl Fn(i64) -> Expr,
+        f: impl Fn(i64, i64) -> Expr,
         other: Expr,
         span: Span,
     ) -> Expr {
@@ -109,7 +130,7 @@ impl Mem {
         for &(t, n) in strided.iter().rev() {
             self.access(span);
             let not = bin(BinOp::Ne, tag.clone(), int(t, span), span);
-            e = mk(ExprKind::Ternary(Box::new(not), Box::new(e), Box::new(f(n))), span);
+            e = mk(ExprKind::Ternary(Box::new(not), Box::new(e), Box::new(f(t, n))), span);
         }
         e
     }
