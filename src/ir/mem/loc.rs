@@ -444,15 +444,20 @@ impl Mem {
                 let mut cases = Vec::new();
                 let objs: Vec<_> = self.objects.of_type(&obj_ty).cloned().collect();
                 for o in objs {
-                    let Some(sub) = self.objects.by_base(&format!("{}{path}", o.base)).map(|s| s.tag) else {
-                        // The objects of an array of structs have no array
-                        // fields (`objects.rs`): refused, never a wrong access.
+                    let Some(sub) = self.objects.by_base(&format!("{}{path}", o.base)).cloned() else {
+                        // A field with no object of its own (`objects.rs`):
+                        // refused, never a wrong access.
                         let field = path.trim_start_matches('.');
-                        let msg = format!("an array field (`{field}`) of an element of an array of structs (`{}`) through a pointer is not supported yet", o.base.trim_start_matches("::"));
+                        let msg = format!(
+                            "an array field (`{field}`) of an element of `{}` through a pointer is not supported yet",
+                            o.base.trim_start_matches("::")
+                        );
                         self.unsupported(span, msg);
                         continue;
                     };
-                    cases.push((o.tag, vec![assign(var(&t, span), int(sub, span), span)]));
+                    let mut body = self.row_start_checks(&o, &sub, &off, span);
+                    body.push(assign(var(&t, span), int(sub.tag, span), span));
+                    cases.push((o.tag, body));
                 }
                 let pre = vec![self.split(&tag, cases, span)];
                 Val {

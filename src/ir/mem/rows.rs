@@ -76,6 +76,40 @@ impl Mem {
         (at, row)
     }
 
+    /// The checks that element `off` of object `o`, an array of structs,
+    /// has a row in `sub`, one of its strided fields: past the elements
+    /// the model holds of an allocation of any length the run is beyond
+    /// the model, and outside the array the access is invalid (an offset
+    /// into rows holds no element past them).
+    pub(super) fn row_start_checks(
+        &mut self,
+        o: &objects::Obj,
+        sub: &objects::Obj,
+        off: &Expr,
+        span: Span,
+    ) -> Vec<Stmt> {
+        let Some(n) = sub.stride else {
+            return vec![];
+        };
+        let k = self.access(span);
+        let mut out = Vec::new();
+        if o.heap.as_ref().is_some_and(|h| self.unbounded.contains(h)) {
+            let storage = var(&super::file_scope(&sub.base), span);
+            let beyond = vec![call(BEYOND_MODEL, vec![int(o.tag, span), storage], span)];
+            out.push(if_(
+                bin(BinOp::Ge, off.clone(), int(n, span), span),
+                beyond,
+                vec![],
+                span,
+            ));
+        }
+        let low = bin(BinOp::Lt, off.clone(), int(0, span), span);
+        let high = bin(BinOp::Ge, off.clone(), int(n, span), span);
+        let invalid = vec![call(INVALID_ACCESS, vec![int(k, span)], span)];
+        out.push(if_(bin(BinOp::Or, low, high, span), invalid, vec![], span));
+        out
+    }
+
     /// The element's index that offset `off` into object `o` holds.
     pub(super) fn elem_of(o: &objects::Obj, off: &Expr, span: Span) -> Expr {
         match o.stride {
