@@ -69,17 +69,8 @@ impl Mem {
         // At the access's span: a copy lowering makes of it is the model's.
         tag.span = span;
         let k = self.bind(pre, k, IntType::Int);
-        let plain = match tags.is_empty() {
-            true => k.clone(),
-            false => mk(
-                ExprKind::Ternary(
-                    Box::new(self.tag_not_in(&tag, &tags, span)),
-                    Box::new(k.clone()),
-                    Box::new(offset(BinOp::Mul, k.clone(), int(FIELD_STEP, span), span)),
-                ),
-                span,
-            ),
-        };
+        let stepped = offset(BinOp::Mul, k.clone(), int(FIELD_STEP, span), span);
+        let plain = self.unless_field(&tag, &tags, k.clone(), stepped, span);
         // In rows (`rows.rs`), an element is a stride away.
         let times = |_, n| offset(BinOp::Mul, k.clone(), int(n, span), span);
         let step = self.by_stride(&tag, &strided, times, plain, span);
@@ -87,6 +78,16 @@ impl Mem {
         // them together).
         let off = self.bind(pre, offset(op, off, step, span), IntType::Int);
         (tag, off)
+    }
+
+    /// `e` for a pointer with tag `tag` outside the field objects `tags`,
+    /// else `field` (counted in `FIELD_STEP`s).
+    fn unless_field(&mut self, tag: &Expr, tags: &[i64], e: Expr, field: Expr, span: Span) -> Expr {
+        if tags.is_empty() {
+            return e;
+        }
+        let not = self.tag_not_in(tag, tags, span);
+        mk(ExprKind::Ternary(Box::new(not), Box::new(e), Box::new(field)), span)
     }
 
     /// `p - q` in elements: the offsets' difference, in a field of an
@@ -102,17 +103,8 @@ impl Mem {
         }
         let mut pre = Vec::new();
         let diff = self.bind(&mut pre, diff, IntType::Int);
-        let plain = match tags.is_empty() {
-            true => diff.clone(),
-            false => mk(
-                ExprKind::Ternary(
-                    Box::new(self.tag_not_in(&tag, &tags, span)),
-                    Box::new(diff.clone()),
-                    Box::new(bin(BinOp::Div, diff.clone(), int(FIELD_STEP, span), span)),
-                ),
-                span,
-            ),
-        };
+        let steps = bin(BinOp::Div, diff.clone(), int(FIELD_STEP, span), span);
+        let plain = self.unless_field(&tag, &tags, diff.clone(), steps, span);
         let over = |_, n| bin(BinOp::Div, diff.clone(), int(n, span), span);
         let e = self.by_stride(&tag, &strided, over, plain, span);
         wrap(pre, e)

@@ -26,6 +26,7 @@ mod fnptr;
 mod heap;
 mod leak;
 mod loc;
+mod locals;
 mod objects;
 mod params;
 mod realloc;
