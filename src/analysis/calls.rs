@@ -204,8 +204,12 @@ impl Explorer<'_> {
             (Some(_), Some(rv)) => Some(rename(&self.frames.read(*callee, &exit, rv, 0))),
             _ => None,
         };
-        // Symbols the callee made, as the caller now names them.
+        // Symbols the callee made, as the caller now names them (a dead
+        // symbol's bounds do not hold for them).
         let made: BTreeSet<Sym> = renaming.values().copied().collect();
+        for s in &made {
+            w.forget(*s);
+        }
         // Past the recursion bound what a call gives back is widened too
         // (else `return n + f(n - 1)` yields 0, a, 2a, ... without end);
         // constants as well when the activation was entered with unknown

@@ -23,6 +23,10 @@ pub trait SymEnv {
     /// A fresh abstraction symbol for a non-linear result at `node`, and
     /// the operation it stands for.
     fn fresh_alpha(&mut self, node: NodeId, def: AlphaDef) -> Sym;
+    /// The bounds the path gave symbol `s` (`bounds.rs`), if it keeps any.
+    fn bound(&self, _s: Sym) -> Option<super::bounds::Bounds> {
+        None
+    }
 }
 
 pub enum Mode<'a> {
@@ -263,6 +267,7 @@ impl Evaluator<'_, '_> {
             });
         }
         let (lo, hi) = ty.range();
+        let arg = self.span(&v.lin()).map_or(arg, |(a, b)| (arg.0.max(a), arg.1.min(b)));
         let m = 1i128 << ty.bits().min(64);
         let (q_lo, q_hi) = ((arg.0 - lo as i128).div_euclid(m), (arg.1 - lo as i128).div_euclid(m));
         let shifted = |q: &LinExpr| i64::try_from(m).ok().and_then(|m| v.lin().combine(1, q, -m));
@@ -333,6 +338,7 @@ impl Evaluator<'_, '_> {
                 Some(Some(Decision::Overflow(_, w))) => w == *k,
                 _ => true,
             })
+            .filter(|(_, cs)| !self.ruled_out(cs))
             .map(|(k, constraints)| Outcome {
                 decisions: if split {
                     vec![Decision::Overflow(site, k)]
@@ -412,6 +418,10 @@ impl Evaluator<'_, '_> {
                             continue;
                         }
                     }
+                    let case = if zero { c.clone() } else { neg.clone() };
+                    if self.ruled_out(std::slice::from_ref(&case)) {
+                        continue;
+                    }
                     let result = if zero { Err(site) } else { Ok(value_if_nonzero(self)) };
                     out.push(Outcome {
                         decisions: vec![Decision::DivZero(site, zero)],
@@ -425,6 +435,33 @@ impl Evaluator<'_, '_> {
                 self.env.fresh_alpha(self.node, AlphaDef::Opaque),
             ))],
         }
+    }
+
+    /// A comparison's truth, decided by the bounds of its symbols where
+    /// they decide it. Only branch tests and index splits settle: `Exec`
+    /// follows the graph's decisions there (`bounds.rs`).
+    fn settle(&self, t: Truth) -> Truth {
+        match &t {
+            Truth::Depends(c) => match super::bounds::decide(c, &|s| self.env.bound(s)) {
+                Some(b) => Truth::Known(b),
+                None => t,
+            },
+            Truth::Known(_) => t,
+        }
+    }
+
+    /// The values `e` may take within the bounds of its symbols.
+    fn span(&self, e: &LinExpr) -> Option<(i128, i128)> {
+        super::bounds::span(e, &|s| self.env.bound(s))
+    }
+
+    /// Whether the bounds rule out every constraint of an outcome holding
+    /// together (one of them is false within them). An outcome they rule
+    /// out is dropped where the decision it records is recorded whatever
+    /// the bounds: `Exec`, without bounds, follows the same decisions.
+    fn ruled_out(&self, cs: &[Constraint]) -> bool {
+        cs.iter()
+            .any(|c| super::bounds::decide(c, &|s| self.env.bound(s)) == Some(false))
     }
 
     /// Resolves an index into `v`: the element, or an out-of-bounds error.
@@ -468,11 +505,11 @@ impl Evaluator<'_, '_> {
             }
         }
         for (k, op, bound) in choices {
-            match Constraint::compare(&e, op, &LinExpr::constant(bound)) {
+            match Constraint::compare(&e, op, &LinExpr::constant(bound)).map(|t| self.settle(t)) {
                 Some(Truth::Known(false)) => continue,
                 Some(Truth::Known(true)) | None => {
-                    // Known true cannot happen for a symbolic index; `None`
-                    // (overflow) keeps the case, unconstrained.
+                    // Known true only where the path's bounds pin the
+                    // index; `None` (overflow) keeps the case, unconstrained.
                     out.push(self.index_outcome(site, k, len, vec![]));
                 }
                 Some(Truth::Depends(c)) => out.push(self.index_outcome(site, k, len, vec![c])),
@@ -519,7 +556,7 @@ impl Evaluator<'_, '_> {
             let r = ev.expr(&rhs);
             ev.then(r, |ev, rv| {
                 let t = match Constraint::compare(&lv.lin(), op, &rv.lin()) {
-                    Some(t) => t,
+                    Some(t) => ev.settle(t),
                     // Overflow while comparing: treat the comparison as unknown.
                     None => {
                         let s = ev.env.fresh_alpha(ev.node, AlphaDef::Opaque);

@@ -77,7 +77,7 @@ pub const EXACT_STATES: u64 = 50_000;
 /// The value slots (globals and the largest frame) above which no exact
 /// attempt is made: a loop that fills an array makes a new state, and a new
 /// symbol among all the others, per element.
-pub const EXACT_SLOTS: u32 = 4_096;
+pub const EXACT_SLOTS: u32 = 16_384;
 
 /// Explores the program's state space. A program with loops and a small
 /// state is explored first without widening loops (and without the

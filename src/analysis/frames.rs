@@ -252,6 +252,10 @@ impl SymEnv for AbsEnv<'_> {
         self.taken.insert(s);
         s
     }
+
+    fn bound(&self, s: Sym) -> Option<super::bounds::Bounds> {
+        self.val.bound(s)
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! (Datalog rules in `rules/`), then counterexample search, feasibility and
 //! replay. See ARCHITECTURE.md.
 
+pub mod bounds;
 pub mod bv;
 pub mod calls;
 pub mod eval;

@@ -1,6 +1,7 @@
 //! Abstract states: valuations of one activation, hash-consed to small ids so
 //! that Datalog tuples stay cheap.
 
+use super::bounds::Bounds;
 use super::value::{Sym, Value};
 use crate::context::conditions::CondId;
 use crate::ir::*;
@@ -93,6 +94,9 @@ pub struct Valuation {
     locals: im::Vector<Value>,
     pub loops: Vec<LoopVisit>,
     slots_hash: u64,
+    /// Bounds of single symbols, kept by the exact first pass only
+    /// (`bounds.rs`).
+    bounds: im::OrdMap<Sym, Bounds>,
 }
 
 impl Valuation {
@@ -109,6 +113,24 @@ impl Valuation {
             locals,
             loops: Vec::new(),
             slots_hash,
+            bounds: im::OrdMap::new(),
+        }
+    }
+
+    /// The bounds the path gave `s`, if any.
+    pub fn bound(&self, s: Sym) -> Option<Bounds> {
+        self.bounds.get(&s).copied()
+    }
+
+    /// Gives `s` the bounds `b` (within those it had).
+    pub fn set_bound(&mut self, s: Sym, b: Bounds) {
+        self.bounds.insert(s, b);
+    }
+
+    /// `s` is a fresh symbol: bounds of a dead one of that name go.
+    pub fn forget(&mut self, s: Sym) {
+        if self.bounds.contains_key(&s) {
+            self.bounds.remove(&s);
         }
     }
 
@@ -200,6 +222,7 @@ impl PartialEq for Valuation {
         let same = |a: &im::Vector<Value>, b: &im::Vector<Value>| a.ptr_eq(b) || a == b;
         self.slots_hash == other.slots_hash
             && self.loops == other.loops
+            && self.bounds == other.bounds
             && same(&self.globals, &other.globals)
             && same(&self.locals, &other.locals)
     }
@@ -211,6 +234,7 @@ impl Hash for Valuation {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.slots_hash.hash(state);
         self.loops.hash(state);
+        self.bounds.hash(state);
     }
 }
 

@@ -159,14 +159,17 @@ impl Explorer<'_> {
                 for o in values {
                     match o.result {
                         Err(site) => out.push(self.error_target(o.decisions, site)),
-                        Ok(x) => self.assign(c, proc, n, &val, place, o.decisions, Some(x), *next, &mut out),
+                        Ok(x) => {
+                            let val = self.bounded(&val, &o.constraints);
+                            self.assign(c, proc, n, &val, place, o.decisions, Some(x), *next, &mut out)
+                        }
                     }
                 }
             }
             NodeKind::Havoc { place, next, .. } => self.assign(c, proc, n, &val, place, vec![], None, *next, &mut out),
             NodeKind::Branch { cond, then_, else_ } => {
                 let outcomes = match cond {
-                    Cond::Nondet => vec![(vec![], Ok(None))],
+                    Cond::Nondet => vec![(vec![], vec![], Ok(None))],
                     Cond::Atom(a) => {
                         let mut env = self.env(c, proc, &val);
                         Evaluator {
@@ -177,12 +180,12 @@ impl Explorer<'_> {
                         }
                         .atom(a)
                         .into_iter()
-                        .map(|o| (o.decisions, o.result.map(Some)))
+                        .map(|o| (o.decisions, o.constraints, o.result.map(Some)))
                         .collect()
                     }
                 };
                 // `None`: a non-deterministic choice, both outcomes possible.
-                for (decisions, r) in outcomes {
+                for (decisions, constraints, r) in outcomes {
                     match r {
                         Err(site) => out.push(self.error_target(decisions, site)),
                         Ok(truth) => {
@@ -194,7 +197,7 @@ impl Explorer<'_> {
                                 if known.is_some_and(|k| k != b) {
                                     continue;
                                 }
-                                let mut w = (*val).clone();
+                                let mut w = self.bounded(&val, &constraints).into_owned();
                                 if let (Some(Truth::Depends(t)), Cond::Atom(a)) = (&truth, cond) {
                                     self.narrow(proc, a, t, b, &mut w);
                                 }
@@ -274,6 +277,7 @@ impl Explorer<'_> {
         if !self.opts.narrow {
             return;
         }
+        self.tighten(w, &if b { t.clone() } else { t.negate() });
         let Some((s, k, vars)) = super::narrow::pins(self.cx, a, t, b) else {
             return;
         };
@@ -281,6 +285,30 @@ impl Explorer<'_> {
             if let Some(to) = super::narrow::substitute(&self.frames.read(proc, w, v, 0), s, k) {
                 self.frames.write(proc, w, v, 0, to);
             }
+        }
+    }
+
+    /// `val` with the bounds the constraints of an outcome give its
+    /// symbols (under `Options::narrow`; `bounds.rs`).
+    fn bounded<'v>(&self, val: &'v Valuation, cs: &[Constraint]) -> std::borrow::Cow<'v, Valuation> {
+        if !self.opts.narrow || cs.is_empty() {
+            return std::borrow::Cow::Borrowed(val);
+        }
+        let mut w = val.clone();
+        for c in cs {
+            self.tighten(&mut w, c);
+        }
+        std::borrow::Cow::Owned(w)
+    }
+
+    /// Narrows the bounds of the one symbol `c` constrains, if it is one.
+    fn tighten(&self, w: &mut Valuation, c: &Constraint) {
+        let Some(&(s, _)) = c.e.terms.first() else {
+            return;
+        };
+        let from = w.bound(s).unwrap_or_else(|| s.range(self.cx));
+        if let Some((s, b)) = super::bounds::tighten(c, from) {
+            w.set_bound(s, b);
         }
     }
 
@@ -376,6 +404,7 @@ impl Explorer<'_> {
         let mut taken = Taken::new(taken_of(&self.run.t, c, w, &|f| f == family));
         for e in elems {
             let s = taken.make(family);
+            w.forget(s);
             self.frames.write(proc, w, var, e, Value::sym(s));
         }
     }

@@ -162,3 +162,46 @@ int main(void) {{
     assert!(verdicts(&doc).iter().all(|v| v == "safe"), "{doc}");
     assert!(states(&doc) < 20_000, "{} states", states(&doc));
 }
+
+/// Issue 50, item 7: a `malloc` of an input size (`n <= 3`) filled in a
+/// loop, then read at `a[n - 1]`. The Datalog engine ran on to the model's
+/// last element (`--heap-elems`, 1,024 by default) and split the read over
+/// every element: 2 million states and `unknown` after a minute. The exact
+/// pass now keeps `1 <= n <= 3` from the branches (`analysis/bounds.rs`), so
+/// the state count does not grow with `--heap-elems`; an input that the
+/// bounds do not bound keeps its cases (the off-by-one read is still found).
+#[test]
+fn an_input_bounded_by_its_branches_bounds_the_states() {
+    let text = |read: &str| {
+        format!(
+            "extern int __VERIFIER_nondet_int(void);
+extern void *malloc(unsigned int);
+extern void free(void *);
+void reach_error(void);
+int main(void) {{
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 3) return 0;
+  int *a = malloc(n * sizeof(int));
+  if (!a) return 0;
+  for (int i = 0; i < n; i++) a[i] = i;
+  int s = {read};
+  if (s != n - 1) reach_error();
+  free(a);
+  return 0;
+}}
+"
+        )
+    };
+    let safe = text("a[n - 1]");
+    let small = check_with("fill.c", &safe, &["--heap-elems", "16"]);
+    let default = check("fill.c", &safe);
+    for doc in [&small, &default] {
+        assert!(verdicts(doc).iter().all(|v| v == "safe"), "{doc}");
+    }
+    assert_eq!(states(&small), states(&default), "{default}");
+    assert!(states(&default) < 1_000, "{} states", states(&default));
+    // The same bound from the other side: `n == 0` passes the first test.
+    let zero = safe.replace("n < 1 ||", "n < 0 ||");
+    let doc = check_with("zero.c", &zero, &["--heap-elems", "16"]);
+    assert!(verdicts(&doc).iter().any(|v| v == "unsafe"), "{doc}");
+}
