@@ -305,7 +305,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         o,
         &mut out,
         &edited,
-        limits,
+        (limits, &first),
         &opts,
         (&target, &safe_before),
         &mut refuted,
@@ -315,7 +315,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         i += 1;
         !refuted.contains(&(i - 1))
     });
-    out.fixes.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    out.fixes.sort_by(|a, b| rank(a, &first).cmp(&rank(b, &first)));
     out
 }
 
@@ -425,7 +425,7 @@ fn vc_rechecks(
     o: &Original,
     out: &mut Fixes,
     edited: &[Option<(Program, Vec<crate::ir::cond::UserCond>)>],
-    limits: &FixOptions,
+    (limits, first): (&FixOptions, &BTreeMap<u32, usize>),
     opts: &CheckOptions,
     (target, safe_before): (&Key, &BTreeSet<Key>),
     refuted: &mut BTreeSet<usize>,
@@ -437,7 +437,7 @@ fn vc_rechecks(
     let mut open: Vec<usize> = (0..out.fixes.len())
         .filter(|&i| out.fixes[i].proof == Proof::NoCounterexample && !refuted.contains(&i))
         .collect();
-    open.sort_by(|&i, &j| rank(&out.fixes[i]).cmp(&rank(&out.fixes[j])));
+    open.sort_by(|&i, &j| rank(&out.fixes[i], first).cmp(&rank(&out.fixes[j], first)));
     // They go round the lines (the best open edit of each line, then the
     // second, ...), so that they are not all spent on one line's edits.
     let open = round_robin(open, |&i| out.fixes[i].line);
@@ -489,9 +489,11 @@ fn round_robin<T>(items: Vec<T>, line: impl Fn(&T) -> u32) -> Vec<T> {
     keyed.into_iter().map(|(_, _, x)| x).collect()
 }
 
-/// Best first: not next to the check, best proved, in text order.
-fn rank(f: &Fix) -> (bool, Proof, u32, u32, &str) {
-    (f.hides.is_some(), f.proof, f.line, f.column, &f.edit.to)
+/// Best first: mending (not hiding), best proved, a comparison or constant
+/// of a branch that leads to the error (nearest it first), in text order.
+fn rank<'f>(f: &'f Fix, first: &BTreeMap<u32, usize>) -> (bool, Proof, (u8, usize), u32, u32, &'f str) {
+    let tier = first_rank(first, f.line, f.edit.kind);
+    (f.hides.is_some(), f.proof, tier, f.line, f.column, &f.edit.to)
 }
 
 /// The counterexamples known for the condition: each FSS's witness and
