@@ -38,8 +38,7 @@ pub struct FixOptions {
     pub checks: usize,
     /// States of each of those checks.
     pub states: u64,
-    /// States of all of them together (a large state space costs each
-    /// recheck its whole `states`).
+    /// States of all of them together (a large state space costs each recheck all `states`).
     pub all_states: u64,
     /// Edits whose recheck found no counterexample, given to the VC engine.
     pub vc_checks: usize,
@@ -565,8 +564,7 @@ fn condition_lines(o: &Original, r: &CondReport, cx: &Counterexample) -> BTreeMa
     order.into_iter().enumerate().map(|(k, l)| (l, k)).collect()
 }
 
-/// An edit of a comparison or a constant on a line of `first`: its rank
-/// there (0 first); any other edit after them.
+/// A comparison's or constant's edit on a line of `first`: its rank there; others after.
 fn first_rank(first: &BTreeMap<u32, usize>, line: u32, kind: edits::Kind) -> (u8, usize) {
     match first.get(&line) {
         Some(&k) if matches!(kind, edits::Kind::Compare | edits::Kind::Constant) => (0, k),
