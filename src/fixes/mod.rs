@@ -23,6 +23,7 @@ use crate::ir::Program;
 use crate::syntax::source::SourceFile;
 use edits::Edit;
 use hide::{Hide, Lines};
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
@@ -37,8 +38,13 @@ pub struct FixOptions {
     pub checks: usize,
     /// States of each of those checks.
     pub states: u64,
+    /// States of all of them together (a large state space costs each recheck all `states`).
+    pub all_states: u64,
     /// Edits whose recheck found no counterexample, given to the VC engine.
     pub vc_checks: usize,
+    /// Interpreter steps all replays of edited programs may take together
+    /// (a long run replayed on every edit is what costs most).
+    pub steps: u64,
 }
 
 impl FixOptions {
@@ -50,7 +56,9 @@ impl FixOptions {
             edits: 150,
             checks: 8,
             states: 20_000,
+            all_states: 60_000,
             vc_checks: 0,
+            steps: 20_000_000,
         }
     }
 }
@@ -61,7 +69,9 @@ impl Default for FixOptions {
             edits: 400,
             checks: 24,
             states: 50_000,
+            all_states: 1_200_000,
             vc_checks: 4,
+            steps: 200_000_000,
         }
     }
 }
@@ -182,6 +192,10 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     // A macro's definition is one edit, however often it is expanded.
     let mut seen = BTreeSet::new();
     all.retain(|e| seen.insert((e.span.lo, e.to.clone())));
+    // The comparisons and constants of the branches that lead to the
+    // error, nearest it first, then the rest (a limit cuts those first).
+    let first = condition_lines(o, r, decisive);
+    all.sort_by_key(|e| first_rank(&first, p.source.line_col(e.span.lo).line, e.kind));
     if all.len() > limits.edits {
         all.truncate(limits.edits);
         out.cut = true;
@@ -204,9 +218,14 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
     // shared out among the lines rather than spent on the first ones.
     let mut edited = Vec::new();
     let past = || o.deadline.is_some_and(|d| Instant::now() >= d);
+    let spent = Cell::new(0);
     for edit in all {
         if past() {
             (out.cut, out.clock) = (true, true);
+            break;
+        }
+        if spent.get() >= limits.steps {
+            out.cut = true;
             break;
         }
         out.tried += 1;
@@ -218,14 +237,26 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         // looked at before each, not only before each edit.
         let Some(after_cx) = runs
             .iter()
-            .map(|cx| if past() { None } else { passes(&q, &users, cx, endless) })
+            .map(|cx| {
+                if past() {
+                    None
+                } else {
+                    passes(&q, &users, cx, endless, &spent)
+                }
+            })
             .collect::<Option<Vec<_>>>()
         else {
             continue;
         };
         let Some(after_passing) = passing
             .iter()
-            .map(|(v, n, _)| if past() { None } else { still_passes(&q, &users, *v, *n) })
+            .map(|(v, n, _)| {
+                if past() {
+                    None
+                } else {
+                    still_passes(&q, &users, *v, *n, &spent)
+                }
+            })
             .collect::<Option<Vec<_>>>()
         else {
             continue;
@@ -238,7 +269,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         } else if adjacent.oracles.contains(&at.line) {
             Some(Hide::Oracle)
         } else {
-            before.judge(&cx_pairs, &passing_pairs, at.line, || probes(&q, &users))
+            before.judge(&cx_pairs, &passing_pairs, at.line, || probes(&q, &users, &spent))
         };
         out.fixes.push(Fix {
             hides,
@@ -259,8 +290,9 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         target: &target,
         safe_before: &safe_before,
         left: limits.checks,
+        states: (limits.states, limits.all_states),
     };
-    let mend = mend_order(p, decisive, &out.fixes, mend);
+    let mend = mend_order(p, decisive, &out.fixes, mend, &first);
     rc.run(&mut out, &edited, mend, &mut refuted);
     rc.run(&mut out, &edited, hide, &mut refuted);
     for (e, f) in edited.iter_mut().zip(&out.fixes) {
@@ -272,7 +304,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         o,
         &mut out,
         &edited,
-        limits,
+        (limits, &first),
         &opts,
         (&target, &safe_before),
         &mut refuted,
@@ -282,7 +314,7 @@ pub fn find(o: &Original, r: &CondReport, limits: &FixOptions) -> Fixes {
         i += 1;
         !refuted.contains(&(i - 1))
     });
-    out.fixes.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    out.fixes.sort_by(|a, b| rank(a, &first).cmp(&rank(b, &first)));
     out
 }
 
@@ -294,6 +326,8 @@ struct Rechecks<'a, 'o> {
     target: &'a Key,
     safe_before: &'a BTreeSet<Key>,
     left: usize,
+    /// States of each recheck, and those left of all of them.
+    states: (u64, u64),
 }
 
 impl Rechecks<'_, '_> {
@@ -307,13 +341,17 @@ impl Rechecks<'_, '_> {
         refuted: &mut BTreeSet<usize>,
     ) {
         for i in order {
-            if self.left == 0 || out.clock {
+            if self.left == 0 || self.states.1 == 0 || out.clock {
                 out.cut = true;
                 return;
             }
             self.left -= 1;
             let Some((q, users)) = &edited[i] else { continue };
-            match datalog(self.o, q, users, self.opts, self.target, self.safe_before) {
+            self.opts.engine.max_states = self.states.0.min(self.states.1);
+            let explored = Cell::new(0);
+            let proof = datalog(self.o, q, users, self.opts, (self.target, self.safe_before), &explored);
+            self.states.1 = self.states.1.saturating_sub(explored.get());
+            match proof {
                 Ok(Some(proof)) => out.fixes[i].proof = proof,
                 Ok(None) => {
                     refuted.insert(i);
@@ -326,12 +364,20 @@ impl Rechecks<'_, '_> {
 
 /// The order the fixes that mend are rechecked in: by rounds over their
 /// lines (the first edit of each line, then the second, ...), a round
-/// taking the lines the counterexample ran last first (those nearest the
-/// error), then the lines it did not run, in text order. Within a line the
-/// kinds of edit take turns (its first variable, comparison, constant...,
-/// then the second of each), so that the many variables tried in one
-/// use's place do not crowd out the line's one operator edit.
-fn mend_order(p: &Program, cx: &Counterexample, fixes: &[Fix], mut mend: Vec<usize>) -> Vec<usize> {
+/// taking the comparisons and constants of the branches that lead to the
+/// error first (`first`, nearest it first), then the lines the
+/// counterexample ran last first (those nearest the error), then the lines
+/// it did not run, in text order. Within a line the kinds of edit take
+/// turns (its first variable, comparison, constant..., then the second of
+/// each), so that the many variables tried in one use's place do not
+/// crowd out the line's one operator edit.
+fn mend_order(
+    p: &Program,
+    cx: &Counterexample,
+    fixes: &[Fix],
+    mut mend: Vec<usize>,
+    first: &BTreeMap<u32, usize>,
+) -> Vec<usize> {
     let mut last: BTreeMap<u32, usize> = BTreeMap::new();
     for (i, s) in cx.run.trace.iter().enumerate() {
         last.insert(p.line(p.node(s.node).span), i);
@@ -346,7 +392,8 @@ fn mend_order(p: &Program, cx: &Counterexample, fixes: &[Fix], mut mend: Vec<usi
             (i, *k)
         })
         .collect();
-    mend.sort_by_key(|&i| (recency(fixes[i].line), turn[&i], i));
+    let tier = |i: usize| first_rank(first, fixes[i].line, fixes[i].edit.kind);
+    mend.sort_by_key(|&i| (tier(i), recency(fixes[i].line), turn[&i], i));
     round_robin(mend, |&i| fixes[i].line)
 }
 
@@ -357,8 +404,8 @@ fn datalog(
     q: &Program,
     users: &[crate::ir::cond::UserCond],
     opts: &mut CheckOptions,
-    target: &Key,
-    safe_before: &BTreeSet<Key>,
+    (target, safe_before): (&Key, &BTreeSet<Key>),
+    explored: &Cell<u64>,
 ) -> Result<Option<Proof>, Clock> {
     if let Some(d) = o.deadline {
         match d.checked_duration_since(Instant::now()) {
@@ -366,7 +413,8 @@ fn datalog(
             _ => return Err(Clock),
         }
     }
-    recheck(q, users, opts, Engine::Fsum, &VcPlan::default(), target, safe_before)
+    let plan = VcPlan::default();
+    recheck(q, users, opts, (Engine::Fsum, &plan), (target, safe_before), explored)
 }
 
 /// The best fixes the Datalog engine could not prove go to the VC engine
@@ -376,7 +424,7 @@ fn vc_rechecks(
     o: &Original,
     out: &mut Fixes,
     edited: &[Option<(Program, Vec<crate::ir::cond::UserCond>)>],
-    limits: &FixOptions,
+    (limits, first): (&FixOptions, &BTreeMap<u32, usize>),
     opts: &CheckOptions,
     (target, safe_before): (&Key, &BTreeSet<Key>),
     refuted: &mut BTreeSet<usize>,
@@ -388,7 +436,7 @@ fn vc_rechecks(
     let mut open: Vec<usize> = (0..out.fixes.len())
         .filter(|&i| out.fixes[i].proof == Proof::NoCounterexample && !refuted.contains(&i))
         .collect();
-    open.sort_by(|&i, &j| rank(&out.fixes[i]).cmp(&rank(&out.fixes[j])));
+    open.sort_by(|&i, &j| rank(&out.fixes[i], first).cmp(&rank(&out.fixes[j], first)));
     // They go round the lines (the best open edit of each line, then the
     // second, ...), so that they are not all spent on one line's edits.
     let open = round_robin(open, |&i| out.fixes[i].line);
@@ -405,7 +453,14 @@ fn vc_rechecks(
         let Some((q, users)) = &edited[i] else {
             continue;
         };
-        match recheck(q, users, opts, Engine::Vc, &plan, target, safe_before) {
+        match recheck(
+            q,
+            users,
+            opts,
+            (Engine::Vc, &plan),
+            (target, safe_before),
+            &Cell::new(0),
+        ) {
             Ok(None) => {
                 refuted.insert(i);
             }
@@ -433,9 +488,11 @@ fn round_robin<T>(items: Vec<T>, line: impl Fn(&T) -> u32) -> Vec<T> {
     keyed.into_iter().map(|(_, _, x)| x).collect()
 }
 
-/// Best first: not next to the check, best proved, in text order.
-fn rank(f: &Fix) -> (bool, Proof, u32, u32, &str) {
-    (f.hides.is_some(), f.proof, f.line, f.column, &f.edit.to)
+/// Best first: mending (not hiding), best proved, a comparison or constant
+/// of a branch that leads to the error (nearest it first), in text order.
+fn rank<'f>(f: &'f Fix, first: &BTreeMap<u32, usize>) -> (bool, Proof, (u8, usize), u32, u32, &'f str) {
+    let tier = first_rank(first, f.line, f.edit.kind);
+    (f.hides.is_some(), f.proof, tier, f.line, f.column, &f.edit.to)
 }
 
 /// The counterexamples known for the condition: each FSS's witness and
@@ -478,6 +535,43 @@ fn search_lines(o: &Original, r: &CondReport, cx: &Counterexample) -> BTreeSet<u
     out
 }
 
+/// The lines of the top FSS's conditions (the branches that lead to the
+/// error), each with its rank: nearest the error first, by the
+/// counterexample's last step on it, then those it did not run.
+fn condition_lines(o: &Original, r: &CondReport, cx: &Counterexample) -> BTreeMap<u32, usize> {
+    let p = o.program;
+    let Some(e) = o.report.explanations.get(&r.id) else {
+        return BTreeMap::new();
+    };
+    let Some(fss) = e.fss.get(e.reduced.first().map_or(0, |x| x.index)) else {
+        return BTreeMap::new();
+    };
+    let mut lines = BTreeSet::new();
+    for u in fss.entries.iter().map(|x| p.unit(x.unit)) {
+        if u.kind == crate::ir::UnitKind::Cond {
+            lines.extend(p.line(u.span)..=last_line(p, u.span));
+        }
+    }
+    let mut last = BTreeMap::new();
+    for (i, s) in cx.run.trace.iter().enumerate() {
+        let line = p.line(p.node(s.node).span);
+        if lines.contains(&line) {
+            last.insert(line, i);
+        }
+    }
+    let mut order: Vec<u32> = lines.into_iter().collect();
+    order.sort_by_key(|l| last.get(l).map_or((1, 0), |&i| (0, usize::MAX - i)));
+    order.into_iter().enumerate().map(|(k, l)| (l, k)).collect()
+}
+
+/// A comparison's or constant's edit on a line of `first`: its rank there; others after.
+fn first_rank(first: &BTreeMap<u32, usize>, line: u32, kind: edits::Kind) -> (u8, usize) {
+    match first.get(&line) {
+        Some(&k) if matches!(kind, edits::Kind::Compare | edits::Kind::Constant) => (0, k),
+        _ => (1, 0),
+    }
+}
+
 /// The assignments missing before the top FSS's reads (`missing.rs`),
 /// and whether the deadline cut that search.
 fn missing_assignments(o: &Original, r: &CondReport, cx: &Counterexample) -> (Vec<missing::Missing>, bool) {
@@ -496,8 +590,8 @@ fn missing_assignments(o: &Original, r: &CondReport, cx: &Counterexample) -> (Ve
 
 /// The run ends without an error (the entry returns, or `abort()`/a
 /// failed assumption stops it): the lines it visits.
-fn ends_normally(q: &Program, cfg: &interp::Config) -> Option<Lines> {
-    let run = interp::run(q, cfg).ok()?;
+fn ends_normally(q: &Program, cfg: &interp::Config, spent: &Cell<u64>) -> Option<Lines> {
+    let run = counted(interp::run(q, cfg).ok()?, spent);
     matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. }).then(|| hide::lines_of(q, &run.trace))
 }
 
@@ -586,9 +680,10 @@ const PROBE_STEPS: u64 = 20_000;
 
 /// The lines the edited program's runs with the values of `FILLS` and
 /// `SEEDS` visit, however they end.
-fn probes(q: &Program, users: &[crate::ir::cond::UserCond]) -> Vec<Lines> {
+fn probes(q: &Program, users: &[crate::ir::cond::UserCond], spent: &Cell<u64>) -> Vec<Lines> {
     all_values()
         .filter_map(|v| interp::run(q, &v.config(users, PROBE_STEPS)).ok())
+        .map(|run| counted(run, spent))
         .map(|run| hide::lines_of(q, &run.trace))
         .collect()
 }
@@ -596,8 +691,20 @@ fn probes(q: &Program, users: &[crate::ir::cond::UserCond]) -> Vec<Lines> {
 /// An edit that hides the error by never ending (a loop that no longer
 /// stops) or breaks a run that ended normally is no fix: that run still
 /// ends normally, within four times its length.
-fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], values: Values, steps: u64) -> Option<Lines> {
-    ends_normally(q, &values.config(users, steps * 4 + 10_000))
+fn still_passes(
+    q: &Program,
+    users: &[crate::ir::cond::UserCond],
+    values: Values,
+    steps: u64,
+    spent: &Cell<u64>,
+) -> Option<Lines> {
+    ends_normally(q, &values.config(users, steps * 4 + 10_000), spent)
+}
+
+/// `run`, its steps added to those the search has spent.
+fn counted(run: interp::Run, spent: &Cell<u64>) -> interp::Run {
+    spent.set(spent.get() + run.trace.len() as u64);
+    run
 }
 
 /// The counterexample's inputs and choices run the edited program to its
@@ -608,7 +715,13 @@ fn still_passes(q: &Program, users: &[crate::ir::cond::UserCond], values: Values
 /// end to run to: there a run that keeps going without an error for
 /// four times the counterexample's length passes too (the recheck and the
 /// hide rules still judge the edit).
-fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample, endless: bool) -> Option<Lines> {
+fn passes(
+    q: &Program,
+    users: &[crate::ir::cond::UserCond],
+    cx: &Counterexample,
+    endless: bool,
+    spent: &Cell<u64>,
+) -> Option<Lines> {
     let cfg = interp::Config {
         inputs: cx.inputs.iter().cloned().collect(),
         choices: cx.choices.clone(),
@@ -617,7 +730,7 @@ fn passes(q: &Program, users: &[crate::ir::cond::UserCond], cx: &Counterexample,
         conditions: users.to_vec(),
         ..interp::Config::default()
     };
-    let run = interp::run(q, &cfg).ok()?;
+    let run = counted(interp::run(q, &cfg).ok()?, spent);
     let ended = matches!(run.outcome, Outcome::Finished | Outcome::Halted { .. });
     (ended || endless && run.outcome == Outcome::StepLimit).then(|| hide::lines_of(q, &run.trace))
 }
@@ -645,17 +758,17 @@ struct Clock;
 
 /// Checks the edited program again: how well the edit is proved, or
 /// `None` when the target or a condition that was safe is unsafe now (or
-/// the target is gone).
+/// the target is gone); the states it explored are added to `explored`.
 fn recheck(
     q: &Program,
     users: &[crate::ir::cond::UserCond],
     opts: &CheckOptions,
-    engine: Engine,
-    plan: &VcPlan,
-    target: &Key,
-    safe_before: &BTreeSet<Key>,
+    (engine, plan): (Engine, &VcPlan),
+    (target, safe_before): (&Key, &BTreeSet<Key>),
+    explored: &Cell<u64>,
 ) -> Result<Option<Proof>, Clock> {
     let report = crate::check::check_with(q, users, opts, engine, plan, Instant::now());
+    explored.set(explored.get() + report.states as u64);
     if report.vc.cut || report.results.iter().any(|x| x.clock_cut) {
         // The clock cut it: what it says may differ on another machine.
         return Err(Clock);

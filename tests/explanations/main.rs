@@ -6,6 +6,7 @@ mod cli;
 mod diff;
 #[path = "../support/exhaust.rs"]
 mod exhaust;
+mod fix_budget;
 mod fix_classes;
 mod fix_kinds;
 mod fixes;
