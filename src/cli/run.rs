@@ -48,6 +48,10 @@ pub struct RunArgs {
     /// `--fill`, default 0); says whether the run confirms the witness.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["choices", "choices_file", "seed", "init"])]
     witness: Option<std::path::PathBuf>,
+    /// `main`'s arguments after `--`, `argv[0]` first (as `execv` takes
+    /// them): `-- prog a aaaaaaaa` gives `argc` 3 and the strings.
+    #[arg(last = true, value_name = "ARGV")]
+    argv: Vec<std::ffi::OsString>,
 }
 
 /// An integer (decimal or `0x`), or a floating value as C writes it
@@ -90,6 +94,16 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             return EXIT_USAGE;
         };
         inputs.insert(k.trim().replace(' ', ""), v);
+    }
+    let argv = crate::views::argv_words::Argv::of(&p);
+    if !args.argv.is_empty() {
+        let Some(a) = &argv else {
+            ui.error("arguments after `--`: the entry does not read `argv` (a `main(int argc, char **argv)` that uses it does)");
+            return EXIT_USAGE;
+        };
+        use std::os::unix::ffi::OsStrExt;
+        let words: Vec<Vec<u8>> = args.argv.iter().map(|w| w.as_bytes().to_vec()).collect();
+        inputs.extend(a.inputs(&words));
     }
     let mut choices = Vec::new();
     let from_file = match &args.choices_file {
@@ -167,19 +181,31 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
         // The values the run never reads are counted, not listed.
         let unread: std::collections::HashSet<&String> = run.unused_inputs.iter().collect();
         let (words, _) = crate::views::text::run_words(&run, &run.inputs, &[]);
+        // `main`'s arguments as C writes them, not char by char.
+        let said = argv.as_ref().and_then(|a| Some((a, a.words(&run.inputs)?)));
+        if let Some((_, w)) = &said {
+            outln!("arguments: {}", crate::views::argv_words::describe(w));
+        }
         let shown: Vec<String> = words
             .iter()
             .filter(|(k, _)| !unread.contains(k))
+            .filter(|(k, _)| !said.as_ref().is_some_and(|(a, _)| a.is_argument(k)))
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        let more = run.inputs.len() - shown.len();
+        let argued = run
+            .inputs
+            .iter()
+            .filter(|(k, _)| said.as_ref().is_some_and(|(a, _)| a.is_argument(k)));
+        let more = run.inputs.len() - shown.len() - argued.count();
         let mut line = shown.join(" ");
         match (more, shown.is_empty()) {
             (0, _) => {}
             (_, true) => line = format!("{more} never read (any value does)"),
             (_, false) => line.push_str(&format!(" ({more} more never read, any value does)")),
         }
-        outln!("inputs: {line}");
+        if !line.is_empty() {
+            outln!("inputs: {line}");
+        }
     }
     if !run.choices.is_empty() {
         outln!(
