@@ -1,8 +1,8 @@
 //! `int main(int argc, char **argv)` as C gives them: `argc` from 1,
 //! `argv[argc]` NULL, each argument a string of any length (the model
 //! holds its first `--param-elems` chars). A counterexample's arguments
-//! are said as C writes them and replay as `focuscheck run FILE -- ARGV`;
-//! no harness or witness claims them.
+//! are said as C writes them, replay as `focuscheck run FILE -- ARGV` and
+//! are passed by the C harness; no witness claims them.
 
 use crate::cli;
 use cli::focuscheck;
@@ -163,7 +163,10 @@ fn a_harness_passes_the_arguments_and_no_witness_claims_them() {
         .find_map(|l| l.split_once(": test harness ").map(|(_, p)| p.to_string()))
         .unwrap_or_else(|| panic!("a harness: {said}"));
     let c = std::fs::read_to_string(&harness).expect("the harness");
-    assert!(c.contains("-Wl,--wrap=main") && c.contains("/* main's arguments: argc = "), "{c}");
+    assert!(
+        c.contains("-Wl,--wrap=main") && c.contains("/* main's arguments: argc = "),
+        "{c}"
+    );
     // Built as its first lines say, it runs `main` on the arguments into
     // `reach_error`.
     let exe = dir.path().join("t");
@@ -184,5 +187,18 @@ fn a_harness_passes_the_arguments_and_no_witness_claims_them() {
     assert!(
         stderr.contains("t.c:4: error: ") && stderr.contains(" reached"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn envp_is_refused_in_c_words() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "int main(int argc, char **argv, char **envp) {\n  return argc > 1 && argv[1][0] && envp[0];\n}\n";
+    let path = cli::write(dir.path(), "t.c", text);
+    let (code, out, err) = focuscheck(&["check", &path]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("t.c:1:33: `main`'s third parameter `envp` (the environment, `envp`) is not modelled"),
+        "{err}"
     );
 }
