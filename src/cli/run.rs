@@ -177,36 +177,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     };
     let file = &p.source;
     outln!("{}: run of `{}`", file.name, p.proc(p.entry).name);
-    if !run.inputs.is_empty() {
-        // The values the run never reads are counted, not listed.
-        let unread: std::collections::HashSet<&String> = run.unused_inputs.iter().collect();
-        let (words, _) = crate::views::text::run_words(&run, &run.inputs, &[]);
-        // `main`'s arguments as C writes them, not char by char.
-        let said = argv.as_ref().and_then(|a| Some((a, a.words(&run.inputs)?)));
-        if let Some((_, w)) = &said {
-            outln!("arguments: {}", crate::views::argv_words::describe(w));
-        }
-        let shown: Vec<String> = words
-            .iter()
-            .filter(|(k, _)| !unread.contains(k))
-            .filter(|(k, _)| !said.as_ref().is_some_and(|(a, _)| a.is_argument(k)))
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let argued = run
-            .inputs
-            .iter()
-            .filter(|(k, _)| said.as_ref().is_some_and(|(a, _)| a.is_argument(k)));
-        let more = run.inputs.len() - shown.len() - argued.count();
-        let mut line = shown.join(" ");
-        match (more, shown.is_empty()) {
-            (0, _) => {}
-            (_, true) => line = format!("{more} never read (any value does)"),
-            (_, false) => line.push_str(&format!(" ({more} more never read, any value does)")),
-        }
-        if !line.is_empty() {
-            outln!("inputs: {line}");
-        }
-    }
+    show_inputs(&run, argv.as_ref());
     if !run.choices.is_empty() {
         outln!(
             "choices: {}",
@@ -231,6 +202,42 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             code
         }
         _ => show_outcome(ui, &p, &run, args, &conditions),
+    }
+}
+
+/// The run's inputs: `main`'s arguments as C writes them, the others
+/// by name (those it never reads counted, not listed).
+fn show_inputs(run: &interp::Run, argv: Option<&crate::views::argv_words::Argv>) {
+    if run.inputs.is_empty() {
+        return;
+    }
+    // The values the run never reads are counted, not listed.
+    let unread: std::collections::HashSet<&String> = run.unused_inputs.iter().collect();
+    let (words, _) = crate::views::text::run_words(run, &run.inputs, &[]);
+    // `main`'s arguments as C writes them, not char by char.
+    let said = argv.and_then(|a| Some((a, a.words(&run.inputs)?)));
+    if let Some((_, w)) = &said {
+        outln!("arguments: {}", crate::views::argv_words::describe(w));
+    }
+    let shown: Vec<String> = words
+        .iter()
+        .filter(|(k, _)| !unread.contains(k))
+        .filter(|(k, _)| !said.as_ref().is_some_and(|(a, _)| a.is_argument(k)))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let argued = run
+        .inputs
+        .iter()
+        .filter(|(k, _)| said.as_ref().is_some_and(|(a, _)| a.is_argument(k)));
+    let more = run.inputs.len() - shown.len() - argued.count();
+    let mut line = shown.join(" ");
+    match (more, shown.is_empty()) {
+        (0, _) => {}
+        (_, true) => line = format!("{more} never read (any value does)"),
+        (_, false) => line.push_str(&format!(" ({more} more never read, any value does)")),
+    }
+    if !line.is_empty() {
+        outln!("inputs: {line}");
     }
 }
 
