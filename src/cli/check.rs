@@ -415,8 +415,10 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
     if args.format == Format::Text {
         let next = |v: View, n: Option<usize>| next_command(args, path, v, n);
         let prefix = run_prefix(path, &args.front, args.cond.errors.iter().map(String::as_str));
-        let replay =
-            |cx: &crate::analysis::witness::Counterexample| vec![views::text::replay_counterexample(&prefix, cx)];
+        let argv = views::argv_words::Argv::of(p);
+        let replay = |cx: &crate::analysis::witness::Counterexample| {
+            vec![views::text::replay_counterexample(&prefix, cx, argv.as_ref())]
+        };
         out.stdout = views::text::report(
             p,
             report,
@@ -474,7 +476,10 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
     if args.format != Format::Text || args.html.is_some() {
         let mut doc = views::json::file_doc_with(p, report, &args.show.project, &args.show.listing());
         let prefix = run_prefix(path, &args.front, args.cond.errors.iter().map(String::as_str));
-        views::json::add_replay(&mut doc, report, &|cx| views::text::replay_counterexample(&prefix, cx));
+        let argv = views::argv_words::Argv::of(p);
+        views::json::add_replay(&mut doc, report, &|cx| {
+            views::text::replay_counterexample(&prefix, cx, argv.as_ref())
+        });
         doc.warnings = warnings;
         for (c, f) in doc.conditions.iter_mut().zip(fixes) {
             c.fixes = f;

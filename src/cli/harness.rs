@@ -48,7 +48,10 @@ pub fn write(dir: &Path, file: &Path, p: &Program, report: &Report) -> String {
                         .and_then(|_| std::fs::write(&path, text))
                         .map(|_| path)
                         .map_err(|e| format!("cannot write into `{}`: {e}", dir.display()));
-                    cases.push((l, calls));
+                    // A Test-Comp test case has no arguments.
+                    if calls.1.is_none() {
+                        cases.push((l, calls));
+                    }
                     written
                 }),
             (_, _, None) => Err("no counterexample was kept".into()),

@@ -48,6 +48,10 @@ pub struct RunArgs {
     /// `--fill`, default 0); says whether the run confirms the witness.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["choices", "choices_file", "seed", "init"])]
     witness: Option<std::path::PathBuf>,
+    /// `main`'s arguments after `--`, `argv[0]` first (as `execv` takes
+    /// them): `-- prog a aaaaaaaa` gives `argc` 3 and the strings.
+    #[arg(last = true, value_name = "ARGV")]
+    argv: Vec<std::ffi::OsString>,
 }
 
 /// An integer (decimal or `0x`), or a floating value as C writes it
@@ -90,6 +94,16 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             return EXIT_USAGE;
         };
         inputs.insert(k.trim().replace(' ', ""), v);
+    }
+    let argv = crate::views::argv_words::Argv::of(&p);
+    if !args.argv.is_empty() {
+        let Some(a) = &argv else {
+            ui.error("arguments after `--`: the entry does not read `argv` (a `main(int argc, char **argv)` that uses it does)");
+            return EXIT_USAGE;
+        };
+        use std::os::unix::ffi::OsStrExt;
+        let words: Vec<Vec<u8>> = args.argv.iter().map(|w| w.as_bytes().to_vec()).collect();
+        inputs.extend(a.inputs(&words));
     }
     let mut choices = Vec::new();
     let from_file = match &args.choices_file {
@@ -163,24 +177,7 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
     };
     let file = &p.source;
     outln!("{}: run of `{}`", file.name, p.proc(p.entry).name);
-    if !run.inputs.is_empty() {
-        // The values the run never reads are counted, not listed.
-        let unread: std::collections::HashSet<&String> = run.unused_inputs.iter().collect();
-        let (words, _) = crate::views::text::run_words(&run, &run.inputs, &[]);
-        let shown: Vec<String> = words
-            .iter()
-            .filter(|(k, _)| !unread.contains(k))
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let more = run.inputs.len() - shown.len();
-        let mut line = shown.join(" ");
-        match (more, shown.is_empty()) {
-            (0, _) => {}
-            (_, true) => line = format!("{more} never read (any value does)"),
-            (_, false) => line.push_str(&format!(" ({more} more never read, any value does)")),
-        }
-        outln!("inputs: {line}");
-    }
+    show_inputs(&run, argv.as_ref());
     if !run.choices.is_empty() {
         outln!(
             "choices: {}",
@@ -205,6 +202,42 @@ pub fn cmd_run(ui: &Ui, args: &RunArgs) -> i32 {
             code
         }
         _ => show_outcome(ui, &p, &run, args, &conditions),
+    }
+}
+
+/// The run's inputs: `main`'s arguments as C writes them, the others
+/// by name (those it never reads counted, not listed).
+fn show_inputs(run: &interp::Run, argv: Option<&crate::views::argv_words::Argv>) {
+    if run.inputs.is_empty() {
+        return;
+    }
+    // The values the run never reads are counted, not listed.
+    let unread: std::collections::HashSet<&String> = run.unused_inputs.iter().collect();
+    let (words, _) = crate::views::text::run_words(run, &run.inputs, &[]);
+    // `main`'s arguments as C writes them, not char by char.
+    let said = argv.and_then(|a| Some((a, a.words(&run.inputs)?)));
+    if let Some((_, w)) = &said {
+        outln!("arguments: {}", crate::views::argv_words::describe(w));
+    }
+    let shown: Vec<String> = words
+        .iter()
+        .filter(|(k, _)| !unread.contains(k))
+        .filter(|(k, _)| !said.as_ref().is_some_and(|(a, _)| a.is_argument(k)))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let argued = run
+        .inputs
+        .iter()
+        .filter(|(k, _)| said.as_ref().is_some_and(|(a, _)| a.is_argument(k)));
+    let more = run.inputs.len() - shown.len() - argued.count();
+    let mut line = shown.join(" ");
+    match (more, shown.is_empty()) {
+        (0, _) => {}
+        (_, true) => line = format!("{more} never read (any value does)"),
+        (_, false) => line.push_str(&format!(" ({more} more never read, any value does)")),
+    }
+    if !line.is_empty() {
+        outln!("inputs: {line}");
     }
 }
 

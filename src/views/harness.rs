@@ -13,7 +13,7 @@
 //! `gcc -finstrument-functions PROGRAM.c HARNESS.c`.
 //!
 //! A harness sets only what C lets it set from outside the program: the
-//! values of nondet calls. A counterexample that needs more (an `if (*)`,
+//! values of nondet calls, and `main`'s arguments (`-Wl,--wrap=main`). A counterexample that needs more (an `if (*)`,
 //! which is not C; values of uninitialised locals, parameters of the
 //! entry or globals that the run reads; Cimple's `nondet()`), or whose
 //! error C does not stop at (an index out of bounds, a division by zero,
@@ -57,13 +57,28 @@ pub fn is_nondet_integer(name: &str) -> bool {
 }
 
 /// The values a harness returns: per nondet call of the counterexample,
-/// in order, the function called and the value.
-pub struct Calls(pub Vec<(String, i64)>);
+/// in order, the function called and the value; and `main`'s arguments
+/// when the run reads them (the harness passes them to `main`).
+pub struct Calls(pub Vec<(String, i64)>, pub Option<Vec<Vec<u8>>>);
 
 /// The nondet calls of a counterexample, or why C cannot replay it.
 pub fn nondet_calls(p: &Program, cx: &Counterexample) -> Result<Calls, String> {
     let run = &cx.run;
-    let read: Vec<&str> = cx.read_inputs().map(|(n, _)| n.as_str()).collect();
+    let argv = super::argv_words::Argv::of(p);
+    let argued = |n: &str| argv.as_ref().is_some_and(|a| a.is_argument(n));
+    let words = argv
+        .as_ref()
+        .filter(|_| cx.read_inputs().any(|(n, _)| argued(n)))
+        .and_then(|a| a.words(&cx.inputs));
+    let read: Vec<&str> = cx
+        .read_inputs()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| words.is_none() || !argued(n))
+        .collect();
+    let why = "too many or too long for a harness to pass";
+    if let Some(said) = super::argv_words::reads_arguments(p, &read, why) {
+        return Err(said);
+    }
     if !read.is_empty() {
         return Err(format!(
             "the run reads inputs a harness cannot set from outside the program ({})",
@@ -116,7 +131,7 @@ pub fn nondet_calls(p: &Program, cx: &Counterexample) -> Result<Calls, String> {
             calls.len()
         ));
     }
-    Ok(Calls(calls))
+    Ok(Calls(calls, words))
 }
 
 /// Whether C stops (through the harness) at an error of this kind written
@@ -138,9 +153,10 @@ pub fn c_stops_at(kind: SiteKind, text: &str) -> bool {
 pub fn c_text(program: &str, at: &str, what: &str, calls: &Calls) -> String {
     let mut out = String::new();
     let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+    let wrap = if calls.1.is_some() { " -Wl,--wrap=main" } else { "" };
     let _ = writeln!(
         out,
-        "/* Test harness written by focuscheck: a counterexample of\n   {program}\n   that reaches {what} at {at}.\n   gcc -finstrument-functions {program} THIS_FILE -o test && ./test\n   The run aborts with a message naming the error. */"
+        "/* Test harness written by focuscheck: a counterexample of\n   {program}\n   that reaches {what} at {at}.\n   gcc -finstrument-functions{wrap} {program} THIS_FILE -o test && ./test\n   The run aborts with a message naming the error. */"
     );
     out.push_str("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
     let _ = writeln!(out, "#define FC_NO __attribute__((no_instrument_function))");
@@ -208,5 +224,27 @@ FC_NO void __cyg_profile_func_enter(void *fn, void *site) {
 FC_NO void __cyg_profile_func_exit(void *fn, void *site) { (void) fn; (void) site; }
 "#,
     );
+    if let Some(words) = &calls.1 {
+        out.push_str(&arguments(words));
+    }
+    out
+}
+
+/// `main` called with the counterexample's arguments: `-Wl,--wrap=main`
+/// makes the C runtime call `__wrap_main`, and the program's `main`
+/// `__real_main` (the program compiles as written; without the option
+/// the link fails rather than run without them).
+fn arguments(words: &[Vec<u8>]) -> String {
+    let mut out = String::from("\n/* main's arguments: ");
+    out.push_str(&super::argv_words::describe(words));
+    out.push_str(" */\n");
+    for (i, w) in words.iter().enumerate() {
+        let _ = writeln!(out, "static char fc_arg{i}[] = {};", super::argv_words::c_string(w));
+    }
+    let names: Vec<String> = (0..words.len()).map(|i| format!("fc_arg{i}")).collect();
+    let _ = writeln!(out, "static char *fc_argv[] = {{{}, 0}};", names.join(", "));
+    out.push_str("int __real_main(int argc, char **argv);\n");
+    out.push_str("int __wrap_main(int argc, char **argv) {\n    (void) argc; (void) argv;\n");
+    let _ = writeln!(out, "    return __real_main({}, fc_argv);\n}}", words.len());
     out
 }

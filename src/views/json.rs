@@ -180,6 +180,9 @@ pub struct CondDoc {
     pub explained_from: Option<String>,
     /// Inputs (those the run reads) and choices of the top counterexample.
     pub inputs: BTreeMap<String, i64>,
+    /// Its `main` arguments as C writes them (`argc = 2, argv = {"a", "b"}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<String>,
     pub choices: Vec<i64>,
     /// Inputs the run never reads (any value does), left out of `inputs`.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -613,6 +616,7 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
     let full = listing.full_trace;
     let a = &r.analysis;
     let names: InputNames = p.input_slots().into_iter().map(|s| s.name).collect();
+    let argv = super::argv_words::Argv::of(p);
     let conditions: Vec<CondDoc> = r
         .results
         .iter()
@@ -661,6 +665,9 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
                     .to_string()
                 }),
                 inputs: values.inputs,
+                arguments: top
+                    .and_then(|cx| argv.as_ref()?.words(&cx.inputs))
+                    .map(|w| super::argv_words::describe(&w)),
                 choices: values.choices,
                 unread_inputs: values.unread,
                 seed: values.seed,

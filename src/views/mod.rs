@@ -1,6 +1,7 @@
 //! How results look: text for people, JSON for tools. Views read results;
 //! they never compute them.
 
+pub mod argv_words;
 pub mod assumptions;
 pub mod correctness_witness;
 pub mod diagnose;

@@ -111,12 +111,22 @@ pub fn drawn_choices_line<T: PartialEq + std::fmt::Display>(choices: &[T], seed:
 
 /// The command that replays a counterexample: `--seed` for a long sampled
 /// run, else its inputs and choices (`replay_command`).
-pub fn replay_counterexample(prefix: &str, cx: &crate::analysis::witness::Counterexample) -> String {
+/// `main`'s arguments, when `argv` is given, are the words after `--`.
+pub fn replay_counterexample(
+    prefix: &str,
+    cx: &crate::analysis::witness::Counterexample,
+    argv: Option<&super::argv_words::Argv>,
+) -> String {
     match cx.seed {
         Some(s) if cx.choices.len() > SEEDED_CHOICES => format!("{prefix} --seed {s}"),
         _ => {
             let (inputs, choices) = run_words(&cx.run, &cx.inputs, &cx.choices);
-            replay_words(prefix, &inputs, &cx.run.unused_inputs, &choices)
+            let Some((a, words)) = argv.and_then(|a| Some((a, a.words(&cx.inputs)?))) else {
+                return replay_words(prefix, &inputs, &cx.run.unused_inputs, &choices);
+            };
+            let rest: Vec<(String, String)> = inputs.into_iter().filter(|(k, _)| !a.is_argument(k)).collect();
+            let tail = super::argv_words::command_tail(&words);
+            replay_words(prefix, &rest, &cx.run.unused_inputs, &choices) + &tail
         }
     }
 }

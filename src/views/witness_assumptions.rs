@@ -86,6 +86,10 @@ pub fn due(p: &Program, cx: &Counterexample) -> Result<BTreeMap<usize, Vec<Strin
             None => unstated.push(name.as_str()),
         }
     }
+    let why = "and a witness 2.0 has no waypoint that gives them: replay them with `focuscheck run FILE -- ARGV`";
+    if let Some(said) = super::argv_words::reads_arguments(p, &unstated, why) {
+        return Err(said);
+    }
     if !unstated.is_empty() {
         return Err(format!(
             "the run reads inputs C gives no value to ({})",

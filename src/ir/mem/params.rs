@@ -248,7 +248,7 @@ impl Mem {
             CType::Ptr(_) if self.entry_params.contains_key(name) => None,
             CType::Ptr(_) if self.argv.as_deref() == Some(name) => None,
             CType::Ptr(_) if self.entry == "main" && self.argv.is_some() => Some(format!(
-                "a third parameter of `main` (`{name}`: `envp`) is not supported"
+                "`main`'s third parameter `{name}` (the environment, `envp`) is not modelled: a program that reads its environment is not checked"
             )),
             CType::Ptr(t) => Some(format!(
                 "a pointer parameter of the entry pointing to `{}` is not supported (only to integers and to structs of integers)",
