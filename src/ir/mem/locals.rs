@@ -12,11 +12,14 @@ impl Mem {
         let mut out = Vec::new();
         for d in ds {
             // `struct T b = a;` with array fields: declared, then copied.
+            // Declared as zeros (`{}`), not indeterminate: the copy writes
+            // every leaf at once, and an indeterminate value would be a
+            // choice of every run and a draw of every engine.
             let copy = self.copied_init(d);
             match &copy {
                 Some(_) => {
                     let d = VarDecl {
-                        init: None,
+                        init: Some(Init::List(Vec::new(), d.span)),
                         ..d.clone()
                     };
                     self.local_decl(&d, &mut kept, &mut out, span);
