@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 mod decl;
 mod declarator;
+mod designated;
 mod expr;
 mod knr;
 mod stmt;

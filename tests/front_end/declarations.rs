@@ -259,3 +259,74 @@ int main(void) {
     assert!(out.contains("t.c:2:6:"), "{out}");
     assert!(out.contains("cannot take its type from a typedef name"), "{out}");
 }
+
+/// A designator the type does not have is an error at its place, in C's
+/// words; a GNU range designator and a union member other than the first
+/// are said to be outside what is supported; the rest of the file is not
+/// lost (the error is the file's only one).
+#[test]
+fn a_wrong_designator_is_an_error_at_its_place() {
+    let cases: &[(&str, (usize, usize), &str)] = &[
+        ("struct P p = { .z = 1 };", (2, 17), "`struct P` has no member `z`"),
+        (
+            "int a[3] = { [3] = 1 };",
+            (2, 14),
+            "array index 3 in the initialiser is past the end of the array (3 elements)",
+        ),
+        ("int a[3] = { [1 ... 2] = 1 };", (2, 14), "range designator"),
+        (
+            "union U u = { .b = 1 };",
+            (2, 16),
+            "initialising union member `b`, not the first",
+        ),
+        (
+            "int x = 1; int a[2] = { [x] = 1 };",
+            (2, 25),
+            "an array designator must be a non-negative integer constant",
+        ),
+        (
+            "struct P p = { [0] = 1 };",
+            (2, 16),
+            "array designator for a type that is not an array",
+        ),
+    ];
+    for (decl, (line, col), words) in cases {
+        let text = format!(
+            "struct P {{ int x; int y; }}; union U {{ int a; short b; }};\n{decl}\nint main(void) {{ return 0; }}\n"
+        );
+        let (code, out) = check(&text);
+        assert_eq!(code, 2, "{decl}:\n{out}");
+        assert!(
+            out.contains(&format!("t.c:{line}:{col}")),
+            "{decl}: not at {line}:{col}:\n{out}"
+        );
+        assert!(out.contains(words), "{decl}: no `{words}`:\n{out}");
+    }
+}
+
+/// `{ .top = 0 }`, `[RED] = "red"` and `.at.y = 3` as a developer writes
+/// them: checked, and the values are C's (what is not written is zero).
+#[test]
+fn designated_initialisers_are_checked_with_c_values() {
+    let text = "\
+enum color { RED, GREEN, BLUE };
+struct pt { int x, y; };
+struct stack { int data[4]; int top; struct pt at; };
+const char *names[3] = { [BLUE] = \"blue\", [RED] = \"red\" };
+int main(void) {
+    struct stack s = { .top = 2, .at.y = 3, .data[1] = 5 };
+    int a[] = { [4] = 1 };
+    if (s.data[0] != 0 || s.data[1] != 5 || s.at.x != 0 || s.at.y != 3) return 1;
+    if (sizeof a != 5 * sizeof(int) || names[GREEN] != 0) return 1;
+    return s.data[s.top + 3];
+}
+";
+    let (code, out) = check(text);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("unsafe: array bounds in `s.data[s.top + 3]`") || out.contains("in `s.data[s.top + 3]`"),
+        "{out}"
+    );
+    assert!(out.contains("index 5") && out.contains("4 elements"), "{out}");
+    assert!(out.contains(" 1 unsafe, 0 unknown"), "{out}");
+}

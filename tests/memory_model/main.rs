@@ -13,6 +13,9 @@ mod fnptr_gen;
 mod gen;
 mod heap;
 mod heap_lists;
+mod init_gcc;
+#[path = "../support/init_gen.rs"]
+mod init_gen;
 #[path = "../support/list_gen.rs"]
 mod list_gen;
 mod mem_gcc;

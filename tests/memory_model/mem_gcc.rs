@@ -31,7 +31,7 @@ fn programs() -> u64 {
 
 /// `programs`, with another default (generators whose programs are slow
 /// to check: a few minutes for 40 of them on 2 cores).
-fn programs_or(default: u64) -> u64 {
+pub(crate) fn programs_or(default: u64) -> u64 {
     std::env::var("FOCUSCHECK_MEM_PROGRAMS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -363,7 +363,7 @@ fn dead_pointer_agrees(dir: &Path, name: &str, seed: u64, text: &str) {
 
 /// `out` as gcc computes it on each input, checked against what the
 /// interpreter computes (`draws` choices of 1 after the input).
-fn interpreter_agrees(dir: &Path, name: &str, seed: u64, text: &str, draws: usize) -> Vec<Vec<i64>> {
+pub(crate) fn interpreter_agrees(dir: &Path, name: &str, seed: u64, text: &str, draws: usize) -> Vec<Vec<i64>> {
     let want = gcc_out(dir, name, text);
     let file = dir.join(format!("{name}.fc.c"));
     std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
@@ -385,7 +385,7 @@ fn interpreter_agrees(dir: &Path, name: &str, seed: u64, text: &str, draws: usiz
 /// unsafe where some run does not, and always finds `out[k] != v` unsafe,
 /// with a counterexample spelled as C when `spelling`. With `may_give_up`
 /// a verdict may be `unknown`, never the wrong one. The number decided.
-fn engines_agree(dir: &Path, name: &str, seed: u64, text: &str, want: &[Vec<i64>], spelling: bool) -> usize {
+pub(crate) fn engines_agree(dir: &Path, name: &str, seed: u64, text: &str, want: &[Vec<i64>], spelling: bool) -> usize {
     engines_on(dir, name, seed, text, want, spelling, false)
 }
 

@@ -2,6 +2,7 @@
 //! (`= expr`, `= {...}` nested, `= "string"`, arrays sized by their
 //! initialiser).
 
+use super::designated::{Fill, Slot};
 use super::*;
 
 impl Parser<'_> {
@@ -43,7 +44,8 @@ impl Parser<'_> {
                 let open = self.bump().span;
                 // In an array of `char` arrays, `"ab"` stands for its characters.
                 let rows = !dims.is_empty() && matches!(ctype, CType::Int(t) if t.size() == 1);
-                let (elems, close) = self.init_list(rows)?;
+                let fill = Fill::of(&ctype, array.as_ref().map(Some).or(open_size.map(|_| None)), &dims);
+                let (elems, close) = self.init_list(rows, &fill)?;
                 init = Some(Init::List(elems, open.to(close)));
             } else if matches!(self.tok().kind, TokKind::Str(_)) && (array.is_some() || open_size.is_some()) {
                 // `char s[8] = "ab";`: the characters, and the NUL when it fits.
@@ -92,33 +94,76 @@ impl Parser<'_> {
         })
     }
 
-    /// The elements of `{ ... }` after its `{`, and the span of its `}`;
-    /// a nested list is an `InitList` element, and so is a string literal
-    /// when `rows` (its characters and a NUL, cut to the row's size later).
-    fn init_list(&mut self, rows: bool) -> PResult<(Vec<Expr>, Span)> {
-        let mut elems = Vec::new();
+    /// The elements of `{ ... }` after its `{` (a list of fill `fill`),
+    /// and the span of its `}`; a nested list is an `InitList` element, and
+    /// so is a string literal when `rows` (its characters and a NUL, cut to
+    /// the row's size later). A list with designators comes out positional
+    /// (`designated.rs`).
+    fn init_list(&mut self, rows: bool, fill: &Fill) -> PResult<(Vec<Expr>, Span)> {
+        let mut slots: Vec<Option<Slot>> = Vec::new();
+        let (mut next, mut designated, mut after_nested) = (0, false, false);
+        let mut elided = Vec::new();
         while !self.is("}") && !self.at_eof() {
-            if rows && matches!(self.tok().kind, TokKind::Str(_)) {
-                let (bytes, span) = self.string_literal();
-                elems.push(Expr {
-                    kind: ExprKind::InitList(super::char_elements(&bytes, true, span)),
-                    span,
-                });
-            } else if self.is("{") {
-                let open = self.bump().span;
-                let (inner, close) = self.init_list(rows)?;
-                elems.push(Expr {
-                    kind: ExprKind::InitList(inner),
-                    span: open.to(close),
-                });
+            let desig = self.designators()?;
+            let inner = match desig.is_empty() {
+                true => self.child(fill, next),
+                false => self.target_fill(fill, &desig)?,
+            };
+            let value = self.init_element(rows, &inner)?;
+            if desig.is_empty() {
+                if after_nested {
+                    self.unsupported(
+                        value.span,
+                        "an initialiser without designator after a nested designator (`.a.b = 1, 2`)",
+                    );
+                    return Err(());
+                }
+                if slots.len() <= next {
+                    slots.resize(next + 1, None);
+                }
+                if !matches!(value.kind, ExprKind::InitList(_)) {
+                    elided.push((next, value.clone()));
+                }
+                slots[next] = Some(Slot::Value(value));
+                next += 1;
             } else {
-                elems.push(self.assign_expr()?);
+                designated = true;
+                after_nested = desig.len() > 1;
+                next = self.place(&mut slots, fill, &desig, Slot::Value(value))? + 1;
             }
             if !self.eat(",") {
                 break;
             }
         }
         let close = self.expect("}", "to close the initialiser list")?;
-        Ok((elems, close))
+        if !designated {
+            return Ok((self.positional(fill, slots, close), close));
+        }
+        for (k, e) in elided {
+            if self.elided(fill, k, &Slot::Value(e)) {
+                return Err(());
+            }
+        }
+        Ok((self.positional(fill, slots, close), close))
+    }
+
+    /// One element of an initialiser list (of fill `fill`).
+    fn init_element(&mut self, rows: bool, fill: &Fill) -> PResult<Expr> {
+        if rows && matches!(self.tok().kind, TokKind::Str(_)) {
+            let (bytes, span) = self.string_literal();
+            return Ok(Expr {
+                kind: ExprKind::InitList(super::char_elements(&bytes, true, span)),
+                span,
+            });
+        }
+        if self.is("{") {
+            let open = self.bump().span;
+            let (inner, close) = self.init_list(rows, fill)?;
+            return Ok(Expr {
+                kind: ExprKind::InitList(inner),
+                span: open.to(close),
+            });
+        }
+        self.assign_expr()
     }
 }
