@@ -24,6 +24,8 @@ long strtol(const char *restrict nptr, char **restrict endptr, int base);
 unsigned long strtoul(const char *restrict nptr, char **restrict endptr, int base);
 double atof(const char *nptr);
 double strtod(const char *restrict nptr, char **restrict endptr);
+void qsort(void *base, size_t nmemb, size_t size, int (*compar)(const void *, const void *));
+void *bsearch(const void *key, const void *base, size_t nmemb, size_t size, int (*compar)(const void *, const void *));
 int rand(void);
 void srand(unsigned int seed);
 #endif

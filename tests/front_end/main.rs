@@ -32,6 +32,7 @@ mod preprocess_gcc;
 mod sanitized_gcc;
 #[path = "../support/shared.rs"]
 mod shared;
+mod sort_gcc;
 mod tiny_cfgs;
 mod typed_conditions;
 mod unchecked_files;

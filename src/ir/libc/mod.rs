@@ -346,10 +346,29 @@ impl Calls<'_, '_> {
         Some(Ok(text.replace("UELEM1", &unsigned).replace("ELEM1", t.c_name())))
     }
 
+    /// The type argument `e` of `qsort` or `bsearch` points to, spelled.
+    fn element_type(&self, name: &str, e: Option<&Expr>) -> Result<String, String> {
+        match e.and_then(|e| self.pointee(e)) {
+            Some(t @ (CType::Int(_) | CType::Struct(_))) => Ok(t.c_name()),
+            Some(CType::Ptr(t)) if !matches!(*t, CType::Func(_)) => Ok(CType::Ptr(t).c_name()),
+            _ => Err(format!(
+                "`{name}` on an array whose element type is not seen at the call is not modelled yet"
+            )),
+        }
+    }
+
     /// The model of `name` for these arguments.
     fn model(&self, name: &str, text: &str, args: &[Expr]) -> Result<String, String> {
         if let Some(text) = self.wide_model(name, args) {
             return text;
+        }
+        if matches!(name, "qsort" | "bsearch") {
+            let e1 = self.element_type(name, args.first())?;
+            let e2 = match name {
+                "bsearch" => self.element_type(name, args.get(1))?,
+                _ => e1.clone(),
+            };
+            return Ok(text.replace("ELEM1", &e1).replace("ELEM2", &e2));
         }
         let e1 = self.char_type(name, args.first())?;
         let e2 = self.char_type(name, args.get(1))?;

@@ -88,6 +88,20 @@ ELEM1 *strrchr(const ELEM1 *s, int c) {
         i++;
     }
 }
+//== strstr
+ELEM1 *strstr(const ELEM1 *h, const ELEM2 *n) {
+    size_t i = 0;
+    while (1) {
+        size_t j = 0;
+        while (n[j] != 0 && h[i + j] == n[j])
+            j++;
+        if (n[j] == 0)
+            return (ELEM1 *)(h + i);
+        if (h[i] == 0)
+            return 0;
+        i++;
+    }
+}
 //== strspn
 size_t strspn(const ELEM1 *s, const ELEM2 *accept) {
     size_t i = 0;
@@ -229,6 +243,47 @@ int memcmp(const ELEM1 *a, const ELEM2 *b, size_t n) {
         if ((unsigned char)a[i] != (unsigned char)b[i])
             return (unsigned char)a[i] - (unsigned char)b[i];
         i++;
+    }
+    return 0;
+}
+//== qsort
+/* ELEM1 is the element type. An insertion sort: C leaves the order of
+   elements the comparator finds equal unspecified (glibc's merge sort
+   keeps it, its introsort does not), so an element may stop before or
+   after each equal one, as the run chooses: every order C allows. */
+void qsort(ELEM1 *b, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+    assert(size == sizeof(ELEM1));
+    size_t i = 1;
+    while (i < n) {
+        size_t j = i;
+        while (j > 0) {
+            int c = cmp(&b[j - 1], &b[j]);
+            if (c < 0 || (c == 0 && __VERIFIER_nondet_int() == 0))
+                break;
+            ELEM1 t = b[j - 1];
+            b[j - 1] = b[j];
+            b[j] = t;
+            j--;
+        }
+        i++;
+    }
+}
+//== bsearch
+/* glibc's binary search: the same comparisons in the same order. ELEM1
+   is the key's type, ELEM2 the element type. */
+ELEM2 *bsearch(const ELEM1 *key, ELEM2 *b, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+    assert(size == sizeof(ELEM2));
+    size_t l = 0;
+    size_t u = n;
+    while (l < u) {
+        size_t mid = (l + u) / 2;
+        int c = cmp(key, &b[mid]);
+        if (c < 0)
+            u = mid;
+        else if (c > 0)
+            l = mid + 1;
+        else
+            return &b[mid];
     }
     return 0;
 }
