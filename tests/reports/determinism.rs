@@ -321,3 +321,29 @@ fn a_count_cut_explanation_is_alike_under_any_jobs_and_timeout() {
         "{few:?} vs {all:?}"
     );
 }
+
+/// The other side of the guard: where `--timeout`'s clock cuts the
+/// explanation, the report says so. `lock.c`'s search for further FSSs
+/// takes about 3 s under its default count of steps, so a limit of 0.2 s
+/// cuts it (or, on a slow machine, leaves it out) wherever this runs.
+#[test]
+fn an_explanation_cut_by_the_clock_says_so() {
+    let file = "programs/paper/lock.c";
+    let (_, out, err) = cli::focuscheck(&["check", "--format", "json", "--timeout", "0.2", file]);
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let doc = doc.as_array().and_then(|d| d.first()).cloned().unwrap_or(doc);
+    let open: Vec<&Value> = doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .filter(|c| c["verdict"] != "safe")
+        .collect();
+    assert!(!open.is_empty(), "{doc}");
+    for c in open {
+        assert_eq!(c["explanation_clock"], Value::Bool(true), "{c}");
+        assert_eq!(c["truncated"], Value::Bool(true), "{c}");
+    }
+    assert_eq!(doc["truncated"], Value::Bool(true));
+    let (_, text, _) = cli::focuscheck(&["check", "--timeout", "0.2", file]);
+    assert!(text.contains("cut by --timeout"), "{text}");
+}
