@@ -64,6 +64,13 @@ impl Report {
             .or(r.counterexample.as_ref())
     }
 
+    /// `--timeout`'s wall clock, not a count, cut the explanation of a
+    /// condition that is not safe: on a less loaded machine it may go
+    /// further (every other cut of the explanation is a count).
+    pub fn explanation_clock(&self, r: &CondReport) -> bool {
+        r.verdict != Verdict::Safe && (self.explain_skipped || self.explanations.get(&r.id).is_some_and(|e| e.clock))
+    }
+
     /// Why a condition that is not safe has no FSS (None when it has one,
     /// or was not to be explained: safe, or `--no-explain`).
     pub fn no_fss(&self, r: &CondReport) -> Option<String> {

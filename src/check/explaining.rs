@@ -197,6 +197,7 @@ fn retry_widened(
         for id in &ids {
             if let Some(ex) = explanations.get_mut(id) {
                 ex.truncated = true;
+                ex.clock |= again.budget_hit == Some(TIME_LIMIT);
             }
         }
     }
@@ -308,7 +309,7 @@ pub(super) fn explain_runs(
             explanations.insert(r.id, ex);
             continue;
         }
-        let cut = ex.truncated;
+        let (cut, clock) = (ex.truncated, ex.clock);
         let why = ex.run_failed.unwrap_or_else(|| {
             if ex.truncated {
                 "a limit of the explanation (backward steps or --timeout) was reached first".to_string()
@@ -323,5 +324,6 @@ pub(super) fn explain_runs(
         // A cut explanation (a step budget, or the clock: then the document
         // depends on the load) says so.
         ex.truncated |= cut;
+        ex.clock |= clock;
     }
 }

@@ -140,7 +140,11 @@ pub fn explain(
         for f in list {
             let (run, feasible) = match assume::fss_constraints(engine, f) {
                 Ok(r) => {
+                    // Past the deadline only the linear solver is asked:
+                    // what it leaves undecided depends on the load.
                     let late = limits.deadline.is_some_and(|d| std::time::Instant::now() > d);
+                    ex.truncated |= late;
+                    ex.clock |= late;
                     let feasible = assume::feasible(engine, &r, late);
                     (r, feasible)
                 }

@@ -352,8 +352,10 @@ fn condition(b: &mut String, ci: usize, c: &CondDoc) {
     if let Some(cmd) = &c.replay {
         let _ = write!(b, "<div class=\"replay\">replay: <code>{}</code></div>", esc(cmd));
     }
-    if c.truncated {
-        b.push_str("<p><small>The FSS listing is incomplete (a limit of the explanation was reached: --explain-steps or --timeout).</small></p>");
+    if c.explanation_clock {
+        b.push_str("<p><small>The FSS listing is incomplete: the explanation was cut by --timeout (the wall clock: on a less loaded machine it may go further).</small></p>");
+    } else if c.truncated {
+        b.push_str("<p><small>The FSS listing is incomplete (a limit of the explanation was reached: --explain-steps or another count).</small></p>");
     }
     if let Some(why) = &c.no_fss {
         let _ = write!(b, "<p><small>No FSS: {}.</small></p>", esc(why));

@@ -169,6 +169,10 @@ pub struct CondDoc {
     pub infeasible: usize,
     /// The FSS listing may be incomplete (a limit cut it short).
     pub truncated: bool,
+    /// The explanation was cut by `--timeout`'s wall clock, not by a
+    /// count: on a less loaded machine it may go further (absent when not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub explanation_clock: bool,
     /// Why a condition that is not safe has no FSS (absent when it has
     /// one, or with `--no-explain`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -401,6 +405,10 @@ fn statement(e: &Entry) -> StatementDoc {
         omitted: None,
     }
 }
+
+/// The file's `limit` when `--timeout`'s wall clock cut an explanation.
+pub const EXPLANATION_CLOCK: &str =
+    "the explanation was cut by --timeout (the wall clock: on a less loaded machine it may go further)";
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
@@ -655,6 +663,7 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
                     || r.budget_hit.is_some()
                     || res.truncated
                     || (r.explain_skipped && res.verdict != crate::analysis::Verdict::Safe),
+                explanation_clock: r.explanation_clock(res),
                 no_fss: r.no_fss(res),
                 explained_from: ex.filter(|e| !e.fss.is_empty()).map(|e| {
                     match (e.sliced, e.of_run) {
@@ -698,6 +707,8 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
                 Some(crate::analysis::run::TIME_LIMIT.to_string())
             } else if r.explain_skipped {
                 Some("the time limit (--timeout) left too little time to explain".to_string())
+            } else if r.results.iter().any(|res| r.explanation_clock(res)) {
+                Some(EXPLANATION_CLOCK.to_string())
             } else {
                 truncated.then(|| "a limit of the explanation was reached".to_string())
             }

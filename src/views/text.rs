@@ -350,10 +350,15 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         if let Some(why) = r.no_fss(res) {
             let _ = writeln!(out, "  no FSS: {why}");
         }
-        if ex.is_some_and(|e| e.truncated) {
+        if r.explanation_clock(res) {
             let _ = writeln!(
                 out,
-                "  note: the FSS listing is incomplete (a limit of the explanation was reached: --explain-steps or --timeout)"
+                "  note: the FSS listing is incomplete: the explanation was cut by --timeout (the wall clock: on a less loaded machine it may go further)"
+            );
+        } else if ex.is_some_and(|e| e.truncated) {
+            let _ = writeln!(
+                out,
+                "  note: the FSS listing is incomplete (a limit of the explanation was reached: --explain-steps or another count)"
             );
         }
         let out_of_range = match (o.fss, ex) {

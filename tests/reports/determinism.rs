@@ -266,3 +266,84 @@ fn diagnose_asks_the_same_questions_on_every_run() {
         assert_eq!(&texts[0], t);
     }
 }
+
+/// Every cut of the explanation phase is a count; `--timeout`'s wall clock
+/// is only a guard, and a document it cuts says `explanation_clock`. So
+/// an explanation cut by its count of backward steps (`--explain-steps`)
+/// is the same with one job and two, and with a tiny and a large
+/// `--timeout`: the clock far from firing on these cheap files (a tenth of
+/// a second each), the count binds (the listing is `truncated`, with fewer
+/// FSSs than without the cut).
+#[test]
+fn a_count_cut_explanation_is_alike_under_any_jobs_and_timeout() {
+    let files = ["programs/paper/median_bug14.c", "programs/examples/sort3_bug.c"];
+    let run = |jobs: &str, timeout: &str, steps: &str| {
+        let mut args = vec!["check", "--format", "json", "--jobs", jobs, "--timeout", timeout];
+        args.extend_from_slice(&["--explain-steps", steps]);
+        args.extend_from_slice(&files);
+        let (code, out, err) = cli::focuscheck(&args);
+        assert_eq!(code, 1, "{out}{err}");
+        without_timings(serde_json::from_str(&out).expect("JSON"))
+    };
+    let fss = |doc: &Value| -> Vec<usize> {
+        let docs = doc.as_array().expect("an array");
+        docs.iter()
+            .flat_map(|d| d["conditions"].as_array().expect("conditions").iter())
+            .filter(|c| c["verdict"] == "unsafe")
+            .map(|c| c["fss"].as_array().map_or(0, Vec::len))
+            .collect()
+    };
+    let cut = run("1", "2", "50");
+    for c in cut
+        .as_array()
+        .expect("an array")
+        .iter()
+        .flat_map(|d| d["conditions"].as_array().expect("conditions"))
+    {
+        if c["verdict"] == "unsafe" {
+            assert_eq!(c["truncated"], Value::Bool(true), "the count did not bind: {c}");
+            assert!(c.get("explanation_clock").is_none(), "the clock cut it: {c}");
+        }
+    }
+    for (jobs, timeout) in [("2", "2"), ("1", "3600"), ("2", "3600")] {
+        let other = run(jobs, timeout, "50");
+        assert!(
+            other == cut,
+            "--jobs {jobs} --timeout {timeout} differs from --jobs 1 --timeout 2: {}",
+            first_difference(&cut, &other)
+        );
+    }
+    // Without the cut, more FSSs: the count is what shaped the listing.
+    let (few, all) = (fss(&cut), fss(&run("1", "3600", "1000000")));
+    assert_eq!(few.len(), all.len());
+    assert!(
+        few.iter().zip(&all).all(|(a, b)| a <= b) && few != all,
+        "{few:?} vs {all:?}"
+    );
+}
+
+/// The other side of the guard: where `--timeout`'s clock cuts the
+/// explanation, the report says so. `lock.c`'s search for further FSSs
+/// takes about 3 s under its default count of steps, so a limit of 0.2 s
+/// cuts it (or, on a slow machine, leaves it out) wherever this runs.
+#[test]
+fn an_explanation_cut_by_the_clock_says_so() {
+    let file = "programs/paper/lock.c";
+    let (_, out, err) = cli::focuscheck(&["check", "--format", "json", "--timeout", "0.2", file]);
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let doc = doc.as_array().and_then(|d| d.first()).cloned().unwrap_or(doc);
+    let open: Vec<&Value> = doc["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .filter(|c| c["verdict"] != "safe")
+        .collect();
+    assert!(!open.is_empty(), "{doc}");
+    for c in open {
+        assert_eq!(c["explanation_clock"], Value::Bool(true), "{c}");
+        assert_eq!(c["truncated"], Value::Bool(true), "{c}");
+    }
+    assert_eq!(doc["truncated"], Value::Bool(true));
+    let (_, text, _) = cli::focuscheck(&["check", "--timeout", "0.2", file]);
+    assert!(text.contains("cut by --timeout"), "{text}");
+}
