@@ -223,15 +223,24 @@ impl Explorer<'_> {
         // Likewise a constant the callee computed from deeper results (the
         // sums `fib` returns) when it was entered with unknown values: it
         // keeps only the constants its own code writes (`return 0`, a
-        // `_Bool`'s 0 and 1).
+        // `_Bool`'s 0 and 1) and those it was given.
         let deep = depth > self.opts.unroll;
         let symbolic = !start_syms.is_empty();
         let recursive = depth > 0;
         let literals = &self.literals[callee.index()];
+        // A constant the activation was given (an argument, a global at
+        // entry: the key a recursive tree insertion stores) is no sum of
+        // deeper results: it comes back as it is.
+        let given: BTreeSet<i64> = start
+            .globals()
+            .iter()
+            .chain(start.locals().iter())
+            .filter_map(Value::as_const)
+            .collect();
         let mut widen = |v: Value, key: u32| -> Value {
             let keep = match v.as_const() {
                 _ if !recursive => true,
-                Some(k) => !symbolic || (!deep && literals.contains(&k)),
+                Some(k) => !symbolic || (!deep && (literals.contains(&k) || given.contains(&k))),
                 None => !deep && v.syms().iter().all(|s| !made.contains(s)),
             };
             if keep {

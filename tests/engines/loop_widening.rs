@@ -205,3 +205,43 @@ int main(void) {{
     let doc = check_with("zero.c", &zero, &["--heap-elems", "16"]);
     assert!(verdicts(&doc).iter().any(|v| v == "unsafe"), "{doc}");
 }
+
+/// A recursive insertion into a binary search tree keeps the keys it is
+/// given: the tree it returns still holds 5, 3, 8, 1 and 4, so the next
+/// insertion's comparisons are decided and the five keys need five nodes,
+/// proved safe. (Before, the keys a recursive call stored came back as
+/// unknown values whenever unallocated nodes held inputs: 2,000,000 states
+/// and unknown.) A sixth key is one node past `--heap-instances 5`: a
+/// limit, never safe.
+#[test]
+fn a_recursive_tree_insertion_keeps_the_keys_it_is_given() {
+    let text = |keys: &[i32]| {
+        let calls: String = keys.iter().map(|k| format!("  root = insert(root, {k});\n")).collect();
+        format!(
+            "extern void *malloc(unsigned int);
+extern void exit(int);
+typedef struct node {{ int key; struct node *left, *right; }} node;
+node *insert(node *t, int key) {{
+  if (!t) {{
+    node *n = malloc(sizeof *n);
+    if (!n) exit(1);
+    n->key = key; n->left = n->right = 0;
+    return n;
+  }}
+  if (key < t->key) t->left = insert(t->left, key);
+  else if (key > t->key) t->right = insert(t->right, key);
+  return t;
+}}
+int main(void) {{
+  node *root = 0;
+{calls}  return root->key;
+}}
+"
+        )
+    };
+    let five = check_with("tree.c", &text(&[5, 3, 8, 1, 4]), &["--heap-instances", "5"]);
+    assert!(verdicts(&five).iter().all(|v| v == "safe"), "{five}");
+    assert!(states(&five) < 200_000, "{} states", states(&five));
+    let six = check_with("tree6.c", &text(&[5, 3, 8, 1, 4, 9]), &["--heap-instances", "5"]);
+    assert!(verdicts(&six).iter().all(|v| v != "safe"), "{six}");
+}
