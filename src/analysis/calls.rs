@@ -264,7 +264,11 @@ impl Explorer<'_> {
         } else {
             for (j, nv) in back {
                 let g = self.frames.views[caller.index()].slots[j];
-                w.set_global(j, widen(nv, (1 << 29) + g));
+                let nv = match self.frames.bookkeeping.contains(&g) {
+                    true => nv,
+                    false => widen(nv, (1 << 29) + g),
+                };
+                w.set_global(j, nv);
             }
         }
         let mut written = Vec::new();

@@ -12,7 +12,7 @@ use super::value::{AlphaDef, AlphaKey, Sym, Value};
 use crate::context::Context;
 use crate::facts::Analysis;
 use crate::ir::*;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The global slots a procedure can see: those it (or its callees) may read
 /// or write, plus those user conditions read. The entry sees all.
@@ -56,6 +56,10 @@ pub struct Frames {
     global: Vec<bool>,
     /// Frame size of each procedure.
     frame_slots: Vec<u32>,
+    /// The global slots of the heap model's bookkeeping (each allocating
+    /// call's count, each object's state and size): bounded by the model,
+    /// so a recursive call never widens them.
+    pub bookkeeping: HashSet<u32>,
 }
 
 impl Frames {
@@ -72,6 +76,12 @@ impl Frames {
             offset: cx.layout.offset.clone(),
             global: p.vars.iter().map(|v| v.is_global_storage()).collect(),
             frame_slots: cx.layout.frame_slots.clone(),
+            bookkeeping: p
+                .globals
+                .iter()
+                .filter(|&&v| crate::ir::mem::is_heap_bookkeeping(&p.var(v).name))
+                .map(|&v| cx.layout.offset[v.index()])
+                .collect(),
         }
     }
 

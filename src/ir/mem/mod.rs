@@ -83,6 +83,14 @@ pub fn is_heap_function(name: &str) -> bool {
     heap::MODELLED.contains(&name) || heap::UNMODELLED.contains(&name)
 }
 
+/// Whether global `name` is the heap model's bookkeeping: an allocating
+/// call's count of allocations, an object's state or size (`heap.rs`).
+pub fn is_heap_bookkeeping(name: &str) -> bool {
+    ["::(count)", "::(state)", "::(bytes)"]
+        .iter()
+        .any(|s| name.ends_with(s))
+}
+
 /// The program with pointers and structs replaced by integers, and its
 /// annotations rewritten over the same storage (`acsl.rs`); errors go to
 /// `diags` (an unsupported construct in a function leaves it out, as
