@@ -56,6 +56,15 @@ pub enum Term {
         den: Box<Term>,
         rem: bool,
     },
+    /// C's `a op b` done in `ty` (`BitOp::apply`; `~x` is `x ^ -1`): the
+    /// operands' common type, a shift's promoted left type. An undefined
+    /// shift is an error where a run evaluates it, as in the program.
+    Bit {
+        op: BitOp,
+        ty: IntType,
+        a: Box<Term>,
+        b: Box<Term>,
+    },
     /// `c ? a : b` (also how the memory model reads through a pointer: by
     /// cases on the object it points to).
     Ite(Box<Pred>, Box<Term>, Box<Term>),
@@ -273,7 +282,7 @@ impl Term {
                 index.vars(out);
             }
             Term::Neg(x) => x.vars(out),
-            Term::Arith(_, a, b) => {
+            Term::Arith(_, a, b) | Term::Bit { a, b, .. } => {
                 a.vars(out);
                 b.vars(out);
             }
@@ -340,6 +349,14 @@ impl Term {
                 den: Box::new(den.to_expr(span)?),
                 rem: *rem,
                 site: SiteId(u32::MAX),
+            }),
+            Term::Bit { op, ty, a, b } => mk(ExprKind::Bit {
+                op: *op,
+                ty: *ty,
+                a: Box::new(a.to_expr(span)?),
+                b: Box::new(b.to_expr(span)?),
+                site: None,
+                strict: false,
             }),
             Term::Var { .. } | Term::Elem { .. } | Term::Result | Term::Bound(_) | Term::Ite(..) | Term::Invalid => {
                 None

@@ -173,6 +173,12 @@ impl Term {
             },
             Term::Neg(x) => Term::Neg(s(x)),
             Term::Arith(op, a, b) => Term::Arith(*op, s(a), s(b)),
+            Term::Bit { op, ty, a, b } => Term::Bit {
+                op: *op,
+                ty: *ty,
+                a: s(a),
+                b: s(b),
+            },
             Term::Div { num, den, rem } => Term::Div {
                 num: s(num),
                 den: s(den),

@@ -428,6 +428,20 @@ impl Ins {
                     site,
                 }
             }
+            Term::Bit { op, ty, a, b } => {
+                let (a, b) = (self.expr(cx, a), self.expr(cx, b));
+                let site = op
+                    .is_shift()
+                    .then(|| self.site(SiteKind::Shift, cx.f, span, None, false));
+                ExprKind::Bit {
+                    op: *op,
+                    ty: *ty,
+                    a: Box::new(a),
+                    b: Box::new(b),
+                    site,
+                    strict: false,
+                }
+            }
             // `pred` lifts conditionals and stops where a term is invalid.
             Term::Ite(..) | Term::Invalid => unreachable!("a lifted term: {t:?}"),
         };

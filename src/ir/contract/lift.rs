@@ -30,6 +30,12 @@ impl Term {
             }),
             Term::Neg(x) => one(x, &|t| Term::Neg(Box::new(t))),
             Term::Arith(op, a, b) => two(a, b, &|a, b| Term::Arith(*op, Box::new(a), Box::new(b))),
+            Term::Bit { op, ty, a, b } => two(a, b, &|a, b| Term::Bit {
+                op: *op,
+                ty: *ty,
+                a: Box::new(a),
+                b: Box::new(b),
+            }),
             Term::Div { num, den, rem } => two(num, den, &|num, den| Term::Div {
                 num: Box::new(num),
                 den: Box::new(den),
@@ -45,7 +51,7 @@ impl Term {
             Term::Const(_) | Term::Var { .. } | Term::Result | Term::Bound(_) => false,
             Term::Elem { index, .. } => index.has_invalid(),
             Term::Neg(x) => x.has_invalid(),
-            Term::Arith(_, a, b) => a.has_invalid() || b.has_invalid(),
+            Term::Arith(_, a, b) | Term::Bit { a, b, .. } => a.has_invalid() || b.has_invalid(),
             Term::Div { num, den, .. } => num.has_invalid() || den.has_invalid(),
             Term::Ite(_, a, b) => a.has_invalid() || b.has_invalid(),
         }

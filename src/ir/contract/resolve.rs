@@ -483,6 +483,9 @@ impl Resolver<'_> {
                     },
                 }
             }
+            AK::BitNot(_) | AK::Binary(BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr, ..) => {
+                return self.bit_term(scope, e)
+            }
             _ => {
                 self.error(
                     e.span,
@@ -492,6 +495,66 @@ impl Resolver<'_> {
                 return None;
             }
         })
+    }
+
+    /// C's `~x` (`x ^ -1` in `x`'s promoted type) or `a op b` for a
+    /// bitwise `op` (in the operands' common type, a shift in its promoted
+    /// left type).
+    fn bit_term(&mut self, scope: &mut Scope, e: &acsl::Expr) -> Option<Term> {
+        let (op, a, b) = match &e.kind {
+            AK::BitNot(x) => {
+                let x = self.term(scope, x)?;
+                let ty = self.c_type(scope, &x, e.span)?.promote();
+                let (a, b) = (Box::new(x), Box::new(Term::Const(-1)));
+                return Some(Term::Bit {
+                    op: BitOp::Xor,
+                    ty,
+                    a,
+                    b,
+                });
+            }
+            AK::Binary(op, a, b) => (op, a, b),
+            _ => return None,
+        };
+        let (a, b) = (self.term(scope, a)?, self.term(scope, b)?);
+        let (ta, tb) = (self.c_type(scope, &a, e.span)?, self.c_type(scope, &b, e.span)?);
+        let (op, ty) = match op {
+            BinOp::BitAnd => (BitOp::And, IntType::common(ta, tb)),
+            BinOp::BitOr => (BitOp::Or, IntType::common(ta, tb)),
+            BinOp::BitXor => (BitOp::Xor, IntType::common(ta, tb)),
+            BinOp::Shl => (BitOp::Shl, ta.promote()),
+            _ => (BitOp::Shr, ta.promote()),
+        };
+        let (a, b) = (Box::new(a), Box::new(b));
+        Some(Term::Bit { op, ty, a, b })
+    }
+
+    /// The C type of a term, as C types the expression it was read from
+    /// (what a bitwise operator works in): a variable's or element's type,
+    /// an integer literal `int` when it fits, else `unsigned int` (C's type
+    /// of a hexadecimal literal) when it fits that, else `long long`;
+    /// arithmetic in the operands' common type; a quantified variable
+    /// `int`. `None` (an error at `span`) for a floating value.
+    fn c_type(&mut self, scope: &Scope, t: &Term, span: Span) -> Option<IntType> {
+        let p = self.p;
+        let ty = match t {
+            Term::Const(c) if i32::try_from(*c).is_ok() => IntType::Int,
+            Term::Const(c) if u32::try_from(*c).is_ok() => IntType::UInt,
+            Term::Const(_) => IntType::LongLong,
+            Term::Var { var, .. } | Term::Elem { var, .. } => p.var(*var).ty,
+            Term::Result => p.proc(scope.proc).ret_var.map_or(IntType::Int, |r| p.var(r).ty),
+            Term::Bound(_) | Term::Invalid => IntType::Int,
+            Term::Neg(x) => self.c_type(scope, x, span)?.promote(),
+            Term::Arith(_, a, b) | Term::Div { num: a, den: b, .. } | Term::Ite(_, a, b) => {
+                IntType::common(self.c_type(scope, a, span)?, self.c_type(scope, b, span)?)
+            }
+            Term::Bit { ty, .. } => *ty,
+        };
+        if ty.is_float() {
+            self.error(span, "a bitwise operator on a floating value", "not an integer");
+            return None;
+        }
+        Some(ty)
     }
 
     /// In `ensures`, a parameter is its value at the call (as in ACSL).
@@ -595,7 +658,7 @@ fn mentions(t: &Term, vars: &[u32]) -> bool {
         Term::Const(_) | Term::Var { .. } | Term::Result => false,
         Term::Elem { index, .. } => mentions(index, vars),
         Term::Neg(x) => mentions(x, vars),
-        Term::Arith(_, a, b) => mentions(a, vars) || mentions(b, vars),
+        Term::Arith(_, a, b) | Term::Bit { a, b, .. } => mentions(a, vars) || mentions(b, vars),
         Term::Div { num, den, .. } => mentions(num, vars) || mentions(den, vars),
         Term::Ite(c, a, b) => pred_mentions(c, vars) || mentions(a, vars) || mentions(b, vars),
         Term::Invalid => false,

@@ -6,7 +6,8 @@
 //! The lexer records every comment that starts with `@` (`Comment`); this
 //! module parses its text into clauses (`lex.rs`, `parse.rs`). Formulas
 //! are C expressions (with `*p`, `&x`, `a[i]`, `s.f`, `p->f` and `c ? a :
-//! b`) plus `==>`, `<==>`, chained comparisons (`0 <= i < n`), `\result`,
+//! b`, the bitwise `&`, `|`, `^`, `~`, `<<`, `>>` with C's precedence and
+//! C's semantics in the operands' types) plus `==>`, `<==>`, chained comparisons (`0 <= i < n`), `\result`,
 //! `\old(e)`, `\at(e, Pre)`, `\true`, `\false`, `\null`, `\valid(L)`,
 //! `\valid_read(L)`, `\separated(L, ...)` over sets of locations (`p`,
 //! `p + (lo..hi)`, `&a[i]`) and `\forall`/`\exists` over `int` (or
@@ -72,6 +73,12 @@ pub enum BinOp {
     Or,
     Implies,
     Iff,
+    /// C's `&`, `|`, `^`, `<<`, `>>`: in the operands' C type (`Term::Bit`).
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
 }
 
 impl BinOp {
@@ -103,6 +110,8 @@ pub enum ExprKind {
     Old(Box<Expr>),
     Neg(Box<Expr>),
     Not(Box<Expr>),
+    /// C's `~e`, in `e`'s promoted type.
+    BitNot(Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Quant {
         forall: bool,

@@ -318,15 +318,29 @@ impl Parser<'_> {
     }
 
     fn and(&mut self) -> Result<Expr, Diag> {
-        let mut a = self.relation()?;
+        let mut a = self.bits(0)?;
         while self.is("&&") {
             self.bump();
             let b = if self.is_word("\\forall") || self.is_word("\\exists") {
                 self.pred()?
             } else {
-                self.relation()?
+                self.bits(0)?
             };
             a = Self::binary(a, BinOp::And, b);
+        }
+        Ok(a)
+    }
+
+    /// C's `|` (level 0), `^` (1) and `&` (2), binding tighter in that
+    /// order and looser than the comparisons, as in C.
+    fn bits(&mut self, level: usize) -> Result<Expr, Diag> {
+        const OPS: [(&str, BinOp); 3] = [("|", BinOp::BitOr), ("^", BinOp::BitXor), ("&", BinOp::BitAnd)];
+        let next = |p: &mut Self| if level == 2 { p.relation() } else { p.bits(level + 1) };
+        let mut a = next(self)?;
+        while self.is(OPS[level].0) {
+            self.bump();
+            let b = next(self)?;
+            a = Self::binary(a, OPS[level].1, b);
         }
         Ok(a)
     }
@@ -345,19 +359,34 @@ impl Parser<'_> {
 
     /// `a < b <= c` is `a < b && b <= c`.
     fn relation(&mut self) -> Result<Expr, Diag> {
-        let first = self.term()?;
+        let first = self.shift()?;
         let Some(op) = self.rel_op() else { return Ok(first) };
         self.bump();
-        let mut lhs = self.term()?;
+        let mut lhs = self.shift()?;
         let mut out = Self::binary(first, op, lhs.clone());
         while let Some(op) = self.rel_op() {
             self.bump();
-            let rhs = self.term()?;
+            let rhs = self.shift()?;
             let next = Self::binary(lhs, op, rhs.clone());
             out = Self::binary(out, BinOp::And, next);
             lhs = rhs;
         }
         Ok(out)
+    }
+
+    /// `<<`, `>>`: looser than `+`, tighter than the comparisons.
+    fn shift(&mut self) -> Result<Expr, Diag> {
+        let mut a = self.term()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Punct("<<") => BinOp::Shl,
+                Tok::Punct(">>") => BinOp::Shr,
+                _ => return Ok(a),
+            };
+            self.bump();
+            let b = self.term()?;
+            a = Self::binary(a, op, b);
+        }
     }
 
     fn term(&mut self) -> Result<Expr, Diag> {
@@ -391,16 +420,15 @@ impl Parser<'_> {
 
     fn unary(&mut self) -> Result<Expr, Diag> {
         let start = self.span();
-        if self.is("-") || self.is("!") {
-            let neg = self.is("-");
-            self.bump();
-            let x = self.unary()?;
+        if self.is("-") || self.is("!") || self.is("~") {
+            let op = self.bump().0;
+            let x = Box::new(self.unary()?);
             let span = start.to(x.span);
             return Ok(Expr {
-                kind: if neg {
-                    ExprKind::Neg(Box::new(x))
-                } else {
-                    ExprKind::Not(Box::new(x))
+                kind: match op {
+                    Tok::Punct("-") => ExprKind::Neg(x),
+                    Tok::Punct("!") => ExprKind::Not(x),
+                    _ => ExprKind::BitNot(x),
                 },
                 span,
             });
@@ -462,7 +490,7 @@ impl Parser<'_> {
                 span: start.to(self.prev_span()),
             });
         }
-        let lo = self.term()?;
+        let lo = self.bits(0)?;
         if !self.is("..") {
             return Ok(lo);
         }

@@ -124,3 +124,31 @@ fn pointer_syntax_errors_are_located() {
     let e = parse_text(" ensures c ? 1 2; ").unwrap_err();
     assert!(e.message.contains("`:`"), "{}", e.message);
 }
+
+/// C's precedence of the bitwise operators: `|` below `^` below `&`
+/// below the comparisons, shifts between the comparisons and `+`, `~`
+/// unary; `&&` and `||` are not taken for `&` and `|`.
+#[test]
+fn bitwise_operators_bind_as_in_c() {
+    fn show(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(v) => v.to_string(),
+            ExprKind::Var(id) => id.name.clone(),
+            ExprKind::BitNot(x) => format!("~{}", show(x)),
+            ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", show(a), show(b)),
+            other => format!("{other:?}"),
+        }
+    }
+    for (text, tree) in [
+        ("a | b ^ c & d", "(a BitOr (b BitXor (c BitAnd d)))"),
+        ("a & b == c", "(a BitAnd (b Eq c))"),
+        ("a << 1 + b < c >> 2", "((a Shl (1 Add b)) Lt (c Shr 2))"),
+        ("~a & 0xF0 && b || c", "(((~a BitAnd 240) And b) Or c)"),
+    ] {
+        let a = parse_text(&format!(" loop invariant {text}; ")).unwrap();
+        let ClauseBody::Pred(p) = &a.clauses[0].body else {
+            panic!()
+        };
+        assert_eq!(show(p), tree, "{text}");
+    }
+}

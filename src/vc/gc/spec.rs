@@ -187,6 +187,12 @@ impl Builder<'_> {
                 den: Box::new(self.spec_term(den, frame)),
                 rem: *rem,
             },
+            CTerm::Bit { op, ty, a, b } => Term::Bit {
+                op: *op,
+                ty: *ty,
+                a: Box::new(self.spec_term(a, frame)),
+                b: Box::new(self.spec_term(b, frame)),
+            },
             CTerm::Ite(..) | CTerm::Invalid => unreachable!("spec_formula lifts conditional terms and invalid reads"),
         }
     }

@@ -270,9 +270,12 @@ impl Mem {
             }
             AK::Neg(x) => Value::Int(ae(AK::Neg(Box::new(self.int_term(x, cx))), span)),
             AK::Binary(op @ (AB::Add | AB::Sub), a, b) => self.arith(*op, a, b, cx, span),
-            AK::Binary(op @ (AB::Mul | AB::Div | AB::Mod), a, b) => {
-                Value::Int(abin(*op, self.int_term(a, cx), self.int_term(b, cx), span))
-            }
+            AK::BitNot(x) => Value::Int(ae(AK::BitNot(Box::new(self.int_term(x, cx))), span)),
+            AK::Binary(
+                op @ (AB::Mul | AB::Div | AB::Mod | AB::BitAnd | AB::BitOr | AB::BitXor | AB::Shl | AB::Shr),
+                a,
+                b,
+            ) => Value::Int(abin(*op, self.int_term(a, cx), self.int_term(b, cx), span)),
             AK::Cond(c, a, b) => {
                 let c = self.formula(c, cx);
                 match (self.value(a, cx), self.value(b, cx)) {

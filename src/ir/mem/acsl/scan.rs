@@ -25,9 +25,14 @@ fn walk(e: &AE, f: &mut dyn FnMut(&AE)) {
             walk(a, f);
             walk(b, f);
         }
-        AK::Old(x) | AK::Neg(x) | AK::Not(x) | AK::Deref(x) | AK::AddrOf(x) | AK::Member(x, ..) | AK::Storage(_, x) => {
-            walk(x, f)
-        }
+        AK::Old(x)
+        | AK::Neg(x)
+        | AK::BitNot(x)
+        | AK::Not(x)
+        | AK::Deref(x)
+        | AK::AddrOf(x)
+        | AK::Member(x, ..)
+        | AK::Storage(_, x) => walk(x, f),
         AK::Quant { body, .. } => walk(body, f),
         AK::Range(lo, hi) => lo.iter().chain(hi.iter()).for_each(|x| walk(x, f)),
         AK::Valid { locs, .. } => walk(locs, f),
