@@ -10,6 +10,7 @@
 //! `FOCUSCHECK_LIB_PROGRAMS=N` runs more seeds.
 
 use crate::cli;
+use crate::lib_gcc::run_out;
 use crate::sanitized_gcc;
 use crate::xorshift::Rng;
 use std::fmt::Write as _;
@@ -80,12 +81,6 @@ fn program(seed: u64) -> String {
 fn focuscheck(args: &[&str]) -> String {
     let (_, out, err) = cli::focuscheck(args);
     format!("{out}{err}")
-}
-
-fn run_out(text: &str) -> Option<Vec<i64>> {
-    let at = text.find("out = [")? + "out = [".len();
-    let end = text[at..].find(']')? + at;
-    text[at..end].split(',').map(|v| v.trim().parse().ok()).collect()
 }
 
 #[test]
