@@ -231,12 +231,16 @@ impl Explorer<'_> {
         // A constant the activation was given (an argument, a global at
         // entry: the key a recursive tree insertion stores) is no sum of
         // deeper results: it comes back as it is.
-        let given: BTreeSet<i64> = start
-            .globals()
-            .iter()
-            .chain(start.locals().iter())
-            .filter_map(Value::as_const)
-            .collect();
+        // (Collected only where the rule below asks: a return is a hot path.)
+        let given: BTreeSet<i64> = match recursive && symbolic && !deep {
+            true => start
+                .globals()
+                .iter()
+                .chain(start.locals().iter())
+                .filter_map(Value::as_const)
+                .collect(),
+            false => BTreeSet::new(),
+        };
         let mut widen = |v: Value, key: u32| -> Value {
             let keep = match v.as_const() {
                 _ if !recursive => true,

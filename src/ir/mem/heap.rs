@@ -39,6 +39,9 @@ pub const BEYOND_MODEL: &str = "__focuscheck_beyond_model";
 pub(super) const MODELLED: &[&str] = &["malloc", "calloc", "realloc", "free"];
 /// Heap functions not modelled.
 pub(super) const UNMODELLED: &[&str] = &["alloca", "__builtin_alloca"];
+/// The suffixes of the bookkeeping globals of an allocating call `base`
+/// and its objects: the count of allocations, an object's state, its size.
+pub(super) const BOOKKEEPING: [&str; 3] = ["::(count)", "::(state)", "::(bytes)"];
 
 /// An allocating call (found by the first pass).
 #[derive(Clone, Debug)]
@@ -69,12 +72,12 @@ pub(super) fn key(span: Span) -> (u32, u32) {
 impl Mem {
     /// The state global of heap object `base` (0 not allocated, 1 live, 2 freed).
     pub(super) fn heap_state(base: &str) -> String {
-        format!("{base}::(state)")
+        format!("{base}{}", BOOKKEEPING[1])
     }
 
     /// The size global of heap object `base`, in bytes.
     pub(super) fn heap_len(base: &str) -> String {
-        format!("{base}::(bytes)")
+        format!("{base}{}", BOOKKEEPING[2])
     }
 
     /// The `k`th object (from 1) of allocating call `base`: `malloc@11#3`.
@@ -84,7 +87,7 @@ impl Mem {
 
     /// The global counting the allocations at call `base` so far.
     fn heap_count(base: &str) -> String {
-        format!("{base}::(count)")
+        format!("{base}{}", BOOKKEEPING[0])
     }
 
     /// The statements allocating `bytes` at `site` (objects of `elem`

@@ -86,9 +86,7 @@ pub fn is_heap_function(name: &str) -> bool {
 /// Whether global `name` is the heap model's bookkeeping: an allocating
 /// call's count of allocations, an object's state or size (`heap.rs`).
 pub fn is_heap_bookkeeping(name: &str) -> bool {
-    ["::(count)", "::(state)", "::(bytes)"]
-        .iter()
-        .any(|s| name.ends_with(s))
+    heap::BOOKKEEPING.iter().any(|s| name.ends_with(s))
 }
 
 /// The program with pointers and structs replaced by integers, and its

@@ -163,23 +163,18 @@ impl Parser<'_> {
                 Ok(*k as usize)
             }
             (Fill::Struct(tag), Designator::Field(id)) => {
-                let Some((fields, union)) = self.fields(tag) else {
-                    self.error(
-                        id.span,
-                        format!("`{}` has no member `{}`", CType::Struct(tag.clone()).c_name(), id.name),
-                        "no such member",
-                    );
-                    return Err(());
-                };
-                match fields.iter().position(|(n, _)| *n == id.name) {
-                    Some(k) if union && k > 0 => {
+                let found = self
+                    .fields(tag)
+                    .and_then(|(fs, union)| Some((fs.iter().position(|(n, _)| *n == id.name)?, union)));
+                match found {
+                    Some((k, true)) if k > 0 => {
                         self.unsupported(
                             id.span,
                             format!("initialising union member `{}`, not the first", id.name),
                         );
                         Err(())
                     }
-                    Some(k) => Ok(k),
+                    Some((k, _)) => Ok(k),
                     None => {
                         self.error(
                             id.span,
@@ -260,17 +255,15 @@ impl Parser<'_> {
         self.strings.get(k.checked_sub(1)?).map(|(b, _)| b.clone())
     }
 
-    /// Whether the element at position `k` of shape `s` is a positional
-    /// scalar where the type has an aggregate (brace elision), which a
-    /// designated list does not support.
-    pub(super) fn elided(&mut self, s: &Fill, k: usize, value: &Slot) -> bool {
-        let Slot::Value(e) = value else { return false };
-        let string = matches!(&e.kind, ExprKind::Var(id) if is_string_literal(&id.name));
-        if !self.child(s, k).aggregate() || string {
+    /// Refuses a positional scalar written at position `k` of shape `s`
+    /// (at `span`) where the type has an aggregate: brace elision, which a
+    /// list with designators does not support. Whether it refused.
+    pub(super) fn elided(&mut self, s: &Fill, k: usize, span: Span) -> bool {
+        if !self.child(s, k).aggregate() {
             return false;
         }
         self.unsupported(
-            e.span,
+            span,
             "an initialiser without braces for an aggregate member, in a list with designators (write the braces)",
         );
         true

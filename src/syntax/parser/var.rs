@@ -121,8 +121,11 @@ impl Parser<'_> {
                 if slots.len() <= next {
                     slots.resize(next + 1, None);
                 }
-                if !matches!(value.kind, ExprKind::InitList(_)) {
-                    elided.push((next, value.clone()));
+                // A scalar where an aggregate goes (not a string for a
+                // `char` array): refused later if the list has designators.
+                let string = matches!(&value.kind, ExprKind::Var(id) if is_string_literal(&id.name));
+                if !matches!(value.kind, ExprKind::InitList(_)) && !string {
+                    elided.push((next, value.span));
                 }
                 slots[next] = Some(Slot::Value(value));
                 next += 1;
@@ -136,13 +139,8 @@ impl Parser<'_> {
             }
         }
         let close = self.expect("}", "to close the initialiser list")?;
-        if !designated {
-            return Ok((self.positional(fill, slots, close), close));
-        }
-        for (k, e) in elided {
-            if self.elided(fill, k, &Slot::Value(e)) {
-                return Err(());
-            }
+        if designated && elided.into_iter().any(|(k, span)| self.elided(fill, k, span)) {
+            return Err(());
         }
         Ok((self.positional(fill, slots, close), close))
     }
