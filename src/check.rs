@@ -47,6 +47,11 @@ pub struct Report {
     /// The engine that decided the verdicts, and what the VC engine did.
     pub engine: Engine,
     pub vc: VcStats,
+    /// The objects per allocating call, when the check grew the heap pool
+    /// past the default to decide more (`pipeline::grow`), and the larger
+    /// pools tried (the last one decided no more, unless it is that one).
+    pub heap_instances: Option<u32>,
+    pub pools_tried: Vec<u32>,
 }
 
 impl Report {
@@ -175,6 +180,8 @@ fn vc_report(
         conds,
         engine: which,
         vc,
+        heap_instances: None,
+        pools_tried: Vec::new(),
     }
 }
 
@@ -336,5 +343,7 @@ fn check_in_context(
         conds,
         engine: which,
         vc,
+        heap_instances: None,
+        pools_tried: Vec::new(),
     }
 }

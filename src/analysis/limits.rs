@@ -33,8 +33,10 @@ pub fn apply(p: &Program, conds: &[Condition], results: &mut Vec<CondReport>) {
             "declares a variable-length array larger than the model holds (more elements than --vla-elems)"
         } else if site.past_elements() {
             "reaches past the elements the model holds of a parameter's array (--param-elems)"
+        } else if site.pool {
+            "allocates more objects at this call than the model has (--heap-instances)"
         } else {
-            "allocates beyond the heap model (more elements than --heap-elems, or more allocations at this call than --heap-instances)"
+            "allocates beyond the heap model (more elements than --heap-elems)"
         };
         match r.verdict {
             Verdict::Safe => continue,

@@ -108,9 +108,9 @@ fn fix_search(args: &CheckArgs, files: usize) -> Option<FixSearch> {
 
 /// The command line that shows `view` (and FSS `n`) of `file`: this
 /// run's options that change what is found, with the view replaced.
-fn next_command(args: &CheckArgs, file: &Path, view: View, n: Option<usize>) -> String {
+fn next_command(args: &CheckArgs, front: &super::FrontArgs, file: &Path, view: View, n: Option<usize>) -> String {
     let mut out = vec!["focuscheck".to_string(), "check".to_string()];
-    out.extend(args.front.flags());
+    out.extend(front.flags());
     let mut opt = |name: &str, value: String| {
         out.push(name.to_string());
         out.push(shell_word(&value));
@@ -382,8 +382,17 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
     if std::env::var_os("FOCUSCHECK_PANIC_IN").is_some_and(|f| path.ends_with(f)) {
         panic!("FOCUSCHECK_PANIC_IN names this file");
     }
-    let checked = crate::pipeline::check(&loaded.program, &loaded.users, cfg, start);
+    let crate::pipeline::Grown { loaded, checked } = crate::pipeline::check_growing(loaded, cfg, start);
     let (p, report, file) = (&loaded.program, &checked.report, &loaded.file);
+    // Replays and suggested commands are given the pool the check used.
+    let front = super::FrontArgs {
+        heap_instances: report.heap_instances.or(args.front.heap_instances),
+        ..args.front.clone()
+    };
+    let lower = crate::ir::lower::LowerOptions {
+        heap_instances: front.lower_options().heap_instances,
+        ..cfg.lower.clone()
+    };
     let count = |v: Verdict| report.results.iter().filter(|r| r.verdict == v).count();
     let mut out = FileResult {
         messages,
@@ -413,8 +422,8 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
         },
     };
     if args.format == Format::Text {
-        let next = |v: View, n: Option<usize>| next_command(args, path, v, n);
-        let prefix = run_prefix(path, &args.front, args.cond.errors.iter().map(String::as_str));
+        let next = |v: View, n: Option<usize>| next_command(args, &front, path, v, n);
+        let prefix = run_prefix(path, &front, args.cond.errors.iter().map(String::as_str));
         let argv = views::argv_words::Argv::of(p);
         let replay = |cx: &crate::analysis::witness::Counterexample| {
             vec![views::text::replay_counterexample(&prefix, cx, argv.as_ref())]
@@ -461,7 +470,7 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
     }
     if let Some(to) = &args.witness {
         out.messages
-            .push_str(&super::witness::write(to, path, p, report, &cfg.lower));
+            .push_str(&super::witness::write(to, path, p, report, &lower));
     }
     let doomed = args.doomed.then(|| super::doomed::findings(p, &Default::default()));
     if let Some(Ok(f)) = &doomed {
@@ -475,7 +484,7 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
     }
     if args.format != Format::Text || args.html.is_some() {
         let mut doc = views::json::file_doc_with(p, report, &args.show.project, &args.show.listing());
-        let prefix = run_prefix(path, &args.front, args.cond.errors.iter().map(String::as_str));
+        let prefix = run_prefix(path, &front, args.cond.errors.iter().map(String::as_str));
         let argv = views::argv_words::Argv::of(p);
         views::json::add_replay(&mut doc, report, &|cx| {
             views::text::replay_counterexample(&prefix, cx, argv.as_ref())
@@ -525,6 +534,8 @@ pub fn cmd_check(ui: &Ui, args: &CheckArgs) -> i32 {
         vc: args.vc.plan(),
         // A shard of a batch is a batch: no default search.
         fixes: fix_search(args, files.len()),
+        // Only the engines that explore: the larger pool is explored.
+        grow_pool: args.front.heap_instances.is_none() && matches!(args.engine, Engine::Auto | Engine::Fsum),
         ..Config::front(args.front.lower_options(), &args.cond.errors, true)
     }
     .with_property(args.cond.property);

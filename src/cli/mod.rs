@@ -178,10 +178,10 @@ pub struct FrontArgs {
     /// Objects each allocating call has (one per execution of the call: the
     /// nodes of a list built in a loop). A run that allocates more times
     /// at one call is beyond the model: no condition is `safe` while such
-    /// a run may exist.
-    #[arg(long, default_value_t = crate::ir::lower::HEAP_INSTANCES, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(1..=1_000))]
-    pub heap_instances: u32,
+    /// a run may exist. Default 4; when not given, `check` tries 8, then
+    /// 16, where 4 leaves conditions open.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub heap_instances: Option<u32>,
     /// Elements a variable-length array (`int a[n][m]`) holds at most, all
     /// its dimensions together. A run that declares a larger one is beyond
     /// the model: no condition is `safe` while such a run may exist.
@@ -221,8 +221,8 @@ impl FrontArgs {
         if self.heap_elems != crate::ir::lower::HEAP_ELEMS {
             out.push(format!("--heap-elems {}", self.heap_elems));
         }
-        if self.heap_instances != crate::ir::lower::HEAP_INSTANCES {
-            out.push(format!("--heap-instances {}", self.heap_instances));
+        if let Some(n) = self.heap_instances {
+            out.push(format!("--heap-instances {n}"));
         }
         if self.vla_elems != crate::ir::lower::VLA_ELEMS {
             out.push(format!("--vla-elems {}", self.vla_elems));
@@ -246,7 +246,7 @@ impl FrontArgs {
             globals: self.globals,
             overflow_checks: false,
             heap_elems: self.heap_elems,
-            heap_instances: self.heap_instances,
+            heap_instances: self.heap_instances.unwrap_or(crate::ir::lower::HEAP_INSTANCES),
             vla_elems: self.vla_elems,
             leaks: self.leaks,
             param_elems: self.param_elems,

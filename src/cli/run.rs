@@ -250,8 +250,10 @@ fn show_outcome(ui: &Ui, p: &Program, run: &interp::Run, args: &RunArgs, conditi
                 "declares a variable-length array larger than the model holds (raise --vla-elems)"
             } else if p.site(*site).past_elements() {
                 "reaches past the elements the model holds of a parameter's array (raise --param-elems)"
+            } else if p.site(*site).pool {
+                "allocates more objects at this call than the model has (raise --heap-instances)"
             } else {
-                "allocates beyond the heap model (more than --heap-elems elements, or a second allocation at this call)"
+                "allocates beyond the heap model (more than --heap-elems elements)"
             };
             ui.error(&format!(
                 "the run {beyond} at {}: what it does from there is not modelled",

@@ -56,6 +56,7 @@ impl Condition {
                     SiteKind::Deref => format!("pointer access in `{text}`"),
                     SiteKind::Limit if site.vla => format!("--vla-elems limit at `{text}`"),
                     SiteKind::Limit if site.past_elements() => format!("--param-elems limit at `{text}`"),
+                    SiteKind::Limit if site.pool => format!("--heap-instances limit at `{text}`"),
                     SiteKind::Limit => format!("heap model limit at `{text}`"),
                     SiteKind::Leak => format!("memory leak at `{text}`"),
                 }

@@ -88,6 +88,9 @@ enum Builtin {
     /// `crate::ir::mem::BEYOND_MODEL(k)`: a run leaves what the memory model
     /// represents at allocating call `k` (a `limit` site).
     BeyondModel,
+    /// `crate::ir::mem::BEYOND_POOL(k)`: allocating call `k` runs more
+    /// times than it has objects (a `limit` site of its own).
+    BeyondPool,
     /// `crate::ir::mem::LEAK(k)`: a run ends with object `k` leaked (a
     /// `leak` error).
     Leak,
@@ -114,6 +117,7 @@ fn builtin(name: &str) -> Option<Builtin> {
         super::mem::INVALID_ACCESS => Builtin::InvalidAccess,
         super::mem::HAVOC => Builtin::Havoc,
         super::mem::BEYOND_MODEL => Builtin::BeyondModel,
+        super::mem::BEYOND_POOL => Builtin::BeyondPool,
         super::mem::LEAK => Builtin::Leak,
         super::dims::INDEX => Builtin::Index,
         super::dims::VLA => Builtin::Vla,
@@ -528,7 +532,7 @@ struct Cx<'a> {
     /// The `deref` site of each access `crate::ir::mem` numbered: one
     /// condition per dereference written, whichever check fails.
     access_sites: HashMap<u32, SiteId>,
-    limit_sites: HashMap<(u32, ProcId), SiteId>,
+    limit_sites: HashMap<(u32, ProcId, bool), SiteId>,
     /// While lowering an `Access`: the unit its nodes belong to.
     frozen_unit: Option<UnitId>,
 }
@@ -690,13 +694,15 @@ impl Cx<'_> {
         s
     }
 
-    /// The `limit` site of allocating call `k` (one for its checks).
-    fn limit_site(&mut self, k: u32, span: Span, proc: ProcId, storage: Option<VarId>) -> SiteId {
-        if let Some(&s) = self.limit_sites.get(&(k, proc)) {
+    /// The `limit` site of allocating call `k` (one for its checks of
+    /// sizes, one for its count when `pool`).
+    fn limit_site(&mut self, k: u32, span: Span, proc: ProcId, storage: Option<VarId>, pool: bool) -> SiteId {
+        if let Some(&s) = self.limit_sites.get(&(k, proc, pool)) {
             return s;
         }
         let s = self.new_site(SiteKind::Limit, span, proc, storage);
-        self.limit_sites.insert((k, proc), s);
+        self.sites[s.index()].pool = pool;
+        self.limit_sites.insert((k, proc, pool), s);
         s
     }
 
@@ -708,6 +714,7 @@ impl Cx<'_> {
             array,
             static_ok: false,
             vla: false,
+            pool: false,
         });
         SiteId(self.sites.len() as u32 - 1)
     }

@@ -411,6 +411,10 @@ pub struct ErrorSite {
     /// `bounds` site where it is not positive, a `limit` site where it is
     /// larger than the model holds (`--vla-elems`).
     pub vla: bool,
+    /// A `limit` site where an allocating call runs once more than the
+    /// objects it has (`--heap-instances`): a larger pool may decide what
+    /// it leaves open (`crate::pipeline::grow`).
+    pub pool: bool,
 }
 
 impl ErrorSite {

@@ -27,6 +27,9 @@ pub struct Config {
     pub vc: VcPlan,
     /// The search for fix candidates, if any.
     pub fixes: Option<FixSearch>,
+    /// Check again on larger heap pools where the pool leaves conditions
+    /// open (`check` without `--heap-instances`: `super::grow`).
+    pub grow_pool: bool,
 }
 
 impl Default for Config {
@@ -39,6 +42,7 @@ impl Default for Config {
             engine: Engine::Auto,
             vc: VcPlan::default(),
             fixes: None,
+            grow_pool: false,
         }
     }
 }

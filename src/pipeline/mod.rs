@@ -1,13 +1,16 @@
 //! One check of one file, the same path for every command: the source
 //! (`source`, from the bytes the CLI read), loaded by the front end, its contracts instrumented and
 //! its `--error` conditions resolved (`load`), checked by the portfolio
-//! (`check::check_with`), and the fix candidates searched (`check`). The
+//! (`check::check_with`), and the fix candidates searched (`check`), on a
+//! larger heap pool where the default one binds (`grow`). The
 //! CLI parses arguments into a `Config`, calls these, and renders what
 //! comes back with `views`; nothing of a check is assembled in `cli/`.
 
 mod config;
+mod grow;
 
 pub use config::{Config, FixSearch};
+pub use grow::{check_growing, Grown, POOLS};
 
 use crate::analysis::Verdict;
 use crate::check::Report;

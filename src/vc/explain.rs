@@ -481,6 +481,11 @@ impl<'a> Sentences<'a> {
                         l,
                         format!("the access `{t} is within the elements the model holds (--param-elems)"),
                     ),
+                    SiteKind::Limit if p.site(s).pool => (
+                        "limit",
+                        l,
+                        format!("the call `{t} allocates no more objects than it has (--heap-instances)"),
+                    ),
                     SiteKind::Limit => ("limit", l, format!("the allocation `{t} fits the heap model")),
                     SiteKind::Leak => ("leak", l, format!("no object leaks at `{t}")),
                 }

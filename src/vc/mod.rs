@@ -337,6 +337,10 @@ pub fn describe(p: &Program, users: &[UserCond], key: CheckKey, invariants: &[In
                     "limit",
                     format!("possible access past the elements the model holds (--param-elems): `{t}`"),
                 ),
+                SiteKind::Limit if site.pool => (
+                    "limit",
+                    format!("possible allocation past the objects the call has (--heap-instances): `{t}`"),
+                ),
                 SiteKind::Limit => ("limit", format!("possible allocation beyond the heap model: `{t}`")),
                 SiteKind::Leak => ("leak", format!("possible memory leak at `{t}`")),
             }

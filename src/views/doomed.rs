@@ -228,6 +228,9 @@ fn failure_text(p: &Program, f: Failure) -> String {
             SiteKind::Limit if p.site(s).past_elements() => {
                 format!("`{t}` reaches past the elements the model holds (--param-elems)")
             }
+            SiteKind::Limit if p.site(s).pool => {
+                format!("`{t}` allocates more objects than the call has (--heap-instances)")
+            }
             SiteKind::Limit => format!("`{t}` allocates beyond the heap model"),
             SiteKind::Leak => format!("memory leaks at `{t}`"),
         },

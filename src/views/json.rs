@@ -48,6 +48,10 @@ pub struct FileDoc {
     pub engine: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vc: Option<VcDoc>,
+    /// The objects per allocating call the check was decided with, when it
+    /// grew the heap pool past the default (`--heap-instances`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heap_instances: Option<u32>,
 }
 
 /// What the VC engine did for a file.
@@ -124,6 +128,7 @@ impl FileDoc {
             doomed: None,
             engine: None,
             vc: None,
+            heap_instances: None,
         }
     }
 }
@@ -732,6 +737,7 @@ pub fn file_doc_with(p: &Program, r: &Report, project: &Option<Vec<String>>, lis
             seconds: r.vc.time.as_secs_f64(),
             solver_seconds: r.vc.solver_time.as_secs_f64(),
         }),
+        heap_instances: r.heap_instances,
     }
 }
 

@@ -244,6 +244,9 @@ pub fn describe_site(p: &Program, site: SiteId) -> String {
         SiteKind::Limit if s.past_elements() => {
             format!("access past the elements the model holds (--param-elems) in `{text}`")
         }
+        SiteKind::Limit if s.pool => {
+            format!("allocation past the objects the call has (--heap-instances) in `{text}`")
+        }
         SiteKind::Limit => format!("allocation beyond the heap model in `{text}`"),
         SiteKind::Leak => format!("memory leak at `{text}`: an allocated object is lost (not freed and unreachable, or not freed under valid-memcleanup)"),
     }

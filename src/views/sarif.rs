@@ -46,7 +46,7 @@ const RULES: [(&str, &str, &str); 9] = [
     (
         "limit",
         "BeyondHeapModel",
-        "A run can allocate beyond the heap model (more than `--heap-elems` elements, or twice at one call): \
+        "A run can allocate beyond the heap model (more than `--heap-elems` elements, or more objects at one call than `--heap-instances`): \
          runs past it are not analysed.",
     ),
     (

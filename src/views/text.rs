@@ -272,6 +272,24 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         r.states,
         r.total_time.as_secs_f64()
     );
+    match (r.heap_instances, r.pools_tried.last()) {
+        (Some(n), _) => {
+            let _ = writeln!(
+                out,
+                "note: decided with --heap-instances {n}: at the default {}, an allocating call runs more times \
+                 than it has objects",
+                crate::ir::lower::HEAP_INSTANCES
+            );
+        }
+        (None, Some(n)) => {
+            let _ = writeln!(
+                out,
+                "note: checked again with --heap-instances {n}: it decided no more (a call may allocate more \
+                 objects than that)"
+            );
+        }
+        (None, None) => {}
+    }
     if r.results.is_empty() {
         out.push_str(&no_condition(p));
     }

@@ -73,23 +73,48 @@ fn a_list_built_in_a_loop_then_freed_is_safe_in_every_engine() {
     assert_eq!(code, 0, "{out}");
 }
 
+/// A list longer than the default pool (4 nodes per call) is checked again
+/// on a larger pool, which decides it and says so; replays carry that
+/// pool. A pool given is kept, and a list longer than the largest pool
+/// tried is a limit, never a verdict.
 #[test]
-fn a_list_longer_than_the_pool_is_a_limit_never_a_verdict() {
+fn a_list_longer_than_the_pool_is_decided_on_a_larger_one_or_is_a_limit() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let f = write(&dir, "long.c", &list(6, "  remove_all(head);\n  return 0;"));
     let doc = json(&["check", &f, "--format", "json"]);
     let c = conditions(&doc);
+    assert!(c.iter().all(|c| c["verdict"] == "safe"), "{c:#?}");
+    assert_eq!(doc["heap_instances"], 8, "{doc:#}");
+    let (_, text, _) = focuscheck(&["check", &f]);
+    assert!(text.contains("decided with --heap-instances 8"), "{text}");
+    // The pool given is the pool used.
+    let doc = json(&["check", &f, "--format", "json", "--heap-instances", "4"]);
+    let c = conditions(&doc);
     assert!(c.iter().all(|c| c["verdict"] == "unknown"), "{c:#?}");
+    assert!(doc.get("heap_instances").is_none(), "{doc:#}");
     let limit = c.iter().find(|c| c["kind"] == "limit").expect("a limit");
     assert_eq!(limit["line"], 14, "{limit}");
     assert!(
         limit["reason"].as_str().unwrap_or("").contains("--heap-instances"),
         "{limit}"
     );
-    // A pool large enough decides it.
-    let doc = json(&["check", &f, "--format", "json", "--heap-instances", "6"]);
+    // Longer than a larger pool: no more decided, so the default's report,
+    // which says what was tried; its replay stops where the pool ends.
+    let f = write(&dir, "longer.c", &list(9, "  remove_all(head);\n  return 0;"));
+    let (_, text, _) = focuscheck(&["check", &f]);
+    assert!(
+        text.contains("checked again with --heap-instances 8: it decided no more"),
+        "{text}"
+    );
+    let doc = json(&["check", &f, "--format", "json"]);
     let c = conditions(&doc);
-    assert!(c.iter().all(|c| c["verdict"] == "safe"), "{c:#?}");
+    assert!(c.iter().all(|c| c["verdict"] == "unknown"), "{c:#?}");
+    let limit = c.iter().find(|c| c["kind"] == "limit").expect("a limit");
+    let replay = limit["replay"].as_str().expect("a replay");
+    let words: Vec<&str> = replay.split_whitespace().skip(1).collect();
+    let (code, _, err) = focuscheck(&words);
+    assert!(err.contains("raise --heap-instances"), "{err}");
+    assert_eq!(code, 2, "{err}");
 }
 
 const REMOVE_ALL: &str = "\

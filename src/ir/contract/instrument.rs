@@ -298,6 +298,7 @@ impl Ins {
             array,
             static_ok,
             vla: false,
+            pool: false,
         });
         SiteId(self.p.sites.len() as u32 - 1)
     }

@@ -63,7 +63,7 @@ impl Cx<'_> {
                 self.emit(fl, NodeKind::Error { site }, span);
                 None
             }
-            Builtin::BeyondModel => {
+            b @ (Builtin::BeyondModel | Builtin::BeyondPool) => {
                 let k = match args.first().map(|a| &a.kind) {
                     Some(AK::Int(k, _)) => *k as u32,
                     _ => u32::MAX,
@@ -73,7 +73,7 @@ impl Cx<'_> {
                     Some(AK::Var(id)) => self.lookup(fl, id),
                     _ => None,
                 };
-                let site = self.limit_site(k, span, fl.pid, storage);
+                let site = self.limit_site(k, span, fl.pid, storage, b == Builtin::BeyondPool);
                 self.emit(fl, NodeKind::Error { site }, span);
                 None
             }

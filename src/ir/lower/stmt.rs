@@ -308,6 +308,7 @@ impl Cx<'_> {
                             | Builtin::Stop
                             | Builtin::InvalidAccess
                             | Builtin::BeyondModel
+                            | Builtin::BeyondPool
                             | Builtin::Leak,
                         ) => UnitKind::Stop,
                         _ => UnitKind::Call,

@@ -34,6 +34,8 @@ use crate::syntax::ast::{BinOp, Expr, ExprKind, Stmt};
 
 /// Called where a run leaves what the memory model represents.
 pub const BEYOND_MODEL: &str = "__focuscheck_beyond_model";
+/// Called where an allocating call runs once more than its objects.
+pub const BEYOND_POOL: &str = "__focuscheck_beyond_pool";
 
 /// Heap functions modelled.
 pub(super) const MODELLED: &[&str] = &["malloc", "calloc", "realloc", "free"];
@@ -107,7 +109,7 @@ impl Mem {
         let mut out = vec![
             if_(
                 bin(BinOp::Ge, var(&count, span), int(site.instances, span), span),
-                vec![beyond()],
+                vec![call(BEYOND_POOL, vec![int(last, span)], span)],
                 vec![],
                 span,
             ),

@@ -41,7 +41,7 @@ mod wrappers;
 use crate::diag::{Class, Diag};
 use crate::syntax::ast::{self, CType, ExprKind as AK, IntType};
 use crate::syntax::source::{SourceFile, Span};
-pub use heap::BEYOND_MODEL;
+pub use heap::{BEYOND_MODEL, BEYOND_POOL};
 pub use leak::{Leaks, LEAK};
 use objects::Objects;
 pub use params::PARAM_ELEMS;
