@@ -250,3 +250,25 @@ fn splitting_a_string_literal_is_a_write_to_it() {
     let out = focuscheck(&["check", &file]);
     assert!(out.contains(" 0 unsafe, 0 unknown"), "{out}");
 }
+
+/// `diff`'s product runs REF, then NEW: each keeps its own saved
+/// position, so NEW's `strtok(NULL, ...)` does not go on in REF's string
+/// (it would return REF's second token, the same result as REF's).
+#[test]
+fn each_version_of_a_diff_keeps_its_own_position() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "#include <string.h>\nchar g[] = \"a b\";\nint f(void) { return strtok(g, \" \") != 0; }\n";
+    let reference = cli::write(dir.path(), "ref.c", text);
+    let new = cli::write(dir.path(), "new.c", &text.replace("strtok(g,", "strtok(NULL,"));
+    let out = focuscheck(&["diff", "--entry", "f", &reference, &new]);
+    assert!(
+        out.contains("the new version fails where the reference does not"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("strtok::(saved)"),
+        "the model's own global is not the user's:\n{out}"
+    );
+    let out = focuscheck(&["diff", "--entry", "f", &reference, &reference]);
+    assert!(out.contains("equivalent"), "{out}");
+}
