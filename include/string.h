@@ -18,6 +18,8 @@ char *strrchr(const char *s, int c);
 char *strstr(const char *s1, const char *s2);
 size_t strspn(const char *s1, const char *s2);
 size_t strcspn(const char *s1, const char *s2);
+char *strtok(char *restrict s1, const char *restrict s2);
+char *strtok_r(char *restrict s, const char *restrict delim, char **restrict saveptr);
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t n);
 #endif

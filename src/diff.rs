@@ -515,9 +515,11 @@ pub fn product(new: &Arc<SourceFile>, reference: &Arc<SourceFile>, opts: &DiffOp
                 .map(|(n, _)| n.name.clone())
                 .collect(),
         },
+        // Not the models' own (`strtok::(saved)`, a result's `::(ret)`):
+        // each version keeps its own, and the user wrote none of them.
         unobserved: written
             .iter()
-            .filter(|g| !paired.iter().any(|(n, _)| &n.name == *g))
+            .filter(|g| !paired.iter().any(|(n, _)| &n.name == *g) && !crate::ir::pointers::is_internal(g))
             .cloned()
             .collect(),
     })

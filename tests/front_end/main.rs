@@ -33,6 +33,7 @@ mod sanitized_gcc;
 #[path = "../support/shared.rs"]
 mod shared;
 mod sort_gcc;
+mod strtok_gcc;
 mod tiny_cfgs;
 mod typed_conditions;
 mod unchecked_files;

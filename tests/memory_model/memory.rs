@@ -749,6 +749,33 @@ int main(void) {
     assert_eq!(cli::first_unsafe(&doc)["line"], 9, "{doc:#}");
 }
 
+/// `return 0;` in a function returning a pointer is a null pointer, its
+/// offset included: the offset of the call's last non-null result was
+/// kept, so `p != NULL` held for a null `p` (a found `*p` invalid, a
+/// count of the hits wrong).
+#[test]
+fn return_of_zero_from_a_pointer_function_is_null() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = cli::write(
+        dir.path(),
+        "ret0.c",
+        "#include <stddef.h>
+int a[3];
+int *find(int k) { if (k < 3) return &a[k]; return 0; }
+int main(void) {
+  int n = 0;
+  for (int k = 0; k < 5; k++) { int *p = find(k); if (p != NULL) n += *p + 1; }
+  if (n != 3) { reach_error(); }
+  return 0;
+}
+",
+    );
+    let v = verdicts_in_every_engine(&f, &[]);
+    assert!(!v.is_empty() && v.iter().all(|(_, r)| r == "safe"), "{v:?}");
+    let (code, out, err) = focuscheck(&["run", &f]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
 // Names that shadow, lifetimes of blocks, steps from field pointers (issue 50).
 #[path = "../memory_cases/scopes.rs"]
 mod scopes;

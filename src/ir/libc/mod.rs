@@ -14,6 +14,7 @@ mod structs;
 mod walk;
 
 use crate::diag::Diag;
+use crate::ir::product::REFERENCE_PREFIX;
 use crate::syntax::ast::{self, BinOp, CType, Expr, ExprKind as K, Init, IntType, Item, VarDecl};
 use crate::syntax::lexer::{self, TokKind};
 use crate::syntax::parser;
@@ -21,6 +22,13 @@ use crate::syntax::source::{SourceFile, Span};
 use std::collections::{HashMap, HashSet};
 
 const MODELS: &str = include_str!("models.c");
+
+/// Globals of the models' own, one per program however many copies use
+/// it (`strtok`'s saved position): the name a model's text writes, the
+/// name the program gets (one no C program can write; `::(` marks the
+/// model's own, which reports do not show) and its declaration, added
+/// to the program when a copy uses it.
+const HIDDEN: &[(&str, &str, &str)] = &[("__strtok_saved", "strtok::(saved)", "char *__strtok_saved = 0;")];
 
 /// The part of `models.c` before the first model (its typedefs).
 fn header() -> &'static str {
@@ -62,6 +70,8 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
         strings: HashMap::new(),
         instances: Vec::new(),
         names: HashSet::new(),
+        hidden: Vec::new(),
+        version: "",
         diags: Vec::new(),
     };
     let mut globals = HashMap::new();
@@ -99,6 +109,10 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
     let mut out = p.clone();
     for it in &mut out.items {
         let Item::Function(f) = it else { continue };
+        l.version = match f.name.name.starts_with(REFERENCE_PREFIX) {
+            true => REFERENCE_PREFIX,
+            false => "",
+        };
         let mut scope = globals.clone();
         for q in &f.params {
             if let (Some(n), CType::Ptr(t)) = (&q.name, &q.ctype) {
@@ -117,6 +131,14 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
         f.unsupported.extend(found);
     }
     out.items.extend(l.instances.into_iter().map(Item::Function));
+    let hidden: Vec<VarDecl> = l
+        .hidden
+        .iter()
+        .flat_map(|&(k, version, span)| hidden_global(k, version, span))
+        .collect();
+    if !hidden.is_empty() {
+        out.items.insert(0, Item::Globals(hidden));
+    }
     diags.extend(l.diags);
     out
 }
@@ -132,7 +154,38 @@ struct Linker<'a> {
     strings: HashMap<String, Vec<u8>>,
     instances: Vec<ast::Function>,
     names: HashSet<String>,
+    /// The `HIDDEN` globals the copies use (by index), each with the
+    /// version whose calls use it and the first call that needs it.
+    hidden: Vec<(usize, &'static str, Span)>,
+    /// The prefix of the names of the version whose function is linked
+    /// (`diff`'s product holds two programs; each keeps its own `HIDDEN`).
+    version: &'static str,
     diags: Vec<Diag>,
+}
+
+/// The declaration of `HIDDEN[k]` for `version`, placed at `span`.
+fn hidden_global(k: usize, version: &str, span: Span) -> Vec<VarDecl> {
+    let (model, program, decl) = HIDDEN[k];
+    let mut scratch = Vec::new();
+    let toks = lexer::lex(decl, &mut scratch)
+        .tokens
+        .into_iter()
+        .map(|mut t| {
+            t.span = span;
+            if t.ident() == Some(model) {
+                t.kind = TokKind::Ident(format!("{version}{program}"));
+            }
+            t
+        })
+        .collect();
+    let prog = parser::parse(toks, &mut scratch);
+    prog.items
+        .into_iter()
+        .flat_map(|it| match it {
+            Item::Globals(ds) => ds,
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
 impl Linker<'_> {
@@ -156,6 +209,11 @@ impl Linker<'_> {
                 t.span = span;
                 if t.ident() == Some(name) {
                     t.kind = TokKind::Ident(inst.clone());
+                } else if let Some(k) = HIDDEN.iter().position(|h| t.ident() == Some(h.0)) {
+                    t.kind = TokKind::Ident(format!("{}{}", self.version, HIDDEN[k].1));
+                    if !self.hidden.iter().any(|&(h, v, _)| (h, v) == (k, self.version)) {
+                        self.hidden.push((k, self.version, span));
+                    }
                 }
                 t
             })
@@ -369,6 +427,15 @@ impl Calls<'_, '_> {
                 _ => e1.clone(),
             };
             return Ok(text.replace("ELEM1", &e1).replace("ELEM2", &e2));
+        }
+        if matches!(name, "strtok" | "strtok_r") {
+            let e2 = self.char_type(name, args.get(1))?;
+            // The string is `char` (the position kept between calls is a
+            // `char *`); `NULL` goes on from it.
+            return match args.first().and_then(|e| self.pointee(e)) {
+                None | Some(CType::Void | CType::Int(IntType::Char)) => Ok(text.replace("ELEM2", e2)),
+                Some(t) => Err(format!("`{name}` on a buffer of `{}` is not modelled yet", t.c_name())),
+            };
         }
         let e1 = self.char_type(name, args.first())?;
         let e2 = self.char_type(name, args.get(1))?;

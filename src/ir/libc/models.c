@@ -128,6 +128,83 @@ size_t strcspn(const ELEM1 *s, const ELEM2 *reject) {
     }
     return i;
 }
+//== strtok
+/* glibc's strtok (C11 7.24.5.8): leading delimiters skipped, the token
+   ended by a NUL written over the delimiter after it. The position kept
+   between calls is one global of the program, `strtok::(saved)` (written
+   `__strtok_saved` here), added once and shared by every copy: a call
+   with NULL when nothing was saved reads through a null pointer, an
+   invalid access at the call, as glibc's crash. */
+char *strtok(char *s, const ELEM2 *delim) {
+    if (s == 0)
+        s = __strtok_saved;
+    size_t i = 0;
+    while (s[i] != 0) {
+        size_t j = 0;
+        while (delim[j] != 0 && (unsigned char)delim[j] != (unsigned char)s[i])
+            j++;
+        if (delim[j] == 0)
+            break;
+        i++;
+    }
+    s = s + i;
+    if (s[0] == 0) {
+        __strtok_saved = s;
+        return 0;
+    }
+    size_t n = 0;
+    while (s[n] != 0) {
+        size_t j = 0;
+        while (delim[j] != 0 && (unsigned char)delim[j] != (unsigned char)s[n])
+            j++;
+        if (delim[j] != 0)
+            break;
+        n++;
+    }
+    if (s[n] == 0) {
+        __strtok_saved = s + n;
+        return s;
+    }
+    s[n] = 0;
+    __strtok_saved = s + n + 1;
+    return s;
+}
+//== strtok_r
+/* POSIX's strtok_r, glibc's: strtok with the position kept in `*sp`. */
+char *strtok_r(char *s, const ELEM2 *delim, char **sp) {
+    if (s == 0)
+        s = *sp;
+    size_t i = 0;
+    while (s[i] != 0) {
+        size_t j = 0;
+        while (delim[j] != 0 && (unsigned char)delim[j] != (unsigned char)s[i])
+            j++;
+        if (delim[j] == 0)
+            break;
+        i++;
+    }
+    s = s + i;
+    if (s[0] == 0) {
+        *sp = s;
+        return 0;
+    }
+    size_t n = 0;
+    while (s[n] != 0) {
+        size_t j = 0;
+        while (delim[j] != 0 && (unsigned char)delim[j] != (unsigned char)s[n])
+            j++;
+        if (delim[j] != 0)
+            break;
+        n++;
+    }
+    if (s[n] == 0) {
+        *sp = s + n;
+        return s;
+    }
+    s[n] = 0;
+    *sp = s + n + 1;
+    return s;
+}
 //== strncat
 ELEM1 *strncat(ELEM1 *d, const ELEM2 *s, size_t n) {
     size_t i = 0;

@@ -640,8 +640,14 @@ impl Mem {
     }
 
     fn ret(&mut self, e: &ast::Expr, span: Span) -> Vec<Stmt> {
-        let v = self.rv(e);
-        if let Some(ty) = self.sigs.get(&self.func).and_then(|s| s.ret.clone()) {
+        let want = self.sigs.get(&self.func).and_then(|s| s.ret.clone());
+        // `return 0;` in a function returning a pointer returns a null
+        // pointer, its offset leaf too (not the last call's offset).
+        let v = match &want {
+            Some(CType::Ptr(_)) if is_null_constant(e) => Self::null(e.span),
+            _ => self.rv(e),
+        };
+        if let Some(ty) = want {
             self.convert_ptr(&v.ty, &ty, &v.leaves, span);
         }
         let leave = self.leave(span);
