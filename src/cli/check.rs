@@ -460,8 +460,10 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
         out.messages.push_str(&super::harness::write(dir, path, p, report));
     }
     if let Some(to) = &args.witness {
+        // Within the file's `--timeout`, from the instant its check started.
+        let deadline = cfg.check.engine.timeout.map(|t| start + t);
         out.messages
-            .push_str(&super::witness::write(to, path, p, report, &cfg.lower));
+            .push_str(&super::witness::write(to, path, p, report, &cfg.lower, deadline));
     }
     let doomed = args.doomed.then(|| super::doomed::findings(p, &Default::default()));
     if let Some(Ok(f)) = &doomed {
