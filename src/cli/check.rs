@@ -79,7 +79,9 @@ pub struct CheckArgs {
     /// the first confirmed counterexample that reaches a `reach_error()`
     /// call, or, when every condition is safe, a correctness witness of
     /// the loop invariants that prove it; into this file, or, if it is a
-    /// directory, one `NAME.witness.yml` per program in it.
+    /// directory, one `NAME.witness.yml` per program in it. The check
+    /// leaves a fifth of `--timeout` to the witness; none not confirmed
+    /// within `--timeout` is written (the reason is said).
     #[arg(long, visible_alias = "write-witness", value_name = "FILE|DIR")]
     witness: Option<PathBuf>,
     /// Search fix candidates for each unsafe condition, of every file, with
@@ -382,7 +384,8 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
     if std::env::var_os("FOCUSCHECK_PANIC_IN").is_some_and(|f| path.ends_with(f)) {
         panic!("FOCUSCHECK_PANIC_IN names this file");
     }
-    let checked = crate::pipeline::check(&loaded.program, &loaded.users, cfg, start);
+    let within = super::witness::reserving(cfg, args.witness.is_some());
+    let checked = crate::pipeline::check(&loaded.program, &loaded.users, &within, start);
     let (p, report, file) = (&loaded.program, &checked.report, &loaded.file);
     let count = |v: Verdict| report.results.iter().filter(|r| r.verdict == v).count();
     let mut out = FileResult {

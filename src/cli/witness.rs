@@ -15,8 +15,10 @@ use crate::check::Report;
 use crate::interp;
 use crate::ir::lower::LowerOptions;
 use crate::ir::{NodeKind, Program, SiteId, UnitId};
+use crate::pipeline::Config;
 use crate::vc;
 use crate::views::{correctness_witness, loop_guard, testcomp, violation_witness, witness_entry};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -25,6 +27,25 @@ use std::time::Instant;
 /// says why (a count, so the same on any machine; what `correctness_witness`
 /// and `violation_witness` bound by their counts stays far below it).
 pub const MAX_BYTES: usize = 1_000_000;
+
+/// The share of `--timeout` a check with `--witness` leaves to its
+/// witness: the check's phases (an explanation takes all of its share)
+/// count to the rest, so a long check still leaves the witness time (a
+/// violation witness of a 300,000-draw run replays it about 20 times).
+pub const SHARE: f64 = 0.2;
+
+/// `cfg` with its `--timeout` cut to what the check may take when a
+/// witness is asked for (`SHARE`), as is otherwise.
+pub fn reserving(cfg: &Config, witness: bool) -> Cow<'_, Config> {
+    match cfg.check.engine.timeout {
+        Some(t) if witness => {
+            let mut c = cfg.clone();
+            c.check.engine.timeout = Some(t.mul_f64(1.0 - SHARE));
+            Cow::Owned(c)
+        }
+        _ => Cow::Borrowed(cfg),
+    }
+}
 
 /// Whether `deadline` (the file's `--timeout`, from the instant its check
 /// started) has passed.
