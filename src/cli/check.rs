@@ -79,7 +79,9 @@ pub struct CheckArgs {
     /// the first confirmed counterexample that reaches a `reach_error()`
     /// call, or, when every condition is safe, a correctness witness of
     /// the loop invariants that prove it; into this file, or, if it is a
-    /// directory, one `NAME.witness.yml` per program in it.
+    /// directory, one `NAME.witness.yml` per program in it. The check
+    /// leaves a fifth of `--timeout` to the witness; none not confirmed
+    /// within `--timeout` is written (the reason is said).
     #[arg(long, visible_alias = "write-witness", value_name = "FILE|DIR")]
     witness: Option<PathBuf>,
     /// Search fix candidates for each unsafe condition, of every file, with
@@ -382,7 +384,8 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
     if std::env::var_os("FOCUSCHECK_PANIC_IN").is_some_and(|f| path.ends_with(f)) {
         panic!("FOCUSCHECK_PANIC_IN names this file");
     }
-    let crate::pipeline::Grown { loaded, checked } = crate::pipeline::check_growing(loaded, cfg, start);
+    let within = super::witness::reserving(cfg, args.witness.is_some());
+    let crate::pipeline::Grown { loaded, checked } = crate::pipeline::check_growing(loaded, &within, start);
     let (p, report, file) = (&loaded.program, &checked.report, &loaded.file);
     // Replays and suggested commands are given the pool the check used.
     let front = super::FrontArgs {
@@ -469,8 +472,10 @@ fn check_file(path: &Path, args: &CheckArgs, cfg: &Config, ui: &Ui) -> FileResul
         out.messages.push_str(&super::harness::write(dir, path, p, report));
     }
     if let Some(to) = &args.witness {
+        // Within the file's `--timeout`, from the instant its check started.
+        let deadline = cfg.check.engine.timeout.map(|t| start + t);
         out.messages
-            .push_str(&super::witness::write(to, path, p, report, &lower));
+            .push_str(&super::witness::write(to, path, p, report, &lower, deadline));
     }
     let doomed = args.doomed.then(|| super::doomed::findings(p, &Default::default()));
     if let Some(Ok(f)) = &doomed {

@@ -19,6 +19,7 @@ use crate::ir::{Program, SiteKind};
 use crate::syntax::yaml::{self, Yaml};
 use crate::vc::{self, gc::CheckKey, gc::SpecCheck, kinduction, Loops, Outcome};
 use std::path::Path;
+use std::time::Instant;
 
 /// One invariant of the witness: its line in the witness, where it is in
 /// the program (line, column if given), its C expression, and whether it
@@ -243,9 +244,9 @@ pub const DEEP_INLINE_DEPTH: u32 = 8;
 /// inlining calls `vc::INLINE_DEPTH` deep, then, when that is not a proof
 /// and the program has calls deeper than that (whose results the first
 /// proof havocked), `DEEP_INLINE_DEPTH` deep (whose answer stands).
-fn prove(p: &Program) -> Result<Validation, Vec<crate::diag::Diag>> {
-    match prove_at(p, vc::INLINE_DEPTH)? {
-        Err(_) if calls_deeper(p, vc::INLINE_DEPTH) => prove_at(p, DEEP_INLINE_DEPTH),
+fn prove(p: &Program, deadline: Option<Instant>) -> Result<Validation, Vec<crate::diag::Diag>> {
+    match prove_at(p, vc::INLINE_DEPTH, deadline)? {
+        Err(_) if calls_deeper(p, vc::INLINE_DEPTH) => prove_at(p, DEEP_INLINE_DEPTH, deadline),
         v => Ok(v),
     }
 }
@@ -266,8 +267,8 @@ fn calls_deeper(p: &Program, depth: u32) -> bool {
     !level.is_empty()
 }
 
-/// `prove` at the inlining depth `depth`.
-fn prove_at(p: &Program, depth: u32) -> Result<Validation, Vec<crate::diag::Diag>> {
+/// `prove` at the inlining depth `depth`, every query by `deadline`.
+fn prove_at(p: &Program, depth: u32, deadline: Option<Instant>) -> Result<Validation, Vec<crate::diag::Diag>> {
     let a = Analysis::new(p);
     // Invariants with a quantifier are read as the contract engine reads
     // ACSL (`vc::gc::spec`: checked on entry and after each iteration,
@@ -282,6 +283,7 @@ fn prove_at(p: &Program, depth: u32) -> Result<Validation, Vec<crate::diag::Diag
         // query it cuts leaves the witness not confirmed, and says so).
         rlimit: Some(vc::QUERY_RLIMIT),
         timeout: Some(super::witness::GUARD),
+        deadline,
         inline_depth: depth,
         ..vc::Options::default()
     };
@@ -358,8 +360,14 @@ fn truncated(r: &vc::ProcResult) -> &'static str {
 
 /// Validates the witness `w` of `program`: `Ok(Ok(why))` confirmed,
 /// `Ok(Err(why))` not confirmed, `Err` the witness (or the program with
-/// its invariants) cannot be read.
-pub fn validate(program: &Path, lower: &LowerOptions, w: &Path) -> Result<Validation, Malformed> {
+/// its invariants) cannot be read. Past `deadline` (`check --witness`'s
+/// `--timeout`) a query proves nothing: not confirmed, and says so.
+pub fn validate(
+    program: &Path,
+    lower: &LowerOptions,
+    w: &Path,
+    deadline: Option<Instant>,
+) -> Result<Validation, Malformed> {
     let wname = w.display().to_string();
     let wtext = std::fs::read_to_string(w)
         .map_err(|e| Malformed(format!("cannot read `{wname}`: {}", super::io_reason(&e))))?;
@@ -415,5 +423,7 @@ pub fn validate(program: &Path, lower: &LowerOptions, w: &Path) -> Result<Valida
             if n == 1 { "" } else { "s" }
         ),
     };
-    prove(&p).map(|v| v.map(confirmed)).map_err(|d| unreadable(&d))
+    prove(&p, deadline)
+        .map(|v| v.map(confirmed))
+        .map_err(|d| unreadable(&d))
 }

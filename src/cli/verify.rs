@@ -180,7 +180,7 @@ fn validate(ui: &Ui, args: &VerifyArgs, w: &Path) -> i32 {
         ui.error("`--witness` validates the witness of one program: give one file");
         return EXIT_USAGE;
     };
-    match super::validate_witness::validate(program, &args.front.lower_options(), w) {
+    match super::validate_witness::validate(program, &args.front.lower_options(), w, None) {
         Ok(Ok(why)) => {
             super::write_stdout(&format!("witness: confirmed: {why}\n"));
             EXIT_OK

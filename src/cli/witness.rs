@@ -15,10 +15,58 @@ use crate::check::Report;
 use crate::interp;
 use crate::ir::lower::LowerOptions;
 use crate::ir::{NodeKind, Program, SiteId, UnitId};
+use crate::pipeline::Config;
 use crate::vc;
 use crate::views::{correctness_witness, loop_guard, testcomp, violation_witness, witness_entry};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The most bytes a witness is written with: past it, none, and the line
+/// says why (a count, so the same on any machine; what `correctness_witness`
+/// and `violation_witness` bound by their counts stays far below it).
+pub const MAX_BYTES: usize = 1_000_000;
+
+/// The share of `--timeout` a check with `--witness` leaves to its
+/// witness: the check's phases (an explanation takes all of its share)
+/// count to the rest, so a long check still leaves the witness time (a
+/// violation witness of a 300,000-draw run replays it about 20 times).
+pub const SHARE: f64 = 0.2;
+
+/// `cfg` with its `--timeout` cut to what the check may take when a
+/// witness is asked for (`SHARE`), as is otherwise.
+pub fn reserving(cfg: &Config, witness: bool) -> Cow<'_, Config> {
+    match cfg.check.engine.timeout {
+        Some(t) if witness => {
+            let mut c = cfg.clone();
+            c.check.engine.timeout = Some(t.mul_f64(1.0 - SHARE));
+            Cow::Owned(c)
+        }
+        _ => Cow::Borrowed(cfg),
+    }
+}
+
+/// Whether `deadline` (the file's `--timeout`, from the instant its check
+/// started) has passed.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// Why a witness the clock stopped is not written.
+const TIME_LIMIT: &str = "the time limit (--timeout) was reached before it was confirmed";
+
+/// The YAML of `v`, unless it is longer than `MAX_BYTES`.
+fn bounded_yaml(v: &serde_json::Value) -> Result<String, String> {
+    let text = witness_entry::yaml(v);
+    match text.len() > MAX_BYTES {
+        true => Err(format!(
+            "it would take {} bytes, more than the {MAX_BYTES} a witness may",
+            text.len()
+        )),
+        false => Ok(text),
+    }
+}
 
 /// Where the witness of `file` goes: `to`, or in the directory `to` the
 /// file's path with its folders joined by `.` and `.witness.yml`.
@@ -91,7 +139,8 @@ impl Task {
 /// (`held`: the condition units that get `branching` waypoints) and keeps
 /// it only if the run that follows its waypoints confirms it: where it
 /// went, or why there is none. The one writer of `check`, `verify` and
-/// `diagnose`.
+/// `diagnose`; none once `deadline` has passed.
+#[allow(clippy::too_many_arguments)]
 fn violation(
     to: &Path,
     file: &Path,
@@ -100,12 +149,18 @@ fn violation(
     cx: &Counterexample,
     held: &HashSet<UnitId>,
     task: &Task,
+    deadline: Option<Instant>,
 ) -> Result<PathBuf, String> {
-    let short = shortened(p, site, cx);
+    let short = shortened(p, site, cx, deadline)?;
     let v = violation_witness::value(p, site, short.as_ref().unwrap_or(cx), held, &task.meta())?;
+    let text = bounded_yaml(&v)?;
     let path = target(to, file);
-    std::fs::write(&path, witness_entry::yaml(&v)).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
-    confirmed(p, &path).inspect_err(|_| {
+    std::fs::write(&path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    let checked = confirmed(p, &path).and_then(|()| match past(deadline) {
+        true => Err(TIME_LIMIT.to_string()),
+        false => Ok(()),
+    });
+    checked.inspect_err(|_| {
         let _ = std::fs::remove_file(&path);
     })?;
     Ok(path)
@@ -117,16 +172,25 @@ fn violation(
 /// its choices, every later draw 0, that still reaches the error at
 /// `site` (found by halving: about 18 runs of the interpreter), whose
 /// witness leaves out the draws of 0 (`violation_witness`'s cap). `None`
-/// when `cx` draws few values or no prefix shorter than all of them does.
-fn shortened(p: &Program, site: SiteId, cx: &Counterexample) -> Option<Counterexample> {
+/// when `cx` draws few values or no prefix shorter than all of them does;
+/// an error once `deadline` passes (no witness: the clock stopped it).
+fn shortened(
+    p: &Program,
+    site: SiteId,
+    cx: &Counterexample,
+    deadline: Option<Instant>,
+) -> Result<Option<Counterexample>, String> {
     let n = cx.choices.len();
     if n <= violation_witness::MAX_RETURNS {
-        return None;
+        return Ok(None);
     }
     let run = |k: usize| replayed_with(p, site, &cx.inputs, &cx.choices[..k], Some(0));
     let (mut lo, mut hi) = (0, n);
     let mut best = None;
     while lo < hi {
+        if past(deadline) {
+            return Err(TIME_LIMIT.to_string());
+        }
         let mid = lo + (hi - lo) / 2;
         match run(mid) {
             Some(found) => {
@@ -136,7 +200,7 @@ fn shortened(p: &Program, site: SiteId, cx: &Counterexample) -> Option<Counterex
             None => lo = mid + 1,
         }
     }
-    best
+    Ok(best)
 }
 
 /// `FILE:LINE` of the error at `site`.
@@ -199,7 +263,7 @@ pub fn write_confirmed(to: &Path, file: &Path, p: &Program, confirmed: &[Confirm
     let mut out = String::new();
     for (site, inputs, choices) in confirmed {
         let written = match replayed(p, *site, inputs, choices) {
-            Some(cx) => violation(to, file, p, *site, &cx, &HashSet::new(), &task),
+            Some(cx) => violation(to, file, p, *site, &cx, &HashSet::new(), &task, None),
             None => Err("the interpreter's run on the counterexample's inputs does not reach the error".into()),
         };
         let ok = written.is_ok();
@@ -212,11 +276,20 @@ pub fn write_confirmed(to: &Path, file: &Path, p: &Program, confirmed: &[Confirm
 }
 
 /// Writes the witness of `report`'s first unsafe condition that has one;
-/// the lines that say where it went, or why an error has none.
-pub fn write(to: &Path, file: &Path, p: &Program, report: &Report, lower: &LowerOptions) -> String {
+/// the lines that say where it went, or why an error has none. What is not
+/// confirmed by `deadline` (the file's `--timeout`, counted from the
+/// instant its check started) is not written.
+pub fn write(
+    to: &Path,
+    file: &Path,
+    p: &Program,
+    report: &Report,
+    lower: &LowerOptions,
+    deadline: Option<Instant>,
+) -> String {
     let task = Task::of(file);
     if report.results.iter().all(|r| r.verdict == Verdict::Safe) {
-        return correctness(to, file, p, report, lower, &task.meta());
+        return correctness(to, file, p, report, lower, &task.meta(), deadline);
     }
     let mut out = String::new();
     for res in report.results.iter().filter(|r| r.verdict == Verdict::Unsafe) {
@@ -230,7 +303,7 @@ pub fn write(to: &Path, file: &Path, p: &Program, report: &Report, lower: &Lower
             continue;
         };
         let written = match report.top_counterexample(res) {
-            Some(cx) => violation(to, file, p, site, cx, &held_conditions(p, report, res), &task),
+            Some(cx) => violation(to, file, p, site, cx, &held_conditions(p, report, res), &task, deadline),
             None => Err("no counterexample was kept".into()),
         };
         let ok = written.is_ok();
@@ -280,8 +353,15 @@ pub const GUARD: std::time::Duration = std::time::Duration::from_secs(120);
 /// states (`state_facts`); of those, the largest subset
 /// inductive on its own (Houdini again: some of them may have rested on
 /// loop-entry relations a witness cannot state). Whether the wall-clock
-/// guard cut a query.
-fn proven_invariants(p: &Program, report: &Report, with_states: bool) -> (Vec<vc::Invariant>, bool) {
+/// guard cut a query. The candidates are bounded by counts first
+/// (`correctness_witness::bounded`), so the witness is too; past
+/// `deadline` a query proves nothing (the caller then writes none).
+fn proven_invariants(
+    p: &Program,
+    report: &Report,
+    with_states: bool,
+    deadline: Option<Instant>,
+) -> (Vec<vc::Invariant>, bool) {
     let a = &report.analysis;
     let users = vc::houdini::user_invariants(p, a).unwrap_or_default();
     let opts = vc::Options {
@@ -289,6 +369,7 @@ fn proven_invariants(p: &Program, report: &Report, with_states: bool) -> (Vec<vc
         property: crate::context::conditions::Property::UnreachCall,
         rlimit: Some(vc::QUERY_RLIMIT),
         timeout: Some(GUARD),
+        deadline,
         ..vc::Options::default()
     };
     let first = vc::solve::havoc(p, a, &[], &users, &opts);
@@ -306,6 +387,7 @@ fn proven_invariants(p: &Program, report: &Report, with_states: bool) -> (Vec<vc
     let mut stated = correctness_witness::stateable(p, a, &proven, &bounds);
     stated.extend(correctness_witness::stateable(p, a, &states, &bounds));
     stated.iter_mut().for_each(|i| i.user = false);
+    let stated = correctness_witness::bounded(stated);
     // Pruned without the quantified facts first: Houdini's queries that
     // drop a scalar fact are far harder for Z3 with a `\forall` among
     // the assumptions; then the quantified ones with what was kept.
@@ -331,6 +413,7 @@ fn correctness(
     report: &Report,
     lower: &LowerOptions,
     meta: &witness_entry::Meta,
+    deadline: Option<Instant>,
 ) -> String {
     let name = file.display().to_string();
     let path = target(to, file);
@@ -342,20 +425,37 @@ fn correctness(
     // (`loop_guard`) first, when there are such, then without them.
     let mut why = String::new();
     let mut cut = false;
+    let stopped = || {
+        let _ = std::fs::remove_file(&path);
+        format!("{name}: no correctness witness: {TIME_LIMIT}\n")
+    };
     for with_states in [true, false] {
-        let (proven, clock) = proven_invariants(p, report, with_states);
+        let (proven, clock) = proven_invariants(p, report, with_states, deadline);
+        if past(deadline) {
+            return stopped();
+        }
         cut |= clock;
         let loops = correctness_witness::loop_invariants(p, &report.analysis, &proven);
         let tests = loop_guard::with_tests(p, &report.analysis, &loops);
         for loops in tests.iter().chain([&loops]) {
-            let v = correctness_witness::value(p, loops, meta);
-            if let Err(e) = std::fs::write(&path, witness_entry::yaml(&v)) {
+            let text = match bounded_yaml(&correctness_witness::value(p, loops, meta)) {
+                Ok(text) => text,
+                Err(big) => {
+                    why = big;
+                    continue;
+                }
+            };
+            if let Err(e) = std::fs::write(&path, text) {
                 return format!(
                     "{name}: no correctness witness: cannot write `{}`: {e}\n",
                     path.display()
                 );
             }
-            match super::validate_witness::validate(file, lower, &path) {
+            let validated = super::validate_witness::validate(file, lower, &path, deadline);
+            if past(deadline) {
+                return stopped();
+            }
+            match validated {
                 Ok(Ok(_)) if cut => {
                     return format!(
                         "{name}: correctness witness {} (truncated: the wall-clock guard cut a Z3 query, so it may state fewer invariants than on a less loaded machine)\n",

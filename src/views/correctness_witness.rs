@@ -270,6 +270,42 @@ pub fn stateable(p: &Program, a: &Analysis, proven: &[Invariant], bounds: &[Inva
     proven.iter().filter_map(c_form).filter(|i| ok(i)).collect()
 }
 
+/// The most facts a witness states at one loop, and in all: what a person
+/// reads at a loop, and what Houdini's pruning queries carry (the explored
+/// states may give hundreds of bounds and relations per loop,
+/// `head_facts::MAX_PER_LOOP`).
+pub const MAX_PER_LOOP: usize = 64;
+pub const MAX_FACTS: usize = 512;
+
+/// The most comparisons one fact may have: a fact over passed elements
+/// stated index by index has two per index (`loop_entry::MAX_ELEMS`).
+pub const MAX_TERMS: usize = 2 * super::loop_entry::MAX_ELEMS as usize;
+
+/// `stated` (`stateable` facts, the proven ones first) bounded by counts,
+/// so a witness stays small whatever the states gave: each fact once, none
+/// of more than `MAX_TERMS` comparisons, the first `MAX_PER_LOOP` of each
+/// loop and `MAX_FACTS` in all. Dropping a fact before the pruning keeps
+/// the witness sound: what is kept is pruned to a set inductive alone and
+/// validated all the same.
+pub fn bounded(stated: Vec<Invariant>) -> Vec<Invariant> {
+    let mut seen = std::collections::HashSet::new();
+    let mut per_loop: BTreeMap<NodeId, usize> = BTreeMap::new();
+    let mut total = 0;
+    let mut keep = |inv: &Invariant| {
+        let mut used = Vec::new();
+        atoms(&inv.expr, &mut used);
+        let n = per_loop.entry(inv.head).or_default();
+        let fits = used.len() <= MAX_TERMS && *n < MAX_PER_LOOP && total < MAX_FACTS;
+        if !fits || !seen.insert((inv.head, inv.expr.clone(), format!("{:?}", inv.visited))) {
+            return false;
+        }
+        *n += 1;
+        total += 1;
+        true
+    };
+    stated.into_iter().filter(|i| keep(i)).collect()
+}
+
 /// The invariants (`stateable` ones) as a witness states them: one
 /// conjunction per loop, in the order of the loops' keywords.
 pub fn loop_invariants(p: &Program, a: &Analysis, invariants: &[Invariant]) -> Vec<LoopInvariant> {

@@ -21,24 +21,40 @@ use serde_json::{json, Value};
 use std::collections::HashSet;
 
 /// The waypoints written for `cx` (`waypoints_of`, `capped`), or why the
-/// counterexample has no witness.
+/// counterexample has no witness (among the reasons: more than
+/// `MAX_WAYPOINTS` of them).
 fn returns(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Result<Vec<Value>, String> {
-    let ways = waypoints_of(p, cx, held)?;
-    Ok(capped(ways).into_iter().map(|w| w.value).collect())
+    let ways = capped(waypoints_of(p, cx, held)?);
+    if ways.len() > MAX_WAYPOINTS {
+        return Err(format!(
+            "its run needs {} waypoints, more than the {MAX_WAYPOINTS} a witness states",
+            ways.len()
+        ));
+    }
+    Ok(ways.into_iter().map(|w| w.value).collect())
 }
 
 /// One waypoint of a run: the JSON written, and for a `function_return`,
 /// the source range its call answers to (`waypoints::nondet_call`: the
-/// waypoint is at its end, the call's `)`) and the value drawn.
+/// waypoint is at its end, the call's `)`) and the value drawn; for an
+/// `assumption` that gives every uninitialised local it names 0, the
+/// offset of its statement.
 struct Way {
     value: Value,
     draw: Option<((u32, u32), i64)>,
+    zeros: Option<u32>,
 }
 
-/// At most this many `function_return` waypoints are written as they are;
-/// past it, the draws of 0 a follower fills in by itself are left out
-/// (`capped`).
+/// At most this many `function_return` and `assumption` waypoints are
+/// written as they are; past it, the draws of 0 and the assumptions of 0
+/// a follower fills in by itself are left out (`capped`).
 pub const MAX_RETURNS: usize = 1000;
+
+/// At most this many waypoints in a witness (a run of 100,000 calls of a
+/// function with an uninitialised local had as many `assumption`s, 43 MB):
+/// past it, none, and the reason says so. `MAX_RETURNS` draws and
+/// `MAX_BRANCHING` branches fit.
+pub const MAX_WAYPOINTS: usize = 2 * MAX_RETURNS + MAX_BRANCHING;
 
 /// The waypoints of a run with more than `MAX_RETURNS` draws, with every
 /// draw of 0 left out whose call is not the place of the next waypoint
@@ -49,17 +65,21 @@ pub const MAX_RETURNS: usize = 1000;
 /// is another call's. A 100,000-element array filled with draws, most of
 /// them 0, needs a waypoint per draw up to the last non-zero one only.
 fn capped(ways: Vec<Way>) -> Vec<Way> {
-    if ways.iter().filter(|w| w.draw.is_some()).count() <= MAX_RETURNS {
+    if ways.iter().filter(|w| w.draw.is_some() || w.zeros.is_some()).count() <= MAX_RETURNS {
         return ways;
     }
     let mut kept: Vec<Way> = Vec::new();
-    // The place of the next waypoint kept, when it is a `function_return`.
+    // The place of the next waypoint kept, when it is a `function_return`
+    // or an `assumption` of zeros (a follower passes either the first
+    // time the run is at its place; an assumption of zeros left out is
+    // what an uninitialised local takes without one, as a draw of 0).
     let mut next: Option<u32> = None;
     for w in ways.into_iter().rev() {
-        match w.draw {
-            Some(((lo, hi), 0)) if next.is_none_or(|at| at < lo || at > hi) => continue,
-            Some(((_, at), _)) => next = Some(at),
-            None => next = None,
+        match (w.draw, w.zeros) {
+            (Some(((lo, hi), 0)), _) if next.is_none_or(|at| at < lo || at > hi) => continue,
+            (_, Some(at)) if next != Some(at) => continue,
+            (Some(((_, at), _)), _) | (_, Some(at)) => next = Some(at),
+            (None, None) => next = None,
         }
         kept.push(w);
     }
@@ -78,7 +98,9 @@ fn waypoints_of(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Res
     for (i, step) in cx.run.trace.iter().enumerate() {
         let node = p.node(step.node);
         if let (Some(c), Some(at)) = (assumed.remove(&i), waypoints::statement_start(p, step.node)) {
+            let zeros = c.iter().all(|x| x.ends_with(" == 0")).then_some(at);
             out.push(Way {
+                zeros,
                 value: json!({"waypoint": {
                     "type": "assumption",
                     "action": "follow",
@@ -95,7 +117,11 @@ fn waypoints_of(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Res
             NodeKind::Branch { .. } if held.contains(&node.unit) && branches < MAX_BRANCHING => {
                 if let Some(w) = branching(p, step) {
                     branches += 1;
-                    out.push(Way { value: w, draw: None });
+                    out.push(Way {
+                        value: w,
+                        draw: None,
+                        zeros: None,
+                    });
                 }
                 continue;
             }
@@ -128,6 +154,7 @@ fn waypoints_of(p: &Program, cx: &Counterexample, held: &HashSet<UnitId>) -> Res
                 "constraint": {"value": constraint, "format": "c_expression"},
             }}),
             draw: Some((range, value)),
+            zeros: None,
         });
     }
     Ok(out)

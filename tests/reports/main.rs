@@ -15,5 +15,6 @@ mod shared;
 mod witness;
 mod witness_assumptions;
 mod witness_proofs;
+mod witness_size;
 #[path = "../support/xorshift.rs"]
 mod xorshift;

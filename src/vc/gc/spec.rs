@@ -97,11 +97,25 @@ impl Builder<'_> {
                     let at = |i: u32| vals.get(i as usize).copied().unwrap_or(0);
                     match var.len {
                         None => cmds.push(Cmd::Assign(k, Term::Const(at(0)))),
-                        Some(n) => {
-                            cmds.push(Cmd::Havoc(k, None));
-                            for i in 0..n {
+                        // An array keeps the value the entry block already
+                        // gives it (`passive::initial_env`: zeros with the
+                        // non-zero values stored); only those are stored
+                        // again, as the hypotheses that name it. A store
+                        // per element was a chain 100,000 deep for
+                        // `struct S s[100000]`, which Z3 took minutes to
+                        // take in (a witness's validation, far past
+                        // `--timeout`).
+                        Some(_) => {
+                            let given = (vals.iter().enumerate()).filter(|(_, &x)| x != 0);
+                            let stores: Vec<Cmd> = given
+                                .map(|(i, &x)| Cmd::Store(k, Term::Const(i as i64), Term::Const(x)))
+                                .collect();
+                            if stores.is_empty() {
+                                continue;
+                            }
+                            for s in stores {
                                 notes.push((cmds.len(), Note::Initial(k.var)));
-                                cmds.push(Cmd::Store(k, Term::Const(i as i64), Term::Const(at(i))));
+                                cmds.push(s);
                             }
                         }
                     }
