@@ -76,10 +76,7 @@ pub fn due(p: &Program, cx: &Counterexample) -> Result<BTreeMap<usize, Vec<Strin
         };
         let first = trace.iter().position(|st| {
             let n = p.node(st.node);
-            st.depth == 0
-                && n.span.lo >= var.span.hi
-                && p.block_within(n.block, b)
-                && statement_start(p, st.node).is_some()
+            st.depth == 0 && p.block_within(n.block, b) && statement_start(p, st.node).is_some_and(|s| s >= var.span.hi)
         });
         match first {
             Some(j) => out.entry(j).or_default().push(equals(p, s.var, &c, *value)),
@@ -108,9 +105,11 @@ pub fn due(p: &Program, cx: &Counterexample) -> Result<BTreeMap<usize, Vec<Strin
         let (Some(c), Some(value)) = (c_name(p, place.var, None), st.value) else {
             continue;
         };
+        // A statement after the whole declarator: `a1`'s in `char a0, a1;`
+        // starts before `a0` is declared, where a reader has no `a0`.
         let next = (trace[i + 1..].iter().enumerate())
             .take_while(|(_, x)| x.depth >= st.depth)
-            .find(|(_, x)| x.depth == st.depth && statement_start(p, x.node).is_some());
+            .find(|(_, x)| x.depth == st.depth && statement_start(p, x.node).is_some_and(|s| s >= var.span.hi));
         if let Some((j, _)) = next {
             out.entry(i + 1 + j).or_default().push(equals(p, place.var, &c, value));
         }
