@@ -85,14 +85,12 @@ enum Builtin {
     InvalidAccess,
     /// `crate::ir::mem::HAVOC(v)`: `v` (every element) gets arbitrary values.
     Havoc,
-    /// `crate::ir::mem::BEYOND_MODEL(k)`: a run leaves what the memory model
-    /// represents at allocating call `k` (a `limit` site).
+    /// `crate::ir::mem::BEYOND_MODEL(k)`: a run leaves the memory model at
+    /// allocating call `k` (a `limit` site); `BEYOND_POOL(k)`: the call
+    /// runs more times than it has objects (a `limit` site of its own).
     BeyondModel,
-    /// `crate::ir::mem::BEYOND_POOL(k)`: allocating call `k` runs more
-    /// times than it has objects (a `limit` site of its own).
     BeyondPool,
-    /// `crate::ir::mem::LEAK(k)`: a run ends with object `k` leaked (a
-    /// `leak` error).
+    /// `crate::ir::mem::LEAK(k)`: a run ends with object `k` leaked.
     Leak,
     /// `crate::ir::dims::INDEX(i, n)`: `i`, a `bounds` error unless
     /// `0 <= i < n` (an index of an array of arrays).
