@@ -255,9 +255,9 @@ fn place_of(p: &Program, o: &TextOptions, span: crate::syntax::source::Span) -> 
     Some(format!("{file}:{line}:{}", at.col))
 }
 
-/// The whole report for one file.
-pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
-    let a = &r.analysis;
+/// The file's first line (its counts) and a note on the heap pool it was
+/// decided with, when `check` grew it.
+fn header(p: &Program, r: &Report) -> String {
     let mut out = String::new();
     let count = |v: Verdict| r.results.iter().filter(|x| x.verdict == v).count();
     let _ = writeln!(
@@ -290,6 +290,37 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         }
         (None, None) => {}
     }
+    out
+}
+
+/// `--stats`: the counts and times of the check, and the rules' own.
+fn stats(r: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\nstats: {} states, {} forward summaries, {} backward summaries, {} backward steps, {} FSS candidates ({} infeasible), exploration {:.3}s, total {:.3}s",
+        r.states,
+        r.summaries,
+        r.explain.summaries,
+        r.explain.steps,
+        r.explain.candidates,
+        r.explain.infeasible,
+        r.explore_time.as_secs_f64(),
+        r.total_time.as_secs_f64()
+    );
+    out.push_str("forward rules:\n");
+    out.push_str(&r.stats);
+    out.push_str("\nbackward rules:\n");
+    out.push_str(&r.explain.rules);
+    out.push('\n');
+    out
+}
+
+/// The whole report for one file.
+pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
+    let a = &r.analysis;
+    let mut out = header(p, r);
+    let count = |v: Verdict| r.results.iter().filter(|x| x.verdict == v).count();
     if r.results.is_empty() {
         out.push_str(&no_condition(p));
     }
@@ -431,23 +462,7 @@ pub fn report(p: &Program, r: &Report, o: &TextOptions) -> String {
         );
     }
     if o.stats {
-        let _ = writeln!(
-            out,
-            "\nstats: {} states, {} forward summaries, {} backward summaries, {} backward steps, {} FSS candidates ({} infeasible), exploration {:.3}s, total {:.3}s",
-            r.states,
-            r.summaries,
-            r.explain.summaries,
-            r.explain.steps,
-            r.explain.candidates,
-            r.explain.infeasible,
-            r.explore_time.as_secs_f64(),
-            r.total_time.as_secs_f64()
-        );
-        out.push_str("forward rules:\n");
-        out.push_str(&r.stats);
-        out.push_str("\nbackward rules:\n");
-        out.push_str(&r.explain.rules);
-        out.push('\n');
+        out.push_str(&stats(r));
         return out;
     }
     wrap_long_lines(&out, LINE_CHARS)
