@@ -10,7 +10,7 @@ mod config;
 mod grow;
 
 pub use config::{Config, FixSearch};
-pub use grow::{check_growing, Grown, POOLS};
+pub use grow::{check_growing, Grown};
 
 use crate::analysis::Verdict;
 use crate::check::Report;

@@ -330,20 +330,32 @@ pub(crate) fn run_out(text: &str) -> Option<Vec<i64>> {
     text[at..end].split(',').map(|v| v.trim().parse().ok()).collect()
 }
 
-#[test]
-fn generated_string_programs_agree_with_gcc_and_every_verdict() {
-    let n = std::env::var("FOCUSCHECK_LIB_PROGRAMS")
+/// The seeds a generated-library test runs: `default`, or
+/// `FOCUSCHECK_LIB_PROGRAMS`.
+pub(crate) fn seeds(default: u64) -> u64 {
+    std::env::var("FOCUSCHECK_LIB_PROGRAMS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(PROGRAMS);
+        .unwrap_or(default)
+}
+
+/// What gcc's sanitized build of `text` prints on each input; a panic
+/// naming `seed` when it is not valid C.
+pub(crate) fn gcc_outputs(dir: &Path, name: &str, text: &str, seed: u64) -> Vec<Vec<i64>> {
+    sanitized_gcc::runs(dir, name, text)
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("seed {seed}: not valid C (sanitizer):\n{text}\n{e}")))
+        .collect()
+}
+
+#[test]
+fn generated_string_programs_agree_with_gcc_and_every_verdict() {
+    let n = seeds(PROGRAMS);
     let dir = tempfile::tempdir().expect("a temporary directory");
     for seed in 0..n {
         let text = program(seed);
         let name = format!("s{seed}");
-        let want: Vec<Vec<i64>> = sanitized_gcc::runs(dir.path(), &name, &text)
-            .into_iter()
-            .map(|r| r.unwrap_or_else(|e| panic!("seed {seed}: not valid C (sanitizer):\n{text}\n{e}")))
-            .collect();
+        let want = gcc_outputs(dir.path(), &name, &text, seed);
         let file = dir.path().join(format!("{name}.fc.c"));
         std::fs::write(&file, format!("{text}  return 0;\n}}\n")).expect("write");
         let f = file.to_str().expect("utf-8 path");

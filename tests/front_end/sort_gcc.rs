@@ -11,7 +11,6 @@
 
 use crate::cli;
 use crate::lib_gcc::run_out;
-use crate::sanitized_gcc;
 use crate::xorshift::Rng;
 use std::fmt::Write as _;
 
@@ -85,18 +84,12 @@ fn focuscheck(args: &[&str]) -> String {
 
 #[test]
 fn generated_sorting_programs_agree_with_gcc_and_every_verdict() {
-    let n = std::env::var("FOCUSCHECK_LIB_PROGRAMS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10u64);
+    let n = crate::lib_gcc::seeds(10);
     let dir = tempfile::tempdir().expect("a temporary directory");
     for seed in 0..n {
         let text = program(seed);
         let name = format!("q{seed}");
-        let want: Vec<Vec<i64>> = sanitized_gcc::runs(dir.path(), &name, &text)
-            .into_iter()
-            .map(|r| r.unwrap_or_else(|e| panic!("seed {seed}: not valid C: {e}\n{text}")))
-            .collect();
+        let want = crate::lib_gcc::gcc_outputs(dir.path(), &name, &text, seed);
         let file = cli::write(dir.path(), &format!("{name}.fc.c"), &format!("{text}  return 0;\n}}\n"));
         for (input, want) in want.iter().enumerate() {
             // Each tie decided either way: `out` is the same.
