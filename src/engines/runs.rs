@@ -27,15 +27,27 @@ enum Sample {
     Fill(i64),
     /// Drawn by the interpreter's fixed generator from this seed.
     Seed(u64),
+    /// `main`'s arguments these words, every other input and choice 0.
+    Words(&'static [&'static str]),
 }
 
 const SAMPLES: [Sample; 4] = [Sample::Fill(0), Sample::Fill(1), Sample::Seed(1), Sample::Seed(2)];
+
+/// Command lines tried when `main` reads its arguments: numbers, as a
+/// program parsing `argv` with `atoi` or `strtol` expects (drawn chars are
+/// almost never digits), large, zero and negative.
+const COMMAND_LINES: [Sample; 3] = [
+    Sample::Words(&["prog", "100"]),
+    Sample::Words(&["prog", "100", "100", "100"]),
+    Sample::Words(&["prog", "0", "-1"]),
+];
 
 impl Sample {
     fn describe(self) -> String {
         match self {
             Sample::Fill(v) => format!("every input and choice {v}"),
             Sample::Seed(s) => format!("inputs drawn from seed {s}"),
+            Sample::Words(w) => format!("the command line `{}`, other inputs 0", w.join(" ")),
         }
     }
 }
@@ -45,15 +57,23 @@ impl VcCheck<'_> {
     /// number of runs made goes to `made`.
     pub(super) fn sampled(&self, wanted: &[CondId], made: &mut u32) -> BTreeMap<CondId, Decision> {
         let mut out = BTreeMap::new();
-        for sample in SAMPLES {
+        let argv = interp::argv::Argv::of(self.p);
+        let lines = if argv.is_some() { &COMMAND_LINES[..] } else { &[] };
+        for &sample in SAMPLES.iter().chain(lines) {
             if wanted.iter().all(|id| out.contains_key(id)) || self.past() {
                 break;
             }
-            let (seed, fill) = match sample {
-                Sample::Fill(v) => (None, Some(v)),
-                Sample::Seed(s) => (Some(s), None),
+            let (seed, fill, inputs) = match (sample, &argv) {
+                (Sample::Fill(v), _) => (None, Some(v), Default::default()),
+                (Sample::Seed(s), _) => (Some(s), None, Default::default()),
+                (Sample::Words(w), Some(a)) => {
+                    let words: Vec<Vec<u8>> = w.iter().map(|w| w.as_bytes().to_vec()).collect();
+                    (None, Some(0), a.inputs(&words).into_iter().collect())
+                }
+                (Sample::Words(_), None) => continue,
             };
             let cfg = interp::Config {
+                inputs,
                 seed,
                 fill,
                 max_steps: RUN_STEPS,
@@ -89,7 +109,7 @@ impl VcCheck<'_> {
                         run,
                         seed: match sample {
                             Sample::Seed(s) => Some(s),
-                            Sample::Fill(_) => None,
+                            Sample::Fill(_) | Sample::Words(_) => None,
                         },
                     }),
                     engine: "runs",

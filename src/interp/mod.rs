@@ -11,6 +11,7 @@ use access::{Loc, Recorder, SiteSeen};
 use draw::SplitMix;
 
 pub mod access;
+pub mod argv;
 mod draw;
 pub mod follow;
 mod run;

@@ -15,7 +15,7 @@ mod stmt;
 mod stmt_expr;
 mod walk;
 use convert::const_eval_typed;
-pub(super) use walk::{block_calls, block_decls, block_exprs, block_mentions, expr_walk};
+pub(super) use walk::{block_calls, block_decls, block_exprs, block_mentions, expr_walk, stmt_walk};
 use walk::{has_checks, has_effects};
 
 #[derive(Clone, Debug)]

@@ -13,6 +13,10 @@
 //!   that are not NUL before its terminator; the model holds its first
 //!   `--param-elems` chars, and a run that reads past them is beyond the
 //!   model, as for an entry's pointer parameters (`params.rs`).
+//! - Only the strings the program can read are constrained so (`argv[K]`
+//!   names string `K` alone; any other use of `argv`, all of them), and
+//!   only below `argc`: each constrained string splits the exploration on
+//!   its length, so four of them made 17^4 paths before `main` began.
 //! - Neither the array nor a string may be freed (`freeable` names
 //!   neither). An unused `argv` is left out (`stmt.rs`); `envp` is refused.
 
@@ -77,6 +81,7 @@ impl Mem {
             self.unbounded.insert(s);
         }
         self.argv = Some(name.name.clone());
+        self.argv_read = strings_read(f, &name.name).filter(|_| !self.contracts_of.contains_key(&f.name.name));
         let text = format!(
             "`{}` of `main` points to `argc + 1` pointers, the last `NULL`, the others to strings of any length (the model holds the first {held} pointers and {chars} chars of each string, `--param-elems`); `argc` is 1 or more",
             name.name
@@ -122,12 +127,40 @@ impl Mem {
             pro.push(assign(at(ARRAY, "", i), to, span));
             pro.push(assign(at(ARRAY, ".off", i), int(0, span), span));
             let len = v(&Self::heap_len(&s));
-            pro.push(assume(bin(ast::BinOp::Ge, len.clone(), int(1, span), span)));
-            for j in 0..chars {
-                // A char before the terminator is not NUL; the terminator is.
+            // A string the run has and reads: a char before the terminator
+            // is not NUL; the terminator is (the chars past it are outside
+            // the string's object). One past `argc` is empty, one
+            // nothing reads is left as it is: their chars are not split on.
+            let at_least_one = assume(bin(ast::BinOp::Ge, len.clone(), int(1, span), span));
+            if self.argv_read.as_ref().is_some_and(|r| !r.contains(&i)) {
+                pro.push(at_least_one);
+                continue;
+            }
+            // Nested, so that a string has `chars + 1` paths (its length)
+            // whether or not the exploration keeps bounds of `len`.
+            let mut inner = Vec::new();
+            for j in (0..chars).rev() {
+                let char_is = |op| assume(bin(op, at(&s, "", j), int(0, span), span));
+                let mut then_ = vec![char_is(ast::BinOp::Ne)];
+                then_.extend(inner);
                 let inside = bin(ast::BinOp::Lt, int(j + 1, span), len.clone(), span);
-                let not_nul = bin(ast::BinOp::Ne, at(&s, "", j), int(0, span), span);
-                pro.push(assume(bin(ast::BinOp::Eq, inside, not_nul, span)));
+                inner = vec![if_(inside, then_, vec![char_is(ast::BinOp::Eq)], span)];
+            }
+            let mut string = vec![at_least_one];
+            string.extend(inner);
+            let empty = vec![
+                assume(bin(ast::BinOp::Eq, len.clone(), int(1, span), span)),
+                assume(bin(ast::BinOp::Eq, at(&s, "", 0), int(0, span), span)),
+            ];
+            if i == 0 {
+                pro.extend(string);
+            } else {
+                pro.push(if_(
+                    bin(ast::BinOp::Lt, int(i, span), v(argc), span),
+                    string,
+                    empty,
+                    span,
+                ));
             }
         }
         let off = format!("{out}.off");
@@ -145,4 +178,25 @@ impl Mem {
         };
         Some((vec![param(out), param(&off)], pro))
     }
+}
+
+/// The strings of `argv` that `f`'s body reads when it names `argv` only
+/// as `argv[K]` with constant `K`: then no other string is reachable (an
+/// offset moved from `argv[K]` stays in its string). `None` when `argv`
+/// is used any other way (`*argv`, `argv + 1`, `argv[i]`, passed on).
+fn strings_read(f: &ast::Function, argv: &str) -> Option<std::collections::BTreeSet<i64>> {
+    let mut read = Some(std::collections::BTreeSet::new());
+    for st in &f.body.stmts {
+        crate::ir::lower::stmt_walk(st, &mut |e| match &e.kind {
+            ast::ExprKind::Index(n, k) if n.name == argv => match (&k.kind, read.as_mut()) {
+                (ast::ExprKind::Int(k, _), Some(r)) => {
+                    r.insert(*k);
+                }
+                _ => read = None,
+            },
+            ast::ExprKind::Var(n) | ast::ExprKind::DerefIndex(n, ..) if n.name == argv => read = None,
+            _ => {}
+        });
+    }
+    read
 }

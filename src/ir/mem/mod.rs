@@ -293,6 +293,9 @@ struct Mem {
     entry_params: BTreeMap<String, String>,
     /// `main`'s `argv`, when the model builds it (`argv.rs`).
     argv: Option<String>,
+    /// The strings of `argv` the program reads, when it names each by a
+    /// constant index (`argv[1]`); `None`: any of them.
+    argv_read: Option<std::collections::BTreeSet<i64>>,
     /// The entry's pointer parameters that may share an array with others
     /// of their pointee type, to that array and the elements they may
     /// point to, first and count (`params.rs`: aliasing).
@@ -356,6 +359,7 @@ impl Mem {
             wrappers: HashMap::new(),
             entry_params: BTreeMap::new(),
             argv: None,
+            argv_read: None,
             entry_shared: BTreeMap::new(),
             valid_params: false,
             annots: Vec::new(),
