@@ -5,8 +5,9 @@
 //! errors behind loops of 100,000 iterations, where a bounded unrolling
 //! ends long before and the Datalog engine widens the loop.
 //!
-//! The vectors are fixed (every input and choice 0, every one 1, then two
-//! seeds), and each run is bounded by a count of steps, so which
+//! The vectors are fixed (every input and choice 0, every one 1, two
+//! seeds, a line of text read; command lines of numbers when `main` reads
+//! `argv`), and each run is bounded by a count of steps, so which
 //! conditions they decide does not depend on the machine.
 
 use super::{key, Decision, VcCheck};
@@ -29,9 +30,23 @@ enum Sample {
     Seed(u64),
     /// `main`'s arguments these words, every other input and choice 0.
     Words(&'static [&'static str]),
+    /// The choices (the values `getchar` and every other draw returns)
+    /// these chars in order; every other input and choice -1 (`EOF`).
+    Text(&'static str),
 }
 
-const SAMPLES: [Sample; 4] = [Sample::Fill(0), Sample::Fill(1), Sample::Seed(1), Sample::Seed(2)];
+const SAMPLES: [Sample; 5] = [
+    Sample::Fill(0),
+    Sample::Fill(1),
+    Sample::Seed(1),
+    Sample::Seed(2),
+    Sample::Text(TEXT),
+];
+
+/// A line of text with words of every length to 40 chars, then end of
+/// input: what a program reading `getchar` or `fgets` into fixed buffers
+/// meets (drawn chars are rarely spaces or newlines, and never end).
+const TEXT: &str = "a to the word reader 12345678 1234567890123456 1234567890123456789012345678901234567890\n";
 
 /// Command lines tried when `main` reads its arguments: numbers, as a
 /// program parsing `argv` with `atoi` or `strtol` expects (drawn chars are
@@ -48,6 +63,7 @@ impl Sample {
             Sample::Fill(v) => format!("every input and choice {v}"),
             Sample::Seed(s) => format!("inputs drawn from seed {s}"),
             Sample::Words(w) => format!("the command line `{}`, other inputs 0", w.join(" ")),
+            Sample::Text(_) => "the values read are the chars of a line of text, then EOF".to_string(),
         }
     }
 }
@@ -63,17 +79,19 @@ impl VcCheck<'_> {
             if wanted.iter().all(|id| out.contains_key(id)) || self.past() {
                 break;
             }
-            let (seed, fill, inputs) = match (sample, &argv) {
-                (Sample::Fill(v), _) => (None, Some(v), Default::default()),
-                (Sample::Seed(s), _) => (Some(s), None, Default::default()),
+            let (seed, fill, inputs, choices) = match (sample, &argv) {
+                (Sample::Fill(v), _) => (None, Some(v), Default::default(), Vec::new()),
+                (Sample::Seed(s), _) => (Some(s), None, Default::default(), Vec::new()),
                 (Sample::Words(w), Some(a)) => {
                     let words: Vec<Vec<u8>> = w.iter().map(|w| w.as_bytes().to_vec()).collect();
-                    (None, Some(0), a.inputs(&words).into_iter().collect())
+                    (None, Some(0), a.inputs(&words).into_iter().collect(), Vec::new())
                 }
                 (Sample::Words(_), None) => continue,
+                (Sample::Text(t), _) => (None, Some(-1), Default::default(), t.bytes().map(i64::from).collect()),
             };
             let cfg = interp::Config {
                 inputs,
+                choices,
                 seed,
                 fill,
                 max_steps: RUN_STEPS,
@@ -109,7 +127,7 @@ impl VcCheck<'_> {
                         run,
                         seed: match sample {
                             Sample::Seed(s) => Some(s),
-                            Sample::Fill(_) | Sample::Words(_) => None,
+                            Sample::Fill(_) | Sample::Words(_) | Sample::Text(_) => None,
                         },
                     }),
                     engine: "runs",

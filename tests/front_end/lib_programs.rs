@@ -237,3 +237,28 @@ fn array_fields_of_array_elements_and_heap_nodes_are_their_own_arrays() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(" 0 unsafe, 0 unknown"), "{out}");
 }
+
+#[test]
+fn a_word_longer_than_a_table_read_by_getchar_is_found_and_replays() {
+    // A word-length histogram: a word of 10 chars or more overflows
+    // `hist`. Drawn chars are rarely spaces and never end; a line of text
+    // read to its end reaches the error (`auto`'s sampled runs).
+    let text = "#include <stdio.h>\n#include <ctype.h>\nint main(void) {\n  int c, cur = 0;\n  \
+                int hist[10] = {0};\n  while ((c = getchar()) != EOF) {\n    if (isspace(c)) {\n      \
+                if (cur > 0)\n        hist[cur]++;\n      cur = 0;\n    } else\n      cur++;\n  }\n  \
+                return hist[1];\n}\n";
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let f = dir.path().join("t.c");
+    std::fs::write(&f, text).expect("write");
+    let path = f.to_str().expect("utf-8");
+    let (code, out, err) = focuscheck(&["check", "--format", "json", "--timeout", "60", path]);
+    assert_eq!(code, 1, "{out}{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let c = cli::first_unsafe(&doc);
+    assert_eq!(c["line"], 9, "{c}");
+    let replay = c["replay"].as_str().expect("a replay command");
+    let args: Vec<&str> = replay.split_whitespace().skip(1).collect();
+    let (code, run, err) = focuscheck(&args);
+    assert_eq!(code, 1, "{replay}: {run}{err}");
+    assert!(run.contains("t.c:9:"), "{replay}: {run}");
+}
