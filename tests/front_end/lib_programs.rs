@@ -128,6 +128,30 @@ fn exit_ends_the_run_and_an_unknown_function_is_any_value() {
 }
 
 #[test]
+fn an_unknown_function_writes_over_the_whole_object_a_pointer_argument_points_into() {
+    // `&a[2]`: C lets the function step back to `a[0]`; a null argument
+    // and a string literal (read-only) stay as they were; both engines.
+    let text = "int fill(int *buf, int n);\nvoid put(char *s);\nint main(void) {\n  int a[3] = {1, 2, 3};\n  \
+                int b[2] = {4, 5};\n  char *s = \"ok\";\n  fill(0, 1);\n  put(s);\n  assert(b[0] == 4);\n  \
+                assert(s[0] == 'o');\n  fill(&a[2], 1);\n  assert(a[0] == 1);\n  return 0;\n}\n";
+    for engine in ["fsum", "vc"] {
+        let (code, out) = check_text(text, &["--engine", engine]);
+        let said = |verdict: &str, cond: &str| {
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{verdict}: assertion `{cond}`")))
+        };
+        assert_eq!(code, 1, "{engine}: {out}");
+        assert!(said("safe", "assert(b[0] == 4)"), "{engine}: {out}");
+        assert!(said("safe", "assert(s[0] == 'o')"), "{engine}: {out}");
+        assert!(said("unsafe", "assert(a[0] == 1)"), "{engine}: {out}");
+        assert!(
+            out.contains("`fill` is not defined: modelled as returning any value and as writing any values over the whole object argument 1 points into"),
+            "{engine}: {out}"
+        );
+    }
+}
+
+#[test]
 fn what_is_not_modelled_yet_is_said_at_the_call() {
     for (call, words) in [
         (

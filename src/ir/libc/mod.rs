@@ -236,8 +236,10 @@ impl Linker<'_> {
         }
     }
 
-    /// The definition standing for unknown function `pr`: its result is an
-    /// input of its return type.
+    /// The copy standing for unknown function `pr` at the call at `span`
+    /// (its name): its result is an input of its return type, and what a
+    /// pointer parameter to non-`const` integers or structs of them points
+    /// to gets arbitrary values, the whole object (`mem::HAVOC_POINTEE`).
     fn unknown(&mut self, pr: &ast::Prototype, nargs: usize, span: Span) -> Result<String, String> {
         let name = &pr.name.name;
         if let Some(why) = &pr.not_modelled {
@@ -247,7 +249,7 @@ impl Linker<'_> {
         }
         if let Some(t) = &pr.ret_mem {
             return Err(format!(
-                "`{name}` is not defined and returns `{}`: not modelled yet",
+                "`{name}` is not defined and returns `{}`: what it points to is not modelled yet",
                 t.c_name()
             ));
         }
@@ -260,30 +262,140 @@ impl Linker<'_> {
                 ))
             }
         };
-        if params.iter().any(|q| q.pointer || !q.ctype.is_int()) {
-            return Err(format!(
-                "`{name}` is not defined and takes a pointer: what it may change is not modelled yet"
-            ));
+        // Each parameter as the copy declares it (a placeholder type for a
+        // pointer or struct, its C type set once parsed: an anonymous
+        // struct has no name to write), and the statement for it.
+        let (mut list, mut body, mut writes, mut reads) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (k, q) in params.iter().enumerate() {
+            let arg = k + 1;
+            match (&q.ctype, q.pointer) {
+                (_, true) => {
+                    return Err(format!(
+                        "`{name}` is not defined and its parameter {arg} has a type not modelled yet"
+                    ))
+                }
+                (t, false) if t.is_int() => list.push(format!("{} p{k}", q.ty.c_name())),
+                (CType::Ptr(_), false) if q.pointee_const => {
+                    list.push(format!("int *p{k}"));
+                    reads.push(arg);
+                }
+                (CType::Ptr(t), false) => {
+                    self.changeable(name, arg, t)?;
+                    list.push(format!("int *p{k}"));
+                    body.push(format!("{}(p{k});", crate::ir::mem::HAVOC_POINTEE));
+                    writes.push(arg);
+                }
+                (CType::Struct(_), false) => list.push(format!("int p{k}")),
+                (t, false) => {
+                    return Err(format!(
+                        "`{name}` is not defined and takes a `{}`: not modelled yet",
+                        t.c_name()
+                    ))
+                }
+            }
         }
-        let list: Vec<String> = params
-            .iter()
-            .enumerate()
-            .map(|(k, q)| format!("{} p{k}", q.ty.c_name()))
-            .collect();
-        let (ret, body) = match pr.ret {
-            ast::RetType::Void => ("void".to_string(), String::new()),
-            ast::RetType::Int(t) => (t.c_name().to_string(), format!("return {}();", formats::nondet(t))),
+        let ret = match pr.ret {
+            ast::RetType::Void => "void".to_string(),
+            ast::RetType::Int(t) => {
+                body.push(format!("return {}();", formats::nondet(t)));
+                t.c_name().to_string()
+            }
         };
-        self.diags.push(
-            Diag::warning(
-                span,
-                format!("`{name}` is not defined: modelled as returning any value"),
-            )
-            .with_label("an unknown function")
-            .with_note("its result is an input of the run; define it or declare a model to check more"),
-        );
-        Ok(format!("{ret} {name}({}) {{ {body} }}", list.join(", ")))
+        let text = format!("{ret} {name}({}) {{ {} }}", list.join(", "), body.join(" "));
+        let inst = self.instance(name, &text, span)?;
+        if let Some(f) = self.instances.last_mut() {
+            for (p, q) in f.params.iter_mut().zip(&params) {
+                p.ctype = q.ctype.clone();
+            }
+        }
+        let value = pr.ret != ast::RetType::Void;
+        self.diags.push(unknown_warning(name, value, &writes, &reads, span));
+        Ok(inst)
     }
+
+    /// Whether an unknown function `name` may be modelled as writing any
+    /// values over what its parameter `arg`, a pointer to `t`, points to:
+    /// integers or structs of them, not pointers (the memory model has no
+    /// pointer that may point anywhere).
+    fn changeable(&self, name: &str, arg: usize, t: &CType) -> Result<(), String> {
+        let why = match t {
+            CType::Int(_) => return Ok(()),
+            CType::Struct(tag) => match self.pointer_field(tag, 0) {
+                None => return Ok(()),
+                Some(f) => format!(
+                    "`{}` has a pointer field `{f}`, and a pointer it may store is not modelled yet",
+                    t.c_name()
+                ),
+            },
+            CType::Void => "what a `void *` points to may be of any type, not modelled yet".to_string(),
+            CType::Ptr(p) if matches!(**p, CType::Func(_)) => {
+                "a function pointer it may store is not modelled yet".to_string()
+            }
+            CType::Ptr(_) => "a pointer it may store there is not modelled yet".to_string(),
+            CType::Func(_) => "the functions it may call are not modelled yet".to_string(),
+        };
+        Err(format!(
+            "`{name}` is not defined and may change the `{}` its argument {arg} points to: {why}",
+            t.c_name()
+        ))
+    }
+
+    /// The first pointer field of struct `tag` (or of a struct inside it).
+    fn pointer_field(&self, tag: &str, depth: usize) -> Option<String> {
+        let fields = self.types.fields(tag).ok()?;
+        fields.iter().find_map(|f| match &f.ty {
+            CType::Ptr(_) | CType::Func(_) => Some(f.name.name.clone()),
+            CType::Struct(t) if depth < 16 => self.pointer_field(t, depth + 1).map(|g| format!("{}.{g}", f.name.name)),
+            _ => None,
+        })
+    }
+}
+
+/// The warning at a call of unknown function `name` (returning a value
+/// when `value`) whose pointer arguments `writes` (1-based) are written
+/// over and `reads` point to `const`: what the model assumes.
+fn unknown_warning(name: &str, value: bool, writes: &[usize], reads: &[usize], span: Span) -> Diag {
+    let args = |ks: &[usize]| {
+        let ks: Vec<String> = ks.iter().map(|k| k.to_string()).collect();
+        match ks.len() {
+            1 => format!("argument {} points", ks[0]),
+            _ => format!("arguments {} point", ks.join(", ")),
+        }
+    };
+    let mut does = Vec::new();
+    if value {
+        does.push("returning any value".to_string());
+    }
+    if !writes.is_empty() {
+        does.push(format!(
+            "writing any values over the whole object {} into",
+            args(writes)
+        ));
+    }
+    if does.is_empty() {
+        does.push("doing nothing".to_string());
+    }
+    let mut msg = format!("`{name}` is not defined: modelled as {}", does.join(" and as "));
+    if !reads.is_empty() {
+        msg += &format!("; what {} to (`const`) is unchanged", args(reads));
+    }
+    let mut d = Diag::warning(span, msg).with_label("an unknown function");
+    if value {
+        d = d.with_note("its result is an input of the run; define it or declare a model to check more");
+    }
+    if !writes.is_empty() {
+        d = d.with_note(
+            "a null pointer argument changes nothing, nor does a string literal (writing one is undefined); \
+             nothing about the pointers is checked at the call: what the function does with them is unknown",
+        );
+    }
+    if !reads.is_empty() {
+        d = d.with_note(
+            "C lets a function cast `const` away only on objects not defined `const`: \
+             what a `const` pointer argument points to is taken as unchanged",
+        );
+    }
+    d
 }
 
 /// Where the stream argument of a modelled `<stdio.h>` function is: the
@@ -492,7 +604,11 @@ impl walk::Visit for Calls<'_, '_> {
         } else if formats::is_formatted(&name) {
             formats::instance(&name, args, &self.l.strings, |e| self.pointee(e))
         } else if let Some(pr) = self.l.protos.get(&name).cloned() {
-            self.l.unknown(&pr, args.len(), span)
+            match self.l.unknown(&pr, args.len(), span) {
+                Ok(inst) => id.name = inst,
+                Err(msg) => self.unsupported.push((span, msg)),
+            }
+            return;
         } else {
             return;
         };
