@@ -1,9 +1,13 @@
-// An unknown function that returns a pointer: what it points to is not
-// modelled yet, so the file is not checked (never a verdict that claims
-// more than the model allows).
+// An unknown function that returns a pointer: `NULL` or a new object of
+// any values, so a result used without a check may be `NULL`.
+#include <stddef.h>
+
 char *lookup(const char *key);
 
 int main(void) {
-  char *v = lookup("home");
-  return v[0];
+  char *home = lookup("home");
+  if (home != NULL && home[0] == '/')
+    return 1;
+  char *user = lookup("user");
+  return user[0];
 }

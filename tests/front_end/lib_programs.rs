@@ -152,6 +152,40 @@ fn an_unknown_function_writes_over_the_whole_object_a_pointer_argument_points_in
 }
 
 #[test]
+fn an_unknown_function_returns_null_or_a_new_object() {
+    // Read unchecked: `NULL`; checked: one element at least; written and
+    // freed as a heap block; one per call, never another object.
+    let text = "#include <stdlib.h>\nint *find(int key);\nint main(void) {\n  int x = 7;\n  int *p = find(1);\n  \
+                if (p != NULL) {\n    p[0] = 3;\n    free(p);\n  }\n  int *q = find(2);\n  \
+                assert(x == 7);\n  return q[0];\n}\n";
+    let (code, out) = check_text(text, &[]);
+    let said = |verdict: &str, what: &str| {
+        out.lines()
+            .any(|l| l.trim_start().starts_with(&format!("{verdict}: {what}")))
+    };
+    assert_eq!(code, 1, "{out}");
+    assert!(said("safe", "pointer access in `p[0] = 3`"), "{out}");
+    assert!(said("safe", "pointer access in `free(p)`"), "{out}");
+    assert!(said("safe", "assertion `assert(x == 7)`"), "{out}");
+    assert!(said("unsafe", "pointer access in `q[0]`"), "{out}");
+    assert!(
+        out.contains("`find` is not defined: modelled as returning `NULL` or a new object of any contents"),
+        "{out}"
+    );
+    // A result holding pointers is refused: nothing may point anywhere.
+    let text = "struct node { int v; struct node *next; };\nstruct node *head(void);\nint main(void) {\n  \
+                struct node *n = head();\n  return n ? n->v : 0;\n}\n";
+    let (code, out) = check_text(text, &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains(
+            "`head` is not defined and returns a `struct node *`: its pointer field `next` is not modelled yet"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn what_is_not_modelled_yet_is_said_at_the_call() {
     for (call, words) in [
         (

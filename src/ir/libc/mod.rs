@@ -61,9 +61,11 @@ pub fn is_modelled(name: &str) -> bool {
 /// unknown function: declared, not defined) linked to a copy of its model.
 /// A call that cannot be modelled is a construct outside the subset of the
 /// function it is in (an error if that function is reachable).
-pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::Program {
+/// `param_elems` bounds the objects unknown functions return (`--param-elems`).
+pub fn link(p: &ast::Program, file: &SourceFile, param_elems: u32, diags: &mut Vec<Diag>) -> ast::Program {
     let mut l = Linker {
         file,
+        param_elems,
         types: crate::ir::mem::Types::new(p),
         defined: HashSet::new(),
         protos: HashMap::new(),
@@ -145,6 +147,8 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
 
 struct Linker<'a> {
     file: &'a SourceFile,
+    /// `--param-elems`: the most elements of an unknown function's result.
+    param_elems: u32,
     /// The program's structs, for the models made per struct (`structs.rs`).
     types: crate::ir::mem::Types,
     /// Functions the program defines (a definition wins over a model).
@@ -247,12 +251,19 @@ impl Linker<'_> {
                 "`{name}` is not defined and its type is not modelled yet: {why}"
             ));
         }
-        if let Some(t) = &pr.ret_mem {
-            return Err(format!(
-                "`{name}` is not defined and returns `{}`: what it points to is not modelled yet",
-                t.c_name()
-            ));
-        }
+        let result = match &pr.ret_mem {
+            None => None,
+            Some(CType::Ptr(t)) => {
+                self.new_object(name, t)?;
+                Some(t.c_name())
+            }
+            Some(t) => {
+                return Err(format!(
+                    "`{name}` is not defined and returns a `{}`: not modelled yet",
+                    t.c_name()
+                ))
+            }
+        };
         let params = match &pr.params {
             Some(ps) => ps.clone(),
             None if nargs == 0 => Vec::new(),
@@ -294,9 +305,21 @@ impl Linker<'_> {
                 }
             }
         }
-        let ret = match pr.ret {
-            ast::RetType::Void => "void".to_string(),
-            ast::RetType::Int(t) => {
+        let ret = match (pr.ret, &result) {
+            (_, Some(t)) => {
+                // NULL, or a new object of 1 to `--param-elems` elements
+                // of any values (a heap object's are inputs).
+                body.push(format!(
+                    "if (__VERIFIER_nondet_bool()) return ({t} *)0; \
+                     unsigned int n = __VERIFIER_nondet_uint(); \
+                     __VERIFIER_assume(n >= 1 && n <= {}u); \
+                     {t} *r = malloc(n * sizeof({t})); return r;",
+                    self.param_elems.max(1)
+                ));
+                format!("{t} *")
+            }
+            (ast::RetType::Void, None) => "void".to_string(),
+            (ast::RetType::Int(t), None) => {
                 body.push(format!("return {}();", formats::nondet(t)));
                 t.c_name().to_string()
             }
@@ -308,8 +331,16 @@ impl Linker<'_> {
                 p.ctype = q.ctype.clone();
             }
         }
-        let value = pr.ret != ast::RetType::Void;
-        self.diags.push(unknown_warning(name, value, &writes, &reads, span));
+        let value = match (&result, pr.ret) {
+            (Some(_), _) => Some("returning `NULL` or a new object of any contents"),
+            (None, ast::RetType::Void) => None,
+            (None, _) => Some("returning any value"),
+        };
+        let d = unknown_warning(name, value, &writes, &reads, span);
+        self.diags.push(match result {
+            Some(_) => new_object_notes(d, self.param_elems),
+            None => d,
+        });
         Ok(inst)
     }
 
@@ -340,6 +371,26 @@ impl Linker<'_> {
         ))
     }
 
+    /// Whether an unknown function `name` returning a `t *` may be modelled
+    /// as returning `NULL` or a new object of `t`s: a type the copy can
+    /// spell (not an anonymous struct) with no pointer inside (the memory
+    /// model has no pointer that may point anywhere).
+    fn new_object(&self, name: &str, t: &CType) -> Result<(), String> {
+        let why = match t {
+            CType::Int(_) => return Ok(()),
+            CType::Struct(tag) if tag.starts_with('<') => "an anonymous struct: not modelled yet".to_string(),
+            CType::Struct(tag) => match self.pointer_field(tag, 0) {
+                None => return Ok(()),
+                Some(f) => format!("its pointer field `{f}` is not modelled yet"),
+            },
+            _ => "what it points to is not modelled yet".to_string(),
+        };
+        Err(format!(
+            "`{name}` is not defined and returns a `{}`: {why}",
+            CType::Ptr(Box::new(t.clone())).c_name()
+        ))
+    }
+
     /// The first pointer field of struct `tag` (or of a struct inside it).
     fn pointer_field(&self, tag: &str, depth: usize) -> Option<String> {
         let fields = self.types.fields(tag).ok()?;
@@ -351,10 +402,23 @@ impl Linker<'_> {
     }
 }
 
-/// The warning at a call of unknown function `name` (returning a value
-/// when `value`) whose pointer arguments `writes` (1-based) are written
+/// Warning `d` of an unknown function returning a pointer, with what its
+/// result is taken to be.
+fn new_object_notes(d: Diag, param_elems: u32) -> Diag {
+    d.with_note(format!(
+        "its result is taken as `NULL` or a new object of 1 to {param_elems} elements of any values \
+         (`--param-elems`), one per call run, as `malloc` makes (freeing it is taken as valid)"
+    ))
+    .with_note(
+        "not modelled: a result that points into an object the program already has, \
+         or to a static object (then freeing it would be an error)",
+    )
+}
+
+/// The warning at a call of unknown function `name` (returning what
+/// `value` says, if anything) whose pointer arguments `writes` (1-based) are written
 /// over and `reads` point to `const`: what the model assumes.
-fn unknown_warning(name: &str, value: bool, writes: &[usize], reads: &[usize], span: Span) -> Diag {
+fn unknown_warning(name: &str, value: Option<&str>, writes: &[usize], reads: &[usize], span: Span) -> Diag {
     let args = |ks: &[usize]| {
         let ks: Vec<String> = ks.iter().map(|k| k.to_string()).collect();
         match ks.len() {
@@ -363,8 +427,8 @@ fn unknown_warning(name: &str, value: bool, writes: &[usize], reads: &[usize], s
         }
     };
     let mut does = Vec::new();
-    if value {
-        does.push("returning any value".to_string());
+    if let Some(v) = value {
+        does.push(v.to_string());
     }
     if !writes.is_empty() {
         does.push(format!(
@@ -380,7 +444,7 @@ fn unknown_warning(name: &str, value: bool, writes: &[usize], reads: &[usize], s
         msg += &format!("; what {} to (`const`) is unchanged", args(reads));
     }
     let mut d = Diag::warning(span, msg).with_label("an unknown function");
-    if value {
+    if value == Some("returning any value") {
         d = d.with_note("its result is an input of the run; define it or declare a model to check more");
     }
     if !writes.is_empty() {
