@@ -17,7 +17,12 @@ pub fn load(file: Arc<SourceFile>, opts: &LowerOptions) -> (Option<crate::ir::Pr
     let syntax_errors = diags.iter().any(|d| d.is_error());
     let constants = crate::ir::lower::macro_constants(&parsed.macros);
     let flat = crate::ir::dims::flatten(&parsed.ast, opts.vla_elems, &mut diags);
-    let linked = crate::ir::libc::link(flat.as_ref().unwrap_or(&parsed.ast), &file, &mut diags);
+    let linked = crate::ir::libc::link(
+        flat.as_ref().unwrap_or(&parsed.ast),
+        &file,
+        opts.param_elems,
+        &mut diags,
+    );
     let (ast, memory, annotations) = crate::ir::mem::eliminate(&linked, &annotations, opts, &file, &mut diags);
     let mut program = crate::ir::lower::lower(file, &ast, constants, opts, &mut diags);
     if syntax_errors {

@@ -378,6 +378,10 @@ pub struct Param {
     /// A parameter of a type outside what is supported (`char *argv[]`,
     /// `float`): accepted only where the body never uses it.
     pub pointer: bool,
+    /// A pointer to `const` (`const char *s`, `const int a[]`): what it
+    /// points to is not changed through it (read by `ir::libc` for an
+    /// unknown function; a `const` inside a typedef is not seen).
+    pub pointee_const: bool,
 }
 
 #[derive(Clone, Debug)]

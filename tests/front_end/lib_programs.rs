@@ -128,6 +128,64 @@ fn exit_ends_the_run_and_an_unknown_function_is_any_value() {
 }
 
 #[test]
+fn an_unknown_function_writes_over_the_whole_object_a_pointer_argument_points_into() {
+    // `&a[2]`: C lets the function step back to `a[0]`; a null argument
+    // and a string literal (read-only) stay as they were; both engines.
+    let text = "int fill(int *buf, int n);\nvoid put(char *s);\nint main(void) {\n  int a[3] = {1, 2, 3};\n  \
+                int b[2] = {4, 5};\n  char *s = \"ok\";\n  fill(0, 1);\n  put(s);\n  assert(b[0] == 4);\n  \
+                assert(s[0] == 'o');\n  fill(&a[2], 1);\n  assert(a[0] == 1);\n  return 0;\n}\n";
+    for engine in ["fsum", "vc"] {
+        let (code, out) = check_text(text, &["--engine", engine]);
+        let said = |verdict: &str, cond: &str| {
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{verdict}: assertion `{cond}`")))
+        };
+        assert_eq!(code, 1, "{engine}: {out}");
+        assert!(said("safe", "assert(b[0] == 4)"), "{engine}: {out}");
+        assert!(said("safe", "assert(s[0] == 'o')"), "{engine}: {out}");
+        assert!(said("unsafe", "assert(a[0] == 1)"), "{engine}: {out}");
+        assert!(
+            out.contains("`fill` is not defined: modelled as returning any value and as writing any values over the whole object argument 1 points into"),
+            "{engine}: {out}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_function_returns_null_or_a_new_object() {
+    // Read unchecked: `NULL`; checked: one element at least; written and
+    // freed as a heap block; one per call, never another object.
+    let text = "#include <stdlib.h>\nint *find(int key);\nint main(void) {\n  int x = 7;\n  int *p = find(1);\n  \
+                if (p != NULL) {\n    p[0] = 3;\n    free(p);\n  }\n  int *q = find(2);\n  \
+                assert(x == 7);\n  return q[0];\n}\n";
+    let (code, out) = check_text(text, &[]);
+    let said = |verdict: &str, what: &str| {
+        out.lines()
+            .any(|l| l.trim_start().starts_with(&format!("{verdict}: {what}")))
+    };
+    assert_eq!(code, 1, "{out}");
+    assert!(said("safe", "pointer access in `p[0] = 3`"), "{out}");
+    assert!(said("safe", "pointer access in `free(p)`"), "{out}");
+    assert!(said("safe", "assertion `assert(x == 7)`"), "{out}");
+    assert!(said("unsafe", "pointer access in `q[0]`"), "{out}");
+    assert!(
+        out.contains("`find` is not defined: modelled as returning `NULL` or a new object of any contents"),
+        "{out}"
+    );
+    // A result holding pointers is refused: nothing may point anywhere.
+    let text = "struct node { int v; struct node *next; };\nstruct node *head(void);\nint main(void) {\n  \
+                struct node *n = head();\n  return n ? n->v : 0;\n}\n";
+    let (code, out) = check_text(text, &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains(
+            "`head` is not defined and returns a `struct node *`: its pointer field `next` is not modelled yet"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn what_is_not_modelled_yet_is_said_at_the_call() {
     for (call, words) in [
         (

@@ -61,9 +61,11 @@ pub fn is_modelled(name: &str) -> bool {
 /// unknown function: declared, not defined) linked to a copy of its model.
 /// A call that cannot be modelled is a construct outside the subset of the
 /// function it is in (an error if that function is reachable).
-pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::Program {
+/// `param_elems` bounds the objects unknown functions return (`--param-elems`).
+pub fn link(p: &ast::Program, file: &SourceFile, param_elems: u32, diags: &mut Vec<Diag>) -> ast::Program {
     let mut l = Linker {
         file,
+        param_elems,
         types: crate::ir::mem::Types::new(p),
         defined: HashSet::new(),
         protos: HashMap::new(),
@@ -145,6 +147,8 @@ pub fn link(p: &ast::Program, file: &SourceFile, diags: &mut Vec<Diag>) -> ast::
 
 struct Linker<'a> {
     file: &'a SourceFile,
+    /// `--param-elems`: the most elements of an unknown function's result.
+    param_elems: u32,
     /// The program's structs, for the models made per struct (`structs.rs`).
     types: crate::ir::mem::Types,
     /// Functions the program defines (a definition wins over a model).
@@ -236,8 +240,10 @@ impl Linker<'_> {
         }
     }
 
-    /// The definition standing for unknown function `pr`: its result is an
-    /// input of its return type.
+    /// The copy standing for unknown function `pr` at the call at `span`
+    /// (its name): its result is an input of its return type, and what a
+    /// pointer parameter to non-`const` integers or structs of them points
+    /// to gets arbitrary values, the whole object (`mem::HAVOC_POINTEE`).
     fn unknown(&mut self, pr: &ast::Prototype, nargs: usize, span: Span) -> Result<String, String> {
         let name = &pr.name.name;
         if let Some(why) = &pr.not_modelled {
@@ -245,12 +251,19 @@ impl Linker<'_> {
                 "`{name}` is not defined and its type is not modelled yet: {why}"
             ));
         }
-        if let Some(t) = &pr.ret_mem {
-            return Err(format!(
-                "`{name}` is not defined and returns `{}`: not modelled yet",
-                t.c_name()
-            ));
-        }
+        let result = match &pr.ret_mem {
+            None => None,
+            Some(CType::Ptr(t)) => {
+                self.new_object(name, t)?;
+                Some(t.c_name())
+            }
+            Some(t) => {
+                return Err(format!(
+                    "`{name}` is not defined and returns a `{}`: not modelled yet",
+                    t.c_name()
+                ))
+            }
+        };
         let params = match &pr.params {
             Some(ps) => ps.clone(),
             None if nargs == 0 => Vec::new(),
@@ -260,30 +273,193 @@ impl Linker<'_> {
                 ))
             }
         };
-        if params.iter().any(|q| q.pointer || !q.ctype.is_int()) {
-            return Err(format!(
-                "`{name}` is not defined and takes a pointer: what it may change is not modelled yet"
-            ));
+        // Each parameter as the copy declares it (a placeholder type for a
+        // pointer or struct, its C type set once parsed: an anonymous
+        // struct has no name to write), and the statement for it.
+        let (mut list, mut body, mut writes, mut reads) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (k, q) in params.iter().enumerate() {
+            let arg = k + 1;
+            match (&q.ctype, q.pointer) {
+                (_, true) => {
+                    return Err(format!(
+                        "`{name}` is not defined and its parameter {arg} has a type not modelled yet"
+                    ))
+                }
+                (t, false) if t.is_int() => list.push(format!("{} p{k}", q.ty.c_name())),
+                (CType::Ptr(_), false) if q.pointee_const => {
+                    list.push(format!("int *p{k}"));
+                    reads.push(arg);
+                }
+                (CType::Ptr(t), false) => {
+                    self.changeable(name, arg, t)?;
+                    list.push(format!("int *p{k}"));
+                    body.push(format!("{}(p{k});", crate::ir::mem::HAVOC_POINTEE));
+                    writes.push(arg);
+                }
+                (CType::Struct(_), false) => list.push(format!("int p{k}")),
+                (t, false) => {
+                    return Err(format!(
+                        "`{name}` is not defined and takes a `{}`: not modelled yet",
+                        t.c_name()
+                    ))
+                }
+            }
         }
-        let list: Vec<String> = params
-            .iter()
-            .enumerate()
-            .map(|(k, q)| format!("{} p{k}", q.ty.c_name()))
-            .collect();
-        let (ret, body) = match pr.ret {
-            ast::RetType::Void => ("void".to_string(), String::new()),
-            ast::RetType::Int(t) => (t.c_name().to_string(), format!("return {}();", formats::nondet(t))),
+        let ret = match (pr.ret, &result) {
+            (_, Some(t)) => {
+                // NULL, or a new object of 1 to `--param-elems` elements
+                // of any values (a heap object's are inputs).
+                body.push(format!(
+                    "if (__VERIFIER_nondet_bool()) return ({t} *)0; \
+                     unsigned int n = __VERIFIER_nondet_uint(); \
+                     __VERIFIER_assume(n >= 1 && n <= {}u); \
+                     {t} *r = malloc(n * sizeof({t})); return r;",
+                    self.param_elems.max(1)
+                ));
+                format!("{t} *")
+            }
+            (ast::RetType::Void, None) => "void".to_string(),
+            (ast::RetType::Int(t), None) => {
+                body.push(format!("return {}();", formats::nondet(t)));
+                t.c_name().to_string()
+            }
         };
-        self.diags.push(
-            Diag::warning(
-                span,
-                format!("`{name}` is not defined: modelled as returning any value"),
-            )
-            .with_label("an unknown function")
-            .with_note("its result is an input of the run; define it or declare a model to check more"),
-        );
-        Ok(format!("{ret} {name}({}) {{ {body} }}", list.join(", ")))
+        let text = format!("{ret} {name}({}) {{ {} }}", list.join(", "), body.join(" "));
+        let inst = self.instance(name, &text, span)?;
+        if let Some(f) = self.instances.last_mut() {
+            for (p, q) in f.params.iter_mut().zip(&params) {
+                p.ctype = q.ctype.clone();
+            }
+        }
+        let value = match (&result, pr.ret) {
+            (Some(_), _) => Some("returning `NULL` or a new object of any contents"),
+            (None, ast::RetType::Void) => None,
+            (None, _) => Some("returning any value"),
+        };
+        let d = unknown_warning(name, value, &writes, &reads, span);
+        self.diags.push(match result {
+            Some(_) => new_object_notes(d, self.param_elems),
+            None => d,
+        });
+        Ok(inst)
     }
+
+    /// Whether an unknown function `name` may be modelled as writing any
+    /// values over what its parameter `arg`, a pointer to `t`, points to:
+    /// integers or structs of them, not pointers (the memory model has no
+    /// pointer that may point anywhere).
+    fn changeable(&self, name: &str, arg: usize, t: &CType) -> Result<(), String> {
+        let why = match t {
+            CType::Int(_) => return Ok(()),
+            CType::Struct(tag) => match self.pointer_field(tag, 0) {
+                None => return Ok(()),
+                Some(f) => format!(
+                    "`{}` has a pointer field `{f}`, and a pointer it may store is not modelled yet",
+                    t.c_name()
+                ),
+            },
+            CType::Void => "what a `void *` points to may be of any type, not modelled yet".to_string(),
+            CType::Ptr(p) if matches!(**p, CType::Func(_)) => {
+                "a function pointer it may store is not modelled yet".to_string()
+            }
+            CType::Ptr(_) => "a pointer it may store there is not modelled yet".to_string(),
+            CType::Func(_) => "the functions it may call are not modelled yet".to_string(),
+        };
+        Err(format!(
+            "`{name}` is not defined and may change the `{}` its argument {arg} points to: {why}",
+            t.c_name()
+        ))
+    }
+
+    /// Whether an unknown function `name` returning a `t *` may be modelled
+    /// as returning `NULL` or a new object of `t`s: a type the copy can
+    /// spell (not an anonymous struct) with no pointer inside (the memory
+    /// model has no pointer that may point anywhere).
+    fn new_object(&self, name: &str, t: &CType) -> Result<(), String> {
+        let why = match t {
+            CType::Int(_) => return Ok(()),
+            CType::Struct(tag) if tag.starts_with('<') => "an anonymous struct: not modelled yet".to_string(),
+            CType::Struct(tag) => match self.pointer_field(tag, 0) {
+                None => return Ok(()),
+                Some(f) => format!("its pointer field `{f}` is not modelled yet"),
+            },
+            _ => "what it points to is not modelled yet".to_string(),
+        };
+        Err(format!(
+            "`{name}` is not defined and returns a `{}`: {why}",
+            CType::Ptr(Box::new(t.clone())).c_name()
+        ))
+    }
+
+    /// The first pointer field of struct `tag` (or of a struct inside it).
+    fn pointer_field(&self, tag: &str, depth: usize) -> Option<String> {
+        let fields = self.types.fields(tag).ok()?;
+        fields.iter().find_map(|f| match &f.ty {
+            CType::Ptr(_) | CType::Func(_) => Some(f.name.name.clone()),
+            CType::Struct(t) if depth < 16 => self.pointer_field(t, depth + 1).map(|g| format!("{}.{g}", f.name.name)),
+            _ => None,
+        })
+    }
+}
+
+/// Warning `d` of an unknown function returning a pointer, with what its
+/// result is taken to be.
+fn new_object_notes(d: Diag, param_elems: u32) -> Diag {
+    d.with_note(format!(
+        "its result is taken as `NULL` or a new object of 1 to {param_elems} elements of any values \
+         (`--param-elems`), one per call run, as `malloc` makes (freeing it is taken as valid)"
+    ))
+    .with_note(
+        "not modelled: a result that points into an object the program already has, \
+         or to a static object (then freeing it would be an error)",
+    )
+}
+
+/// The warning at a call of unknown function `name` (returning what
+/// `value` says, if anything) whose pointer arguments `writes` (1-based) are written
+/// over and `reads` point to `const`: what the model assumes.
+fn unknown_warning(name: &str, value: Option<&str>, writes: &[usize], reads: &[usize], span: Span) -> Diag {
+    let args = |ks: &[usize]| {
+        let ks: Vec<String> = ks.iter().map(|k| k.to_string()).collect();
+        match ks.len() {
+            1 => format!("argument {} points", ks[0]),
+            _ => format!("arguments {} point", ks.join(", ")),
+        }
+    };
+    let mut does = Vec::new();
+    if let Some(v) = value {
+        does.push(v.to_string());
+    }
+    if !writes.is_empty() {
+        does.push(format!(
+            "writing any values over the whole object {} into",
+            args(writes)
+        ));
+    }
+    if does.is_empty() {
+        does.push("doing nothing".to_string());
+    }
+    let mut msg = format!("`{name}` is not defined: modelled as {}", does.join(" and as "));
+    if !reads.is_empty() {
+        msg += &format!("; what {} to (`const`) is unchanged", args(reads));
+    }
+    let mut d = Diag::warning(span, msg).with_label("an unknown function");
+    if value == Some("returning any value") {
+        d = d.with_note("its result is an input of the run; define it or declare a model to check more");
+    }
+    if !writes.is_empty() {
+        d = d.with_note(
+            "a null pointer argument changes nothing, nor does a string literal (writing one is undefined); \
+             nothing about the pointers is checked at the call: what the function does with them is unknown",
+        );
+    }
+    if !reads.is_empty() {
+        d = d.with_note(
+            "C lets a function cast `const` away only on objects not defined `const`: \
+             what a `const` pointer argument points to is taken as unchanged",
+        );
+    }
+    d
 }
 
 /// Where the stream argument of a modelled `<stdio.h>` function is: the
@@ -492,7 +668,11 @@ impl walk::Visit for Calls<'_, '_> {
         } else if formats::is_formatted(&name) {
             formats::instance(&name, args, &self.l.strings, |e| self.pointee(e))
         } else if let Some(pr) = self.l.protos.get(&name).cloned() {
-            self.l.unknown(&pr, args.len(), span)
+            match self.l.unknown(&pr, args.len(), span) {
+                Ok(inst) => id.name = inst,
+                Err(msg) => self.unsupported.push((span, msg)),
+            }
+            return;
         } else {
             return;
         };

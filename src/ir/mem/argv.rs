@@ -175,6 +175,7 @@ impl Mem {
             }),
             span,
             pointer: false,
+            pointee_const: false,
         };
         Some((vec![param(out), param(&off)], pro))
     }

@@ -24,6 +24,9 @@ impl Mem {
 
     fn call_plain(&mut self, name: &Ident, args: &[ast::Expr], span: Span) -> Val {
         let library = !self.sigs.contains_key(&name.name);
+        if library && name.name == HAVOC_POINTEE {
+            return self.havoc_pointee(args, span);
+        }
         if library && super::heap::MODELLED.contains(&name.name.as_str()) {
             return self.heap_call(&name.name, &name.name, args, span);
         }
@@ -98,6 +101,58 @@ impl Mem {
 }
 
 impl Mem {
+    /// `HAVOC_POINTEE(p)`: a split over the objects of `p`'s pointee type,
+    /// each case giving every leaf of its object's storage arbitrary
+    /// values; no case for null or an invalid tag (nothing changes), none
+    /// for a string literal (read-only: gcc puts it in .rodata).
+    fn havoc_pointee(&mut self, args: &[ast::Expr], span: Span) -> Val {
+        let done = |pre| Val {
+            pre,
+            leaves: vec![int(0, span)],
+            ty: CType::Int(IntType::Int),
+        };
+        let Some(a) = args.first() else {
+            return done(vec![]);
+        };
+        let v = self.rv(a);
+        let Some(to) = pointee(&v.ty).cloned() else {
+            self.unsupported(span, format!("`{HAVOC_POINTEE}` on a `{}`", v.ty.c_name()));
+            return done(v.pre);
+        };
+        let mut pre = v.pre;
+        let Some(tag) = v.leaves.into_iter().next() else {
+            return done(pre);
+        };
+        let tag = self.bind(&mut pre, tag, IntType::Int);
+        let objs: Vec<_> = self
+            .objects
+            .of_type(&to)
+            .filter(|o| !ast::is_string_literal(&o.base))
+            .cloned()
+            .collect();
+        let mut chain = Vec::new();
+        for o in objs.iter().rev() {
+            let leaves = match self.types.leaves(&o.ty) {
+                Ok(l) => l,
+                Err(msg) => {
+                    self.unsupported(span, msg);
+                    return done(pre);
+                }
+            };
+            let body = leaves
+                .iter()
+                .map(|l| {
+                    let storage = super::file_scope(&format!("{}{}", o.base, l.path));
+                    call(HAVOC, vec![var(&storage, span)], span)
+                })
+                .collect();
+            let here = bin(ast::BinOp::Eq, tag.clone(), int(o.tag, span), span);
+            chain = vec![if_(here, body, chain, span)];
+        }
+        pre.extend(chain);
+        done(pre)
+    }
+
     /// An argument's value for a parameter of type `want` (when known): a
     /// null pointer constant as the parameter's pointer, another pointer
     /// converted to it; a value of another shape is not modelled.

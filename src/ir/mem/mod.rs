@@ -76,6 +76,11 @@ pub const CONTRACT_START: &str = "__acsl_start";
 pub const INVALID_ACCESS: &str = "__focuscheck_invalid_access";
 /// `HAVOC(a)`: every element of `a` gets an arbitrary value.
 pub const HAVOC: &str = "__focuscheck_havoc";
+/// `HAVOC_POINTEE(p)`: every element of the object `p` points into (all of
+/// it, whatever `p`'s offset) gets an arbitrary value; nothing for a null
+/// or invalid `p`, nor for a string literal (read-only). What an unknown
+/// function may do to what a pointer argument points to (`crate::ir::libc`).
+pub const HAVOC_POINTEE: &str = "__focuscheck_havoc_pointee";
 
 /// Whether `name` is a heap function (`malloc`, `free`, ...): modelled here
 /// or refused here, never by `crate::ir::libc`.

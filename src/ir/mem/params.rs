@@ -280,6 +280,7 @@ impl Mem {
             }),
             span,
             pointer: false,
+            pointee_const: false,
         };
         let prologue = self.entry_choice(name, out, tag, span);
         let off = format!("{out}.off");

@@ -224,6 +224,7 @@ impl Mem {
                                 }),
                                 span: q.span,
                                 pointer: false,
+                                pointee_const: false,
                             })
                         }
                     }
@@ -347,6 +348,7 @@ impl Mem {
                     }),
                     span: q.span,
                     pointer: false,
+                    pointee_const: false,
                 });
             }
             if taken {

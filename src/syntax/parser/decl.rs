@@ -682,6 +682,7 @@ impl Parser<'_> {
         }
         let name = d.name.clone();
         let base = self.decl_type(specs, 0);
+        let to_base = base.clone().ptr();
         let (ctype, not_modelled) = match self.shape(base.clone(), with_typedef(specs, d), true) {
             Shape::Object { ctype, dims, .. } => {
                 if let (Some(n), false) = (&name, dims.is_empty()) {
@@ -699,12 +700,14 @@ impl Parser<'_> {
                 (base.ptr(), true)
             }
         };
+        let pointee_const = specs.is_const && ctype == to_base;
         Ok(Param {
             ty: specs.ty.filter(|_| ctype.is_int()).unwrap_or(IntType::Int),
             ctype,
             name,
             span,
             pointer: specs.unsupported || not_modelled,
+            pointee_const,
         })
     }
 

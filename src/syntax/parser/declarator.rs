@@ -330,6 +330,7 @@ fn typedef_function(f: &FnType, span: Span) -> Shape {
                 name: None,
                 span,
                 pointer: false,
+                pointee_const: false,
             })
             .collect()
     });

@@ -99,6 +99,7 @@ impl Parser<'_> {
                     name: Some(n.clone()),
                     span: n.span,
                     pointer: false,
+                    pointee_const: false,
                 })
             })
             .collect();
