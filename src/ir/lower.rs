@@ -6,7 +6,7 @@ use crate::syntax::ast;
 use crate::syntax::ast::{AssignOp, BinOp, ExprKind as AK, StmtKind, UnOp};
 use std::collections::{HashMap, HashSet};
 
-mod builtin;
+pub(crate) mod builtin;
 mod convert;
 mod decl;
 mod expr;
@@ -375,12 +375,9 @@ pub fn lower(
     })
 }
 
-/// One error per construct outside Cimple in a function that must be
-/// analysed; `why` says why it must.
-/// A definition the entry does not reach that calls a function neither
-/// declared nor defined (an implicit declaration, as in a header's
-/// `__builtin_bswap32`) is left out; a reachable one is lowered, and the
-/// call is an error there.
+/// A definition the entry does not reach that calls a function never
+/// declared (as a header's `__builtin_bswap32`) is left out; a reachable
+/// one is lowered, and the call is an error there.
 fn leave_out_undeclared_calls(
     defs: &mut Vec<&ast::Function>,
     protos: &HashMap<String, &ast::Prototype>,
@@ -407,24 +404,26 @@ fn leave_out_undeclared_calls(
             }
         });
         let Some(n) = call else { return true };
-        let why = format!("unknown function `{}` (neither declared nor defined)", n.name);
         skipped.insert(
             f.name.name.clone(),
             LeftOut {
                 name: f.name.name.clone(),
                 span: f.name.span,
-                reasons: vec![(n.span, why)],
+                reasons: vec![(n.span, builtin::implicit(&n.name))],
             },
         );
         false
     });
 }
 
+/// One error per construct outside Cimple (or call of a function never
+/// declared) in a function that must be analysed; `why` says why it must.
 fn report_unsupported(diags: &mut Vec<Diag>, lo: &LeftOut, why: &str) {
     for (span, msg) in &lo.reasons {
+        let (class, label) = builtin::reason_class(msg);
         diags.push(
-            Diag::error(Class::Unsupported, *span, msg.clone())
-                .with_label("outside the Cimple subset")
+            Diag::error(class, *span, msg.clone())
+                .with_label(label)
                 .with_note(why.to_string()),
         );
     }

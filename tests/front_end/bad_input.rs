@@ -350,7 +350,7 @@ fn undeclared_variable() {
 #[test]
 fn unknown_function() {
     let text = "int main() {\n  int x = foo(1);\n  return x;\n}\n";
-    assert_bad("unknown.c", text, "2:11", &["unknown function `foo`"]);
+    assert_bad("unknown.c", text, "2:11", &["implicit declaration of function `foo`"]);
 }
 
 #[test]
@@ -566,7 +566,7 @@ fn several_semantic_errors_are_all_reported() {
     let out = parse("several.c", text);
     assert_eq!(out.code, 2);
     assert_error_at(&out, "several.c", "3:3", &["undeclared variable `y`"]);
-    assert_error_at(&out, "several.c", "4:7", &["unknown function `foo`"]);
+    assert_error_at(&out, "several.c", "4:7", &["implicit declaration of function `foo`"]);
     assert_error_at(&out, "several.c", "5:3", &["`break` outside"]);
     assert_error_at(&out, "several.c", "6:10", &["undeclared variable `z`"]);
     assert_eq!(error_count(&out), 4, "{}", out.stderr);

@@ -9,7 +9,8 @@
 //!   of its type when `r >= k`; `%s` needs a width and stores 1 to width
 //!   non-NUL characters and a NUL, `%c` width characters.
 //!
-//! The stream of `fprintf`/`fscanf` is evaluated and otherwise ignored.
+//! The stream of `fprintf`/`fscanf` is read (`streams.rs`), or, for a
+//! `FILE` not the shipped one, evaluated and otherwise ignored.
 
 use crate::syntax::ast::{CType, Expr, ExprKind as K, IntType};
 use std::collections::HashMap;
@@ -165,6 +166,7 @@ pub(super) fn instance(
     name: &str,
     args: &mut Vec<Expr>,
     strings: &HashMap<String, Vec<u8>>,
+    streams: bool,
     pointee: impl Fn(&Expr) -> Option<CType>,
 ) -> Result<String, String> {
     let input = name.contains("scanf");
@@ -174,7 +176,13 @@ pub(super) fn instance(
     if name == "sscanf" {
         return Err(format!("`{name}` is not modelled yet"));
     }
-    if matches!(name, "fprintf" | "fscanf") {
+    // The shipped `FILE`: the stream is the model's first parameter, read
+    // (`streams.rs`), put back after the conversions are made.
+    let stream = match (streams && matches!(name, "fprintf" | "fscanf"), args.is_empty()) {
+        (true, false) => Some(args.remove(0)),
+        _ => None,
+    };
+    if matches!(name, "fprintf" | "fscanf") && stream.is_none() {
         match args.first().map(|a| &a.kind) {
             Some(K::Var(_)) => _ = args.remove(0),
             _ => {
@@ -198,9 +206,15 @@ pub(super) fn instance(
     args.remove(0);
     let mut params = Vec::new();
     let mut body = Vec::new();
+    if let Some(s) = stream {
+        args.insert(0, s);
+        params.push("FILE *stream".to_string());
+        body.push("int open = stream->__open;".to_string());
+    }
+    let first = params.len();
     for (k, c) in convs.iter().enumerate() {
         let a = format!("a{k}");
-        let chars = match pointee(&args[k]) {
+        let chars = match pointee(&args[first + k]) {
             Some(CType::Int(t @ (IntType::UChar | IntType::SChar))) => t.c_name(),
             _ => "char",
         };

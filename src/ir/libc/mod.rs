@@ -10,6 +10,7 @@
 
 mod formats;
 mod sprintf;
+mod streams;
 mod structs;
 mod walk;
 
@@ -48,13 +49,17 @@ fn model_text(name: &str) -> Option<String> {
         if first == name {
             return Some(body.to_string());
         }
-        (also.split(", ").any(|a| a == name)).then(|| body.replacen(&format!("{first}("), &format!("{name}("), 1))
+        // `stream fgetc (also getc)`: `stream getc` is the body renamed.
+        let plain = first.trim_start_matches("stream ");
+        let prefix = &first[..first.len() - plain.len()];
+        let called = name.strip_prefix(prefix)?;
+        (also.split(", ").any(|a| a == called)).then(|| body.replacen(&format!("{plain}("), &format!("{called}("), 1))
     })
 }
 
 /// Whether `name` is a function of the C library that `link` models.
 pub fn is_modelled(name: &str) -> bool {
-    model_text(name).is_some() || formats::is_formatted(name)
+    model_text(name).is_some() || model_text(&format!("stream {name}")).is_some() || formats::is_formatted(name)
 }
 
 /// The program with every call of a modelled library function (or of an
@@ -74,6 +79,8 @@ pub fn link(p: &ast::Program, file: &SourceFile, param_elems: u32, diags: &mut V
         names: HashSet::new(),
         hidden: Vec::new(),
         version: "",
+        streams: streams::ours(p),
+        stream_used: false,
         diags: Vec::new(),
     };
     let mut globals = HashMap::new();
@@ -141,6 +148,9 @@ pub fn link(p: &ast::Program, file: &SourceFile, param_elems: u32, diags: &mut V
     if !hidden.is_empty() {
         out.items.insert(0, Item::Globals(hidden));
     }
+    if l.stream_used {
+        streams::prelude(&mut out);
+    }
     diags.extend(l.diags);
     out
 }
@@ -164,6 +174,11 @@ struct Linker<'a> {
     /// The prefix of the names of the version whose function is linked
     /// (`diff`'s product holds two programs; each keeps its own `HIDDEN`).
     version: &'static str,
+    /// The program's `FILE` is the shipped one: streams are objects the
+    /// stream models read (`streams.rs`).
+    streams: bool,
+    /// A stream model was linked (the standard streams get their objects).
+    stream_used: bool,
     diags: Vec<Diag>,
 }
 
@@ -541,6 +556,8 @@ impl Calls<'_, '_> {
     fn char_type(&self, name: &str, e: Option<&Expr>) -> Result<&'static str, String> {
         match e.and_then(|e| self.pointee(e)) {
             None | Some(CType::Int(IntType::Char)) => Ok("char"),
+            // A stream argument (a model's `ELEM` unused there).
+            Some(CType::Struct(t)) if t == streams::TAG => Ok("char"),
             Some(CType::Int(IntType::SChar)) => Ok("signed char"),
             Some(CType::Int(IntType::UChar)) => Ok("unsigned char"),
             Some(t) => Err(format!("`{name}` on a buffer of `{}` is not modelled yet", t.c_name())),
@@ -589,6 +606,17 @@ impl Calls<'_, '_> {
                 "`{name}` on an array whose element type is not seen at the call is not modelled yet"
             )),
         }
+    }
+
+    /// The stream model of `name` for these arguments: `ELEM1`/`ELEM2` the
+    /// characters of its buffers and strings (`char` for a `void *` buffer
+    /// or null, and where the argument is the stream).
+    fn stream_model(&self, name: &str, text: &str, args: &[Expr]) -> Result<String, String> {
+        let elem = |k: usize| match args.get(k).and_then(|e| self.pointee(e)) {
+            Some(CType::Void) => Ok("char"),
+            _ => self.char_type(name, args.get(k)),
+        };
+        Ok(text.replace("ELEM1", elem(0)?).replace("ELEM2", elem(1)?))
     }
 
     /// The model of `name` for these arguments.
@@ -659,14 +687,24 @@ impl walk::Visit for Calls<'_, '_> {
         {
             return;
         }
-        if let Err(msg) = drop_stream(&name, args) {
-            self.unsupported.push((span, msg));
-            return;
+        let stream = match self.l.streams {
+            true => model_text(&format!("stream {name}")),
+            false => None,
+        };
+        if stream.is_none() {
+            if let Err(msg) = drop_stream(&name, args) {
+                self.unsupported.push((span, msg));
+                return;
+            }
         }
-        let text = if let Some(text) = model_text(&name) {
+        let text = if let Some(text) = stream {
+            self.l.stream_used = true;
+            self.stream_model(&name, &text, args)
+        } else if let Some(text) = model_text(&name) {
             self.model(&name, &text, args)
         } else if formats::is_formatted(&name) {
-            formats::instance(&name, args, &self.l.strings, |e| self.pointee(e))
+            self.l.stream_used |= self.l.streams && name.starts_with('f');
+            formats::instance(&name, args, &self.l.strings, self.l.streams, |e| self.pointee(e))
         } else if let Some(pr) = self.l.protos.get(&name).cloned() {
             match self.l.unknown(&pr, args.len(), span) {
                 Ok(inst) => id.name = inst,

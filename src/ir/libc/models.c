@@ -4,8 +4,11 @@
    ELEM2 are the element types of the first two pointer arguments (`char`,
    `signed char` or `unsigned char`). A section starts with a `//== name`
    line, or `//== name (also a, b)` for functions that share its body.
-   ILP32, glibc's results, the C locale. */
+   ILP32, glibc's results, the C locale. A stream (`FILE *`) is an object
+   the models read, so that a closed or null stream is an invalid access
+   (`streams.rs`): `fopen` allocates it, `fclose` frees it. */
 typedef unsigned int size_t;
+typedef struct __focuscheck_FILE FILE;
 //== strlen
 size_t strlen(const ELEM1 *s) {
     size_t n = 0;
@@ -471,6 +474,153 @@ ELEM1 *fgets(ELEM1 *s, int n) {
 int fflush(void) {
     /* 0, or EOF when writing fails. */
     return __VERIFIER_nondet_int() == -1 ? -1 : 0;
+}
+//== stream fopen
+/* The stream is the call's heap object (`fopen@5#1`); a failed open is
+   null. Both strings are read to their NUL. */
+FILE *fopen(const ELEM1 *path, const ELEM2 *mode) {
+    size_t i = 0;
+    while (path[i] != 0)
+        i++;
+    size_t j = 0;
+    while (mode[j] != 0)
+        j++;
+    if (__VERIFIER_nondet_int() == 0)
+        return 0;
+    FILE *f = malloc(sizeof(FILE));
+    f->__open = 1;
+    return f;
+}
+//== stream fclose
+/* 0 or EOF; the stream is freed (a standard stream, `__open` 2, is left
+   as it is). */
+int fclose(FILE *stream) {
+    int open = stream->__open;
+    if (open != 2)
+        free(stream);
+    return __VERIFIER_nondet_int() == 0 ? 0 : -1;
+}
+//== stream fgetc (also getc)
+int fgetc(FILE *stream) {
+    int open = stream->__open;
+    int c = __VERIFIER_nondet_int();
+    __VERIFIER_assume(c >= -1 && c <= 255);
+    return c;
+}
+//== stream fputc (also putc)
+int fputc(int c, FILE *stream) {
+    int open = stream->__open;
+    if (__VERIFIER_nondet_int() == 0)
+        return -1;
+    return (unsigned char)c;
+}
+//== stream fputs
+int fputs(const ELEM1 *s, FILE *stream) {
+    int open = stream->__open;
+    size_t i = 0;
+    while (s[i] != 0)
+        i++;
+    int r = __VERIFIER_nondet_int();
+    __VERIFIER_assume(r >= -1);
+    return r;
+}
+//== stream fgets
+ELEM1 *fgets(ELEM1 *s, int n, FILE *stream) {
+    int open = stream->__open;
+    if (n <= 0)
+        return 0;
+    int i = 0;
+    while (i < n - 1) {
+        int c = __VERIFIER_nondet_int();
+        __VERIFIER_assume(c >= -1 && c <= 255);
+        if (c == -1) {
+            if (i == 0)
+                return 0;
+            break;
+        }
+        s[i] = (ELEM1)c;
+        i++;
+        if (c == '\n')
+            break;
+    }
+    s[i] = 0;
+    return s;
+}
+//== stream fflush
+/* Null flushes every stream. 0, or EOF when writing fails. */
+int fflush(FILE *stream) {
+    if (stream != 0) {
+        int open = stream->__open;
+    }
+    return __VERIFIER_nondet_int() == -1 ? -1 : 0;
+}
+//== stream feof (also ferror)
+/* Nonzero or 0: what the stream met is not modelled. */
+int feof(FILE *stream) {
+    int open = stream->__open;
+    return __VERIFIER_nondet_int();
+}
+//== stream clearerr (also rewind)
+void clearerr(FILE *stream) {
+    int open = stream->__open;
+}
+//== stream fseek
+int fseek(FILE *stream, long offset, int whence) {
+    int open = stream->__open;
+    return __VERIFIER_nondet_int() == 0 ? 0 : -1;
+}
+//== stream ftell
+long ftell(FILE *stream) {
+    int open = stream->__open;
+    long r = __VERIFIER_nondet_int();
+    __VERIFIER_assume(r >= -1);
+    return r;
+}
+//== stream fread
+/* `r` elements of input (r <= n) written into the buffer, byte by byte
+   (a last element read in part is not modelled). */
+size_t fread(ELEM1 *p, size_t size, size_t n, FILE *stream) {
+    int open = stream->__open;
+    size_t r = __VERIFIER_nondet_uint();
+    __VERIFIER_assume(r <= n);
+    size_t bytes = r * size;
+    size_t i = 0;
+    while (i < bytes) {
+        p[i] = (ELEM1)__VERIFIER_nondet_char();
+        i++;
+    }
+    return r;
+}
+//== stream fwrite
+/* Every byte of the `n` elements is read; `r <= n` are written. */
+size_t fwrite(const ELEM1 *p, size_t size, size_t n, FILE *stream) {
+    int open = stream->__open;
+    size_t bytes = n * size;
+    size_t i = 0;
+    while (i < bytes) {
+        ELEM1 b = p[i];
+        i++;
+    }
+    size_t r = __VERIFIER_nondet_uint();
+    __VERIFIER_assume(r <= n);
+    return r;
+}
+//== remove
+int remove(const ELEM1 *path) {
+    size_t i = 0;
+    while (path[i] != 0)
+        i++;
+    return __VERIFIER_nondet_int();
+}
+//== rename
+int rename(const ELEM1 *from, const ELEM2 *to) {
+    size_t i = 0;
+    while (from[i] != 0)
+        i++;
+    size_t j = 0;
+    while (to[j] != 0)
+        j++;
+    return __VERIFIER_nondet_int();
 }
 //== puts (also fputs)
 int puts(const ELEM1 *s) {

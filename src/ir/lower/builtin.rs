@@ -204,3 +204,17 @@ impl Cx<'_> {
         fl.open = t;
     }
 }
+
+/// The error of a call of `name`, a function neither declared nor defined:
+/// C99 removed implicit declarations (gcc 14 rejects them).
+pub(crate) fn implicit(name: &str) -> String {
+    format!("implicit declaration of function `{name}` (declare it, or include the header that declares it)")
+}
+
+/// The class and label of the error of a function's reason to be left out.
+pub(super) fn reason_class(msg: &str) -> (Class, &'static str) {
+    match msg.starts_with("implicit declaration of function") {
+        true => (Class::Semantic, "not declared"),
+        false => (Class::Unsupported, "outside the Cimple subset"),
+    }
+}

@@ -346,8 +346,8 @@ impl Cx<'_> {
                 self.err(
                     Class::Semantic,
                     name.span,
-                    format!("unknown function `{}`", name.name),
-                    "not defined in this file",
+                    super::builtin::implicit(&name.name),
+                    "not declared",
                 );
             }
             return None;

@@ -28,7 +28,13 @@ impl Mem {
             return self.havoc_pointee(args, span);
         }
         if library && super::heap::MODELLED.contains(&name.name.as_str()) {
-            return self.heap_call(&name.name, &name.name, args, span);
+            // The stream `fopen`'s model allocates is `fopen@5#1`.
+            let copy = self.func.trim_start_matches(crate::ir::product::REFERENCE_PREFIX);
+            let called = match copy.starts_with("fopen@") {
+                true => "fopen",
+                false => name.name.as_str(),
+            };
+            return self.heap_call(&name.name, called, args, span);
         }
         if let Some(v) = self.wrapper_call(&name.name, args, span) {
             return v;
@@ -49,6 +55,10 @@ impl Mem {
             };
         }
         let sig = self.sigs.get(&name.name).cloned();
+        if sig.is_none() && !self.declared.contains(&name.name) && !crate::ir::lower::is_builtin(&name.name) {
+            // Never declared: lowering says so (`implicit declaration`).
+            self.implicit.push((name.span, name.name.clone()));
+        }
         let mut out = Vec::new();
         for (k, a) in args.iter().enumerate() {
             let want = sig.as_ref().and_then(|s| s.params.get(k)).cloned();

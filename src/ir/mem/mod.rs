@@ -325,6 +325,10 @@ struct Mem {
     life: scopes::Lifetimes,
     /// The leaks that are errors (`leak.rs`), by the property.
     leaks: Option<Leaks>,
+    /// Functions declared but not defined, and the calls of functions
+    /// never declared (whose `int` result is no second error).
+    declared: HashSet<String>,
+    implicit: Vec<(Span, String)>,
 }
 
 impl Mem {
@@ -376,6 +380,8 @@ impl Mem {
             unbounded: HashSet::new(),
             life: scopes::Lifetimes::default(),
             leaks: None,
+            declared: HashSet::new(),
+            implicit: Vec::new(),
         };
         for it in &p.items {
             match it {
@@ -411,6 +417,8 @@ impl Mem {
                         *m.name_uses.entry(d.name.name.clone()).or_default() += 1;
                     }
                 }
+                ast::Item::Prototype(pr) => _ = m.declared.insert(pr.name.name.clone()),
+                ast::Item::Skipped(f) => _ = m.declared.insert(f.name.name.clone()),
                 _ => {}
             }
         }
@@ -469,7 +477,12 @@ impl Mem {
     /// A construct the memory model does not support: the function is left
     /// out (an error if it is reachable), as for any unsupported construct.
     fn unsupported(&mut self, span: Span, msg: impl Into<String>) {
-        let msg = msg.into();
+        // An error about the `int` result of a function never declared is
+        // that error (`implicit declaration of function`).
+        let (span, msg) = match self.implicit.iter().find(|(i, _)| span.lo <= i.lo && i.hi <= span.hi) {
+            Some((at, name)) => (*at, crate::ir::lower::builtin::implicit(name)),
+            None => (span, msg.into()),
+        };
         if !self.errors.iter().any(|(s, m)| *s == span && *m == msg) {
             self.errors.push((span, msg));
         }
