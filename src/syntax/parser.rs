@@ -43,6 +43,7 @@ pub fn parse(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Program {
         toks: tokens,
         pos: 0,
         knr_names: None,
+        function_name: None,
         diags,
         typedefs: HashMap::new(),
         typedef_steps: HashMap::new(),
@@ -105,6 +106,8 @@ struct Parser<'a> {
     /// The identifier list of a K&R definition with a return type, read
     /// by `param_list` and typed by the declarations after it (`knr.rs`).
     knr_names: Option<Vec<Ident>>,
+    /// The name of the function whose body is being parsed: `__func__`.
+    function_name: Option<String>,
 }
 
 /// The elements of a `char` array holding `bytes` (`{'a', 'b', 0}`).
@@ -513,6 +516,7 @@ pub fn parse_expression(tokens: Vec<Token>, diags: &mut Vec<Diag>) -> Option<Exp
         strings: Vec::new(),
         dims: Vec::new(),
         knr_names: None,
+        function_name: None,
     };
     let e = p.expr().ok()?;
     if let Some((_, span)) = p.strings.first() {

@@ -320,3 +320,36 @@ fn a_word_longer_than_a_table_read_by_getchar_is_found_and_replays() {
     assert_eq!(code, 1, "{replay}: {run}{err}");
     assert!(run.contains("t.c:9:"), "{replay}: {run}");
 }
+
+#[test]
+fn strdup_copies_into_an_object_of_the_length_plus_one() {
+    // POSIX `strdup`, with `<string.h>` as written; `strtol` given `NULL`
+    // for its end pointer.
+    let text = "#include <string.h>\n#include <stdlib.h>\nint main(void) {\n  \
+                char *d = strdup(\"abc\");\n  long v = strtol(d, NULL, 10);\n  \
+                d[3] = 'x';\n  char c = d[4];\n  free(d);\n  return c + (int)v;\n}\n";
+    let (code, out) = check_text(text, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("t.c:7:"), "{out}");
+    assert!(
+        !out.contains("t.c:6:") || !out.contains("unsafe: pointer access in `d[3]"),
+        "{out}"
+    );
+    let ok = text.replace("d[4]", "d[0]");
+    let (code, out) = check_text(&ok, &[]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn func_names_the_function_it_is_in() {
+    // C11 6.4.2.2 (`__FUNCTION__`, `__PRETTY_FUNCTION__` as gcc spells it).
+    let text = "#include <string.h>\nstatic int helper(void) {\n  return (int)strlen(__func__) \
+                + (__FUNCTION__[0] == 'h') + (__PRETTY_FUNCTION__[5] == 'r') * 10;\n}\n\
+                int main(void) {\n  return helper() * 100 + (int)strlen(__func__);\n}\n";
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = cli::write(dir.path(), "t.c", text);
+    let (code, out, err) = focuscheck(&["run", &path]);
+    assert_eq!(code, 0, "{out}{err}");
+    // "helper": 6 chars, 'h' first, 'r' at 5; "main": 4.
+    assert!(out.contains("`main` returned 1704"), "{out}");
+}

@@ -734,7 +734,9 @@ impl Parser<'_> {
             }
         }
         let saved = self.in_function.replace(Vec::new());
+        self.function_name = Some(name.name.clone());
         let body = self.block();
+        self.function_name = None;
         let mut unsupported = std::mem::replace(&mut self.in_function, saved).unwrap_or_default();
         let body = body?;
         // Parameters of unsupported types are only a problem if the body

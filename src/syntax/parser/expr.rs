@@ -357,6 +357,21 @@ impl Parser<'_> {
                     span: t.span,
                 })
             }
+            // C11 6.4.2.2: `__func__` is the function's name as a string
+            // (gcc's `__FUNCTION__` and, in C, `__PRETTY_FUNCTION__` too).
+            TokKind::Ident(w)
+                if matches!(w.as_str(), "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__")
+                    && self.function_name.is_some() =>
+            {
+                self.bump();
+                let bytes = self.function_name.clone().unwrap_or_default().into_bytes();
+                self.strings.push((bytes, t.span));
+                let name = format!("{STRING}{}", self.strings.len());
+                Ok(Expr {
+                    kind: ExprKind::Var(Ident { name, span: t.span }),
+                    span: t.span,
+                })
+            }
             TokKind::Ident(w) if w == "true" || w == "false" => {
                 self.bump();
                 Ok(Expr {
