@@ -22,4 +22,6 @@ char *strtok(char *restrict s1, const char *restrict s2);
 char *strtok_r(char *restrict s, const char *restrict delim, char **restrict saveptr);
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t n);
+char *strdup(const char *s);
+char *strndup(const char *s, size_t n);
 #endif

@@ -97,10 +97,13 @@ class Tool(benchexec.tools.template.BaseTool2):
         """
         if run.was_timeout:
             return result.RESULT_TIMEOUT
-        text = "\n".join(run.output)
-        start = text.find("{")
+        # The report is from the line `{` to its closing brace; a diagnostic
+        # on stderr around it may quote source lines with braces of their own.
+        lines = list(run.output)
+        start = next((i for i, line in enumerate(lines) if line == "{"), None)
         try:
-            doc = json.loads(text[start:]) if start >= 0 else None
+            text = "\n".join(lines[start:]) if start is not None else ""
+            doc = json.JSONDecoder().raw_decode(text)[0] if text else None
         except ValueError:
             doc = None
         if not isinstance(doc, dict):

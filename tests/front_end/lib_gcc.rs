@@ -51,6 +51,7 @@ extern int abs(int x);
 extern long labs(long x);
 extern int atoi(const char *s);
 extern long strtol(const char *restrict s, char **restrict end, int base);
+#define NULL ((void *)0)
 extern int isdigit(int c);
 extern int isalpha(int c);
 extern int isspace(int c);
@@ -154,7 +155,7 @@ fn line(r: &mut Rng, len: &mut [usize; 3], whole: bool) -> Option<String> {
             r.below(20),
             r.below(4)
         ),
-        13 => format!("out[{k}] += atoi({bx}) + (int)strtol({by}, 0, 10);"),
+        13 => format!("out[{k}] += atoi({bx}) + (int)strtol({by}, NULL, 10);"),
         14 => {
             let i = r.below(len[x] as u64 + 1);
             let e = format!("{bx}[{i}]");

@@ -552,9 +552,15 @@ impl Calls<'_, '_> {
         }
     }
 
-    /// The character type argument `e` points to (`char` when unknown).
+    /// The character type argument `e` points to (`char` when unknown, or
+    /// for a null pointer constant: `strtol(s, NULL, 10)`).
     fn char_type(&self, name: &str, e: Option<&Expr>) -> Result<&'static str, String> {
-        match e.and_then(|e| self.pointee(e)) {
+        let null = |e: &Expr| match &e.kind {
+            K::Int(0, _) => true,
+            K::PtrCast(_, x) => matches!(x.kind, K::Int(0, _)),
+            _ => false,
+        };
+        match e.filter(|e| !null(e)).and_then(|e| self.pointee(e)) {
             None | Some(CType::Int(IntType::Char)) => Ok("char"),
             // A stream argument (a model's `ELEM` unused there).
             Some(CType::Struct(t)) if t == streams::TAG => Ok("char"),
