@@ -44,6 +44,33 @@ pub struct ObjectName {
     /// a[4]` with `char name[8]`): the array's length, 4; offset
     /// `j * 4 + i` is `&a[i].name[j]`.
     pub stride: Option<i64>,
+    /// A string literal's object (`string#1`): the literal as C writes it,
+    /// `"out.txt"`, shortened past [`LITERAL_SHOWN`] chars.
+    pub literal: Option<String>,
+}
+
+/// The chars of a string literal a view shows.
+pub const LITERAL_SHOWN: usize = 24;
+
+/// A string literal's chars (to its NUL) as C writes them: `"a\n\x01"`.
+pub fn spell_literal(chars: impl Iterator<Item = u8>) -> String {
+    let mut s = String::from("\"");
+    for (k, b) in chars.take_while(|&b| b != 0).enumerate() {
+        if k == LITERAL_SHOWN {
+            s.push_str("...");
+            break;
+        }
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            0x20..=0x7e => s.push(b as char),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    s.push('"');
+    s
 }
 
 impl ObjectName {
@@ -51,6 +78,11 @@ impl ObjectName {
     /// object's start is the object as C draws a node: `malloc@11#3`,
     /// `&malloc@11#3->next`.
     pub fn address(&self, off: i64) -> String {
+        match &self.literal {
+            Some(l) if off == 0 => return l.clone(),
+            Some(l) => return format!("{l} + {off}"),
+            None => {}
+        }
         match (is_heap_object(&self.base), self.index_at) {
             (true, Some(at)) if self.stride.is_some() && off >= 0 => {
                 let n = self.stride.unwrap_or(1);
@@ -98,6 +130,9 @@ impl ObjectName {
     /// The object as a region: `a[...]`, `a[...].f`, `x`; a heap object
     /// as `malloc@11#3`, `malloc@11#3->next`.
     pub fn region(&self) -> String {
+        if let Some(l) = &self.literal {
+            return l.clone();
+        }
         if let (true, Some(at)) = (is_heap_object(&self.base), self.index_at) {
             return format!("{}{}", &self.base[..at], self.base[at..].replacen('.', "->", 1));
         }

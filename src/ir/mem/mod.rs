@@ -138,8 +138,18 @@ pub fn eliminate(
     let out = m.run(p);
     m.check_void();
     diags.extend(m.diags);
+    let mut objects = m.objects.names();
+    for o in &mut objects {
+        if let Some(es) = m.strings.get(o.base.trim_start_matches("::")) {
+            let chars = es.iter().map(|e| match e.kind {
+                ast::ExprKind::Int(v, _) => v as u8,
+                _ => b'?',
+            });
+            o.literal = Some(crate::ir::pointers::spell_literal(chars));
+        }
+    }
     let memory = crate::ir::Memory {
-        objects: m.objects.names(),
+        objects,
         accesses: m.accesses.keys().copied().collect(),
         index_at: m.index_at,
         fn_calls: m.fn_calls,

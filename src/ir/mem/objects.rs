@@ -155,6 +155,7 @@ impl Objects {
                 index_at: o.index_at,
                 function: matches!(o.ty, CType::Func(_)),
                 stride: o.stride,
+                literal: None,
             })
             .collect()
     }
