@@ -185,26 +185,32 @@ struct Linker<'a> {
 /// The declaration of `HIDDEN[k]` for `version`, placed at `span`.
 fn hidden_global(k: usize, version: &str, span: Span) -> Vec<VarDecl> {
     let (model, program, decl) = HIDDEN[k];
-    let mut scratch = Vec::new();
-    let toks = lexer::lex(decl, &mut scratch)
-        .tokens
-        .into_iter()
-        .map(|mut t| {
-            t.span = span;
-            if t.ident() == Some(model) {
-                t.kind = TokKind::Ident(format!("{version}{program}"));
-            }
-            t
-        })
-        .collect();
-    let prog = parser::parse(toks, &mut scratch);
-    prog.items
+    parse_at(decl, span, (model, &format!("{version}{program}")))
+        .items
         .into_iter()
         .flat_map(|it| match it {
             Item::Globals(ds) => ds,
             _ => Vec::new(),
         })
         .collect()
+}
+
+/// `text` (a model's own C) parsed with every token at `span` and the
+/// identifier `rename.0` renamed `rename.1`.
+fn parse_at(text: &str, span: Span, rename: (&str, &str)) -> ast::Program {
+    let mut scratch = Vec::new();
+    let toks = lexer::lex(text, &mut scratch)
+        .tokens
+        .into_iter()
+        .map(|mut t| {
+            t.span = span;
+            if t.ident() == Some(rename.0) {
+                t.kind = TokKind::Ident(rename.1.to_string());
+            }
+            t
+        })
+        .collect();
+    parser::parse(toks, &mut scratch)
 }
 
 impl Linker<'_> {

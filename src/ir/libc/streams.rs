@@ -13,8 +13,6 @@
 //! plain variable, dropped (`drop_stream`).
 
 use crate::syntax::ast::{self, CType, Item, VarDecl};
-use crate::syntax::lexer::{self, TokKind};
-use crate::syntax::parser;
 use crate::syntax::source::Span;
 
 /// The tag of the shipped `FILE`.
@@ -70,7 +68,7 @@ pub(super) fn prelude(p: &mut ast::Program) {
         *ds = out;
     }
     let span = at.unwrap_or_default();
-    let def = parse(&format!("struct {TAG} {{ int __open; }};"), span, "");
+    let def = super::parse_at(&format!("struct {TAG} {{ int __open; }};"), span, ("__object", ""));
     p.items
         .splice(0..0, def.items.into_iter().filter(|it| matches!(it, Item::Struct(_))));
 }
@@ -80,7 +78,7 @@ pub(super) fn prelude(p: &mut ast::Program) {
 fn standard(name: &str, span: Span) -> Vec<VarDecl> {
     let text =
         format!("struct {TAG} {{ int __open; }}; struct {TAG} __object = {{2}}; struct {TAG} *{name} = &__object;");
-    parse(&text, span, name)
+    super::parse_at(&text, span, ("__object", &format!("{name}::(FILE)")))
         .items
         .into_iter()
         .flat_map(|it| match it {
@@ -88,21 +86,4 @@ fn standard(name: &str, span: Span) -> Vec<VarDecl> {
             _ => Vec::new(),
         })
         .collect()
-}
-
-/// `text` parsed with every token at `span`, `__object` named after `name`.
-fn parse(text: &str, span: Span, name: &str) -> ast::Program {
-    let mut scratch = Vec::new();
-    let toks = lexer::lex(text, &mut scratch)
-        .tokens
-        .into_iter()
-        .map(|mut t| {
-            t.span = span;
-            if t.ident() == Some("__object") {
-                t.kind = TokKind::Ident(format!("{name}::(FILE)"));
-            }
-            t
-        })
-        .collect();
-    parser::parse(toks, &mut scratch)
 }
